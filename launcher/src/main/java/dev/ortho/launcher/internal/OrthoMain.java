@@ -1,0 +1,92 @@
+package dev.ortho.launcher.internal;
+
+import dev.ortho.hal.DriverRegistry;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.io.PrintStream;
+import java.nio.charset.Charset;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import org.apache.felix.service.command.CommandProcessor;
+import org.apache.felix.service.command.CommandSession;
+import org.apache.felix.service.command.Converter;
+import org.osgi.framework.Bundle;
+import org.osgi.framework.BundleContext;
+import org.osgi.service.component.annotations.Activate;
+import org.osgi.service.component.annotations.Component;
+import org.osgi.service.component.annotations.Reference;
+
+/**
+ * The {@code ortho} process's main thread, run inside the framework.
+ *
+ * <p>The bnd launcher registers itself as a service carrying the process arguments
+ * ({@code launcher.arguments}) and, once every bundle has started, calls the
+ * {@code main.thread=true} {@link Callable} on the JVM's main thread and exits with its result.
+ * This component exists only under that launcher: in any other host (Karaf, a Pax Exam test) the
+ * launcher service is absent, so the component stays unsatisfied and does nothing.
+ */
+@Component(service = Callable.class, property = "main.thread=true")
+public final class OrthoMain implements Callable<Integer> {
+    private final String[] args;
+    private final DriverRegistry drivers;
+    private final CommandProcessor commands;
+    private final BundleContext context;
+
+    @Activate
+    public OrthoMain(BundleContext context,
+            @Reference(service = Object.class, target = "(launcher.arguments=*)")
+            Map<String, Object> launcher,
+            @Reference DriverRegistry drivers,
+            @Reference CommandProcessor commands) {
+        this.context = context;
+        this.args = launcher.get("launcher.arguments") instanceof String[] given ? given.clone() : new String[0];
+        this.drivers = drivers;
+        this.commands = commands;
+    }
+
+    /** Runs the command line; the bnd launcher exits the JVM with the returned code. */
+    @Override
+    public Integer call() {
+        PrintStream out = System.out;
+        PrintStream err = System.err;
+        int code = new Cli(drivers, versionText(), this::runShell).run(args, out, err);
+        out.flush();
+        err.flush();
+        return code;
+    }
+
+    private int runShell() {
+        CommandSession session = commands.createSession(System.in, System.out, System.err);
+        try {
+            Console console = new Console(new Console.Interpreter() {
+                @Override
+                public Object execute(String line) throws Exception {
+                    return session.execute(line);
+                }
+
+                @Override
+                public CharSequence format(Object result) {
+                    return session.format(result, Converter.INSPECT);
+                }
+            }, System.out, System.err);
+            java.io.Console terminal = System.console();
+            boolean interactive = terminal != null && terminal.isTerminal();
+            BufferedReader in = new BufferedReader(new InputStreamReader(System.in, Charset.defaultCharset()));
+            return console.run(in, interactive, versionText()
+                    + "\nGogo shell: 'help' lists commands (e.g. hal:drivers, lb), 'exit' leaves.");
+        } catch (java.io.IOException e) {
+            System.err.println("ortho: cannot read standard input: " + e.getMessage());
+            return Cli.EXIT_FAILURE;
+        } finally {
+            session.close();
+        }
+    }
+
+    private String versionText() {
+        Bundle self = context.getBundle();
+        Bundle framework = context.getBundle(0);
+        return "ortho " + self.getVersion() + " (Java " + Runtime.version() + ", "
+                + System.getProperty("java.vm.vendor") + "; " + framework.getSymbolicName() + " "
+                + framework.getVersion() + ")";
+    }
+}
