@@ -1,0 +1,102 @@
+package dev.ortho.itest;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertNotNull;
+import static org.junit.Assert.assertTrue;
+
+import dev.ortho.hal.DriverRegistry;
+import java.io.File;
+import java.util.HashSet;
+import java.util.Set;
+import javax.inject.Inject;
+import org.junit.Test;
+import org.junit.runner.RunWith;
+import org.ops4j.pax.exam.Configuration;
+import org.ops4j.pax.exam.Option;
+import org.ops4j.pax.exam.junit.PaxExam;
+import org.ops4j.pax.exam.spi.reactors.ExamReactorStrategy;
+import org.ops4j.pax.exam.spi.reactors.PerClass;
+import org.osgi.framework.Bundle;
+import org.osgi.framework.BundleContext;
+import org.osgi.framework.Constants;
+
+/** Every bundle ortho.jar ships resolves and starts, in Felix and in Equinox. */
+@RunWith(PaxExam.class)
+@ExamReactorStrategy(PerClass.class)
+public class BundlesIT {
+    private static final String[] ORTHO_BUNDLES = {"dev.ortho.base", "dev.ortho.task.scheduler",
+        "dev.ortho.hal.api", "dev.ortho.vm.core", "dev.ortho.modules.hal", "dev.ortho.hal.driver.cpu",
+        "dev.ortho.hal.driver.validation", "dev.ortho.hal.driver.remote", "dev.ortho.launcher"};
+
+    @Inject
+    private BundleContext context;
+
+    @Inject
+    private DriverRegistry registry; // waits for the hal.api component to publish it
+
+    @Configuration
+    public Option[] config() throws Exception {
+        return OrthoFramework.options();
+    }
+
+    @Test
+    public void everyOrthoBundleIsInstalledAndActive() {
+        Set<String> active = new HashSet<>();
+        for (Bundle bundle : context.getBundles()) {
+            if (bundle.getSymbolicName().startsWith("dev.ortho.") && bundle.getState() == Bundle.ACTIVE) {
+                active.add(bundle.getSymbolicName());
+            }
+        }
+        for (String bsn : ORTHO_BUNDLES) {
+            assertTrue(bsn + " is not active in " + frameworkName() + "; active: " + active,
+                    active.contains(bsn));
+        }
+    }
+
+    @Test
+    public void everyBundleOfThePlatformIsActive() {
+        for (Bundle bundle : context.getBundles()) {
+            if (bundle.getHeaders().get(Constants.FRAGMENT_HOST) == null) {
+                assertEquals(bundle.getSymbolicName() + " state in " + frameworkName(),
+                        Bundle.ACTIVE, bundle.getState());
+            }
+        }
+    }
+
+    @Test
+    public void orthoExportsAreVersioned() {
+        for (Bundle bundle : context.getBundles()) {
+            String exports = bundle.getHeaders().get(Constants.EXPORT_PACKAGE);
+            if (!bundle.getSymbolicName().startsWith("dev.ortho.") || exports == null) {
+                continue;
+            }
+            for (String clause : exports.split(",(?=dev\\.ortho)")) {
+                assertTrue(bundle.getSymbolicName() + " exports without a version: " + clause,
+                        clause.contains("version=\"1.0.0\""));
+            }
+        }
+    }
+
+    @Test
+    public void driverRegistryServiceIsPublished() {
+        assertNotNull(context.getServiceReference(DriverRegistry.class));
+        assertNotNull(registry.enumerate());
+    }
+
+    @Test
+    public void testedBundlesAreTheOnesOrthoJarShips() throws Exception {
+        // guards the provisioning itself: the launcher's export must contain every Ortho bundle
+        Set<String> shipped = new HashSet<>();
+        for (File jar : OrthoFramework.resolvedBundles()) {
+            shipped.add(OrthoFramework.symbolicName(jar));
+        }
+        for (String bsn : ORTHO_BUNDLES) {
+            assertTrue(bsn + " missing from " + System.getProperty("it.bundles.dir"), shipped.contains(bsn));
+        }
+    }
+
+    private String frameworkName() {
+        Bundle system = context.getBundle(0);
+        return system.getSymbolicName() + " " + system.getVersion();
+    }
+}
