@@ -1,0 +1,402 @@
+package dev.ortho.task.internal;
+
+import dev.ortho.base.StatusCode;
+import dev.ortho.base.StatusException;
+import dev.ortho.task.Process;
+import dev.ortho.task.WorkerContext;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.Arrays;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The executor's process. Lifecycle state (suspend count, state, first error, completion claim)
+ * and scheduling state (wake budget, schedule state, needs-drain, placement epoch) live on
+ * separate cache lines; see {@link ProcessFields}. All mutable shared fields are accessed through
+ * the VarHandles below with accessors named by memory order.
+ */
+public final class ProcessImpl extends ProcessLinkFields implements Process {
+    private static final Logger LOG = LoggerFactory.getLogger(ProcessImpl.class);
+
+    static final int STATE_SUSPENDED = 0;
+    static final int STATE_RUNNABLE = 1;
+    static final int STATE_COMPLETED = 2;
+    static final int STATE_CANCELLED = 3;
+
+    /** Not on any run list (IREE SCHEDULE_IDLE). */
+    static final int SCHED_IDLE = 0;
+    /** On the immediate list (IREE SCHEDULE_QUEUED). */
+    static final int SCHED_QUEUED = 1;
+    /** Held by a draining worker or placed in a compute slot (IREE SCHEDULE_DRAINING). */
+    static final int SCHED_DRAINING = 2;
+
+    private static final VarHandle SUSPEND_COUNT;
+    private static final VarHandle STATE;
+    private static final VarHandle ERROR;
+    private static final VarHandle COMPLETION_CLAIMED;
+    private static final VarHandle WAKE_BUDGET;
+    private static final VarHandle SCHEDULE_STATE;
+    private static final VarHandle NEEDS_DRAIN;
+    private static final VarHandle PLACEMENT_EPOCH;
+    private static final VarHandle NEXT;
+
+    static {
+        try {
+            MethodHandles.Lookup l = MethodHandles.lookup();
+            SUSPEND_COUNT = l.findVarHandle(ProcessActivationFields.class, "suspendCount", int.class);
+            STATE = l.findVarHandle(ProcessActivationFields.class, "state", int.class);
+            ERROR = l.findVarHandle(ProcessActivationFields.class, "error", StatusException.class);
+            COMPLETION_CLAIMED = l.findVarHandle(ProcessActivationFields.class, "completionClaimed", int.class);
+            WAKE_BUDGET = l.findVarHandle(ProcessScheduleFields.class, "wakeBudget", int.class);
+            SCHEDULE_STATE = l.findVarHandle(ProcessScheduleFields.class, "scheduleState", int.class);
+            NEEDS_DRAIN = l.findVarHandle(ProcessScheduleFields.class, "needsDrain", int.class);
+            PLACEMENT_EPOCH = l.findVarHandle(ProcessScheduleFields.class, "placementEpoch", int.class);
+            NEXT = l.findVarHandle(ProcessLinkFields.class, "next", ProcessImpl.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    /** A list stub: never scheduled, never drained. */
+    ProcessImpl(String stubName) {
+        this.name = stubName;
+    }
+
+    ProcessImpl(ProcessBuilderImpl b) {
+        this.executor = b.executor;
+        this.name = b.name;
+        this.drain = b.drain;
+        this.completionCallback = b.completionCallback;
+        this.releaseCallback = b.releaseCallback;
+        this.scope = b.scope;
+        this.priority = b.priority;
+        this.computeSlotFlag = b.computeSlot;
+        this.workerStateFactory = b.workerStateFactory;
+        this.workerStates = b.workerStateFactory == null ? null : new Object[executor.workerCount()];
+        this.dependents = new ProcessImpl[0];
+        // Plain initial stores: the process is published to other threads only through the
+        // executor's live set (a ConcurrentHashMap, a release) or by the caller handing it over.
+        SUSPEND_COUNT.set(this, b.suspendCount);
+        WAKE_BUDGET.set(this, b.wakeBudget);
+    }
+
+    // ---- accessors named by memory order ---------------------------------------------------
+
+    int lvSuspendCount() {
+        return (int) SUSPEND_COUNT.getVolatile(this);
+    }
+
+    int lvState() {
+        return (int) STATE.getVolatile(this);
+    }
+
+    boolean casState(int expect, int update) {
+        return STATE.compareAndSet(this, expect, update);
+    }
+
+    StatusException lvError() {
+        return (StatusException) ERROR.getVolatile(this);
+    }
+
+    /** First error wins; the CAS (volatile) publishes the exception to every later reader. */
+    boolean casError(StatusException update) {
+        return ERROR.compareAndSet(this, (StatusException) null, update);
+    }
+
+    int lvWakeBudget() {
+        return (int) WAKE_BUDGET.getVolatile(this);
+    }
+
+    int lvScheduleState() {
+        return (int) SCHEDULE_STATE.getVolatile(this);
+    }
+
+    /** Volatile (seq-cst) store: one half of the sleep/wake Dekker pair with {@link #svNeedsDrain}. */
+    void svScheduleState(int value) {
+        SCHEDULE_STATE.setVolatile(this, value);
+    }
+
+    boolean casScheduleState(int expect, int update) {
+        return SCHEDULE_STATE.compareAndSet(this, expect, update);
+    }
+
+    /** Volatile (seq-cst) store: the scheduler's half of the sleep/wake Dekker pair. */
+    void svNeedsDrain(int value) {
+        NEEDS_DRAIN.setVolatile(this, value);
+    }
+
+    int lvNeedsDrain() {
+        return (int) NEEDS_DRAIN.getVolatile(this);
+    }
+
+    /** Consumes a pending needs-drain signal; pairs with {@link #svNeedsDrain} in schedule. */
+    boolean xchgNeedsDrain() {
+        return (int) NEEDS_DRAIN.getAndSet(this, 0) != 0;
+    }
+
+    int lvPlacementEpoch() {
+        return (int) PLACEMENT_EPOCH.getVolatile(this);
+    }
+
+    /** Advances the placement epoch; the slot publishes it afterwards with a release store. */
+    int incrementPlacementEpoch() {
+        return (int) PLACEMENT_EPOCH.getAndAdd(this, 1) + 1;
+    }
+
+    ProcessImpl lvNext() {
+        return (ProcessImpl) NEXT.getVolatile(this);
+    }
+
+    /** Release store: pairs with the acquire in {@link #lvNext} of the list consumer. */
+    void soNext(ProcessImpl value) {
+        NEXT.setRelease(this, value);
+    }
+
+    /** Plain store: only before the node is published by the list's getAndSet. */
+    void spNext(ProcessImpl value) {
+        NEXT.set(this, value);
+    }
+
+    // ---- public API -------------------------------------------------------------------------
+
+    @Override
+    public String name() {
+        return name;
+    }
+
+    @Override
+    public State state() {
+        return State.values()[lvState()];
+    }
+
+    @Override
+    public boolean isTerminal() {
+        return lvState() >= STATE_COMPLETED;
+    }
+
+    @Override
+    public int suspendCount() {
+        return lvSuspendCount();
+    }
+
+    @Override
+    public StatusException error() {
+        return lvError();
+    }
+
+    @Override
+    public int wakeBudget() {
+        return lvWakeBudget();
+    }
+
+    @Override
+    public void setWakeBudget(int budget) {
+        if (budget < 1) {
+            throw new StatusException(StatusCode.INVALID_ARGUMENT,
+                    "wake budget " + budget + " of process '" + name + "' is below 1");
+        }
+        // getAndSet (volatile): readers are the wake logic and scanners, which only need a hint.
+        int old = (int) WAKE_BUDGET.getAndSet(this, budget);
+        if (budget > old && lvScheduleState() == SCHED_DRAINING && usesComputeSlots(old)) {
+            executor.wakeWorkers(budget - old);
+        }
+    }
+
+    @Override
+    public void addDependent(Process dependent) {
+        if (!(dependent instanceof ProcessImpl d) || d.executor != executor) {
+            throw new StatusException(StatusCode.INVALID_ARGUMENT,
+                    "dependent of process '" + name + "' belongs to another executor");
+        }
+        if (d == this) {
+            throw new StatusException(StatusCode.INVALID_ARGUMENT, "process '" + name + "' cannot depend on itself");
+        }
+        synchronized (this) {
+            if (lvState() != STATE_SUSPENDED || lvScheduleState() != SCHED_IDLE) {
+                throw new StatusException(StatusCode.FAILED_PRECONDITION,
+                        "process '" + name + "' already started; add dependents before scheduling it");
+            }
+            if (d.lvState() != STATE_SUSPENDED) {
+                throw new StatusException(StatusCode.FAILED_PRECONDITION,
+                        "dependent '" + d.name + "' is already " + d.state());
+            }
+            // acq_rel: the dependent may be signalled concurrently by another upstream process.
+            SUSPEND_COUNT.getAndAdd(d, 1);
+            if (dependentCount == dependents.length) {
+                dependents = Arrays.copyOf(dependents, Math.max(4, dependentCount * 2));
+            }
+            dependents[dependentCount++] = d;
+        }
+    }
+
+    @Override
+    public void signal() {
+        if (!signalInternal()) {
+            throw new StatusException(StatusCode.FAILED_PRECONDITION,
+                    "process '" + name + "' has no suspension to remove");
+        }
+    }
+
+    /**
+     * Removes one suspension; returns false if the count was already zero. acq_rel fetch-sub:
+     * the release publishes this signaller's writes, the acquire (on the thread reaching zero)
+     * sees every earlier signaller's writes; the scan's acquire of the list/slot then hands them
+     * to the draining worker (seed "suspension and wake ordering").
+     */
+    boolean signalInternal() {
+        int old;
+        do {
+            old = lvSuspendCount();
+            if (old <= 0) {
+                return false;
+            }
+        } while (!SUSPEND_COUNT.compareAndSet(this, old, old - 1));
+        if (old == 1 && casState(STATE_SUSPENDED, STATE_RUNNABLE)) {
+            executor.schedule(this, false);
+        }
+        return true;
+    }
+
+    @Override
+    public void schedule() {
+        if (lvSuspendCount() != 0) {
+            throw new StatusException(StatusCode.FAILED_PRECONDITION,
+                    "process '" + name + "' is suspended (count " + lvSuspendCount() + ")");
+        }
+        if (lvState() == STATE_SUSPENDED) {
+            // Activation of a count-zero process; losing the CAS means someone else activated it.
+            casState(STATE_SUSPENDED, STATE_RUNNABLE);
+        }
+        executor.schedule(this, false);
+    }
+
+    @Override
+    public void cancel() {
+        terminate(new StatusException(StatusCode.CANCELLED, "process '" + name + "' was cancelled"),
+                STATE_CANCELLED);
+    }
+
+    @Override
+    public void fail(StatusException e) {
+        terminate(e, STATE_COMPLETED);
+    }
+
+    /**
+     * Records {@code e} (first error wins) and moves the process to {@code terminalState}.
+     * A suspended process is completed here; a runnable one is (re)scheduled so a worker
+     * completes it, waking it if it was sleeping.
+     */
+    void terminate(StatusException e, int terminalState) {
+        casError(e);
+        while (true) {
+            int s = lvState();
+            if (s >= STATE_COMPLETED) {
+                return;
+            }
+            if (casState(s, terminalState)) {
+                if (s == STATE_SUSPENDED) {
+                    // No worker will ever see it: complete inline (IREE process_cancel).
+                    if (tryClaimCompletion()) {
+                        executor.completeDetached(this);
+                    }
+                } else {
+                    executor.schedule(this, true);
+                }
+                return;
+            }
+        }
+    }
+
+    @Override
+    @SuppressWarnings("unchecked")
+    public <S> S workerState(WorkerContext worker) {
+        if (workerStates == null) {
+            throw new StatusException(StatusCode.FAILED_PRECONDITION,
+                    "process '" + name + "' was built without a worker-state factory");
+        }
+        int i = worker.workerIndex();
+        Object s = workerStates[i];  // plain: element i is only ever touched by worker i
+        if (s == null) {
+            s = workerStateFactory.apply(i);
+            workerStates[i] = s;
+        }
+        return (S) s;
+    }
+
+    // ---- executor-side helpers --------------------------------------------------------------
+
+    boolean usesComputeSlots(int budget) {
+        return budget > 1 || computeSlotFlag;
+    }
+
+    /** True when workers must not call drain: terminal, failed, or its scope was aborted. */
+    boolean shouldBail() {
+        if (lvState() >= STATE_COMPLETED || lvError() != null) {
+            return true;
+        }
+        ScopeImpl s = scope;
+        if (s != null && s.lvAborted()) {
+            casError(s.firstError());
+            return true;
+        }
+        return false;
+    }
+
+    /** Exactly-once completion guard; the CAS orders it after everything the winner saw. */
+    boolean tryClaimCompletion() {
+        return COMPLETION_CLAIMED.compareAndSet(this, 0, 1);
+    }
+
+    /**
+     * Runs the completion path; the caller holds the completion claim. Moves RUNNABLE to
+     * COMPLETED, calls the completion callback, passes an error to every dependent and signals
+     * it, then tells the scope.
+     */
+    void runCompletion() {
+        casState(STATE_RUNNABLE, STATE_COMPLETED);
+        StatusException err = lvError();
+        if (completionCallback != null) {
+            try {
+                completionCallback.onComplete(this, err);
+            } catch (RuntimeException e) {
+                LOG.warn("completion callback of process '{}' threw", name, e);
+            }
+        }
+        for (int i = 0; i < dependentCount; i++) {
+            ProcessImpl d = dependents[i];
+            if (err != null) {
+                d.casError(err);
+            }
+            d.signalInternal();
+        }
+        executor.onProcessTerminal(this);
+        if (scope != null) {
+            scope.onProcessDone(err);
+        }
+    }
+
+    /** Runs the release callback, if any. Called once, after the last drainer left. */
+    void runRelease() {
+        if (releaseCallback != null) {
+            try {
+                releaseCallback.onRelease(this);
+            } catch (RuntimeException e) {
+                LOG.warn("release callback of process '{}' threw", name, e);
+            }
+        }
+    }
+
+    /** Records an exception thrown by drain as the process's error (first wins). */
+    void recordDrainFailure(RuntimeException e) {
+        StatusException se = e instanceof StatusException s ? s
+                : new StatusException(StatusCode.INTERNAL, "drain of process '" + name + "' threw " + e, e);
+        casError(se);
+        casState(STATE_RUNNABLE, STATE_COMPLETED);
+    }
+
+    @Override
+    public String toString() {
+        return "Process[" + name + ", " + state() + "]";
+    }
+}

@@ -1,0 +1,34 @@
+package dev.ortho.task.internal;
+
+/** Compile-time tuning constants (IREE's {@code tuning.h}, values chosen for this port). */
+final class Tuning {
+    /**
+     * Compute slots. IREE's code uses 16 ({@code IREE_TASK_EXECUTOR_MAX_COMPUTE_SLOTS}); the seed
+     * suggests 64. We follow the code: a local-task device has one to three compute processes
+     * in flight, and extra slots only lengthen every scan.
+     */
+    static final int COMPUTE_SLOTS = 16;
+
+    /**
+     * Workers each woken worker wakes before it drains (wake-tree branching factor). The seed
+     * describes a binary tree; IREE's code settled on 1 for x86. Two keeps log2(N) rounds.
+     */
+    static final int WAKE_FANOUT = 2;
+
+    /**
+     * Idle workers the scheduling thread posts to directly before handing the rest of the
+     * demand to the relay tree. The seed wakes one; IREE's newer code posts to every idle
+     * worker. Two lets a budget-2 process start on both workers of a small machine without a
+     * relay hop while bounding the scheduling thread's cost on large ones.
+     */
+    static final int DIRECT_WAKE_LIMIT = 2;
+
+    /** Largest multiplier of the base spin time while aggregate demand exceeds active workers. */
+    static final int MAX_SPIN_SCALE = 4;
+
+    /** Entries a single slot may take in a budget-weighted scan table. */
+    static final int MAX_SCAN_WEIGHT = 8;
+
+    private Tuning() {
+    }
+}

@@ -1,0 +1,395 @@
+package dev.ortho.task.internal;
+
+import dev.ortho.task.DrainResult;
+import dev.ortho.task.ScanPolicy;
+import dev.ortho.task.WorkerContext;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.concurrent.locks.LockSupport;
+
+abstract class WorkerPad0 {
+    long p00, p01, p02, p03, p04, p05, p06, p07;
+    long p10, p11, p12, p13, p14, p15, p16, p17;
+}
+
+/** Worker-owned state plus counters read (opaquely) by stats. */
+abstract class WorkerFields extends WorkerPad0 {
+    volatile int state;
+    long drains;
+    long parks;
+    long wakes;
+    long scans;
+    long completed;
+}
+
+abstract class WorkerPad1 extends WorkerFields {
+    long p20, p21, p22, p23, p24, p25, p26, p27;
+    long p30, p31, p32, p33, p34, p35, p36, p37;
+}
+
+/**
+ * One worker (IREE's {@code iree_task_worker_t}). The loop follows IREE's
+ * {@code pump_until_exit}: relay wake-ups, scan the compute slots, and only when no compute
+ * process made progress drain the immediate list (the seed's pseudo-code checks the immediate
+ * list first; we follow the code). With nothing to do the worker marks itself idle, re-checks,
+ * spins (longer while aggregate demand exceeds the active workers) and parks.
+ *
+ * <p>Nothing on the scan and drain path allocates, locks or captures a lambda: the
+ * {@link DrainResult} and the scan table are allocated once per worker.
+ */
+final class Worker extends WorkerPad1 implements WorkerContext, Runnable {
+    static final int DRAINING = 0;
+    static final int SPINNING = 1;
+    static final int PARKED = 2;
+    static final int EXITED = 3;
+    private static final String[] STATE_NAMES = {"DRAINING", "SPINNING", "PARKED", "EXITED"};
+
+    private static final VarHandle STATE;
+    private static final VarHandle DRAINS;
+    private static final VarHandle PARKS;
+    private static final VarHandle WAKES;
+    private static final VarHandle SCANS;
+    private static final VarHandle COMPLETED;
+
+    static {
+        try {
+            MethodHandles.Lookup l = MethodHandles.lookup();
+            STATE = l.findVarHandle(WorkerFields.class, "state", int.class);
+            DRAINS = l.findVarHandle(WorkerFields.class, "drains", long.class);
+            PARKS = l.findVarHandle(WorkerFields.class, "parks", long.class);
+            WAKES = l.findVarHandle(WorkerFields.class, "wakes", long.class);
+            SCANS = l.findVarHandle(WorkerFields.class, "scans", long.class);
+            COMPLETED = l.findVarHandle(WorkerFields.class, "completed", long.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    private final ExecutorImpl executor;
+    private final int index;
+    private final int processorId;
+    /** A sweeper is a thread-less worker used after shutdown: it cancels, never drains. */
+    private final boolean sweeper;
+    private final DrainResult result = new DrainResult();
+    private final int[] scanTable = new int[Tuning.COMPUTE_SLOTS * Tuning.MAX_SCAN_WEIGHT];
+    private final int[] scanKeys = new int[Tuning.COMPUTE_SLOTS];
+    private int scanTableLength;
+    private int scanTableVersion = -1;
+    private ScanPolicy scanTablePolicy;
+    private int scanCursor;
+    Thread thread;
+
+    Worker(ExecutorImpl executor, int index, int processorId, boolean sweeper) {
+        this.executor = executor;
+        this.index = index;
+        this.processorId = processorId;
+        this.sweeper = sweeper;
+        this.scanCursor = index < 0 ? 0 : index % Tuning.COMPUTE_SLOTS;
+    }
+
+    @Override
+    public int workerIndex() {
+        return index;
+    }
+
+    @Override
+    public int workerCount() {
+        return executor.workerCount();
+    }
+
+    @Override
+    public int processorId() {
+        return processorId;
+    }
+
+    // ---- counters: single writer (this worker), opaque so stats readers never see torn longs --
+
+    private void soState(int s) {
+        STATE.setOpaque(this, s);  // opaque: stats only; no ordering needed
+    }
+
+    String stateName() {
+        return STATE_NAMES[(int) STATE.getOpaque(this)];
+    }
+
+    long lpDrains() {
+        return (long) DRAINS.getOpaque(this);
+    }
+
+    long lpParks() {
+        return (long) PARKS.getOpaque(this);
+    }
+
+    long lpWakes() {
+        return (long) WAKES.getOpaque(this);
+    }
+
+    long lpScans() {
+        return (long) SCANS.getOpaque(this);
+    }
+
+    long lpCompleted() {
+        return (long) COMPLETED.getOpaque(this);
+    }
+
+    // ---- main loop --------------------------------------------------------------------------
+
+    @Override
+    public void run() {
+        IdleMask idle = executor.idleMask;
+        try {
+            while (true) {
+                idle.setActive(index);
+                soState(DRAINING);
+                relayWake();
+                if (executor.lvExitRequested()) {
+                    return;
+                }
+                int version = executor.lvSlotVersion();
+                boolean did = drainComputeSlots();
+                if (!did) {
+                    while (drainImmediate()) {
+                        did = true;
+                    }
+                }
+                if (!did) {
+                    idleUntilWork(version);
+                }
+            }
+        } finally {
+            idle.setActive(index);
+            soState(EXITED);
+        }
+    }
+
+    /** Idle path: Dekker re-check, adaptive spin, then park until posted. */
+    private void idleUntilWork(int seenVersion) {
+        IdleMask idle = executor.idleMask;
+        idle.setIdle(index);  // volatile RMW; Dekker pair with the scheduler's mask read
+        soState(SPINNING);
+        if (executor.hasNewWork(seenVersion)) {
+            return;
+        }
+        long spin = executor.spinNanosFor();
+        if (spin > 0) {
+            long start = System.nanoTime();
+            do {
+                if (!idle.isIdle(index) || executor.hasNewWork(seenVersion)) {
+                    return;
+                }
+                Thread.onSpinWait();
+            } while (System.nanoTime() - start < spin);
+        }
+        soState(PARKED);
+        PARKS.setOpaque(this, parks + 1);
+        while (idle.isIdle(index)) {
+            if (executor.hasNewWork(seenVersion)) {
+                return;
+            }
+            LockSupport.park(this);
+        }
+        WAKES.setOpaque(this, wakes + 1);  // a scheduler or relay claimed our idle bit
+    }
+
+    /** Wake-tree relay: claim a share of the desired wake count and post that many idle peers. */
+    private void relayWake() {
+        int claimed = executor.claimDesiredWake();
+        while (claimed-- > 0) {
+            int target = executor.idleMask.claimIdle(index);
+            if (target < 0) {
+                return;
+            }
+            executor.post(target);
+        }
+    }
+
+    // ---- immediate list ---------------------------------------------------------------------
+
+    /** Pops one immediate process and drains it until it completes or sleeps (IREE drain_process). */
+    boolean drainImmediate() {
+        ProcessImpl p = executor.immediate.pop();
+        if (p == null) {
+            return false;
+        }
+        // Volatile store; we own the process exclusively (QUEUED → DRAINING).
+        p.svScheduleState(ProcessImpl.SCHED_DRAINING);
+        DrainResult r = result;
+        while (true) {
+            if (sweeper) {
+                p.cancel();
+            }
+            boolean finished = p.shouldBail();
+            if (!finished) {
+                r.clear();
+                try {
+                    p.drain.drain(p, this, r);
+                } catch (RuntimeException e) {
+                    p.recordDrainFailure(e);
+                }
+                DRAINS.setOpaque(this, drains + 1);
+                finished = r.isCompleted() || p.shouldBail();
+            }
+            if (finished) {
+                if (p.tryClaimCompletion()) {
+                    COMPLETED.setOpaque(this, completed + 1);
+                    p.runCompletion();
+                    p.runRelease();  // single exclusive drainer: release right after completion
+                }
+                return true;
+            }
+            if (r.isDidWork() || r.isKeepActive() || p.xchgNeedsDrain()) {
+                continue;
+            }
+            // Sleep: DRAINING → IDLE, then re-check needs-drain. Both are volatile (seq-cst) and
+            // pair with schedule's volatile needs-drain store followed by its CAS of the state:
+            // either we see its signal here or its CAS sees IDLE and re-queues the process.
+            p.svScheduleState(ProcessImpl.SCHED_IDLE);
+            if (p.lvNeedsDrain() != 0 && p.casScheduleState(ProcessImpl.SCHED_IDLE, ProcessImpl.SCHED_DRAINING)) {
+                continue;
+            }
+            return true;
+        }
+    }
+
+    // ---- compute slots ----------------------------------------------------------------------
+
+    /** One pass over the compute slots in scan-policy order (IREE drain_compute_slots). */
+    boolean drainComputeSlots() {
+        ComputeSlot[] slots = executor.slots;
+        ScanPolicy policy = executor.lvScanPolicy();
+        int n;
+        if (policy == ScanPolicy.ROUND_ROBIN) {
+            n = Tuning.COMPUTE_SLOTS;
+        } else {
+            refreshScanTable(policy);
+            n = scanTableLength;
+        }
+        boolean did = false;
+        int start = n == 0 ? 0 : scanCursor % n;
+        for (int i = 0; i < n && !did; i++) {
+            int at = start + i;
+            if (at >= n) {
+                at -= n;
+            }
+            int slotIndex = policy == ScanPolicy.ROUND_ROBIN ? at : scanTable[at];
+            did = drainSlot(slots[slotIndex]);
+        }
+        scanCursor = n == 0 ? 0 : (start + 1) % n;
+        SCANS.setOpaque(this, scans + 1);
+        return did;
+    }
+
+    private boolean drainSlot(ComputeSlot slot) {
+        Object quick = slot.lvProcess();  // acquire: pairs with soProcess in ExecutorImpl.tryPlace
+        if (quick == null || quick == ComputeSlot.RESERVED) {
+            return false;
+        }
+        long previous = slot.getAndIncrementDrainers();
+        if (ComputeSlot.count(previous) < 0) {  // a release is in progress
+            slot.getAndDecrementDrainers();
+            return false;
+        }
+        // Re-read under the drainer claim: the release clears the process before it resets the
+        // count, so a non-null read here belongs to the generation we entered.
+        Object o = slot.lvProcess();
+        if (!(o instanceof ProcessImpl p)) {
+            slot.getAndDecrementDrainers();
+            return false;
+        }
+        int epoch = slot.lvPlacementEpoch();  // acquire: pairs with soPlacementEpoch
+        if (epoch == 0 || epoch != p.lvPlacementEpoch()) {
+            slot.getAndDecrementDrainers();
+            return false;
+        }
+        if (sweeper) {
+            p.cancel();
+        }
+        boolean terminal = p.shouldBail();
+        boolean work = false;
+        boolean keep = false;
+        if (!terminal) {
+            DrainResult r = result;
+            r.clear();
+            try {
+                p.drain.drain(p, this, r);
+            } catch (RuntimeException e) {
+                p.recordDrainFailure(e);
+            }
+            DRAINS.setOpaque(this, drains + 1);
+            terminal = r.isCompleted() || p.shouldBail();
+            work = r.isDidWork();
+            keep = r.isKeepActive();
+            if (work && !terminal) {
+                p.svNeedsDrain(1);  // tells the last drainer to keep the slot (consumed below)
+            }
+        }
+        if (terminal && p.tryClaimCompletion()) {
+            COMPLETED.setOpaque(this, completed + 1);
+            p.runCompletion();  // eager: dependents start while peers may still be in drain
+        }
+        boolean did = work || keep;
+        long old = slot.getAndDecrementDrainers();  // volatile RMW: publishes our drain to the releaser
+        long generation = old & ~ComputeSlot.COUNT_MASK;
+        if (ComputeSlot.count(old) - 1 == 0) {
+            boolean needs = did;
+            if (!terminal && !needs) {
+                needs = p.xchgNeedsDrain();
+            }
+            if (needs && !terminal) {
+                did = true;
+            } else {
+                executor.tryReleaseSlot(slot, p, generation, epoch, terminal);
+            }
+        }
+        return did;
+    }
+
+    /** Rebuilds this worker's private scan table when slots or the policy changed. */
+    private void refreshScanTable(ScanPolicy policy) {
+        int version = executor.lvSlotVersion();
+        if (version == scanTableVersion && policy == scanTablePolicy) {
+            return;
+        }
+        scanTableVersion = version;
+        scanTablePolicy = policy;
+        ComputeSlot[] slots = executor.slots;
+        int occupied = 0;
+        for (int s = 0; s < slots.length; s++) {
+            if (slots[s].lvProcess() instanceof ProcessImpl p) {
+                scanKeys[occupied] = policy == ScanPolicy.PRIORITY ? p.priority
+                        : Math.min(p.lvWakeBudget(), Tuning.MAX_SCAN_WEIGHT);
+                scanTable[occupied++] = s;
+            }
+        }
+        if (policy == ScanPolicy.PRIORITY) {
+            // Insertion sort by key, highest first, stable in slot order; at most 16 entries.
+            for (int i = 1; i < occupied; i++) {
+                int k = scanKeys[i];
+                int v = scanTable[i];
+                int j = i - 1;
+                while (j >= 0 && scanKeys[j] < k) {
+                    scanKeys[j + 1] = scanKeys[j];
+                    scanTable[j + 1] = scanTable[j];
+                    j--;
+                }
+                scanKeys[j + 1] = k;
+                scanTable[j + 1] = v;
+            }
+            scanTableLength = occupied;
+            return;
+        }
+        // Budget-weighted: round r lists every slot whose weight exceeds r, so entries interleave.
+        int[] order = scanKeys;  // reuse: weights, slots copied into the tail of scanTable
+        int base = scanTable.length - occupied;
+        System.arraycopy(scanTable, 0, scanTable, base, occupied);
+        int length = 0;
+        for (int round = 0; round < Tuning.MAX_SCAN_WEIGHT; round++) {
+            for (int e = 0; e < occupied; e++) {
+                if (order[e] > round && length < base) {
+                    scanTable[length++] = scanTable[base + e];
+                }
+            }
+        }
+        scanTableLength = length;
+    }
+}
