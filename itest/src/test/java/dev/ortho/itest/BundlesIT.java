@@ -36,7 +36,12 @@ public class BundlesIT {
 
     @Configuration
     public Option[] config() throws Exception {
-        return OrthoFramework.options();
+        return OrthoFramework.provisioning();
+    }
+
+    @Test
+    public void runsInTheFrameworkThisExecutionSelected() {
+        assertEquals(System.getProperty("it.framework"), context.getBundle(0).getSymbolicName());
     }
 
     @Test

@@ -22,7 +22,7 @@ import org.ops4j.pax.exam.Option;
 final class OrthoFramework {
     private OrthoFramework() {}
 
-    static Option[] options() throws IOException {
+    static Option[] provisioning() throws IOException {
         List<Option> options = new ArrayList<>();
         for (File jar : resolvedBundles()) {
             String bsn = symbolicName(jar);

@@ -51,7 +51,7 @@ public class RuntimeDriverInstallIT {
 
     @Configuration
     public Option[] config() throws Exception {
-        return OrthoFramework.options();
+        return OrthoFramework.provisioning();
     }
 
     @Test

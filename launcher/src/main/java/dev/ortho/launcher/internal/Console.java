@@ -4,6 +4,8 @@ import dev.ortho.base.StatusException;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.UndeclaredThrowableException;
 
 /**
  * The shell's read-execute-print loop, independent of Gogo so it can be tested alone.
@@ -77,6 +79,10 @@ final class Console {
 
     /** {@code CODE; message} for Ortho errors, the exception's own text for anything else. */
     static String describe(Throwable e) {
+        while ((e instanceof InvocationTargetException || e instanceof UndeclaredThrowableException)
+                && e.getCause() != null) {
+            e = e.getCause(); // a command's own exception, wrapped by reflective dispatch
+        }
         if (e instanceof StatusException) {
             return e.toString();
         }

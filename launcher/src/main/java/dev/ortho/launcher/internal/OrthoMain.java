@@ -2,6 +2,10 @@ package dev.ortho.launcher.internal;
 
 import dev.ortho.hal.DriverRegistry;
 import java.io.BufferedReader;
+import java.io.FileDescriptor;
+import java.io.FileInputStream;
+import java.io.FileOutputStream;
+import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.PrintStream;
 import java.nio.charset.Charset;
@@ -47,16 +51,19 @@ public final class OrthoMain implements Callable<Integer> {
     /** Runs the command line; the bnd launcher exits the JVM with the returned code. */
     @Override
     public Integer call() {
-        PrintStream out = System.out;
-        PrintStream err = System.err;
-        int code = new Cli(drivers, versionText(), this::runShell).run(args, out, err);
+        // The process's real standard streams: once Gogo runs, System.out/err are its per-thread
+        // multiplexers, and a session writing back into them would recurse forever.
+        PrintStream out = new PrintStream(new FileOutputStream(FileDescriptor.out), true, Charset.defaultCharset());
+        PrintStream err = new PrintStream(new FileOutputStream(FileDescriptor.err), true, Charset.defaultCharset());
+        int code = new Cli(drivers, versionText(), () -> runShell(out, err)).run(args, out, err);
         out.flush();
         err.flush();
         return code;
     }
 
-    private int runShell() {
-        CommandSession session = commands.createSession(System.in, System.out, System.err);
+    private int runShell(PrintStream out, PrintStream err) {
+        FileInputStream stdin = new FileInputStream(FileDescriptor.in);
+        CommandSession session = commands.createSession(stdin, out, err);
         try {
             Console console = new Console(new Console.Interpreter() {
                 @Override
@@ -68,14 +75,14 @@ public final class OrthoMain implements Callable<Integer> {
                 public CharSequence format(Object result) {
                     return session.format(result, Converter.INSPECT);
                 }
-            }, System.out, System.err);
+            }, out, err);
             java.io.Console terminal = System.console();
             boolean interactive = terminal != null && terminal.isTerminal();
-            BufferedReader in = new BufferedReader(new InputStreamReader(System.in, Charset.defaultCharset()));
+            BufferedReader in = new BufferedReader(new InputStreamReader(stdin, Charset.defaultCharset()));
             return console.run(in, interactive, versionText()
                     + "\nGogo shell: 'help' lists commands (e.g. hal:drivers, lb), 'exit' leaves.");
-        } catch (java.io.IOException e) {
-            System.err.println("ortho: cannot read standard input: " + e.getMessage());
+        } catch (IOException e) {
+            err.println("ortho: cannot read standard input: " + e.getMessage());
             return Cli.EXIT_FAILURE;
         } finally {
             session.close();

@@ -1,0 +1,94 @@
+package dev.ortho.launcher.internal;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.ortho.base.StatusCode;
+import dev.ortho.base.StatusException;
+import java.io.BufferedReader;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.io.StringReader;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class ConsoleTest {
+    private final ByteArrayOutputStream outBytes = new ByteArrayOutputStream();
+    private final ByteArrayOutputStream errBytes = new ByteArrayOutputStream();
+    private final List<String> executed = new ArrayList<>();
+
+    private final Console console = new Console(new Console.Interpreter() {
+        @Override
+        public Object execute(String line) {
+            executed.add(line);
+            return switch (line) {
+                case "quiet" -> null;
+                case "missing" -> throw new StatusException(StatusCode.NOT_FOUND, "no such thing");
+                case "broken" -> throw new IllegalStateException("boom");
+                case "wrapped" -> throw new java.lang.reflect.UndeclaredThrowableException(
+                        new java.lang.reflect.InvocationTargetException(
+                                new StatusException(StatusCode.OUT_OF_RANGE, "index 9")));
+                default -> "result of " + line;
+            };
+        }
+
+        @Override
+        public CharSequence format(Object result) {
+            return "<" + result + ">";
+        }
+    }, new PrintStream(outBytes, true, StandardCharsets.UTF_8),
+            new PrintStream(errBytes, true, StandardCharsets.UTF_8));
+
+    private int run(String input, boolean interactive) throws Exception {
+        return console.run(new BufferedReader(new StringReader(input)), interactive, "banner");
+    }
+
+    private String out() {
+        return outBytes.toString(StandardCharsets.UTF_8);
+    }
+
+    private String err() {
+        return errBytes.toString(StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void pipedInputPrintsOnlyResultsAndExitsZero() throws Exception {
+        assertEquals(0, run("hal:drivers\nquiet\n", false));
+        assertEquals("<result of hal:drivers>\n", out());
+        assertEquals(List.of("hal:drivers", "quiet"), executed);
+    }
+
+    @Test
+    void blankLinesAndCommentsAreSkipped() throws Exception {
+        assertEquals(0, run("\n   \n# a comment\n  lb  \n", false));
+        assertEquals(List.of("lb"), executed);
+    }
+
+    @Test
+    void aFailingCommandIsReportedAndMakesPipedInputExitOne() throws Exception {
+        assertEquals(1, run("missing\nbroken\nafter\n", false));
+        assertEquals("NOT_FOUND; no such thing\nERROR: boom\n", err());
+        assertEquals("<result of after>\n", out(), "later commands still run");
+    }
+
+    @Test
+    void reflectiveWrappersAreUnwrappedToTheCommandsOwnError() throws Exception {
+        assertEquals(1, run("wrapped\n", false));
+        assertEquals("OUT_OF_RANGE; index 9\n", err());
+    }
+
+    @Test
+    void exitStopsReading() throws Exception {
+        assertEquals(0, run("one\nexit\ntwo\n", false));
+        assertEquals(List.of("one"), executed);
+    }
+
+    @Test
+    void interactiveModePromptsAndAlwaysExitsZero() throws Exception {
+        assertEquals(0, run("missing\n", true));
+        assertEquals("banner\ng! g! \n", out());
+        assertTrue(err().contains("NOT_FOUND"));
+    }
+}

@@ -1,0 +1,116 @@
+package dev.ortho.launcher.internal;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.File;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/** The CLI contract of the exported {@code ortho.jar}, run as a separate process. */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class OrthoJarIT {
+
+    record Run(int exitCode, String out, String err) {}
+
+    static Run ortho(String stdin, String... args) throws IOException, InterruptedException {
+        String java = ProcessHandle.current().info().command().orElseThrow();
+        List<String> command = new ArrayList<>(List.of(java));
+        command.addAll(List.of(System.getProperty("ortho.jvm.flags", "").split(" ")));
+        command.addAll(List.of("-jar", System.getProperty("ortho.jar", "target/ortho.jar")));
+        command.addAll(List.of(args));
+        command.removeIf(String::isEmpty);
+        Path out = Files.createTempFile("ortho-out", ".txt");
+        Path err = Files.createTempFile("ortho-err", ".txt");
+        try {
+            ProcessBuilder builder = new ProcessBuilder(command).redirectOutput(out.toFile()).redirectError(err.toFile());
+            if (stdin == null) {
+                builder.redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
+            }
+            Process process = builder.start();
+            if (stdin != null) {
+                process.getOutputStream().write(stdin.getBytes(StandardCharsets.UTF_8));
+                process.getOutputStream().close();
+            }
+            if (!process.waitFor(50, TimeUnit.SECONDS)) {
+                process.destroyForcibly();
+                throw new AssertionError("ortho " + String.join(" ", args) + " did not exit");
+            }
+            return new Run(process.exitValue(), Files.readString(out), Files.readString(err));
+        } finally {
+            Files.deleteIfExists(out);
+            Files.deleteIfExists(err);
+        }
+    }
+
+    @Test
+    void versionNamesOrthoJavaAndFelix() throws Exception {
+        Run run = ortho(null, "version");
+        assertEquals(0, run.exitCode(), run.err());
+        assertTrue(run.out().startsWith("ortho 0.1.0"), run.out());
+        assertTrue(run.out().contains("Java " + Runtime.version().feature()), run.out());
+        assertTrue(run.out().contains("org.apache.felix.framework 7.0.5"), run.out());
+    }
+
+    @Test
+    void helpListsSubcommandsAndFlags() throws Exception {
+        Run run = ortho(null, "--help");
+        assertEquals(0, run.exitCode());
+        assertTrue(run.out().startsWith("Usage: ortho"), run.out());
+        assertTrue(run.out().contains("--list_drivers"));
+    }
+
+    @Test
+    void unknownSubcommandExitsTwoWithUsageOnStderr() throws Exception {
+        Run run = ortho(null, "bogus");
+        assertEquals(2, run.exitCode());
+        assertEquals("", run.out());
+        assertTrue(run.err().contains("ortho: unknown subcommand 'bogus'"), run.err());
+        assertTrue(run.err().contains("Usage: ortho"), run.err());
+    }
+
+    @Test
+    void listDriversPrintsIreesHeaderAndTheShellAgrees() throws Exception {
+        Run flag = ortho(null, "--list_drivers");
+        assertEquals(0, flag.exitCode(), flag.err());
+        assertTrue(flag.out().startsWith("# =====") && flag.out().contains("# Available HAL drivers\n"),
+                flag.out());
+        String driverLines = flag.out().substring(flag.out().indexOf("\n\n") + 2);
+
+        Run shell = ortho("hal:drivers\n");
+        assertEquals(0, shell.exitCode(), shell.err());
+        String expected = driverLines.isEmpty() ? "no HAL drivers are registered\n" : driverLines;
+        assertEquals(expected, shell.out());
+    }
+
+    @Test
+    void pipedShellRunsGogoCommandsWithoutPrompts() throws Exception {
+        Run run = ortho("# comment\necho hello from gogo\nlb dev.ortho.launcher\n");
+        assertEquals(0, run.exitCode(), run.err());
+        assertTrue(run.out().startsWith("hello from gogo\n"), run.out());
+        assertTrue(run.out().contains("Ortho launcher"), run.out());
+        assertTrue(!run.out().contains("g! "), "no prompt when stdin is not a terminal");
+    }
+
+    @Test
+    void pipedShellReportsAFailedCommandWithExitOne() throws Exception {
+        Run run = ortho("bogus:command\necho still running\n");
+        assertEquals(1, run.exitCode());
+        assertTrue(run.err().contains("Command not found: bogus:command"), run.err());
+        assertEquals("still running\n", run.out());
+    }
+
+    @Test
+    void toolErrorsPrintTheStatusAndExitOne() throws Exception {
+        Run run = ortho(null, "--list_devices=nope");
+        assertEquals(1, run.exitCode());
+        assertTrue(run.err().startsWith("NOT_FOUND; no HAL driver 'nope' is registered"), run.err());
+    }
+}
