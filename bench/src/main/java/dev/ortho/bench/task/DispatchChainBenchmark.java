@@ -1,0 +1,127 @@
+package dev.ortho.bench.task;
+
+import dev.ortho.task.Executor;
+import dev.ortho.task.Process;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.RecursiveAction;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OperationsPerInvocation;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.infra.Blackhole;
+
+/**
+ * A chain of {@value #LINKS} dependent "dispatches", each of {@code tiles} tiles of about 1 µs
+ * ({@code Blackhole.consumeCPU(TILE_TOKENS)}). Reports µs per link. Ortho: one process per link,
+ * linked with {@code addDependent}, tiles claimed by an atomic counter, wake budget = tiles
+ * (capped at the worker count). ForkJoin: the idiomatic loop of {@code pool.invoke} of a
+ * binary-splitting {@link RecursiveAction} per link.
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.MICROSECONDS)
+public class DispatchChainBenchmark {
+    static final int LINKS = 100;
+    static final long TILE_TOKENS = 250;
+
+    @Param({"ortho", "forkjoin"})
+    public String impl;
+
+    @Param({"1", "64"})
+    public int tiles;
+
+    private Executor executor;
+    private ForkJoinPool pool;
+
+    @Setup(Level.Trial)
+    public void setUp() {
+        if (impl.equals("ortho")) {
+            executor = Pools.ortho();
+        } else {
+            pool = Pools.forkJoin();
+        }
+    }
+
+    @TearDown(Level.Trial)
+    public void tearDown() throws InterruptedException {
+        Pools.close(executor, pool);
+    }
+
+    @Benchmark
+    @OperationsPerInvocation(LINKS)
+    public void chain() throws InterruptedException {
+        if (executor != null) {
+            orthoChain();
+        } else {
+            for (int i = 0; i < LINKS; i++) {
+                pool.invoke(new Tiles(0, tiles));
+            }
+        }
+    }
+
+    private void orthoChain() throws InterruptedException {
+        CountDownLatch done = new CountDownLatch(1);
+        int budget = Math.min(tiles, executor.workerCount());
+        Process first = null;
+        Process previous = null;
+        for (int i = 0; i < LINKS; i++) {
+            AtomicInteger next = new AtomicInteger();
+            AtomicInteger finished = new AtomicInteger();
+            int t = tiles;
+            Process.Builder b = executor.newProcess("link", (p, w, r) -> {
+                int tile = next.getAndIncrement();
+                if (tile >= t) {
+                    return;  // all claimed; the worker running the last tile completes
+                }
+                Blackhole.consumeCPU(TILE_TOKENS);
+                if (finished.incrementAndGet() == t) {
+                    r.complete();
+                } else {
+                    r.didWork();
+                }
+            }).wakeBudget(budget);
+            if (i == LINKS - 1) {
+                b.onComplete((p, e) -> done.countDown());
+            }
+            Process link = b.build();
+            if (previous != null) {
+                previous.addDependent(link);
+            } else {
+                first = link;
+            }
+            previous = link;
+        }
+        first.schedule();
+        done.await();
+    }
+
+    static final class Tiles extends RecursiveAction {
+        private final int from;
+        private final int to;
+
+        Tiles(int from, int to) {
+            this.from = from;
+            this.to = to;
+        }
+
+        @Override
+        protected void compute() {
+            if (to - from == 1) {
+                Blackhole.consumeCPU(TILE_TOKENS);
+                return;
+            }
+            int mid = (from + to) >>> 1;
+            invokeAll(new Tiles(from, mid), new Tiles(mid, to));
+        }
+    }
+}
