@@ -65,8 +65,9 @@ final class Console {
             }
             try {
                 Object result = interpreter.execute(command);
-                if (result != null) {
-                    out.println(interpreter.format(result));
+                CharSequence text = result == null ? "" : interpreter.format(result);
+                if (!text.isEmpty()) {
+                    out.println(text);
                 }
             } catch (Exception e) {
                 anyFailed = true;

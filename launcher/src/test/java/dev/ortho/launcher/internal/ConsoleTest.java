@@ -25,6 +25,7 @@ class ConsoleTest {
             executed.add(line);
             return switch (line) {
                 case "quiet" -> null;
+                case "empty" -> "";
                 case "missing" -> throw new StatusException(StatusCode.NOT_FOUND, "no such thing");
                 case "broken" -> throw new IllegalStateException("boom");
                 case "wrapped" -> throw new java.lang.reflect.UndeclaredThrowableException(
@@ -58,6 +59,23 @@ class ConsoleTest {
         assertEquals(0, run("hal:drivers\nquiet\n", false));
         assertEquals("<result of hal:drivers>\n", out());
         assertEquals(List.of("hal:drivers", "quiet"), executed);
+    }
+
+    @Test
+    void resultsThatRenderEmptyPrintNothing() throws Exception {
+        Console bare = new Console(new Console.Interpreter() {
+            @Override
+            public Object execute(String line) {
+                return java.util.List.of();
+            }
+
+            @Override
+            public CharSequence format(Object result) {
+                return "";
+            }
+        }, new PrintStream(outBytes, true, StandardCharsets.UTF_8), System.err);
+        assertEquals(0, bare.run(new BufferedReader(new StringReader("start x\n")), false, "b"));
+        assertEquals("", out());
     }
 
     @Test
