@@ -21,6 +21,7 @@ public final class Instance {
     private record Entry(RefType type, int registrations) { }
 
     private final Map<String, Entry> types = new HashMap<>();
+    private final java.util.concurrent.atomic.AtomicInteger nextContextId = new java.util.concurrent.atomic.AtomicInteger(1);
 
     /** Creates an instance with the built-in types {@code vm.buffer} and {@code vm.list}. */
     public Instance() {
@@ -89,6 +90,11 @@ public final class Instance {
             return RefType.placeholder(name);
         }
         throw new StatusException(StatusCode.NOT_FOUND, "type '" + name + "' not registered with the instance");
+    }
+
+    /** Allocates an id for a new context of this instance. */
+    int nextContextId() {
+        return nextContextId.getAndIncrement();
     }
 
     /** A snapshot of the registered types. */

@@ -1,0 +1,174 @@
+package dev.ortho.vm;
+
+import dev.ortho.base.StatusCode;
+import dev.ortho.base.StatusException;
+import java.util.Arrays;
+
+/**
+ * Argument or result storage of one call, laid out by a {@link CallingConvention} fragment: a
+ * primitive bank (one 64-bit slot per i32/i64/f32/f64 value and per span count) and a ref bank
+ * (one slot per ref). It is Ortho's form of IREE's packed argument/result byte buffer; keeping the
+ * two banks apart matches the interpreter's register banks and needs no boxing.
+ *
+ * <p>Buffers are reused: {@link #reset} resizes without allocating once capacity suffices, so a
+ * frame can make any number of calls without garbage.
+ *
+ * <p>Ownership (IREE's rule): refs in an <em>argument</em> buffer are borrowed from the caller for
+ * the duration of the call (the callee retains what it keeps); refs in a <em>result</em> buffer
+ * each carry one count that the caller must move out or release ({@link #releaseRefs}). Slot
+ * indices outside the reset size fail with OUT_OF_RANGE. Not thread-safe.
+ */
+public final class CallBuffer {
+    private long[] prims = new long[4];
+    private RefObject[] refs = new RefObject[2];
+    private int primCount;
+    private int refCount;
+
+    /** Creates an empty buffer. */
+    public CallBuffer() {
+    }
+
+    /**
+     * Sizes the buffer for {@code primitiveSlots} and {@code refSlots}, zeroing primitives and
+     * clearing ref slots (without releasing; release first if the buffer owns refs).
+     *
+     * @throws StatusException INVALID_ARGUMENT for negative sizes
+     */
+    public void reset(int primitiveSlots, int refSlots) {
+        if (primitiveSlots < 0 || refSlots < 0) {
+            throw new StatusException(StatusCode.INVALID_ARGUMENT,
+                    "negative call buffer size " + primitiveSlots + "/" + refSlots);
+        }
+        if (primitiveSlots > prims.length) {
+            prims = new long[Math.max(primitiveSlots, prims.length * 2)];
+        } else {
+            Arrays.fill(prims, 0, primCount, 0L);
+        }
+        if (refSlots > refs.length) {
+            refs = new RefObject[Math.max(refSlots, refs.length * 2)];
+        } else {
+            Arrays.fill(refs, 0, refCount, null);
+        }
+        primCount = primitiveSlots;
+        refCount = refSlots;
+    }
+
+    /** Sizes the buffer for a fixed (non-variadic) fragment; see {@link #reset(int, int)}. */
+    public void reset(CallingConvention.Fragment fragment) {
+        reset(fragment.primitiveSlots(), fragment.refSlots());
+    }
+
+    /** Number of primitive slots. */
+    public int primitiveCount() {
+        return primCount;
+    }
+
+    /** Number of ref slots. */
+    public int refCount() {
+        return refCount;
+    }
+
+    private int p(int slot) {
+        if (slot < 0 || slot >= primCount) {
+            throw new StatusException(StatusCode.OUT_OF_RANGE,
+                    "primitive slot " + slot + " out of range [0, " + primCount + ")");
+        }
+        return slot;
+    }
+
+    private int r(int slot) {
+        if (slot < 0 || slot >= refCount) {
+            throw new StatusException(StatusCode.OUT_OF_RANGE,
+                    "ref slot " + slot + " out of range [0, " + refCount + ")");
+        }
+        return slot;
+    }
+
+    /** The i32 in primitive slot {@code slot}. */
+    public int i32(int slot) {
+        return (int) prims[p(slot)];
+    }
+
+    /** The i64 in primitive slot {@code slot}. */
+    public long i64(int slot) {
+        return prims[p(slot)];
+    }
+
+    /** The f32 in primitive slot {@code slot}. */
+    public float f32(int slot) {
+        return Float.intBitsToFloat((int) prims[p(slot)]);
+    }
+
+    /** The f64 in primitive slot {@code slot}. */
+    public double f64(int slot) {
+        return Double.longBitsToDouble(prims[p(slot)]);
+    }
+
+    /** The raw 64 bits of primitive slot {@code slot}. */
+    public long bits(int slot) {
+        return prims[p(slot)];
+    }
+
+    /** The ref in ref slot {@code slot} (borrowed; may be null). */
+    public RefObject ref(int slot) {
+        return refs[r(slot)];
+    }
+
+    /**
+     * The ref in {@code slot} checked against {@code type} (null passes).
+     *
+     * @throws StatusException INVALID_ARGUMENT if the ref has another type
+     */
+    public RefObject ref(int slot, RefType type) {
+        return type.check(refs[r(slot)]);
+    }
+
+    /** Stores an i32 (sign-extended). */
+    public void setI32(int slot, int value) {
+        prims[p(slot)] = value;
+    }
+
+    /** Stores an i64. */
+    public void setI64(int slot, long value) {
+        prims[p(slot)] = value;
+    }
+
+    /** Stores an f32. */
+    public void setF32(int slot, float value) {
+        prims[p(slot)] = Float.floatToRawIntBits(value);
+    }
+
+    /** Stores an f64. */
+    public void setF64(int slot, double value) {
+        prims[p(slot)] = Double.doubleToRawLongBits(value);
+    }
+
+    /** Stores raw 64 bits. */
+    public void setBits(int slot, long value) {
+        prims[p(slot)] = value;
+    }
+
+    /**
+     * Stores {@code ref} without retaining: for results, pass a count the caller will own; for
+     * arguments, a borrowed ref.
+     */
+    public void setRef(int slot, RefObject ref) {
+        refs[r(slot)] = ref;
+    }
+
+    /** Returns the ref in {@code slot} and clears the slot (moves its count to the caller). */
+    public RefObject takeRef(int slot) {
+        RefObject ref = refs[r(slot)];
+        refs[slot] = null;
+        return ref;
+    }
+
+    /** Releases and clears every ref slot (used on owned result buffers). */
+    public void releaseRefs() {
+        for (int i = 0; i < refCount; i++) {
+            RefObject ref = refs[i];
+            refs[i] = null;
+            RefObject.release(ref);
+        }
+    }
+}

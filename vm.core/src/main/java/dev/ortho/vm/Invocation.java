@@ -1,0 +1,330 @@
+package dev.ortho.vm;
+
+import dev.ortho.base.Deadline;
+import dev.ortho.base.StatusCode;
+import dev.ortho.base.StatusException;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * Calls a function from the host (IREE's {@code iree_vm_invoke} family): marshals inputs from a
+ * {@link VmList}, runs the call on a fresh {@link Stack}, resumes it whenever it yields, and
+ * marshals results back into a list.
+ *
+ * <p>Marshalling follows IREE: the input list must have exactly one element per argument of the
+ * (non-variadic) calling convention; primitives are read with the list's value conversions
+ * ({@link VmList#getValueBits}), refs are passed borrowed. The output list is cleared, resized to
+ * the result count and filled; result refs are moved into it.
+ *
+ * <p>Failures are thrown (or complete the future exceptionally) as the callee's
+ * {@link StatusException}, annotated with the stack backtrace at the point of failure
+ * ({@code [depth] type module.function:pc -}); the stack is then unwound, releasing every ref
+ * still held in frames.
+ *
+ * <p>Thread-safety: each invocation has its own stack; any number may run concurrently on one
+ * context (module states permitting).
+ */
+public final class Invocation {
+    private Invocation() {
+    }
+
+    /**
+     * Invokes {@code function} synchronously, waiting in the calling thread whenever it yields on
+     * a wait (until a deadline, or for wait sources). {@code inputs}/{@code outputs} may be null
+     * for functions without arguments/results.
+     *
+     * @throws StatusException INVALID_ARGUMENT for input/output mismatches or variadic functions,
+     *     DEADLINE_EXCEEDED if a wait times out, or the callee's failure
+     */
+    public static void invoke(Context context, Function function, VmList inputs, VmList outputs) {
+        Stack stack = new Stack(context);
+        Frame base = stack.enter(FrameType.EXTERNAL, null, 0, 0, null);
+        Call call = base.outgoing().prepare(function);
+        try {
+            marshalInputs(function, inputs, call.arguments());
+            drive(stack, base, function.module().beginCall(stack, call));
+            marshalOutputs(function, call.results(), outputs);
+            stack.leave(base);
+        } catch (StatusException e) {
+            throw fail(stack, e);
+        }
+    }
+
+    /**
+     * Invokes {@code function} asynchronously. The call starts on {@code executor}; a plain yield
+     * is rescheduled on it, a wait resumes on it when the wait sources report readiness (or its
+     * deadline passes). Never blocks a thread on a wait.
+     *
+     * @return a future completed when outputs are written, or exceptionally with the
+     *     {@link StatusException}
+     */
+    public static CompletableFuture<Void> invokeAsync(Context context, Function function, VmList inputs,
+                                                      VmList outputs, Executor executor) {
+        AsyncInvocation invocation = new AsyncInvocation(context, function, inputs, outputs,
+                Objects.requireNonNull(executor, "executor"));
+        executor.execute(invocation);
+        return invocation.future;
+    }
+
+    /** Runs {@code call} to completion on {@code stack} (used for __init/__deinit/__notify). */
+    static void runToCompletion(Stack stack, Call call) {
+        Frame base = stack.enter(FrameType.EXTERNAL, null, 0, 0, null);
+        try {
+            drive(stack, base, call.function().module().beginCall(stack, call));
+            call.results().releaseRefs();
+            stack.leave(base);
+        } catch (StatusException e) {
+            throw fail(stack, e);
+        }
+    }
+
+    private static StatusException fail(Stack stack, StatusException e) {
+        if (stack.depth() > 0) {
+            e.annotate(stack.formatBacktrace());
+        }
+        stack.unwind();
+        return e;
+    }
+
+    /** Resumes frames until {@code base} is on top again, waiting synchronously. */
+    static void drive(Stack stack, Frame base, CallOutcome outcome) {
+        while (true) {
+            Frame top = stack.top();
+            if (outcome == CallOutcome.COMPLETED && top == base) {
+                return;
+            }
+            if (top == null || top == base) {
+                throw new StatusException(StatusCode.FAILED_PRECONDITION, "unbalanced stack after yield");
+            }
+            if (outcome == CallOutcome.DEFERRED && top.type() == FrameType.WAIT) {
+                top.setWaitStatus(waitSync(top));
+            }
+            outcome = top.function().module().resumeCall(stack, top);
+        }
+    }
+
+    private static StatusException waitSync(Frame wait) {
+        Deadline deadline = wait.deadline();
+        if (wait.waitType() == WaitType.UNTIL) {
+            while (!deadline.hasExpired()) {
+                LockSupport.parkNanos(Math.max(1, Math.min(deadline.remainingNanos(), 1_000_000_000L)));
+            }
+            return null;
+        }
+        Thread self = Thread.currentThread();
+        Waiter waiter = new Waiter(wait, () -> LockSupport.unpark(self));
+        waiter.arm();
+        while (!waiter.finished) {
+            if (deadline.hasExpired()) {
+                return new StatusException(StatusCode.DEADLINE_EXCEEDED, "wait deadline exceeded");
+            }
+            long nanos = deadline.isInfinite() ? 1_000_000_000L : Math.min(deadline.remainingNanos(), 1_000_000_000L);
+            LockSupport.parkNanos(waiter, Math.max(1, nanos));
+        }
+        return waiter.status;
+    }
+
+    /** Collects readiness of a WAIT frame's sources; completes once (ANY: first, ALL: all, or first failure). */
+    private static final class Waiter {
+        final AtomicBoolean done = new AtomicBoolean();
+        final AtomicInteger pending;
+        final Frame frame;
+        final Runnable onDone;
+        volatile StatusException status;
+        volatile boolean finished;
+
+        Waiter(Frame frame, Runnable onDone) {
+            this.frame = frame;
+            this.onDone = onDone;
+            this.pending = new AtomicInteger(frame.waitType() == WaitType.ANY ? 1 : frame.waitSourceCount());
+        }
+
+        void arm() {
+            int n = frame.waitSourceCount();
+            WaitSource[] sources = new WaitSource[n];
+            for (int i = 0; i < n; i++) {
+                sources[i] = frame.waitSource(i);
+            }
+            for (WaitSource source : sources) {
+                if (done.get()) {
+                    return;
+                }
+                source.whenReady(this::onReady);
+            }
+        }
+
+        void onReady(StatusException failure) {
+            if (failure != null) {
+                finish(failure);
+            } else if (pending.decrementAndGet() <= 0) {
+                finish(null);
+            }
+        }
+
+        void finish(StatusException failure) {
+            if (done.compareAndSet(false, true)) {
+                // release: the volatile write publishes the status to the resumer, which reads it after done.
+                status = failure;
+                finished = true;
+                onDone.run();
+            }
+        }
+    }
+
+    private static void marshalInputs(Function function, VmList inputs, CallBuffer args) {
+        CallingConvention.Fragment fragment = function.cconv().arguments();
+        if (fragment.isVariadic()) {
+            throw new StatusException(StatusCode.INVALID_ARGUMENT, "function " + function.qualifiedName()
+                    + " has a variadic calling convention " + function.cconv() + " and cannot be invoked with a list");
+        }
+        int expected = fragment.valueCount();
+        if (inputs == null) {
+            if (expected > 0) {
+                throw new StatusException(StatusCode.INVALID_ARGUMENT, "no input provided to a function that has inputs");
+            }
+            return;
+        }
+        if (expected != inputs.size()) {
+            throw new StatusException(StatusCode.INVALID_ARGUMENT, "input list and function mismatch; expected "
+                    + expected + " arguments but passed " + inputs.size());
+        }
+        String types = fragment.types();
+        int p = 0;
+        int r = 0;
+        for (int i = 0; i < types.length(); i++) {
+            switch (types.charAt(i)) {
+                case 'i' -> args.setBits(p++, inputs.getValueBits(i, ValueType.I32));
+                case 'I' -> args.setBits(p++, inputs.getValueBits(i, ValueType.I64));
+                case 'f' -> args.setBits(p++, inputs.getValueBits(i, ValueType.F32));
+                case 'F' -> args.setBits(p++, inputs.getValueBits(i, ValueType.F64));
+                default -> args.setRef(r++, inputs.getRef(i));
+            }
+        }
+    }
+
+    private static void marshalOutputs(Function function, CallBuffer results, VmList outputs) {
+        CallingConvention.Fragment fragment = function.cconv().results();
+        int expected = fragment.isVariadic() ? -1 : fragment.valueCount();
+        try {
+            if (outputs == null) {
+                if (expected != 0) {
+                    throw new StatusException(StatusCode.INVALID_ARGUMENT,
+                            "no output provided to a function that has outputs");
+                }
+                return;
+            }
+            if (expected < 0) {
+                throw new StatusException(StatusCode.INVALID_ARGUMENT,
+                        "function " + function.qualifiedName() + " has variadic results");
+            }
+            outputs.resize(0);
+            outputs.resize(expected);
+            String types = fragment.types();
+            int p = 0;
+            int r = 0;
+            for (int i = 0; i < types.length(); i++) {
+                switch (types.charAt(i)) {
+                    case 'i' -> outputs.setValueBits(i, ValueType.I32, results.bits(p++));
+                    case 'I' -> outputs.setValueBits(i, ValueType.I64, results.bits(p++));
+                    case 'f' -> outputs.setValueBits(i, ValueType.F32, results.bits(p++) & 0xFFFF_FFFFL);
+                    case 'F' -> outputs.setValueBits(i, ValueType.F64, results.bits(p++));
+                    default -> outputs.setRefMove(i, results.takeRef(r++));
+                }
+            }
+        } finally {
+            results.releaseRefs();
+        }
+    }
+
+    /** The state machine of one asynchronous invocation; each run() is one scheduling tick. */
+    private static final class AsyncInvocation implements Runnable {
+        final CompletableFuture<Void> future = new CompletableFuture<>();
+        final Stack stack;
+        final Function function;
+        final VmList inputs;
+        final VmList outputs;
+        final Executor executor;
+        Frame base;
+        Call call;
+
+        AsyncInvocation(Context context, Function function, VmList inputs, VmList outputs, Executor executor) {
+            this.stack = new Stack(context);
+            this.function = function;
+            this.inputs = inputs;
+            this.outputs = outputs;
+            this.executor = executor;
+        }
+
+        @Override
+        public void run() {
+            try {
+                CallOutcome outcome;
+                if (base == null) {
+                    base = stack.enter(FrameType.EXTERNAL, null, 0, 0, null);
+                    call = base.outgoing().prepare(function);
+                    marshalInputs(function, inputs, call.arguments());
+                    outcome = function.module().beginCall(stack, call);
+                } else {
+                    Frame top = stack.top();
+                    outcome = top.function().module().resumeCall(stack, top);
+                }
+                while (true) {
+                    Frame top = stack.top();
+                    if (outcome == CallOutcome.COMPLETED && top == base) {
+                        marshalOutputs(function, call.results(), outputs);
+                        stack.leave(base);
+                        future.complete(null);
+                        return;
+                    }
+                    if (top == null || top == base) {
+                        throw new StatusException(StatusCode.FAILED_PRECONDITION, "unbalanced stack after yield");
+                    }
+                    if (outcome == CallOutcome.DEFERRED) {
+                        schedule(top);
+                        return;
+                    }
+                    outcome = top.function().module().resumeCall(stack, top);
+                }
+            } catch (StatusException e) {
+                future.completeExceptionally(fail(stack, e));
+            } catch (RuntimeException | Error e) {
+                stack.unwind();
+                future.completeExceptionally(e);
+            }
+        }
+
+        private void schedule(Frame top) {
+            if (top.type() != FrameType.WAIT) {
+                executor.execute(this);
+                return;
+            }
+            Deadline deadline = top.deadline();
+            if (top.waitType() == WaitType.UNTIL) {
+                long nanos = deadline.remainingNanos();
+                if (nanos <= 0) {
+                    executor.execute(this);
+                } else {
+                    CompletableFuture.delayedExecutor(nanos, TimeUnit.NANOSECONDS, executor).execute(this);
+                }
+                return;
+            }
+            Waiter[] self = new Waiter[1];
+            Waiter armed = new Waiter(top, () -> {
+                top.setWaitStatus(self[0].status);
+                executor.execute(this);
+            });
+            self[0] = armed;
+            if (!deadline.isInfinite()) {
+                CompletableFuture.delayedExecutor(Math.max(0, deadline.remainingNanos()), TimeUnit.NANOSECONDS)
+                        .execute(() -> armed.finish(
+                                new StatusException(StatusCode.DEADLINE_EXCEEDED, "wait deadline exceeded")));
+            }
+            armed.arm();
+        }
+    }
+}
