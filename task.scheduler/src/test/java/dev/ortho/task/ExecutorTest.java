@@ -535,4 +535,18 @@ class ExecutorTest {
         assertEquals(1, stats.workers().stream().mapToLong(ExecutorStats.WorkerStats::completed).sum());
         assertTrue(stats.toTable().contains("worker"));
     }
+
+    /** Regression: a stub re-push during a concurrent push left items invisible to isEmpty(). */
+    @Test
+    void immediateBurstsFromOneProducerAllComplete() throws Exception {
+        Executor ex = executor(2);
+        for (int round = 0; round < 30; round++) {
+            int n = 10_000;
+            CountDownLatch done = new CountDownLatch(n);
+            for (int i = 0; i < n; i++) {
+                ex.newProcess("imm", (p, w, r) -> r.complete()).onComplete((p, e) -> done.countDown()).build().schedule();
+            }
+            await(done);
+        }
+    }
 }

@@ -20,7 +20,7 @@ abstract class ImmediateListPad1 extends ImmediateListHead {
 
 /** Consumer side: the oldest node and the consumer claim. */
 abstract class ImmediateListTail extends ImmediateListPad1 {
-    ProcessImpl tail;
+    volatile ProcessImpl tail;
     volatile int consumerClaim;
 }
 
@@ -38,16 +38,21 @@ abstract class ImmediateListPad2 extends ImmediateListTail {
  * sleep, so a Treiber pop would suffer ABA. Here producers never block, and a consumer first
  * claims the single consumer role with one CAS; a worker that loses the claim treats the list
  * as empty for this pass (the claim holder pops the item and loops again, so nothing is
- * stranded). An empty check is one volatile read of the head.
+ * stranded). An empty check is two volatile reads (head, then tail): the head alone is not
+ * enough, because a consumer that re-pushes the stub while a producer is between its swap and
+ * its link leaves {@code head == stub} with items still queued (a lost wake-up found by
+ * ImmediateThroughputBenchmark; see the regression test).
  */
 final class ImmediateList extends ImmediateListPad2 {
     private static final VarHandle HEAD;
     private static final VarHandle CONSUMER_CLAIM;
+    private static final VarHandle TAIL;
 
     static {
         try {
             MethodHandles.Lookup l = MethodHandles.lookup();
             HEAD = l.findVarHandle(ImmediateListHead.class, "head", ProcessImpl.class);
+            TAIL = l.findVarHandle(ImmediateListTail.class, "tail", ProcessImpl.class);
             CONSUMER_CLAIM = l.findVarHandle(ImmediateListTail.class, "consumerClaim", int.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
@@ -58,16 +63,22 @@ final class ImmediateList extends ImmediateListPad2 {
 
     ImmediateList(ProcessImpl stub) {
         this.stub = stub;
-        this.tail = stub;
+        TAIL.set(this, stub);  // plain: published with the head's release store below
         HEAD.setRelease(this, stub);  // release: publishes the stub before any producer swaps it
     }
 
     /**
-     * True if nothing is queued: one volatile read. Pairs with the getAndSet in {@link #push};
-     * a push that has swapped the head is seen even if its link store is still in flight.
+     * True if nothing is queued. The head read pairs with the getAndSet in {@link #push} (a push
+     * that has swapped the head is seen even if its link store is still in flight); the tail
+     * read (acquire, pairs with soTail) rules out items left behind a re-pushed stub.
      */
     boolean isEmpty() {
-        return HEAD.getVolatile(this) == stub;
+        return HEAD.getVolatile(this) == stub && TAIL.getAcquire(this) == stub;
+    }
+
+    /** Release store under the consumer claim; pairs with the acquire in {@link #isEmpty}. */
+    private void soTail(ProcessImpl t) {
+        TAIL.setRelease(this, t);
     }
 
     /** Appends {@code p}; wait-free for producers. Any thread. */
@@ -107,12 +118,12 @@ final class ImmediateList extends ImmediateListPad2 {
             if (n == null) {
                 return null;
             }
-            tail = n;
+            soTail(n);
             t = n;
             n = n.lvNext();  // acquire: pairs with soNext in push
         }
         if (n != null) {
-            tail = n;
+            soTail(n);
             return t;
         }
         if (t != HEAD.getVolatile(this)) {  // acquire: a producer is mid-push behind t
@@ -121,7 +132,7 @@ final class ImmediateList extends ImmediateListPad2 {
         push(stub);
         n = t.lvNext();  // acquire: pairs with soNext in push
         if (n != null) {
-            tail = n;
+            soTail(n);
             return t;
         }
         return null;
