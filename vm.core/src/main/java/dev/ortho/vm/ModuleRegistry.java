@@ -4,8 +4,10 @@ import dev.ortho.base.StatusCode;
 import dev.ortho.base.StatusException;
 import dev.ortho.vm.spi.ModuleProvider;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.TreeMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 
@@ -24,8 +26,16 @@ import java.util.concurrent.CopyOnWriteArrayList;
  */
 @org.osgi.annotation.versioning.ProviderType
 public class ModuleRegistry {
-    /** One installed module provider. */
-    public record Entry(String name, int version, ModuleProvider provider) { }
+    /**
+     * One installed module provider.
+     *
+     * @param name module name
+     * @param version module version
+     * @param provider the provider
+     * @param source where the provider comes from, for listings (e.g. the providing bundle:
+     *     {@code dev.example.mod 1.0.0 [42]}); empty if unknown
+     */
+    public record Entry(String name, int version, ModuleProvider provider, String source) { }
 
     private final List<Entry> entries = new CopyOnWriteArrayList<>();
 
@@ -33,14 +43,35 @@ public class ModuleRegistry {
     public ModuleRegistry() {
     }
 
-    /** Adds a provider of module {@code name} at {@code version}. */
+    /** Adds a provider of module {@code name} at {@code version} with no recorded source. */
     public void add(String name, int version, ModuleProvider provider) {
-        entries.add(new Entry(name, version, provider));
+        add(name, version, provider, "");
+    }
+
+    /**
+     * Adds a provider of module {@code name} at {@code version}; {@code source} describes where
+     * it comes from (listed by {@link #entries()}, never interpreted).
+     */
+    public void add(String name, int version, ModuleProvider provider, String source) {
+        entries.add(new Entry(Objects.requireNonNull(name, "name"), version,
+                Objects.requireNonNull(provider, "provider"), Objects.requireNonNull(source, "source")));
     }
 
     /** Removes {@code provider} (no-op if absent). */
     public void remove(ModuleProvider provider) {
         entries.removeIf(e -> e.provider == provider);
+    }
+
+    /**
+     * A snapshot of every installed provider, sorted by module name, then newest version first,
+     * then source. Lists only: no provider is asked to create anything.
+     */
+    public List<Entry> entries() {
+        List<Entry> out = new ArrayList<>(entries);
+        out.sort(Comparator.comparing(Entry::name)
+                .thenComparing(Comparator.comparingInt(Entry::version).reversed())
+                .thenComparing(Entry::source));
+        return out;
     }
 
     /** Installed modules: name to highest available version. */

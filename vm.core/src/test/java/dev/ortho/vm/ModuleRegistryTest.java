@@ -64,4 +64,20 @@ class ModuleRegistryTest {
                 () -> registry.registerWithDependencies(Context.create(instance), app()));
         assertEquals("required module 'lib' version mismatch; have 1 but require 2", e.baseMessage());
     }
+
+    @Test
+    void entriesAreSortedByNameThenNewestVersionAndKeepTheirSource() {
+        ModuleRegistry registry = new ModuleRegistry();
+        ModuleProvider lib1 = provider("lib", 1);
+        ModuleProvider lib4 = provider("lib", 4);
+        ModuleProvider aux = provider("aux", 1);
+        registry.add("lib", 1, lib1, "bundle one");
+        registry.add("lib", 4, lib4);
+        registry.add("aux", 1, aux, "bundle aux");
+        assertEquals(List.of(new ModuleRegistry.Entry("aux", 1, aux, "bundle aux"),
+                new ModuleRegistry.Entry("lib", 4, lib4, ""),
+                new ModuleRegistry.Entry("lib", 1, lib1, "bundle one")), registry.entries());
+        registry.remove(lib4);
+        assertEquals(List.of("aux", "lib"), registry.entries().stream().map(ModuleRegistry.Entry::name).toList());
+    }
 }
