@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
@@ -116,8 +117,13 @@ class ExecutorTest {
                 branches.incrementAndGet();
                 r.complete();
             }).build();
+            // budget 2: both workers may be inside this drain at once, so it claims its one unit
+            // of work the way a tiled drain claims tiles
+            AtomicBoolean rightClaimed = new AtomicBoolean();
             Process right = ex.newProcess("right", (p, w, r) -> {
-                branches.incrementAndGet();
+                if (rightClaimed.compareAndSet(false, true)) {
+                    branches.incrementAndGet();
+                }
                 r.complete();
             }).wakeBudget(2).build();
             Process top = ex.newProcess("top", (p, w, r) -> r.complete()).build();
