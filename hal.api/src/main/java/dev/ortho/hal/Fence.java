@@ -1,0 +1,192 @@
+package dev.ortho.hal;
+
+import dev.ortho.base.StatusCode;
+import dev.ortho.base.StatusException;
+import dev.ortho.base.Timeout;
+import java.util.Arrays;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * A set of semaphore timepoints treated as one ("all of these reached"): IREE's
+ * {@code iree_hal_fence_t}. Each semaphore appears once; inserting it again keeps the larger
+ * value (max-merge), so joining fences never weakens a wait.
+ *
+ * <p>Ownership: the fence retains each semaphore on first insertion and releases them all on its
+ * last {@link #release()}. Thread-safe: insertions and reads may race; a read sees a consistent
+ * snapshot.
+ */
+public final class Fence implements Resource {
+    private final Object lock = new Object();
+    private final AtomicInteger references = new AtomicInteger(1);
+    private Semaphore[] semaphores = new Semaphore[2]; // guarded by lock
+    private long[] values = new long[2]; // guarded by lock
+    private int count; // guarded by lock
+    private boolean destroyed; // guarded by lock
+
+    /** An empty fence; it is reached at once. */
+    public Fence() {}
+
+    /** A fence with the single timepoint {@code semaphore >= value}. */
+    public static Fence at(Semaphore semaphore, long value) {
+        Fence fence = new Fence();
+        fence.insert(semaphore, value);
+        return fence;
+    }
+
+    /** A new fence that is reached when every one of {@code fences} is (a wait-all join). */
+    public static Fence join(Fence... fences) {
+        Fence joined = new Fence();
+        for (Fence fence : fences) {
+            joined.extend(fence);
+        }
+        return joined;
+    }
+
+    /**
+     * Adds {@code semaphore >= value}; if the semaphore is present already, keeps the larger value.
+     *
+     * @throws StatusException INVALID_ARGUMENT if {@code semaphore} is null,
+     *     FAILED_PRECONDITION if the fence was destroyed
+     */
+    public void insert(Semaphore semaphore, long value) {
+        if (semaphore == null) {
+            throw new StatusException(StatusCode.INVALID_ARGUMENT, "cannot insert a null semaphore into a fence");
+        }
+        synchronized (lock) {
+            if (destroyed) {
+                throw new StatusException(StatusCode.FAILED_PRECONDITION, "fence was released");
+            }
+            for (int i = 0; i < count; i++) {
+                if (semaphores[i] == semaphore) {
+                    values[i] = Math.max(values[i], value);
+                    return;
+                }
+            }
+            if (count == semaphores.length) {
+                semaphores = Arrays.copyOf(semaphores, count * 2);
+                values = Arrays.copyOf(values, count * 2);
+            }
+            semaphore.retain();
+            semaphores[count] = semaphore;
+            values[count] = value;
+            count++;
+        }
+    }
+
+    /** Inserts every timepoint of {@code other} (IREE's {@code iree_hal_fence_extend}). */
+    public void extend(Fence other) {
+        SemaphoreList timepoints = other.toSemaphoreList();
+        for (int i = 0; i < timepoints.size(); i++) {
+            insert(timepoints.semaphore(i), timepoints.value(i));
+        }
+    }
+
+    /** How many distinct semaphores the fence holds. */
+    public int timepointCount() {
+        synchronized (lock) {
+            return count;
+        }
+    }
+
+    /** A snapshot of the fence's timepoints, valid while the fence (or the caller) retains them. */
+    public SemaphoreList toSemaphoreList() {
+        synchronized (lock) {
+            return SemaphoreList.of(Arrays.copyOf(semaphores, count), Arrays.copyOf(values, count));
+        }
+    }
+
+    /**
+     * Whether every timepoint has been reached. Never blocks.
+     *
+     * @throws StatusException the failure of a failed semaphore (whenever in the timeline it
+     *     failed, as IREE reports it)
+     */
+    public boolean query() {
+        SemaphoreList timepoints = toSemaphoreList();
+        boolean reached = true;
+        for (int i = 0; i < timepoints.size(); i++) {
+            if (timepoints.semaphore(i).query() < timepoints.value(i)) { // throws if failed
+                reached = false;
+            }
+        }
+        return reached;
+    }
+
+    /** Signals each semaphore to its value. See {@link SemaphoreList#signal()}. */
+    public void signal() {
+        toSemaphoreList().signal();
+    }
+
+    /** Fails every semaphore with {@code status}. */
+    public void fail(StatusException status) {
+        toSemaphoreList().fail(status);
+    }
+
+    /** Blocks until the fence is reached; see {@link SemaphoreList#awaitAll(Timeout)}. */
+    public void await(Timeout timeout) {
+        toSemaphoreList().awaitAll(timeout);
+    }
+
+    /**
+     * A future completed when the fence is reached, or completed exceptionally with the first
+     * failure. Completion runs on the thread that signals the last semaphore (or inline if the
+     * fence is already reached); chain with the {@code …Async} methods to move work elsewhere.
+     */
+    public CompletableFuture<Void> toCompletableFuture() {
+        SemaphoreList timepoints = toSemaphoreList();
+        CompletableFuture<Void> future = new CompletableFuture<>();
+        if (timepoints.isEmpty()) {
+            future.complete(null);
+            return future;
+        }
+        AtomicInteger remaining = new AtomicInteger(timepoints.size());
+        for (int i = 0; i < timepoints.size(); i++) {
+            timepoints.semaphore(i).addTimepoint(timepoints.value(i), (semaphore, value, failure) -> {
+                if (failure != null) {
+                    future.completeExceptionally(
+                            new StatusException(failure.code(), failure.getMessage(), failure));
+                } else if (remaining.decrementAndGet() == 0) {
+                    future.complete(null);
+                }
+            });
+        }
+        return future;
+    }
+
+    @Override
+    public void retain() {
+        references.incrementAndGet();
+    }
+
+    /** Drops a reference; the last one releases every semaphore the fence retained. */
+    @Override
+    public void release() {
+        int remaining = references.decrementAndGet();
+        if (remaining > 0) {
+            return;
+        }
+        if (remaining < 0) {
+            throw new StatusException(StatusCode.FAILED_PRECONDITION,
+                    "fence released more times than it was retained");
+        }
+        Semaphore[] held;
+        int heldCount;
+        synchronized (lock) {
+            destroyed = true;
+            held = semaphores;
+            heldCount = count;
+            semaphores = new Semaphore[0];
+            values = new long[0];
+            count = 0;
+        }
+        for (int i = 0; i < heldCount; i++) {
+            held[i].release();
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "fence" + toSemaphoreList();
+    }
+}

@@ -1,0 +1,341 @@
+package dev.ortho.hal.spi;
+
+import dev.ortho.base.Deadline;
+import dev.ortho.base.StatusCode;
+import dev.ortho.base.StatusException;
+import dev.ortho.base.Timeout;
+import dev.ortho.hal.Semaphore;
+import dev.ortho.hal.Timepoint;
+import dev.ortho.hal.TimepointCallback;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A host-memory timeline semaphore that drivers use as their {@link Semaphore} (IREE's software
+ * {@code iree_async_semaphore_t}); also usable on its own, e.g. to signal a device from the host.
+ *
+ * <p>Signalling is one CAS on the payload plus one volatile read when nobody waits; the lock is
+ * taken only to dispatch timepoints, and callbacks run after it is released. A blocking
+ * {@link #await} parks the thread on a private timepoint.
+ *
+ * <p>Thread-safe. Starts with one reference, owned by the creator; the last {@link #release()}
+ * cancels pending timepoints with {@code CANCELLED}.
+ */
+public final class TimelineSemaphore implements Semaphore {
+    private static final Logger LOG = LoggerFactory.getLogger(TimelineSemaphore.class);
+    private static final VarHandle VALUE;
+    private static final VarHandle FAILURE;
+
+    static {
+        try {
+            MethodHandles.Lookup lookup = MethodHandles.lookup();
+            VALUE = lookup.findVarHandle(TimelineSemaphore.class, "value", long.class);
+            FAILURE = lookup.findVarHandle(TimelineSemaphore.class, "failure", StatusException.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    /** A registered timepoint; doubly linked into the pending list while {@code linked}. */
+    private final class Node implements Timepoint {
+        final long value;
+        final TimepointCallback callback;
+        Node prev;
+        Node next;
+        boolean linked; // guarded by lock
+
+        Node(long value, TimepointCallback callback) {
+            this.value = value;
+            this.callback = callback;
+        }
+
+        @Override
+        public boolean cancel() {
+            synchronized (lock) {
+                if (!linked) {
+                    return false;
+                }
+                unlinkLocked(this);
+                return true;
+            }
+        }
+    }
+
+    private final String name;
+    private final Object lock = new Object();
+    private final AtomicInteger references = new AtomicInteger(1);
+    private volatile long value;
+    private volatile StatusException failure;
+    /** Count of linked timepoints; written under lock, read lock-free on the signal path. */
+    private volatile int pending;
+    private Node head; // guarded by lock
+    private boolean destroyed; // guarded by lock
+
+    /**
+     * Creates a semaphore at {@code initialValue}.
+     *
+     * @param name used in error messages, e.g. {@code "local-sync queue 0"}
+     * @throws StatusException OUT_OF_RANGE if {@code initialValue} is outside
+     *     {@code [0, MAX_VALUE]}
+     */
+    public TimelineSemaphore(String name, long initialValue) {
+        this.name = name;
+        checkRange(initialValue);
+        this.value = initialValue;
+    }
+
+    @Override
+    public long query() {
+        StatusException failed = failure;
+        if (failed != null) {
+            throw copyOf(failed);
+        }
+        return value;
+    }
+
+    @Override
+    public StatusException failure() {
+        return failure;
+    }
+
+    @Override
+    public void signal(long newValue) {
+        checkRange(newValue);
+        long current;
+        do {
+            StatusException failed = failure;
+            if (failed != null) {
+                throw copyOf(failed);
+            }
+            current = value;
+            if (newValue <= current) {
+                throw new StatusException(StatusCode.INVALID_ARGUMENT, "semaphore '" + name
+                        + "' cannot be signalled to " + newValue + ": it is already at " + current);
+            }
+            // release: publishes everything the signaller wrote before signalling to waiters that
+            // acquire-read the value (query, await, timepoint dispatch)
+        } while (!VALUE.compareAndSet(this, current, newValue));
+        // Dekker with addTimepoint: we wrote value, then read pending; it writes pending, then
+        // reads value. One of the two sees the other's write, so no timepoint is stranded.
+        if (pending != 0) {
+            dispatch(detachReached(newValue), null);
+        }
+    }
+
+    @Override
+    public void fail(StatusException status) {
+        if (status == null) {
+            throw new StatusException(StatusCode.INVALID_ARGUMENT, "semaphore '" + name
+                    + "' cannot fail with a null status");
+        }
+        // first failure wins; pairs with the volatile reads of failure on every path
+        if (!FAILURE.compareAndSet(this, (StatusException) null, status)) {
+            return;
+        }
+        Node detached;
+        synchronized (lock) {
+            detached = detachAllLocked();
+        }
+        dispatch(detached, status);
+    }
+
+    @Override
+    public void await(long target, Timeout timeout) {
+        if (value >= target) {
+            return;
+        }
+        StatusException failed = failure;
+        if (failed != null) {
+            throw copyOf(failed);
+        }
+        long deadline = timeout.toDeadlineNanos();
+        if (deadline == Deadline.INFINITE_PAST_NANOS) {
+            throw deadlineExceeded(target);
+        }
+        Waiter waiter = new Waiter(Thread.currentThread());
+        Timepoint timepoint = addTimepoint(target, waiter);
+        while (!waiter.done) {
+            if (Thread.currentThread().isInterrupted()) {
+                if (timepoint.cancel()) {
+                    throw new StatusException(StatusCode.ABORTED, "wait on semaphore '" + name
+                            + "' for value " + target + " was interrupted");
+                }
+                Thread.onSpinWait(); // the callback is running; it finishes without blocking
+                continue;
+            }
+            long remaining = Deadline.remainingNanos(deadline, System.nanoTime());
+            if (remaining == 0) {
+                if (timepoint.cancel()) {
+                    throw deadlineExceeded(target);
+                }
+                Thread.onSpinWait();
+                continue;
+            }
+            LockSupport.parkNanos(this, remaining);
+        }
+        if (waiter.failure != null) {
+            throw copyOf(waiter.failure);
+        }
+    }
+
+    @Override
+    public Timepoint addTimepoint(long target, TimepointCallback callback) {
+        Node node = new Node(target, callback);
+        StatusException failed;
+        synchronized (lock) {
+            pending++; // volatile write first: see the Dekker note in signal()
+            failed = destroyed ? destroyedStatus() : failure;
+            if (failed == null && value < target) {
+                linkLocked(node);
+                return node;
+            }
+            pending--;
+        }
+        invoke(node, failed);
+        return node;
+    }
+
+    @Override
+    public void retain() {
+        references.incrementAndGet();
+    }
+
+    @Override
+    public void release() {
+        int remaining = references.decrementAndGet();
+        if (remaining > 0) {
+            return;
+        }
+        if (remaining < 0) {
+            throw new StatusException(StatusCode.FAILED_PRECONDITION, "semaphore '" + name
+                    + "' released more times than it was retained");
+        }
+        Node detached;
+        synchronized (lock) {
+            destroyed = true;
+            detached = detachAllLocked();
+        }
+        dispatch(detached, destroyedStatus());
+    }
+
+    @Override
+    public String toString() {
+        StatusException failed = failure;
+        return "semaphore '" + name + "' @" + value + (failed == null ? "" : " failed: " + failed);
+    }
+
+    private StatusException destroyedStatus() {
+        return new StatusException(StatusCode.CANCELLED, "semaphore '" + name + "' was destroyed");
+    }
+
+    private StatusException deadlineExceeded(long target) {
+        return new StatusException(StatusCode.DEADLINE_EXCEEDED, "semaphore '" + name
+                + "' did not reach " + target + " in time (at " + value + ")");
+    }
+
+    private static void checkRange(long candidate) {
+        if (candidate < 0 || candidate > MAX_VALUE) {
+            throw new StatusException(StatusCode.OUT_OF_RANGE, "semaphore value " + candidate
+                    + " is outside [0, " + MAX_VALUE + "]");
+        }
+    }
+
+    /** Waiters get their own exception (same code and message) so they can annotate it freely. */
+    static StatusException copyOf(StatusException failure) {
+        return new StatusException(failure.code(), failure.getMessage(), failure);
+    }
+
+    private Node detachReached(long reached) {
+        synchronized (lock) {
+            Node detached = null;
+            Node node = head;
+            while (node != null) {
+                Node next = node.next;
+                if (node.value <= reached) {
+                    unlinkLocked(node);
+                    node.next = detached; // reuse next as the detached chain's link
+                    detached = node;
+                }
+                node = next;
+            }
+            return detached;
+        }
+    }
+
+    private Node detachAllLocked() {
+        Node detached = null;
+        Node node = head;
+        while (node != null) {
+            Node next = node.next;
+            unlinkLocked(node);
+            node.next = detached;
+            detached = node;
+            node = next;
+        }
+        return detached;
+    }
+
+    private void linkLocked(Node node) {
+        node.linked = true;
+        node.prev = null;
+        node.next = head;
+        if (head != null) {
+            head.prev = node;
+        }
+        head = node;
+    }
+
+    private void unlinkLocked(Node node) {
+        if (node.prev != null) {
+            node.prev.next = node.next;
+        } else {
+            head = node.next;
+        }
+        if (node.next != null) {
+            node.next.prev = node.prev;
+        }
+        node.prev = null;
+        node.next = null;
+        node.linked = false;
+        pending--;
+    }
+
+    private void dispatch(Node detached, StatusException status) {
+        while (detached != null) {
+            Node next = detached.next;
+            detached.next = null;
+            invoke(detached, status);
+            detached = next;
+        }
+    }
+
+    private void invoke(Node node, StatusException status) {
+        try {
+            node.callback.onTimepoint(this, node.value, status);
+        } catch (RuntimeException e) {
+            LOG.warn("timepoint callback for {} at {} threw; ignored", this, node.value, e);
+        }
+    }
+
+    /** Parks a host thread until its timepoint fires. */
+    private static final class Waiter implements TimepointCallback {
+        private final Thread thread;
+        volatile boolean done;
+        StatusException failure; // written before the volatile write of done
+
+        Waiter(Thread thread) {
+            this.thread = thread;
+        }
+
+        @Override
+        public void onTimepoint(Semaphore semaphore, long value, StatusException status) {
+            failure = status;
+            done = true; // release: publishes failure to the parked thread's volatile read
+            LockSupport.unpark(thread);
+        }
+    }
+}
