@@ -2,6 +2,7 @@ package dev.ortho.hal.frontier;
 
 import dev.ortho.base.StatusCode;
 import dev.ortho.base.StatusException;
+import java.util.Locale;
 
 /**
  * Encodes and decodes axes: 64-bit, never-reused identifiers of timeline participants (a
@@ -275,7 +276,7 @@ public final class Axis {
     }
 
     static String hex(long axis) {
-        String digits = Long.toHexString(axis).toUpperCase(java.util.Locale.ROOT);
+        String digits = Long.toHexString(axis).toUpperCase(Locale.ROOT);
         return "0".repeat(16 - digits.length()) + digits;
     }
 }

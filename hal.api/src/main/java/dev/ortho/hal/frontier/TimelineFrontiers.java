@@ -17,8 +17,8 @@ import dev.ortho.base.StatusException;
  *
  * <p><b>Bounded memory.</b> The last {@code valueCapacity} signalled values are kept in a ring
  * of preallocated frontiers; older values are pruned. A waiter whose satisfying value was
- * pruned receives an <em>empty, tainted</em> frontier: it learns nothing (safe as knowledge) and
- * dominates nothing-proving (safe as a requirement: no frontier dominates a tainted one).
+ * pruned receives an <em>empty, tainted</em> frontier: as knowledge it teaches nothing, and as a
+ * requirement nothing dominates it, so no wait is ever elided on the strength of a pruned value.
  *
  * <p><b>Taint.</b> {@link #signalExternal} records a value reached by work the scheduler did not
  * witness (an imported event, another process): its frontier is tainted. The untainted
@@ -31,7 +31,9 @@ import dev.ortho.base.StatusException;
  * <p><b>Thread-safety.</b> Thread-safe. Mutations and {@link #frontierAt} run under an internal
  * lock held for O(frontier capacity) work, never while calling out; {@link #currentValue()} and
  * {@link #untaintedWatermark()} are lock-free volatile reads. Nothing allocates after
- * construction. Frontiers passed in are copied; none is retained.
+ * construction. Frontiers passed in are only read during the call (copied, never retained);
+ * they must not be mutated concurrently by their owner during it. Nothing to close: the
+ * storage is plain heap memory owned by this object.
  */
 public final class TimelineFrontiers {
 
