@@ -275,7 +275,7 @@ public final class Axis {
         return new StatusException(StatusCode.INVALID_ARGUMENT, "malformed axis '" + text + "': " + why);
     }
 
-    static String hex(long axis) {
+    private static String hex(long axis) {
         String digits = Long.toHexString(axis).toUpperCase(Locale.ROOT);
         return "0".repeat(16 - digits.length()) + digits;
     }
