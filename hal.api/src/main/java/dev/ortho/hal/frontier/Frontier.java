@@ -1,0 +1,516 @@
+package dev.ortho.hal.frontier;
+
+import dev.ortho.base.StatusCode;
+import dev.ortho.base.StatusException;
+
+/**
+ * A frontier: a sparse vector clock of (axis, epoch) entries sorted by ascending axis (unsigned,
+ * as IREE's {@code iree_async_frontier_t}). It asserts "everything on each axis up to its epoch
+ * is in my causal past"; axes that are absent count as epoch 0. Epochs are unsigned 64-bit.
+ *
+ * <p><b>Capacity and taint.</b> A frontier holds at most {@link #capacity()} entries, fixed at
+ * construction (1 to {@value #MAX_CAPACITY}, IREE's {@code uint8_t} entry count). When an
+ * operation would need more, the entries with the smallest epochs are evicted (ties: the smaller
+ * axis goes first) until the result fits, and the frontier becomes <em>tainted</em>: its entries
+ * are then a lower bound of the exact clock. Taint is sticky until {@link #reset()} or
+ * {@link #copyFrom}, and spreads through {@link #merge}. A tainted frontier stays sound:
+ * <ul>
+ *   <li>as <em>knowledge</em> ({@code this} in {@code this.dominates(other)}) it may miss axes,
+ *       so it proves less, never more;
+ *   <li>as a <em>requirement</em> ({@code other} in {@code this.dominates(other)}) it may miss
+ *       prerequisites, so nothing is considered to dominate it (except itself).
+ * </ul>
+ * IREE's C merge ({@code iree_async_frontier_merge}) instead refuses an overflowing merge and
+ * leaves the target unchanged, and its semaphores record the loss by holding back their
+ * untainted watermark. Ortho follows the design document (seed 002): evict the smallest epoch,
+ * mark the frontier tainted. Both keep a lower bound; eviction keeps the most recent knowledge.
+ *
+ * <p><b>Cost.</b> {@link #insertOrRaise}, {@link #merge}, {@link #copyFrom}, {@link #compare},
+ * {@link #dominates} and {@link #epochOf} never allocate; merge and compare are a single
+ * merge-scan, O(n + m), plus O(capacity) per evicted entry on overflow.
+ *
+ * <p><b>Thread-safety.</b> Not thread-safe: a frontier is a mutable value owned by one thread
+ * at a time (a queue, a semaphore under its lock). Concurrent reads without a writer are safe
+ * once the frontier has been safely published. Arguments are only read during the call; no
+ * method keeps a reference to another frontier.
+ */
+public final class Frontier {
+
+    /** The largest capacity: IREE counts entries in a {@code uint8_t}. */
+    public static final int MAX_CAPACITY = 255;
+
+    private final long[] axes;
+    private final long[] epochs;
+    private int size;
+    private boolean tainted;
+
+    /**
+     * Creates an empty, untainted frontier holding up to {@code capacity} entries.
+     *
+     * @throws StatusException INVALID_ARGUMENT if {@code capacity <= 0}, OUT_OF_RANGE if it
+     *     exceeds {@value #MAX_CAPACITY}; both name the capacity
+     */
+    public Frontier(int capacity) {
+        if (capacity <= 0) {
+            throw new StatusException(StatusCode.INVALID_ARGUMENT,
+                    "frontier capacity " + capacity + " must be at least 1");
+        }
+        if (capacity > MAX_CAPACITY) {
+            throw new StatusException(StatusCode.OUT_OF_RANGE,
+                    "frontier capacity " + capacity + " exceeds " + MAX_CAPACITY);
+        }
+        axes = new long[capacity];
+        epochs = new long[capacity];
+    }
+
+    /** The fixed maximum number of entries. */
+    public int capacity() {
+        return axes.length;
+    }
+
+    /** The number of entries. */
+    public int size() {
+        return size;
+    }
+
+    /** Whether the frontier has no entries (it may still be tainted). */
+    public boolean isEmpty() {
+        return size == 0;
+    }
+
+    /**
+     * Whether entries were lost (overflow, a tainted merge source, {@link #markTainted()}): the
+     * entries are a lower bound of the exact clock, and no other frontier dominates this one.
+     */
+    public boolean isTainted() {
+        return tainted;
+    }
+
+    /**
+     * The axis of entry {@code index}; entries are sorted by ascending unsigned axis.
+     *
+     * @throws StatusException OUT_OF_RANGE naming the index if it is not in [0, size)
+     */
+    public long axisAt(int index) {
+        return axes[checkIndex(index)];
+    }
+
+    /**
+     * The epoch of entry {@code index} (unsigned, never 0).
+     *
+     * @throws StatusException OUT_OF_RANGE naming the index if it is not in [0, size)
+     */
+    public long epochAt(int index) {
+        return epochs[checkIndex(index)];
+    }
+
+    /** The epoch recorded for {@code axis}, or 0 if the frontier has no entry for it. */
+    public long epochOf(long axis) {
+        int index = indexOf(axis);
+        return index >= 0 ? epochs[index] : 0;
+    }
+
+    /**
+     * Raises {@code axis} to {@code epoch} (unsigned): adds the entry if absent, keeps the
+     * larger epoch if present. Epoch 0 is a no-op (it is every axis's implicit epoch). A new
+     * entry on a full frontier evicts the smallest epoch, possibly the new entry itself, and
+     * taints the frontier.
+     *
+     * @throws StatusException INVALID_ARGUMENT naming the axis if it is not {@linkplain
+     *     Axis#isValid valid}
+     */
+    public void insertOrRaise(long axis, long epoch) {
+        Axis.validate(axis);
+        if (epoch == 0) {
+            return;
+        }
+        int index = indexOf(axis);
+        if (index >= 0) {
+            if (Long.compareUnsigned(epoch, epochs[index]) > 0) {
+                epochs[index] = epoch;
+            }
+        } else {
+            offerNew(axis, epoch, -index - 1);
+        }
+    }
+
+    /**
+     * Joins {@code source} into this frontier: each axis takes the larger epoch, axes only in
+     * {@code source} are added (the lattice join, IREE's {@code iree_async_frontier_merge}). If
+     * the exact join does not fit, the smallest epochs are evicted and this frontier is tainted;
+     * if {@code source} is tainted, so is this frontier afterwards.
+     */
+    public void merge(Frontier source) {
+        if (source == this) {
+            return;
+        }
+        tainted |= source.tainted;
+        int n = size;
+        int m = source.size;
+        if (m == 0) {
+            return;
+        }
+        long[] sourceAxes = source.axes;
+        int i = 0;
+        int j = 0;
+        int count = 0;
+        while (i < n && j < m) {
+            int order = Long.compareUnsigned(axes[i], sourceAxes[j]);
+            if (order <= 0) {
+                i++;
+            }
+            if (order >= 0) {
+                j++;
+            }
+            count++;
+        }
+        count += (n - i) + (m - j);
+        if (count <= axes.length) {
+            mergeInPlace(source, count);
+        } else {
+            mergeOverflowSlowPath(source);
+        }
+    }
+
+    /**
+     * Makes this frontier a copy of {@code source}, including its taint. If {@code source} has
+     * more entries than this frontier's capacity, the smallest epochs are evicted and this
+     * frontier is tainted.
+     */
+    public void copyFrom(Frontier source) {
+        if (source == this) {
+            return;
+        }
+        reset();
+        merge(source);
+    }
+
+    /** Removes every entry and clears the taint. */
+    public void reset() {
+        size = 0;
+        tainted = false;
+    }
+
+    /**
+     * Marks this frontier tainted: its entries are declared incomplete (for example a frontier
+     * received from a peer that truncated it, or the causal context of an external signal).
+     */
+    public void markTainted() {
+        tainted = true;
+    }
+
+    /**
+     * Whether this frontier's knowledge subsumes {@code other}: every entry of {@code other} is
+     * matched by an entry here with an equal or larger epoch. Never optimistic: returns
+     * {@code false} if {@code other} is tainted (unless it is this very frontier), since its
+     * evicted entries might not be dominated. A tainted {@code this} is a lower bound, so a
+     * {@code true} answer stays sound.
+     */
+    public boolean dominates(Frontier other) {
+        if (other == this) {
+            return true;
+        }
+        if (other.tainted) {
+            return false;
+        }
+        int n = size;
+        int i = 0;
+        for (int j = 0; j < other.size; j++) {
+            long axis = other.axes[j];
+            while (i < n && Long.compareUnsigned(axes[i], axis) < 0) {
+                i++;
+            }
+            if (i == n || axes[i] != axis || Long.compareUnsigned(epochs[i], other.epochs[j]) < 0) {
+                return false;
+            }
+            i++;
+        }
+        return true;
+    }
+
+    /**
+     * The causal relationship of {@code a} to {@code b} (IREE's {@code iree_async_frontier_compare}:
+     * BEFORE means {@code a} happens-before {@code b}). Exact for untainted frontiers; with taint,
+     * only dominance that {@link #dominates} would confirm is claimed (see
+     * {@link FrontierComparison}). Consistent with {@code dominates}: the answer is EQUAL or
+     * AFTER exactly when {@code a.dominates(b)}, EQUAL or BEFORE exactly when
+     * {@code b.dominates(a)}.
+     */
+    public static FrontierComparison compare(Frontier a, Frontier b) {
+        boolean hasLess = false;
+        boolean hasGreater = false;
+        int i = 0;
+        int j = 0;
+        while (i < a.size && j < b.size) {
+            int order = Long.compareUnsigned(a.axes[i], b.axes[j]);
+            if (order == 0) {
+                int epochOrder = Long.compareUnsigned(a.epochs[i], b.epochs[j]);
+                hasLess |= epochOrder < 0;
+                hasGreater |= epochOrder > 0;
+                i++;
+                j++;
+            } else if (order < 0) {
+                hasGreater = true;
+                i++;
+            } else {
+                hasLess = true;
+                j++;
+            }
+        }
+        hasGreater |= i < a.size;
+        hasLess |= j < b.size;
+        boolean same = a == b;
+        boolean aDominates = !hasLess && (same || !b.tainted);
+        boolean bDominates = !hasGreater && (same || !a.tainted);
+        if (aDominates) {
+            return bDominates ? FrontierComparison.EQUAL : FrontierComparison.AFTER;
+        }
+        return bDominates ? FrontierComparison.BEFORE : FrontierComparison.CONCURRENT;
+    }
+
+    /** A new frontier with the same capacity, entries and taint. */
+    public Frontier copy() {
+        Frontier copy = new Frontier(axes.length);
+        copy.copyFrom(this);
+        return copy;
+    }
+
+    /**
+     * Equal when both have the same entries and the same taint (capacity is not compared).
+     * Frontiers are mutable: do not use them as hash keys while they change.
+     */
+    @Override
+    public boolean equals(Object object) {
+        if (!(object instanceof Frontier other) || other.size != size || other.tainted != tainted) {
+            return false;
+        }
+        for (int k = 0; k < size; k++) {
+            if (axes[k] != other.axes[k] || epochs[k] != other.epochs[k]) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    @Override
+    public int hashCode() {
+        long hash = tainted ? 1 : 0;
+        for (int k = 0; k < size; k++) {
+            hash = hash * 31 + axes[k];
+            hash = hash * 31 + epochs[k];
+        }
+        return Long.hashCode(hash);
+    }
+
+    /**
+     * The text form: entries in axis order as {@code axis:epoch} with {@link Axis#toString(long)}
+     * axes and unsigned decimal epochs, a trailing {@code ...} when tainted:
+     * {@code {q0.1:5, q0.2:7}}, {@code {s1.m3.c42:9, ...}}, {@code {}}. {@link #parse} reads it
+     * back.
+     */
+    @Override
+    public String toString() {
+        StringBuilder text = new StringBuilder(2 + size * 12).append('{');
+        for (int k = 0; k < size; k++) {
+            if (k > 0) {
+                text.append(", ");
+            }
+            Axis.appendTo(text, axes[k]);
+            text.append(':').append(Long.toUnsignedString(epochs[k]));
+        }
+        if (tainted) {
+            text.append(size > 0 ? ", ..." : "...");
+        }
+        return text.append('}').toString();
+    }
+
+    /**
+     * Parses the {@link #toString()} form into a new frontier of {@code capacity} entries.
+     * Whitespace around tokens is ignored; entries may come in any order; a final {@code ...}
+     * marks the frontier tainted.
+     *
+     * @throws StatusException INVALID_ARGUMENT naming the text and the offending token if it is
+     *     malformed, repeats an axis or has epoch 0 (IREE's {@code iree_async_frontier_validate}
+     *     rejects zero epochs); OUT_OF_RANGE if it has more entries than {@code capacity} or an
+     *     axis component exceeds its bits; capacity errors as {@link #Frontier(int)}
+     */
+    public static Frontier parse(String text, int capacity) {
+        Frontier frontier = new Frontier(capacity);
+        if (text == null) {
+            throw new StatusException(StatusCode.INVALID_ARGUMENT, "frontier text is null");
+        }
+        String trimmed = text.strip();
+        if (trimmed.length() < 2 || trimmed.charAt(0) != '{' || trimmed.charAt(trimmed.length() - 1) != '}') {
+            throw malformed(text, "expected '{axis:epoch, ...}'");
+        }
+        String body = trimmed.substring(1, trimmed.length() - 1).strip();
+        if (body.isEmpty()) {
+            return frontier;
+        }
+        String[] tokens = body.split(",", -1);
+        for (int k = 0; k < tokens.length; k++) {
+            String token = tokens[k].strip();
+            if (token.equals("...")) {
+                if (k != tokens.length - 1) {
+                    throw malformed(text, "'...' (tainted) must be the last token");
+                }
+                frontier.tainted = true;
+                break;
+            }
+            int colon = token.lastIndexOf(':');
+            if (colon < 0) {
+                throw malformed(text, "entry '" + token + "' is not axis:epoch");
+            }
+            long axis = Axis.parse(token.substring(0, colon).strip());
+            long epoch = parseEpoch(text, token.substring(colon + 1).strip());
+            if (frontier.indexOf(axis) >= 0) {
+                throw malformed(text, "axis " + Axis.toString(axis) + " appears twice");
+            }
+            if (frontier.size == capacity) {
+                throw new StatusException(StatusCode.OUT_OF_RANGE,
+                        "frontier '" + text + "' has more than " + capacity + " entries (the capacity)");
+            }
+            frontier.insertOrRaise(axis, epoch);
+        }
+        return frontier;
+    }
+
+    private static long parseEpoch(String text, String digits) {
+        if (digits.isEmpty() || digits.length() > 20 || !digits.chars().allMatch(c -> c >= '0' && c <= '9')) {
+            throw malformed(text, "epoch '" + digits + "' is not an unsigned decimal");
+        }
+        long epoch;
+        try {
+            epoch = Long.parseUnsignedLong(digits);
+        } catch (NumberFormatException e) {
+            throw new StatusException(StatusCode.OUT_OF_RANGE,
+                    "frontier '" + text + "': epoch " + digits + " exceeds 2^64-1");
+        }
+        if (epoch == 0) {
+            throw malformed(text, "epoch 0 is meaningless (absent axes are at epoch 0)");
+        }
+        return epoch;
+    }
+
+    private static StatusException malformed(String text, String why) {
+        return new StatusException(StatusCode.INVALID_ARGUMENT, "malformed frontier '" + text + "': " + why);
+    }
+
+    private int checkIndex(int index) {
+        if (index < 0 || index >= size) {
+            throw new StatusException(StatusCode.OUT_OF_RANGE,
+                    "frontier entry index " + index + " is not in [0, " + size + ")");
+        }
+        return index;
+    }
+
+    /** Binary search by unsigned axis: the index, or {@code -(insertion point) - 1}. */
+    private int indexOf(long axis) {
+        int low = 0;
+        int high = size - 1;
+        while (low <= high) {
+            int mid = (low + high) >>> 1;
+            int order = Long.compareUnsigned(axes[mid], axis);
+            if (order < 0) {
+                low = mid + 1;
+            } else if (order > 0) {
+                high = mid - 1;
+            } else {
+                return mid;
+            }
+        }
+        return -low - 1;
+    }
+
+    /** Right-to-left in-place join when {@code count}, the exact joined size, fits. */
+    private void mergeInPlace(Frontier source, int count) {
+        long[] sourceAxes = source.axes;
+        long[] sourceEpochs = source.epochs;
+        int ti = size - 1;
+        int si = source.size - 1;
+        int wi = count - 1;
+        // wi >= ti throughout, so no target entry is overwritten before it has been read.
+        while (ti >= 0 && si >= 0) {
+            int order = Long.compareUnsigned(axes[ti], sourceAxes[si]);
+            if (order > 0) {
+                axes[wi] = axes[ti];
+                epochs[wi] = epochs[ti--];
+            } else if (order < 0) {
+                axes[wi] = sourceAxes[si];
+                epochs[wi] = sourceEpochs[si--];
+            } else {
+                axes[wi] = axes[ti];
+                epochs[wi] = maxUnsigned(epochs[ti--], sourceEpochs[si--]);
+            }
+            wi--;
+        }
+        while (si >= 0) {
+            axes[wi] = sourceAxes[si];
+            epochs[wi--] = sourceEpochs[si--];
+        }
+        size = count;
+    }
+
+    /**
+     * The exact join does not fit: raise the shared axes in place, then offer each axis only in
+     * {@code source}; each offer on a full frontier evicts the smallest (epoch, axis). The
+     * survivors are the {@code capacity} largest entries of the exact join.
+     */
+    private void mergeOverflowSlowPath(Frontier source) {
+        int i = 0;
+        int j = 0;
+        while (i < size && j < source.size) {
+            int order = Long.compareUnsigned(axes[i], source.axes[j]);
+            if (order == 0) {
+                epochs[i] = maxUnsigned(epochs[i], source.epochs[j]);
+            }
+            if (order <= 0) {
+                i++;
+            }
+            if (order >= 0) {
+                j++;
+            }
+        }
+        for (j = 0; j < source.size; j++) {
+            int index = indexOf(source.axes[j]);
+            if (index < 0) {
+                offerNew(source.axes[j], source.epochs[j], -index - 1);
+            }
+        }
+    }
+
+    /** Adds an absent axis at {@code insertAt}; when full, the smallest (epoch, axis) is evicted. */
+    private void offerNew(long axis, long epoch, int insertAt) {
+        if (size < axes.length) {
+            insertAt(insertAt, axis, epoch);
+            return;
+        }
+        tainted = true;
+        int smallest = 0;
+        for (int k = 1; k < size; k++) {
+            if (Long.compareUnsigned(epochs[k], epochs[smallest]) < 0) {
+                smallest = k;
+            }
+        }
+        int order = Long.compareUnsigned(epoch, epochs[smallest]);
+        if (order < 0 || (order == 0 && Long.compareUnsigned(axis, axes[smallest]) < 0)) {
+            return;
+        }
+        System.arraycopy(axes, smallest + 1, axes, smallest, size - smallest - 1);
+        System.arraycopy(epochs, smallest + 1, epochs, smallest, size - smallest - 1);
+        size--;
+        insertAt(insertAt > smallest ? insertAt - 1 : insertAt, axis, epoch);
+    }
+
+    private void insertAt(int index, long axis, long epoch) {
+        System.arraycopy(axes, index, axes, index + 1, size - index);
+        System.arraycopy(epochs, index, epochs, index + 1, size - index);
+        axes[index] = axis;
+        epochs[index] = epoch;
+        size++;
+    }
+
+    private static long maxUnsigned(long x, long y) {
+        return Long.compareUnsigned(x, y) >= 0 ? x : y;
+    }
+}
