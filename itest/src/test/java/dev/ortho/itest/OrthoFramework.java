@@ -19,10 +19,11 @@ import org.ops4j.pax.exam.Option;
  * {@code ortho.jar} (launcher/target/export/ortho), with the launcher's start-level policy, in
  * whichever framework (Felix or Equinox) the failsafe execution put on the class path.
  */
-final class OrthoFramework {
+public final class OrthoFramework {
     private OrthoFramework() {}
 
-    static Option[] provisioning() throws IOException {
+    /** Options for a test's {@code @Configuration} method. */
+    public static Option[] provisioning() throws IOException {
         List<Option> options = new ArrayList<>();
         for (File jar : resolvedBundles()) {
             String bsn = symbolicName(jar);

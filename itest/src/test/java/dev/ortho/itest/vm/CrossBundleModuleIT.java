@@ -1,5 +1,6 @@
 package dev.ortho.itest.vm;
 
+import dev.ortho.itest.OrthoFramework;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertTrue;
@@ -66,7 +67,7 @@ public class CrossBundleModuleIT {
     @Configuration
     public Option[] config() throws Exception {
         return new Option[] {
-            composite(ModuleBundles.provisioning()),
+            composite(OrthoFramework.provisioning()),
             systemProperty("it.vm.bundle.a").value(ModuleBundles.build("a", ModuleAActivator.class)),
             systemProperty("it.vm.bundle.b").value(ModuleBundles.build("b", ModuleBActivator.class)),
         };

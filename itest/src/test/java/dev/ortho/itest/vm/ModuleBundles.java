@@ -3,7 +3,6 @@ package dev.ortho.itest.vm;
 import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
-import java.lang.reflect.Method;
 import java.nio.file.Files;
 import java.nio.file.StandardCopyOption;
 import org.ops4j.pax.exam.Option;
@@ -20,13 +19,6 @@ final class ModuleBundles {
             + "org.osgi.framework;version=\"[1.8,2)\"";
 
     private ModuleBundles() {
-    }
-
-    /** The shared provisioning of {@code dev.ortho.itest.OrthoFramework} (package-private there). */
-    static Option[] provisioning() throws ReflectiveOperationException {
-        Method provisioning = Class.forName("dev.ortho.itest.OrthoFramework").getDeclaredMethod("provisioning");
-        provisioning.setAccessible(true);
-        return (Option[]) provisioning.invoke(null);
     }
 
     /**
