@@ -28,7 +28,8 @@ public record ExecutorStats(String name, ScanPolicy scanPolicy, int aggregateBud
      * @param state {@code DRAINING}, {@code SPINNING}, {@code PARKED} or {@code EXITED}
      * @param drains drain calls made
      * @param parks times the worker parked
-     * @param wakes wake posts this worker sent to other workers (direct and relayed)
+     * @param wakes times a wake post (direct from a scheduling thread, or relayed by another
+     *     worker through the wake tree) ended this worker's park
      * @param scans compute-slot scans (revolutions over the slot table)
      * @param completed processes this worker completed
      */

@@ -8,7 +8,7 @@ abstract class ImmediateListPad0 {
     long p10, p11, p12, p13, p14, p15, p16, p17;
 }
 
-/** Producer side: the most recently pushed node. */
+/** Producer side: the most recently pushed node, or the stub when the list is empty. */
 abstract class ImmediateListHead extends ImmediateListPad0 {
     volatile ProcessImpl head;
 }
@@ -18,9 +18,9 @@ abstract class ImmediateListPad1 extends ImmediateListHead {
     long p30, p31, p32, p33, p34, p35, p36, p37;
 }
 
-/** Consumer side: the oldest node and the consumer claim. */
+/** Consumer side: the oldest node (plain, handed between consumers by the claim) and the claim. */
 abstract class ImmediateListTail extends ImmediateListPad1 {
-    volatile ProcessImpl tail;
+    ProcessImpl tail;
     volatile int consumerClaim;
 }
 
@@ -31,28 +31,35 @@ abstract class ImmediateListPad2 extends ImmediateListTail {
 
 /**
  * Lock-free multi-producer list of processes, intrusive through {@link ProcessImpl#next}, FIFO
- * (Vyukov's intrusive MPSC queue with a stub node).
+ * (Vyukov's intrusive MPSC queue with a stub node, with one change described below).
  *
  * <p>Departure from IREE: IREE's immediate list is an atomic slist (Treiber stack) that any
  * worker pops. A Java object cannot carry a pointer tag, and processes are re-pushed after they
  * sleep, so a Treiber pop would suffer ABA. Here producers never block, and a consumer first
  * claims the single consumer role with one CAS; a worker that loses the claim treats the list
  * as empty for this pass (the claim holder pops the item and loops again, so nothing is
- * stranded). An empty check is two volatile reads (head, then tail): the head alone is not
- * enough, because a consumer that re-pushes the stub while a producer is between its swap and
- * its link leaves {@code head == stub} with items still queued (a lost wake-up found by
- * ImmediateThroughputBenchmark; see the regression test).
+ * stranded).
+ *
+ * <p><b>Empty check: one volatile read.</b> The invariant is {@code head == stub} exactly when
+ * nothing is queued (producers that have swapped the head but not yet linked count as queued).
+ * Producers only ever store their own node into the head. The stub goes back into the head only
+ * when the consumer detaches the last node {@code t}, and it does so with one
+ * {@code compareAndSet(head, t, stub)}: it succeeds only if no producer has swapped since, so
+ * the list is empty at that instant. Vyukov's original pop instead reads the head, then
+ * re-pushes the stub with a getAndSet; a producer swapping in between (its link still pending)
+ * ends up queued <em>before</em> the stub, leaving {@code head == stub} with items queued. That
+ * lost wake-up was found by ImmediateThroughputBenchmark and first fixed by also reading the tail
+ * in the empty check (two volatile reads); the CAS closes the window itself, see
+ * {@code Issue3ImmediateListRestubTest}.
  */
 final class ImmediateList extends ImmediateListPad2 {
     private static final VarHandle HEAD;
     private static final VarHandle CONSUMER_CLAIM;
-    private static final VarHandle TAIL;
 
     static {
         try {
             MethodHandles.Lookup l = MethodHandles.lookup();
             HEAD = l.findVarHandle(ImmediateListHead.class, "head", ProcessImpl.class);
-            TAIL = l.findVarHandle(ImmediateListTail.class, "tail", ProcessImpl.class);
             CONSUMER_CLAIM = l.findVarHandle(ImmediateListTail.class, "consumerClaim", int.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
@@ -60,41 +67,54 @@ final class ImmediateList extends ImmediateListPad2 {
     }
 
     private final ProcessImpl stub;
+    /**
+     * Test seam: run by the consumer after it found the tail node without a successor and
+     * before it tries to put the stub back. Null in production (one plain read on that path).
+     */
+    Runnable beforeRestub;
 
     ImmediateList(ProcessImpl stub) {
         this.stub = stub;
-        TAIL.set(this, stub);  // plain: published with the head's release store below
+        this.tail = stub;  // plain: published with the head's release store below
         HEAD.setRelease(this, stub);  // release: publishes the stub before any producer swaps it
     }
 
     /**
-     * True if nothing is queued. The head read pairs with the getAndSet in {@link #push} (a push
-     * that has swapped the head is seen even if its link store is still in flight); the tail
-     * read (acquire, pairs with soTail) rules out items left behind a re-pushed stub.
+     * True if nothing is queued: one volatile read. Pairs with the getAndSet in {@link #swapHead}
+     * (a push that has swapped the head is seen even if its link store is still in flight) and
+     * with the consumer's CAS in {@link #popClaimed}; it is also the idle worker's half of the
+     * park/wake Dekker pair (after its volatile idle-mask RMW).
      */
     boolean isEmpty() {
-        return HEAD.getVolatile(this) == stub && TAIL.getAcquire(this) == stub;
-    }
-
-    /** Release store under the consumer claim; pairs with the acquire in {@link #isEmpty}. */
-    private void soTail(ProcessImpl t) {
-        TAIL.setRelease(this, t);
+        return HEAD.getVolatile(this) == stub;
     }
 
     /** Appends {@code p}; wait-free for producers. Any thread. */
     void push(ProcessImpl p) {
+        link(swapHead(p), p);
+    }
+
+    /**
+     * First half of a push: makes {@code p} the head and returns the node it must be linked
+     * behind. Package-private only so tests can stop a producer between its two halves.
+     */
+    ProcessImpl swapHead(ProcessImpl p) {
         p.spNext(null);  // plain: p is not yet reachable from the list
         // getAndSet (volatile): orders p's link reset and every write the producer made to p
         // before the swap; also the producer's half of the park/wake Dekker pair (the next read
         // is of the idle mask).
-        ProcessImpl prev = (ProcessImpl) HEAD.getAndSet(this, p);
-        prev.soNext(p);  // release: pairs with the consumer's lvNext() acquire in pop
+        return (ProcessImpl) HEAD.getAndSet(this, p);
+    }
+
+    /** Second half of a push: links {@code p} behind {@code prev}. */
+    static void link(ProcessImpl prev, ProcessImpl p) {
+        prev.soNext(p);  // release: pairs with the consumer's lvNext() acquire in popClaimed
     }
 
     /**
      * Pops the oldest process, or returns null if the list is empty, another consumer holds the
      * claim, or a producer is between its swap and its link store (it will wake a worker after
-     * the store, so the item is not lost).
+     * the store, and until then {@link #isEmpty} is false so no worker parks).
      */
     ProcessImpl pop() {
         if (isEmpty()) {
@@ -113,26 +133,32 @@ final class ImmediateList extends ImmediateListPad2 {
 
     private ProcessImpl popClaimed() {
         ProcessImpl t = tail;
-        ProcessImpl n = t.lvNext();  // acquire: pairs with soNext in push
+        ProcessImpl n = t.lvNext();  // acquire: pairs with soNext in link
         if (t == stub) {
             if (n == null) {
-                return null;
+                return null;  // the producer that swapped the head past the stub has not linked
             }
-            soTail(n);
+            tail = n;
             t = n;
-            n = n.lvNext();  // acquire: pairs with soNext in push
+            n = n.lvNext();  // acquire: pairs with soNext in link
         }
         if (n != null) {
-            soTail(n);
+            tail = n;
             return t;
         }
-        if (t != HEAD.getVolatile(this)) {  // acquire: a producer is mid-push behind t
-            return null;
+        // t looks like the last node. The stub is unreachable here (the tail has passed it and
+        // its one producer has linked), so its link can be reset with a plain store that the
+        // CAS below publishes before any producer can swap the stub out of the head again.
+        Runnable hook = beforeRestub;
+        if (hook != null) {
+            hook.run();
         }
-        push(stub);
-        n = t.lvNext();  // acquire: pairs with soNext in push
-        if (n != null) {
-            soTail(n);
+        stub.spNext(null);
+        // CAS (volatile): pairs with the producers' getAndSet. Success means no producer swapped
+        // after t, so t is detached and the list is empty; failure means one did and will link
+        // behind t shortly; t stays queued and the head stays non-stub.
+        if (HEAD.compareAndSet(this, t, stub)) {
+            tail = stub;
             return t;
         }
         return null;

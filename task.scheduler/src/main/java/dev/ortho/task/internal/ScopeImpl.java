@@ -45,9 +45,14 @@ public final class ScopeImpl implements Scope {
         this.abortOnFailure = abortOnFailure;
     }
 
-    /** Acquire load: pairs with the volatile store in {@link #onProcessDone}/{@link #abort}. */
+    /**
+     * One volatile read. With abort-on-failure the first error itself is the abort signal (it
+     * pairs with the error CAS in {@link #onProcessDone} and {@link #abort}), so no member can
+     * observe the error without also bailing; otherwise only {@link #abort} sets the flag, after
+     * its error CAS, so a bailing process always finds the error to inherit.
+     */
     boolean lvAborted() {
-        return (boolean) ABORTED.getVolatile(this);
+        return abortOnFailure ? FIRST_ERROR.getVolatile(this) != null : (boolean) ABORTED.getVolatile(this);
     }
 
     void onProcessCreated() {
@@ -56,10 +61,8 @@ public final class ScopeImpl implements Scope {
 
     void onProcessDone(StatusException error) {
         if (error != null) {
-            FIRST_ERROR.compareAndSet(this, (StatusException) null, error);  // first error wins
-            if (abortOnFailure) {
-                ABORTED.setVolatile(this, true);  // pairs with lvAborted() in ProcessImpl.shouldBail
-            }
+            // First error wins; with abort-on-failure this CAS is also the abort (see lvAborted).
+            FIRST_ERROR.compareAndSet(this, (StatusException) null, error);
         }
         // volatile RMW, then a volatile read of waiters: Dekker pair with waitIdle's increment of
         // waiters followed by its read of pending, so one side always sees the other.
@@ -93,7 +96,7 @@ public final class ScopeImpl implements Scope {
     public void abort() {
         FIRST_ERROR.compareAndSet(this, (StatusException) null,
                 new StatusException(StatusCode.ABORTED, "scope '" + name + "' was aborted"));
-        ABORTED.setVolatile(this, true);  // pairs with lvAborted()
+        ABORTED.setVolatile(this, true);  // volatile: pairs with lvAborted(), after the error CAS
     }
 
     @Override
