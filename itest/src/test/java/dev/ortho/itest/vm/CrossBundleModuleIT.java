@@ -1,6 +1,5 @@
 package dev.ortho.itest.vm;
 
-import dev.ortho.itest.OrthoFramework;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertTrue;
@@ -10,6 +9,7 @@ import static org.ops4j.pax.exam.CoreOptions.systemProperty;
 
 import dev.ortho.base.StatusCode;
 import dev.ortho.base.StatusException;
+import dev.ortho.itest.OrthoFramework;
 import dev.ortho.itest.vm.modulea.ModuleAActivator;
 import dev.ortho.itest.vm.moduleb.ModuleBActivator;
 import dev.ortho.vm.Context;
