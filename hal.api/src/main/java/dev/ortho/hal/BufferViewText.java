@@ -69,10 +69,7 @@ public final class BufferViewText {
          *     indexed; OUT_OF_RANGE if the size overflows
          */
         public long byteLength() {
-            if (ElementType.bitCount(elementType) == 0) {
-                throw new StatusException(StatusCode.INVALID_ARGUMENT, "element type "
-                        + ElementType.format(elementType) + " is opaque and cannot be indexed");
-            }
+            requireIndexable(elementType);
             return ElementType.packedByteCount(elementType, elementCount());
         }
 
@@ -300,7 +297,7 @@ public final class BufferViewText {
      *     lies beyond {@code contents}
      */
     public static String formatElement(MemorySegment contents, long index, int elementType) {
-        checkElement(contents, index, elementType);
+        checkElement(contents, index, elementType, StatusCode.OUT_OF_RANGE);
         StringBuilder out = new StringBuilder();
         ElementText.format(out, contents, index, elementType);
         return out.toString();
@@ -315,13 +312,13 @@ public final class BufferViewText {
      * exactly two digits per byte.
      *
      * @throws StatusException INVALID_ARGUMENT naming the text if it is malformed, has trailing
-     *     characters, or is out of the type's range; OUT_OF_RANGE if the element lies beyond
-     *     {@code destination}
+     *     characters, or is out of the type's range, or if the element lies beyond
+     *     {@code destination} (as IREE)
      */
     public static void parseElement(String text, int elementType, MemorySegment destination,
                                     long index) {
         Objects.requireNonNull(text, "text");
-        checkElement(destination, index, elementType);
+        checkElement(destination, index, elementType, StatusCode.INVALID_ARGUMENT);
         checkWritable(destination);
         ElementText.parse(text, destination, index, elementType);
     }
@@ -364,12 +361,21 @@ public final class BufferViewText {
         }
     }
 
-    private static void checkElement(MemorySegment segment, long index, int type) {
+    private static void checkElement(MemorySegment segment, long index, int type,
+                                     StatusCode code) {
         Objects.requireNonNull(segment, "segment");
-        if (index < 0 || index == Long.MAX_VALUE || segment.byteSize()
-                < new Header(new long[] {index + 1}, type, EncodingType.DENSE_ROW_MAJOR).byteLength()) {
-            throw new StatusException(StatusCode.OUT_OF_RANGE, "element " + index + " of "
+        requireIndexable(type);
+        if (index < 0 || index >= segment.byteSize() * 8L || segment.byteSize()
+                < ElementType.packedByteCount(type, index + 1)) {
+            throw new StatusException(code, "element " + index + " of "
                     + ElementType.format(type) + " lies beyond " + segment.byteSize() + " bytes");
+        }
+    }
+
+    private static void requireIndexable(int type) {
+        if (ElementType.bitCount(type) == 0) {
+            throw new StatusException(StatusCode.INVALID_ARGUMENT, "element type "
+                    + ElementType.format(type) + " has 0 bits and cannot be indexed");
         }
     }
 
