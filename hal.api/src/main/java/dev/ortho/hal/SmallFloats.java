@@ -150,14 +150,10 @@ final class SmallFloats {
         if (value <= 0f) {
             return 0;
         }
-        // frexp: value = m * 2^e with m in [0.5, 1).
-        int e = Math.getExponent(value) + 1;
+        // frexp: value = m * 2^e with m in [0.5, 1); f32 subnormals count their leading zeros.
+        int e = value >= Float.MIN_NORMAL ? Math.getExponent(value) + 1
+                : Float.MIN_EXPONENT + 9 - Integer.numberOfLeadingZeros(Float.floatToRawIntBits(value));
         float m = Math.scalb(value, -e);
-        if (value < Float.MIN_NORMAL) {
-            int lz = Integer.numberOfLeadingZeros(Float.floatToRawIntBits(value)) - 9;
-            e = Float.MIN_EXPONENT - lz;
-            m = Math.scalb(value, -e);
-        }
         int biased = e - (m < 0.75f ? 1 : 0) + 127;
         return Math.max(0, Math.min(0xFF, biased));
     }
