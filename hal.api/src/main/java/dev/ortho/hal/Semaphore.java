@@ -2,6 +2,7 @@ package dev.ortho.hal;
 
 import dev.ortho.base.StatusException;
 import dev.ortho.base.Timeout;
+import dev.ortho.hal.frontier.Frontier;
 import org.osgi.annotation.versioning.ProviderType;
 
 /**
@@ -42,6 +43,30 @@ public interface Semaphore extends Resource {
      *     OUT_OF_RANGE if it exceeds {@link #MAX_VALUE}; the failure if the semaphore has failed
      */
     void signal(long value);
+
+    /**
+     * Advances the payload to {@code value} like {@link #signal(long)} and records
+     * {@code frontier} (the signaller's causal past; copied, not retained; {@code null} for none)
+     * as the frontier of {@code value}, so waiters for that value can import it
+     * ({@link #frontierAt}). A plain {@link #signal(long)} records no dependencies, as IREE's
+     * signal with a {@code NULL} frontier does.
+     *
+     * @throws StatusException as {@link #signal(long)}
+     */
+    void signal(long value, Frontier frontier);
+
+    /**
+     * Copies into {@code out} the frontier a waiter for {@code value} imports: the one recorded
+     * at the smallest signalled value at or above {@code value} (seed 002: a waiter for 2 gets
+     * value 2's causal past, not the latest). Where the semaphore kept no record (tracking
+     * disabled, or the value pruned) {@code out} is left empty and tainted, so nothing is ever
+     * elided on its strength. A value that is reached but whose signal is still being recorded by
+     * a concurrent signaller reports {@code false}, as if not yet reached.
+     *
+     * @return false, leaving {@code out} unchanged, if {@code value} is not reached yet
+     * @throws StatusException the failure, as for {@link #query()}
+     */
+    boolean frontierAt(long value, Frontier out);
 
     /**
      * Fails the semaphore with {@code status}: waiters wake with it and timepoints receive it. The

@@ -7,6 +7,8 @@ import dev.ortho.base.Timeout;
 import dev.ortho.hal.Semaphore;
 import dev.ortho.hal.Timepoint;
 import dev.ortho.hal.TimepointCallback;
+import dev.ortho.hal.frontier.Frontier;
+import dev.ortho.hal.frontier.TimelineFrontiers;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -65,7 +67,14 @@ public final class TimelineSemaphore implements Semaphore {
         }
     }
 
+    /** Default number of recent values whose frontiers are kept. */
+    public static final int DEFAULT_FRONTIER_VALUES = 8;
+    /** Default number of axes each recorded frontier holds before it evicts and taints. */
+    public static final int DEFAULT_FRONTIER_AXES = 8;
+
     private final String name;
+    /** Per-value frontiers, or null when tracking is off; also orders signal + record. */
+    private final TimelineFrontiers frontiers;
     private final Object lock = new Object();
     private final AtomicInteger references = new AtomicInteger(1);
     private volatile long value;
@@ -76,15 +85,35 @@ public final class TimelineSemaphore implements Semaphore {
     private boolean destroyed; // guarded by lock
 
     /**
-     * Creates a semaphore at {@code initialValue}.
+     * Creates a semaphore at {@code initialValue} that keeps the frontiers of its last
+     * {@link #DEFAULT_FRONTIER_VALUES} values, {@link #DEFAULT_FRONTIER_AXES} axes each.
      *
      * @param name used in error messages, e.g. {@code "local-sync queue 0"}
      * @throws StatusException OUT_OF_RANGE if {@code initialValue} is outside
      *     {@code [0, MAX_VALUE]}
      */
     public TimelineSemaphore(String name, long initialValue) {
+        this(name, initialValue, DEFAULT_FRONTIER_VALUES, DEFAULT_FRONTIER_AXES);
+    }
+
+    /**
+     * Creates a semaphore at {@code initialValue} keeping the frontiers of its last
+     * {@code frontierValues} values with up to {@code frontierAxes} axes each; 0 values turns
+     * frontier tracking off (then {@link #frontierAt} reports reached values as unknown: empty
+     * and tainted).
+     *
+     * @throws StatusException OUT_OF_RANGE if {@code initialValue} is outside
+     *     {@code [0, MAX_VALUE]}; INVALID_ARGUMENT or OUT_OF_RANGE for a bad capacity
+     */
+    public TimelineSemaphore(String name, long initialValue, int frontierValues, int frontierAxes) {
         this.name = name;
         checkRange(initialValue);
+        if (frontierValues < 0) {
+            throw new StatusException(StatusCode.INVALID_ARGUMENT, "semaphore '" + name
+                    + "' frontier value capacity " + frontierValues + " is negative");
+        }
+        this.frontiers = frontierValues == 0 ? null
+                : new TimelineFrontiers(initialValue, frontierValues, frontierAxes);
         this.value = initialValue;
     }
 
@@ -104,7 +133,29 @@ public final class TimelineSemaphore implements Semaphore {
 
     @Override
     public void signal(long newValue) {
+        signal(newValue, null);
+    }
+
+    @Override
+    public void signal(long newValue, Frontier frontier) {
         checkRange(newValue);
+        if (frontiers == null) {
+            advance(newValue);
+        } else {
+            // one signaller at a time records, so the frontier side sees values in order
+            synchronized (frontiers) {
+                advance(newValue);
+                frontiers.signal(newValue, frontier);
+            }
+        }
+        // Dekker with addTimepoint: we wrote value, then read pending; it writes pending, then
+        // reads value. One of the two sees the other's write, so no timepoint is stranded.
+        if (pending != 0) {
+            dispatch(detachReached(newValue), null);
+        }
+    }
+
+    private void advance(long newValue) {
         long current;
         do {
             StatusException failed = failure;
@@ -119,11 +170,23 @@ public final class TimelineSemaphore implements Semaphore {
             // release: publishes everything the signaller wrote before signalling to waiters that
             // acquire-read the value (query, await, timepoint dispatch)
         } while (!VALUE.compareAndSet(this, current, newValue));
-        // Dekker with addTimepoint: we wrote value, then read pending; it writes pending, then
-        // reads value. One of the two sees the other's write, so no timepoint is stranded.
-        if (pending != 0) {
-            dispatch(detachReached(newValue), null);
+    }
+
+    @Override
+    public boolean frontierAt(long target, Frontier out) {
+        StatusException failed = failure;
+        if (failed != null) {
+            throw copyOf(failed);
         }
+        if (frontiers != null) {
+            return frontiers.frontierAt(target, out);
+        }
+        if (value < target) {
+            return false;
+        }
+        out.reset();
+        out.markTainted(); // reached, but nothing recorded: claim no knowledge
+        return true;
     }
 
     @Override

@@ -13,6 +13,8 @@ import dev.ortho.base.StatusException;
 import dev.ortho.base.Timeout;
 import dev.ortho.hal.Semaphore;
 import dev.ortho.hal.Timepoint;
+import dev.ortho.hal.frontier.Axis;
+import dev.ortho.hal.frontier.Frontier;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -258,5 +260,48 @@ class TimelineSemaphoreTest {
             s.signal(v);
         }
         assertTrue(woke.await(10, TimeUnit.SECONDS));
+    }
+
+    @Test
+    void aWaiterImportsTheFrontierOfTheValueItWaitedForNotTheLatest() {
+        TimelineSemaphore s = new TimelineSemaphore("s", 0);
+        long q0 = Axis.queue(0, 0, 0, 0);
+        long q1 = Axis.queue(0, 0, 0, 1);
+        Frontier two = new Frontier(4);
+        two.insertOrRaise(q0, 2);
+        Frontier five = new Frontier(4);
+        five.insertOrRaise(q0, 5);
+        five.insertOrRaise(q1, 9);
+        s.signal(2, two);
+        s.signal(5, five);
+        Frontier out = new Frontier(4);
+        assertTrue(s.frontierAt(2, out));
+        assertEquals(two, out);
+        assertTrue(s.frontierAt(3, out), "3 was satisfied by the signal of 5");
+        assertEquals(five, out);
+        assertFalse(s.frontierAt(6, out), "not reached yet");
+        assertEquals(five, out, "unchanged when not reached");
+    }
+
+    @Test
+    void withoutTrackingAReachedValueClaimsNoKnowledge() {
+        TimelineSemaphore s = new TimelineSemaphore("s", 0, 0, 0);
+        Frontier f = new Frontier(2);
+        f.insertOrRaise(Axis.queue(0, 0, 0, 0), 1);
+        s.signal(1, f);
+        Frontier out = new Frontier(2);
+        assertTrue(s.frontierAt(1, out));
+        assertTrue(out.isTainted());
+        assertEquals(0, out.size());
+        assertEquals(StatusCode.INVALID_ARGUMENT,
+                assertThrows(StatusException.class, () -> new TimelineSemaphore("s", 0, -1, 1)).code());
+    }
+
+    @Test
+    void frontierQueriesOnAFailedSemaphoreReportTheFailure() {
+        TimelineSemaphore s = new TimelineSemaphore("s", 0);
+        s.fail(new StatusException(StatusCode.ABORTED, "x"));
+        assertEquals(StatusCode.ABORTED,
+                assertThrows(StatusException.class, () -> s.frontierAt(0, new Frontier(1))).code());
     }
 }
