@@ -14,8 +14,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import org.slf4j.Logger;
@@ -55,7 +53,7 @@ public final class ExecutorImpl extends ExecutorLifecycle implements Executor {
     final ImmediateList immediate = new ImmediateList(new ProcessImpl("immediate-stub"));
     private final ImmediateList overflow = new ImmediateList(new ProcessImpl("overflow-stub"));
     final ComputeSlot[] slots = new ComputeSlot[Tuning.COMPUTE_SLOTS];
-    private final Set<ProcessImpl> live = ConcurrentHashMap.newKeySet();
+    private final LiveList live = new LiveList();
     private volatile ScanPolicy scanPolicy;
 
     /** Starts {@code workerCount} workers; see {@link Executor.Builder}. */
@@ -154,7 +152,7 @@ public final class ExecutorImpl extends ExecutorLifecycle implements Executor {
                 occupied++;
             }
         }
-        return new ExecutorStats(name, scanPolicy, aggregateBudget(), occupied, live.size(), ws);
+        return new ExecutorStats(name, scanPolicy, aggregateBudget(), occupied, live.count(), ws);
     }
 
     // ---- process registry -------------------------------------------------------------------
@@ -165,20 +163,16 @@ public final class ExecutorImpl extends ExecutorLifecycle implements Executor {
                     "executor '" + name + "' is shut down; cannot create process '" + p.name() + "'");
         }
         live.add(p);
-        // Re-check after publishing (CHM add is a volatile write): shutdown sets the state, then
-        // iterates the set, so either it sees p or we see the new state.
+        // Re-check after publishing (the list's CAS is volatile): shutdown sets the state, then
+        // snapshots the list, so either it sees p or we see the new state.
         if (lvRunState() != RUNNING) {
-            live.remove(p);
+            p.soRetired();
             throw new StatusException(StatusCode.FAILED_PRECONDITION,
                     "executor '" + name + "' is shut down; cannot create process '" + p.name() + "'");
         }
         if (p.scope != null) {
             p.scope.onProcessCreated();
         }
-    }
-
-    void onProcessTerminal(ProcessImpl p) {
-        live.remove(p);
     }
 
     // ---- scheduling -------------------------------------------------------------------------
@@ -252,10 +246,24 @@ public final class ExecutorImpl extends ExecutorLifecycle implements Executor {
             }
             if (!tryPlace(o)) {
                 overflow.push(o);
-                return;
+                // Dekker with releaseSlot (slot cleared, then overflow checked): a slot freed
+                // after our failed scan either finds o back on the list or is found here.
+                if (!anySlotFree()) {
+                    return;
+                }
+                continue;
             }
             wakeWorkers(o.lvWakeBudget());
         }
+    }
+
+    private boolean anySlotFree() {
+        for (ComputeSlot slot : slots) {
+            if (slot.lvProcess() == null) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Last-drainer release attempt (IREE {@code try_release_compute_process}). */
@@ -426,11 +434,11 @@ public final class ExecutorImpl extends ExecutorLifecycle implements Executor {
         if (runState == RUNNING) {
             runState = SHUTTING_DOWN;  // volatile: register() re-checks after adding to live
         }
-        for (ProcessImpl p : live) {
+        for (ProcessImpl p : live.snapshot()) {
             p.terminate(new StatusException(StatusCode.CANCELLED, "executor '" + name + "' is shutting down"),
                     ProcessImpl.STATE_CANCELLED);
         }
-        while (!live.isEmpty() && System.nanoTime() - deadline < 0) {
+        while (live.count() > 0 && System.nanoTime() - deadline < 0) {
             LockSupport.parkNanos(TimeUnit.MICROSECONDS.toNanos(200));
         }
         runState = TERMINATED;  // volatile: later schedules complete on the caller
@@ -449,10 +457,11 @@ public final class ExecutorImpl extends ExecutorLifecycle implements Executor {
             joined &= !w.thread.isAlive();
         }
         sweep();
-        boolean clean = joined && live.isEmpty();
+        int left = live.count();
+        boolean clean = joined && left == 0;
         if (!clean) {
             LOG.warn("executor '{}' shutdown incomplete: {} live processes, workers joined={}",
-                    name, live.size(), joined);
+                    name, left, joined);
         }
         return clean;
     }

@@ -25,6 +25,9 @@ abstract class ProcessColdFields {
     /** Written only while this process is SUSPENDED (before it can run), read at completion. */
     ProcessImpl[] dependents;
     int dependentCount;
+    /** The executor's live list (see LiveList): link and registration serial. */
+    ProcessImpl liveNext;
+    long liveSerial;
 }
 
 abstract class ProcessPad1 extends ProcessColdFields {
@@ -38,6 +41,8 @@ abstract class ProcessActivationFields extends ProcessPad1 {
     volatile int state;
     volatile StatusException error;
     volatile int completionClaimed;
+    /** Set once the completion path has run to its end (the live list then forgets it). */
+    volatile int retired;
 }
 
 abstract class ProcessPad2 extends ProcessActivationFields {
@@ -45,20 +50,18 @@ abstract class ProcessPad2 extends ProcessActivationFields {
     long p30, p31, p32, p33, p34, p35, p36, p37;
 }
 
-/** Line 2: scheduling state, written by drain functions and the scheduler (IREE line 2). */
+/**
+ * Line 2: scheduling state, written by drain functions and the scheduler (IREE line 2), and the
+ * intrusive link of the immediate and overflow lists (IREE keeps it on a line 3). The link shares
+ * this line because it changes hands in the same exchange: the scheduler writes the schedule
+ * state and pushes, the consumer pops and writes the schedule state. As the last group it is not
+ * padded after (nor was the separate link line): a separate line cost 128 bytes per process.
+ */
 abstract class ProcessScheduleFields extends ProcessPad2 {
     volatile int wakeBudget;
     volatile int scheduleState;
     volatile int needsDrain;
     volatile int placementEpoch;
-}
-
-abstract class ProcessPad3 extends ProcessScheduleFields {
-    long p40, p41, p42, p43, p44, p45, p46, p47;
-    long p50, p51, p52, p53, p54, p55, p56, p57;
-}
-
-/** Line 3: intrusive link for the immediate and overflow lists (IREE line 3). */
-abstract class ProcessLinkFields extends ProcessPad3 {
     volatile ProcessImpl next;
 }
+

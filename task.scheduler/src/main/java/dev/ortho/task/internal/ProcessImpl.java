@@ -16,7 +16,7 @@ import org.slf4j.LoggerFactory;
  * separate cache lines; see {@link ProcessFields}. All mutable shared fields are accessed through
  * the VarHandles below with accessors named by memory order.
  */
-public final class ProcessImpl extends ProcessLinkFields implements Process {
+public final class ProcessImpl extends ProcessScheduleFields implements Process {
     private static final Logger LOG = LoggerFactory.getLogger(ProcessImpl.class);
 
     static final int STATE_SUSPENDED = 0;
@@ -40,6 +40,9 @@ public final class ProcessImpl extends ProcessLinkFields implements Process {
     private static final VarHandle NEEDS_DRAIN;
     private static final VarHandle PLACEMENT_EPOCH;
     private static final VarHandle NEXT;
+    private static final VarHandle LIVE_NEXT;
+    private static final VarHandle RETIRED;
+    private static final ProcessImpl[] NO_DEPENDENTS = {};
 
     static {
         try {
@@ -52,7 +55,9 @@ public final class ProcessImpl extends ProcessLinkFields implements Process {
             SCHEDULE_STATE = l.findVarHandle(ProcessScheduleFields.class, "scheduleState", int.class);
             NEEDS_DRAIN = l.findVarHandle(ProcessScheduleFields.class, "needsDrain", int.class);
             PLACEMENT_EPOCH = l.findVarHandle(ProcessScheduleFields.class, "placementEpoch", int.class);
-            NEXT = l.findVarHandle(ProcessLinkFields.class, "next", ProcessImpl.class);
+            NEXT = l.findVarHandle(ProcessScheduleFields.class, "next", ProcessImpl.class);
+            LIVE_NEXT = l.findVarHandle(ProcessColdFields.class, "liveNext", ProcessImpl.class);
+            RETIRED = l.findVarHandle(ProcessActivationFields.class, "retired", int.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -74,9 +79,9 @@ public final class ProcessImpl extends ProcessLinkFields implements Process {
         this.computeSlotFlag = b.computeSlot;
         this.workerStateFactory = b.workerStateFactory;
         this.workerStates = b.workerStateFactory == null ? null : new Object[executor.workerCount()];
-        this.dependents = new ProcessImpl[0];
+        this.dependents = NO_DEPENDENTS;
         // Plain initial stores: the process is published to other threads only through the
-        // executor's live set (a ConcurrentHashMap, a release) or by the caller handing it over.
+        // executor's live list (a CAS) or by the caller handing it over.
         SUSPEND_COUNT.set(this, b.suspendCount);
         WAKE_BUDGET.set(this, b.wakeBudget);
     }
@@ -156,6 +161,30 @@ public final class ProcessImpl extends ProcessLinkFields implements Process {
     /** Plain store: only before the node is published by the list's getAndSet. */
     void spNext(ProcessImpl value) {
         NEXT.set(this, value);
+    }
+
+    /** Plain store: only before the process is published by the live list's CAS. */
+    void spLiveNext(ProcessImpl value) {
+        LIVE_NEXT.set(this, value);
+    }
+
+    /** Acquire load; pairs with {@link #soLiveNext} under the live list's walk claim. */
+    ProcessImpl lvLiveNext() {
+        return (ProcessImpl) LIVE_NEXT.getAcquire(this);
+    }
+
+    /** Release store by the live list's pruner (under its walk claim). */
+    void soLiveNext(ProcessImpl value) {
+        LIVE_NEXT.setRelease(this, value);
+    }
+
+    /** Release store: the completion has fully run; pairs with {@link #lvRetired} in LiveList. */
+    void soRetired() {
+        RETIRED.setRelease(this, 1);
+    }
+
+    boolean lvRetired() {
+        return (int) RETIRED.getAcquire(this) != 0;
     }
 
     // ---- public API -------------------------------------------------------------------------
@@ -370,10 +399,10 @@ public final class ProcessImpl extends ProcessLinkFields implements Process {
             }
             d.signalInternal();
         }
-        executor.onProcessTerminal(this);
         if (scope != null) {
             scope.onProcessDone(err);
         }
+        soRetired();  // last: shutdown waits for this, so callbacks and the scope have run
     }
 
     /** Runs the release callback, if any. Called once, after the last drainer left. */

@@ -1,0 +1,45 @@
+package dev.ortho.task.internal;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+@Timeout(value = 5, unit = TimeUnit.SECONDS)
+class LiveListTest {
+    @Test
+    void retiredProcessesArePrunedAndForgetTheirSuccessors() {
+        LiveList live = new LiveList();
+        List<ProcessImpl> kept = new ArrayList<>();
+        ProcessImpl firstRetired = null;
+        int n = 5 * LiveList.MIN_PRUNE_INTERVAL;
+        for (int i = 0; i < n; i++) {
+            ProcessImpl p = new ProcessImpl("p" + i);
+            live.add(p);
+            if (i % 100 == 0) {
+                kept.add(p);
+            } else {
+                p.soRetired();
+                if (firstRetired == null && i > 0) {
+                    firstRetired = p;
+                }
+            }
+        }
+        assertEquals(kept.size(), live.count());
+        List<ProcessImpl> snapshot = live.snapshot();
+        assertEquals(kept.size(), snapshot.size());
+        assertTrue(snapshot.containsAll(kept));
+        assertNull(firstRetired.lvLiveNext(), "a pruned process must not keep older ones reachable");
+        int reachable = 0;
+        for (ProcessImpl p = live.head; p != null; p = p.lvLiveNext()) {
+            reachable++;
+        }
+        assertTrue(reachable < kept.size() + 2L * LiveList.MIN_PRUNE_INTERVAL + 2,
+                "pruning bounds the retired processes still linked: " + reachable);
+    }
+}
