@@ -25,6 +25,16 @@ public interface Driver extends AutoCloseable {
      */
     List<DeviceInfo> queryAvailableDevices();
 
+    /**
+     * Creates the device named by {@code uri} (its path selects the device, empty for the
+     * default; its parameters configure it). The caller owns the device.
+     *
+     * @throws dev.ortho.base.StatusException NOT_FOUND if no device has that path,
+     *     INVALID_ARGUMENT naming an unknown or malformed parameter, UNAVAILABLE if the driver
+     *     was closed
+     */
+    Device createDevice(DeviceUri uri);
+
     /** Releases the driver's resources. Idempotent. */
     @Override
     void close();

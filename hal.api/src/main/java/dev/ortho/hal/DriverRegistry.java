@@ -162,6 +162,23 @@ public final class DriverRegistry {
         return createDriver(uri.driverName());
     }
 
+    /**
+     * Creates the device named by {@code deviceUri} ({@code driver://path?key=value}): creates the
+     * driver, creates the device, and closes the driver (the device keeps what it needs). The
+     * caller owns the device.
+     *
+     * @throws StatusException INVALID_ARGUMENT for a malformed URI, NOT_FOUND for an unknown
+     *     driver or device path; the driver's failure, annotated with the URI
+     */
+    public Device createDevice(String deviceUri) {
+        DeviceUri uri = DeviceUri.parse(deviceUri);
+        try (Driver driver = createDriver(uri)) {
+            return driver.createDevice(uri);
+        } catch (StatusException e) {
+            throw e.annotate("while creating device '" + deviceUri + "'");
+        }
+    }
+
     private static int indexOf(Entry[] snapshot, DriverFactory factory) {
         for (int i = 0; i < snapshot.length; i++) {
             if (snapshot[i].factory() == factory) {

@@ -48,6 +48,12 @@ class DriverRegistryTest {
                 }
 
                 @Override
+                public Device createDevice(DeviceUri uri) {
+                    throw new StatusException(StatusCode.UNAVAILABLE, "fake driver '" + tag + "' has no devices: "
+                            + uri);
+                }
+
+                @Override
                 public void close() {}
             };
         }
@@ -165,6 +171,20 @@ class DriverRegistryTest {
         });
         StatusException e = assertThrows(StatusException.class, () -> registry.createDriver("flaky"));
         assertEquals("UNAVAILABLE; no such hardware; while creating driver 'flaky'", e.toString());
+    }
+
+    @Test
+    void createDeviceParsesTheUriAndAnnotatesDriverFailures() {
+        DriverRegistry registry = new DriverRegistry();
+        registry.register(new FakeFactory("t", "local-sync"));
+        StatusException e = assertThrows(StatusException.class, () -> registry.createDevice("local-sync://0?x=1"));
+        assertEquals(StatusCode.UNAVAILABLE, e.code());
+        assertEquals("UNAVAILABLE; fake driver 't' has no devices: local-sync://0?x=1; while creating device"
+                + " 'local-sync://0?x=1'", e.toString());
+        assertEquals(StatusCode.INVALID_ARGUMENT,
+                assertThrows(StatusException.class, () -> registry.createDevice("Bad://")).code());
+        assertEquals(StatusCode.NOT_FOUND,
+                assertThrows(StatusException.class, () -> registry.createDevice("cuda://0")).code());
     }
 
     @Test

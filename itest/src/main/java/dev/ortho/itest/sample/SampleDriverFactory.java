@@ -2,7 +2,9 @@ package dev.ortho.itest.sample;
 
 import dev.ortho.base.StatusCode;
 import dev.ortho.base.StatusException;
+import dev.ortho.hal.Device;
 import dev.ortho.hal.DeviceInfo;
+import dev.ortho.hal.DeviceUri;
 import dev.ortho.hal.Driver;
 import dev.ortho.hal.DriverInfo;
 import dev.ortho.hal.spi.DriverFactory;
@@ -47,6 +49,13 @@ public final class SampleDriverFactory implements DriverFactory {
                 throw new StatusException(StatusCode.UNAVAILABLE, "driver '" + NAME + "' is closed");
             }
             return List.of(new DeviceInfo(0, "0", "sample device 0"));
+        }
+
+        /** The sample driver only lists a device; creating it is not something it can do. */
+        @Override
+        public Device createDevice(DeviceUri uri) {
+            throw new StatusException(StatusCode.UNIMPLEMENTED, "driver '" + NAME
+                    + "' lists devices but cannot create them (it is an installation test fixture)");
         }
 
         @Override

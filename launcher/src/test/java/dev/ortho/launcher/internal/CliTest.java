@@ -56,6 +56,12 @@ class CliTest {
                     }
 
                     @Override
+                    public dev.ortho.hal.Device createDevice(dev.ortho.hal.DeviceUri uri) {
+                        throw new dev.ortho.base.StatusException(dev.ortho.base.StatusCode.UNIMPLEMENTED,
+                                "test driver creates no devices");
+                    }
+
+                    @Override
                     public void close() {}
                 };
             }

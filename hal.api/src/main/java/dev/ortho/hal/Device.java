@@ -1,0 +1,117 @@
+package dev.ortho.hal;
+
+import java.lang.foreign.MemorySegment;
+import org.osgi.annotation.versioning.ProviderType;
+
+/**
+ * A logical device with one or more queues: IREE's {@code iree_hal_device_t}. Created by a
+ * {@link Driver} (usually through {@link DriverRegistry#createDevice(String)}); the creator owns
+ * the reference and {@link #close()}s it.
+ *
+ * <p><b>Queue operations</b> ({@code queue…}) return at once. Each runs once every timepoint in
+ * {@code waits} is reached, then signals every timepoint in {@code signals}; if a wait fails or
+ * the operation fails, the signal semaphores fail with that status (asynchronous errors travel
+ * as semaphore failures, the first error wins). Argument errors found at the call are thrown
+ * instead. {@code queueAffinity} selects queues by bit ({@code -1} or {@code 0} for any); the
+ * device picks one of the selected queues. Every resource an operation uses is retained until
+ * it retires, so callers may release their own references at once.
+ *
+ * <p>Closing a device with work in flight fails that work's signal semaphores with
+ * {@code CANCELLED} or {@code UNAVAILABLE}; nobody waiting on them hangs.
+ *
+ * <p>Thread-safe.
+ */
+@ProviderType
+public interface Device extends Resource {
+
+    /** Queue affinity meaning "any queue". */
+    long QUEUE_AFFINITY_ANY = -1L;
+
+    /** The device's identity as its driver enumerates it. */
+    DeviceInfo info();
+
+    /** The device's allocator; borrowed, valid while the device is. */
+    Allocator allocator();
+
+    /**
+     * A device property: IREE's {@code iree_hal_device_query_i64}. Keys every device answers:
+     * category {@code hal.device} key {@code id} (the device id), {@code concurrency}; category
+     * {@code hal.dispatch} key {@code concurrency}; category {@code hal.executable.format} with a
+     * format name as key (1 if supported, 0 if not).
+     *
+     * @throws dev.ortho.base.StatusException NOT_FOUND naming the category and key if unknown
+     */
+    long queryI64(String category, String key);
+
+    /** IREE's {@code iree_hal_device_capability_bits_t} for this device. */
+    long capabilities();
+
+    /**
+     * Creates a timeline semaphore at {@code initialValue}. The caller owns it.
+     *
+     * @throws dev.ortho.base.StatusException OUT_OF_RANGE for a value outside
+     *     {@code [0, Semaphore.MAX_VALUE]}
+     */
+    Semaphore createSemaphore(long initialValue);
+
+    /** Creates an event for use in this device's command buffers. The caller owns it. */
+    Event createEvent();
+
+    /**
+     * Creates a command buffer in the initial state. The caller owns it.
+     *
+     * @param mode {@link CommandBufferMode} bits
+     * @param categories {@link CommandCategory} bits of the commands it will hold
+     * @param queueAffinity queues it may be submitted to
+     * @param bindingCapacity binding-table slots its indirect references may use (0 for none)
+     * @throws dev.ortho.base.StatusException INVALID_ARGUMENT for unknown bits or a negative
+     *     capacity
+     */
+    CommandBuffer createCommandBuffer(int mode, int categories, long queueAffinity, int bindingCapacity);
+
+    /** Creates an executable cache; {@code identifier} names it in logs. The caller owns it. */
+    ExecutableCache createExecutableCache(String identifier);
+
+    /**
+     * Allocates a buffer of {@code size} bytes in queue order: the returned buffer may be used
+     * by work that waits on {@code signals}. The caller owns the reference.
+     */
+    Buffer queueAlloca(long queueAffinity, SemaphoreList waits, SemaphoreList signals, BufferParams params,
+            long size, long flags);
+
+    /** Frees {@code buffer}'s memory in queue order once {@code waits} are reached. */
+    void queueDealloca(long queueAffinity, SemaphoreList waits, SemaphoreList signals, Buffer buffer, long flags);
+
+    /** Fills {@code [offset, offset + length)} of {@code target} with a 1, 2 or 4 byte pattern. */
+    void queueFill(long queueAffinity, SemaphoreList waits, SemaphoreList signals, Buffer target, long offset,
+            long length, int pattern, int patternLength, long flags);
+
+    /** Copies host bytes (captured at the call) into {@code target} at {@code targetOffset}. */
+    void queueUpdate(long queueAffinity, SemaphoreList waits, SemaphoreList signals, MemorySegment source,
+            Buffer target, long targetOffset, long flags);
+
+    /** Copies {@code length} bytes between buffers. */
+    void queueCopy(long queueAffinity, SemaphoreList waits, SemaphoreList signals, Buffer source,
+            long sourceOffset, Buffer target, long targetOffset, long length, long flags);
+
+    /** Dispatches one function with direct bindings; see {@link CommandBuffer#dispatch}. */
+    void queueDispatch(long queueAffinity, SemaphoreList waits, SemaphoreList signals, Executable executable,
+            int function, DispatchConfig config, MemorySegment constants, BufferRef[] bindings, long flags);
+
+    /**
+     * Executes a finished command buffer, resolving its indirect references against
+     * {@code bindings} (captured at the call). A null command buffer is a barrier.
+     */
+    void queueExecute(long queueAffinity, SemaphoreList waits, SemaphoreList signals,
+            CommandBuffer commandBuffer, BindingTable bindings, long flags);
+
+    /** Signals {@code signals} once {@code waits} are reached. */
+    void queueBarrier(long queueAffinity, SemaphoreList waits, SemaphoreList signals, long flags);
+
+    /** Runs {@code call} on the host in queue order; see {@link HostCall}. */
+    void queueHostCall(long queueAffinity, SemaphoreList waits, SemaphoreList signals, HostCall call,
+            long[] args, long flags);
+
+    /** Starts any operations the queues have batched but not issued yet. */
+    void queueFlush(long queueAffinity);
+}
