@@ -1,0 +1,170 @@
+package dev.ortho.hal.cpu.internal.heap;
+
+import dev.ortho.base.StatusCode;
+import dev.ortho.base.StatusException;
+import dev.ortho.hal.Allocator;
+import dev.ortho.hal.AllocatorStatistics;
+import dev.ortho.hal.Buffer;
+import dev.ortho.hal.BufferParams;
+import dev.ortho.hal.BufferUsage;
+import dev.ortho.hal.MemoryAccess;
+import dev.ortho.hal.MemoryHeap;
+import dev.ortho.hal.MemoryType;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * An allocator of host memory for CPU devices: IREE's heap allocator. Every allocation gets its
+ * own shared {@link Arena}, closed when the buffer's memory is freed (last release or queue
+ * dealloca), so memory never waits for the garbage collector. Allocations are zero-filled and
+ * aligned to at least {@link #MIN_ALIGNMENT} bytes.
+ *
+ * <p>As in IREE, every buffer is host-visible and mappable whatever memory type was asked for
+ * (the CPU shares the host's memory); {@code OPTIMAL} is dropped, and mapping and transfer usage
+ * are always added. Imported memory is wrapped, not copied, and not counted in the statistics.
+ *
+ * <p>Thread-safe.
+ */
+public final class HeapAllocator implements Allocator {
+    /** Alignment of every allocation, in bytes. */
+    public static final long MIN_ALIGNMENT = 64;
+    /** Usage every heap buffer gets in addition to what was asked for (IREE's heap allocator). */
+    private static final int IMPLIED_USAGE = BufferUsage.MAPPING_SCOPED | BufferUsage.MAPPING_PERSISTENT
+            | BufferUsage.MAPPING_ACCESS_RANDOM | BufferUsage.TRANSFER;
+    private static final int ALL_USAGE = BufferUsage.TRANSFER | BufferUsage.DISPATCH
+            | BufferUsage.SHARING_EXPORT | BufferUsage.SHARING_REPLICATE | BufferUsage.SHARING_CONCURRENT
+            | BufferUsage.SHARING_IMMUTABLE | BufferUsage.MAPPING_SCOPED | BufferUsage.MAPPING_PERSISTENT
+            | BufferUsage.MAPPING_OPTIONAL | BufferUsage.MAPPING_ACCESS_RANDOM
+            | BufferUsage.MAPPING_ACCESS_SEQUENTIAL_WRITE;
+    private static final List<MemoryHeap> HEAPS = List.of(
+            new MemoryHeap(MemoryType.DEVICE_LOCAL | MemoryType.HOST_VISIBLE | MemoryType.HOST_COHERENT,
+                    ALL_USAGE, Long.MAX_VALUE, MIN_ALIGNMENT),
+            new MemoryHeap(MemoryType.HOST_LOCAL | MemoryType.DEVICE_VISIBLE, ALL_USAGE, Long.MAX_VALUE, MIN_ALIGNMENT));
+
+    private final String name;
+    private final AtomicLong bytesAllocated = new AtomicLong();
+    private final AtomicLong bytesFreed = new AtomicLong();
+    private final AtomicLong bytesPeak = new AtomicLong();
+
+    /** @param name names the allocator in error messages, e.g. the device name */
+    public HeapAllocator(String name) {
+        this.name = name;
+    }
+
+    @Override
+    public List<MemoryHeap> heaps() {
+        return HEAPS;
+    }
+
+    /** @throws StatusException INVALID_ARGUMENT for null params or a negative size */
+    @Override
+    public int queryBufferCompatibility(BufferParams params, long size) {
+        checkParams(params, size);
+        int compatibility = COMPATIBILITY_ALLOCATABLE | COMPATIBILITY_IMPORTABLE | COMPATIBILITY_EXPORTABLE;
+        int type = params.type() == 0 ? MemoryType.DEVICE_LOCAL : params.type();
+        int usage = params.usage() == 0 ? BufferUsage.DEFAULT : params.usage();
+        if (MemoryType.has(type, MemoryType.DEVICE_VISIBLE)) { // as IREE: only device-visible memory is queue-usable
+            if ((usage & BufferUsage.TRANSFER) != 0) {
+                compatibility |= COMPATIBILITY_QUEUE_TRANSFER;
+            }
+            if ((usage & BufferUsage.DISPATCH) != 0) {
+                compatibility |= COMPATIBILITY_QUEUE_DISPATCH;
+            }
+        }
+        return compatibility;
+    }
+
+    @Override
+    public Buffer allocateBuffer(BufferParams params, long size) {
+        return allocate(params, size, false);
+    }
+
+    /**
+     * Allocates like {@link #allocateBuffer} and marks the buffer as queue-allocated, so that
+     * {@link HeapBuffer#decommit()} on dealloca frees it.
+     */
+    public HeapBuffer allocate(BufferParams params, long size, boolean queueAllocated) {
+        checkParams(params, size);
+        long alignment = Math.max(MIN_ALIGNMENT, params.minAlignment());
+        Arena arena = Arena.ofShared();
+        MemorySegment memory;
+        try {
+            memory = arena.allocate(size, alignment); // zero-filled by the arena
+        } catch (OutOfMemoryError | IllegalArgumentException e) {
+            arena.close();
+            throw new StatusException(StatusCode.RESOURCE_EXHAUSTED, "allocator '" + name + "' cannot allocate "
+                    + size + " bytes aligned to " + alignment + ": " + e.getMessage());
+        }
+        long live = bytesAllocated.addAndGet(size) - bytesFreed.get();
+        bytesPeak.accumulateAndGet(live, Math::max);
+        return new HeapBuffer(memory, normalizedType(params), normalizedAccess(params), normalizedUsage(params),
+                queueAllocated, () -> {
+                    arena.close();
+                    bytesFreed.addAndGet(size);
+                });
+    }
+
+    @Override
+    public Buffer importBuffer(BufferParams params, MemorySegment memory, Runnable releaseCallback) {
+        if (memory == null) {
+            throw new StatusException(StatusCode.INVALID_ARGUMENT, "imported memory is null");
+        }
+        checkParams(params, memory.byteSize());
+        if (memory.maxByteAlignment() < MIN_ALIGNMENT) {
+            throw new StatusException(StatusCode.INVALID_ARGUMENT, "imported memory at address 0x"
+                    + Long.toHexString(memory.address()) + " is aligned to " + memory.maxByteAlignment()
+                    + " bytes, below the required " + MIN_ALIGNMENT);
+        }
+        int access = normalizedAccess(params);
+        if (memory.isReadOnly() && (access & MemoryAccess.WRITE) != 0) {
+            throw new StatusException(StatusCode.INVALID_ARGUMENT, "imported memory is read-only but params allow "
+                    + MemoryAccess.format(access));
+        }
+        Runnable free = releaseCallback == null ? () -> { } : releaseCallback;
+        return new HeapBuffer(memory, normalizedType(params), access, normalizedUsage(params), false, free);
+    }
+
+    @Override
+    public AllocatorStatistics statistics() {
+        return new AllocatorStatistics(bytesAllocated.get(), bytesFreed.get(), bytesPeak.get());
+    }
+
+    /** Nothing to do: freed memory is returned to the system at once, never cached. */
+    @Override
+    public void trim() {}
+
+    private void checkParams(BufferParams params, long size) {
+        if (params == null) {
+            throw new StatusException(StatusCode.INVALID_ARGUMENT, "allocator '" + name + "': buffer params are null");
+        }
+        if (size < 0) {
+            throw new StatusException(StatusCode.INVALID_ARGUMENT, "allocator '" + name + "': buffer size "
+                    + size + " is negative");
+        }
+        long alignment = params.minAlignment();
+        if (alignment < 0 || (alignment & (alignment - 1)) != 0) {
+            throw new StatusException(StatusCode.INVALID_ARGUMENT, "allocator '" + name + "': min alignment "
+                    + alignment + " is not a power of two");
+        }
+    }
+
+    private static int normalizedType(BufferParams params) {
+        int type = params.type() == 0 ? MemoryType.DEVICE_LOCAL : params.type();
+        return (type | MemoryType.HOST_VISIBLE) & ~MemoryType.OPTIMAL;
+    }
+
+    private static int normalizedAccess(BufferParams params) {
+        return params.access() == 0 ? MemoryAccess.ALL : params.access();
+    }
+
+    private static int normalizedUsage(BufferParams params) {
+        return (params.usage() == 0 ? BufferUsage.DEFAULT : params.usage()) | IMPLIED_USAGE;
+    }
+
+    @Override
+    public String toString() {
+        return "heap allocator '" + name + "'";
+    }
+}

@@ -1,0 +1,216 @@
+package dev.ortho.hal.cpu.internal.heap;
+
+import dev.ortho.base.StatusCode;
+import dev.ortho.base.StatusException;
+import dev.ortho.hal.Buffer;
+import dev.ortho.hal.BufferUsage;
+import dev.ortho.hal.MappedMemory;
+import dev.ortho.hal.MemoryAccess;
+import dev.ortho.hal.MemoryType;
+import java.lang.foreign.MemorySegment;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * A buffer over host memory: either a root owning an off-heap allocation (or an imported
+ * segment) or a subspan retaining its root. The root's memory is freed by its {@code free}
+ * action exactly once: on its last release, or earlier by {@link #decommit()} (queue dealloca).
+ *
+ * <p>Thread-safe: all fields are final except the reference count and the freed flag, which are
+ * atomic.
+ */
+public final class HeapBuffer implements Buffer {
+    private final HeapBuffer root;
+    private final MemorySegment memory;
+    private final long byteOffset;
+    private final long byteLength;
+    private final int memoryType;
+    private final int allowedAccess;
+    private final int allowedUsage;
+    private final boolean queueAllocated;
+    private final Runnable free;
+    private final AtomicInteger references = new AtomicInteger(1);
+    private final AtomicBoolean freed = new AtomicBoolean();
+
+    /**
+     * A root buffer over all of {@code memory}; {@code free} runs once when the memory is freed.
+     * {@code queueAllocated} marks buffers from queue alloca, whose dealloca frees the memory.
+     */
+    HeapBuffer(MemorySegment memory, int memoryType, int allowedAccess, int allowedUsage, boolean queueAllocated,
+            Runnable free) {
+        this.root = this;
+        this.memory = memory;
+        this.byteOffset = 0;
+        this.byteLength = memory.byteSize();
+        this.memoryType = memoryType;
+        this.allowedAccess = allowedAccess;
+        this.allowedUsage = allowedUsage;
+        this.queueAllocated = queueAllocated;
+        this.free = free;
+    }
+
+    private HeapBuffer(HeapBuffer root, long byteOffset, long byteLength) {
+        this.root = root;
+        this.memory = root.memory;
+        this.byteOffset = byteOffset;
+        this.byteLength = byteLength;
+        this.memoryType = root.memoryType;
+        this.allowedAccess = root.allowedAccess;
+        this.allowedUsage = root.allowedUsage;
+        this.queueAllocated = false;
+        this.free = null;
+    }
+
+    /**
+     * {@code buffer} as a heap buffer, for devices that execute on host memory.
+     *
+     * @throws StatusException INVALID_ARGUMENT naming {@code what} if it is null or not a heap buffer
+     */
+    public static HeapBuffer cast(Buffer buffer, String what) {
+        if (buffer instanceof HeapBuffer heap) {
+            return heap;
+        }
+        throw new StatusException(StatusCode.INVALID_ARGUMENT, what + " " + (buffer == null ? "is null"
+                : buffer + " was not allocated by a local CPU device allocator"));
+    }
+
+    @Override
+    public Buffer allocatedBuffer() {
+        return root;
+    }
+
+    @Override
+    public long allocationSize() {
+        return memory.byteSize();
+    }
+
+    @Override
+    public long byteOffset() {
+        return byteOffset;
+    }
+
+    @Override
+    public long byteLength() {
+        return byteLength;
+    }
+
+    @Override
+    public int memoryType() {
+        return memoryType;
+    }
+
+    @Override
+    public int allowedAccess() {
+        return allowedAccess;
+    }
+
+    @Override
+    public int allowedUsage() {
+        return allowedUsage;
+    }
+
+    /** Whether this is a root allocated by queue alloca (dealloca frees it). */
+    public boolean isQueueAllocated() {
+        return queueAllocated;
+    }
+
+    @Override
+    public Buffer subspan(long offset, long length) {
+        long resolved = Ranges.resolve("subspan", offset, length, byteLength);
+        root.retain();
+        return new HeapBuffer(root, byteOffset + offset, resolved);
+    }
+
+    /**
+     * The memory of {@code [offset, offset + length)} of this buffer, for device-side access.
+     *
+     * @throws StatusException as {@link Ranges#resolve}; FAILED_PRECONDITION if the memory was
+     *     freed by dealloca
+     */
+    public MemorySegment range(String what, long offset, long length) {
+        long resolved = Ranges.resolve(what, offset, length, byteLength);
+        if (root.freed.get()) {
+            throw new StatusException(StatusCode.FAILED_PRECONDITION, what + " buffer " + this
+                    + " was deallocated");
+        }
+        return memory.asSlice(byteOffset + offset, resolved);
+    }
+
+    @Override
+    public MappedMemory map(int access, long offset, long length) {
+        if (!MemoryType.has(memoryType, MemoryType.HOST_VISIBLE)) {
+            throw new StatusException(StatusCode.PERMISSION_DENIED, "buffer " + this
+                    + " is not HOST_VISIBLE (memory type " + MemoryType.format(memoryType) + ")");
+        }
+        if ((allowedUsage & (BufferUsage.MAPPING_SCOPED | BufferUsage.MAPPING_PERSISTENT)) == 0) {
+            throw new StatusException(StatusCode.PERMISSION_DENIED, "buffer " + this
+                    + " does not allow mapping (usage " + BufferUsage.format(allowedUsage) + ")");
+        }
+        int requested = access & MemoryAccess.ALL;
+        if (requested == 0 || (requested & ~allowedAccess) != 0) {
+            throw new StatusException(StatusCode.PERMISSION_DENIED, "mapping access "
+                    + MemoryAccess.format(access) + " is not allowed by buffer " + this + " (allowed "
+                    + MemoryAccess.format(allowedAccess) + ")");
+        }
+        MemorySegment contents = range("map", offset, length);
+        return new HeapMapping(MemoryAccess.has(access, MemoryAccess.WRITE) ? contents : contents.asReadOnly(),
+                offset, access);
+    }
+
+    @Override
+    public void read(long offset, MemorySegment target) {
+        try (MappedMemory mapping = map(MemoryAccess.READ, offset, target.byteSize())) {
+            MemorySegment.copy(mapping.contents(), 0, target, 0, target.byteSize());
+        }
+    }
+
+    @Override
+    public void write(long offset, MemorySegment source) {
+        try (MappedMemory mapping = map(MemoryAccess.WRITE, offset, source.byteSize())) {
+            MemorySegment.copy(source, 0, mapping.contents(), 0, source.byteSize());
+        }
+    }
+
+    @Override
+    public void fill(long offset, long length, int pattern, int patternLength) {
+        long resolved = Ranges.resolve("fill", offset, length, byteLength);
+        Ranges.checkPattern(offset, resolved, patternLength);
+        try (MappedMemory mapping = map(MemoryAccess.WRITE, offset, resolved)) {
+            Ranges.fill(mapping.contents(), pattern, patternLength);
+        }
+    }
+
+    /** Frees the root's memory now (queue dealloca); later accesses fail, the last release is a no-op. */
+    public void decommit() {
+        if (root.freed.compareAndSet(false, true)) {
+            root.free.run();
+        }
+    }
+
+    @Override
+    public void retain() {
+        references.incrementAndGet();
+    }
+
+    @Override
+    public void release() {
+        int remaining = references.decrementAndGet();
+        if (remaining > 0) {
+            return;
+        }
+        if (remaining < 0) {
+            throw new StatusException(StatusCode.FAILED_PRECONDITION, "buffer " + this
+                    + " released more times than it was retained");
+        }
+        if (root != this) {
+            root.release();
+        } else {
+            decommit();
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "heap buffer [" + byteOffset + ", " + (byteOffset + byteLength) + ") of " + memory.byteSize() + " bytes";
+    }
+}
