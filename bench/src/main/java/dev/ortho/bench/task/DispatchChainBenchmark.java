@@ -22,7 +22,8 @@ import org.openjdk.jmh.infra.Blackhole;
 
 /**
  * A chain of {@value #LINKS} dependent "dispatches", each of {@code tiles} tiles of about 1 µs
- * ({@code Blackhole.consumeCPU(TILE_TOKENS)}). Reports µs per link. Ortho: one process per link,
+ * ({@code Blackhole.consumeCPU(TILE_TOKENS)}, calibrated with ConsumeCpuCalibrationBenchmark).
+ * Reports µs per link. Ortho: one process per link,
  * linked with {@code addDependent}, tiles claimed by an atomic counter, wake budget = tiles
  * (capped at the worker count). ForkJoin: the idiomatic loop of {@code pool.invoke} of a
  * binary-splitting {@link RecursiveAction} per link.
@@ -32,7 +33,8 @@ import org.openjdk.jmh.infra.Blackhole;
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
 public class DispatchChainBenchmark {
     static final int LINKS = 100;
-    static final long TILE_TOKENS = 250;
+    /** ~1.0 µs on the development machine (1.69 ns per token, ConsumeCpuCalibrationBenchmark). */
+    static final long TILE_TOKENS = 600;
 
     @Param({"ortho", "forkjoin"})
     public String impl;

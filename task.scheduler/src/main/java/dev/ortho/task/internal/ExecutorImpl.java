@@ -257,13 +257,20 @@ public final class ExecutorImpl extends ExecutorLifecycle implements Executor {
         }
     }
 
+    /**
+     * After a push to the overflow list. The volatile version read comes after that push's
+     * getAndSet in the synchronization order whenever the releaser's overflow check missed it, so
+     * it sees the releaser's version bump, and with it the slot clear stored before the bump.
+     * A version change during the scan (a release or placement finished) also means "look again".
+     */
     private boolean anySlotFree() {
+        int version = lvSlotVersion();
         for (ComputeSlot slot : slots) {
             if (slot.lvProcess() == null) {
                 return true;
             }
         }
-        return false;
+        return lvSlotVersion() != version;
     }
 
     /** Last-drainer release attempt (IREE {@code try_release_compute_process}). */
