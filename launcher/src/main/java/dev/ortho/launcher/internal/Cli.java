@@ -55,6 +55,9 @@ final class Cli {
 
             @Override
             public int run(List<String> args, PrintStream out, PrintStream err) {
+                if (!args.isEmpty()) {
+                    return usageError("'version' takes no arguments, got '" + args.get(0) + "'", err);
+                }
                 out.println(Cli.this.version);
                 return EXIT_OK;
             }
@@ -79,9 +82,6 @@ final class Cli {
             Subcommand subcommand = subcommands.get(first);
             if (subcommand == null) {
                 return usageError("unknown subcommand '" + first + "'", err);
-            }
-            if (first.equals("version") && !rest.isEmpty()) {
-                return usageError("'version' takes no arguments, got '" + rest.get(0) + "'", err);
             }
             return subcommand.run(rest, out, err);
         } catch (StatusException e) {
