@@ -1,0 +1,58 @@
+package dev.ortho.hal.cpu.internal.builtin;
+
+import static dev.ortho.hal.cpu.internal.builtin.BuiltinKernels.F32;
+
+import dev.ortho.hal.cpu.kernel.DispatchState;
+import dev.ortho.hal.cpu.kernel.WorkgroupState;
+import java.lang.foreign.MemorySegment;
+
+/**
+ * The builtin {@code matmul_f32} kernel: one output tile of row-major {@code C = A · B} per
+ * workgroup (see {@link BuiltinKernels}). Scalar i-k-j order so the innermost loop streams a row
+ * of B and of C; K is blocked so the touched rows of B stay in cache across the tile's rows.
+ * Stateless; allocates nothing.
+ */
+final class MatmulF32 {
+    /** K block: 256 rows of a 32-column B tile are 32 KiB. */
+    private static final int K_BLOCK = 256;
+
+    private MatmulF32() {}
+
+    static void run(DispatchState dispatch, WorkgroupState workgroup) {
+        long m = Integer.toUnsignedLong(dispatch.constant(0));
+        long n = Integer.toUnsignedLong(dispatch.constant(1));
+        long k = Integer.toUnsignedLong(dispatch.constant(2));
+        MemorySegment a = dispatch.requireBinding(0, bytes(m, k));
+        MemorySegment b = dispatch.requireBinding(1, bytes(k, n));
+        MemorySegment c = dispatch.requireBinding(2, bytes(m, n));
+        long col0 = (long) workgroup.workgroupIdX() * dispatch.workgroupSizeX();
+        long row0 = (long) workgroup.workgroupIdY() * dispatch.workgroupSizeY();
+        long col1 = Math.min(n, col0 + dispatch.workgroupSizeX());
+        long row1 = Math.min(m, row0 + dispatch.workgroupSizeY());
+        for (long i = row0; i < row1; i++) {
+            for (long j = col0; j < col1; j++) {
+                c.setAtIndex(F32, i * n + j, 0f);
+            }
+        }
+        for (long kk = 0; kk < k; kk += K_BLOCK) {
+            long kEnd = Math.min(k, kk + K_BLOCK);
+            for (long i = row0; i < row1; i++) {
+                long cRow = i * n;
+                for (long p = kk; p < kEnd; p++) {
+                    float aip = a.getAtIndex(F32, i * k + p);
+                    long bRow = p * n;
+                    for (long j = col0; j < col1; j++) {
+                        c.setAtIndex(F32, cRow + j, c.getAtIndex(F32, cRow + j) + aip * b.getAtIndex(F32, bRow + j));
+                    }
+                }
+            }
+        }
+    }
+
+    /** Bytes of an {@code rows × cols} f32 matrix, or -1 (rejected by requireBinding) on overflow. */
+    private static long bytes(long rows, long cols) {
+        long elements = rows * cols;
+        boolean overflow = rows != 0 && (elements / rows != cols || elements > Long.MAX_VALUE / 4);
+        return overflow ? -1 : elements * 4;
+    }
+}

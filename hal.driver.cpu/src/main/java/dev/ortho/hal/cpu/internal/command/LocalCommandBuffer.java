@@ -1,0 +1,242 @@
+package dev.ortho.hal.cpu.internal.command;
+
+import dev.ortho.base.StatusCode;
+import dev.ortho.base.StatusException;
+import dev.ortho.hal.BufferRef;
+import dev.ortho.hal.CommandBuffer;
+import dev.ortho.hal.CommandBufferMode;
+import dev.ortho.hal.CommandCategory;
+import dev.ortho.hal.DispatchConfig;
+import dev.ortho.hal.Event;
+import dev.ortho.hal.Executable;
+import dev.ortho.hal.Resource;
+import java.lang.foreign.MemorySegment;
+import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * A command buffer of a CPU device: records a compact list of checked {@link Command}s that the
+ * device executes inline at submission (IREE's inline/deferred local command buffers). Barriers
+ * and events record nothing, because execution is strictly in order on one thread.
+ *
+ * <p>Checks at record time: the recording state, the command categories, binding slots against
+ * the binding capacity, direct buffer ranges and the other argument checks of {@link Command}.
+ * Buffers and executables referenced directly are retained until the last release unless the
+ * mode is {@code UNRETAINED}. One thread records; a finished buffer may be submitted from any
+ * thread.
+ */
+public final class LocalCommandBuffer implements CommandBuffer {
+    private enum State { INITIAL, RECORDING, EXECUTABLE }
+
+    private final int mode;
+    private final int categories;
+    private final long queueAffinity;
+    private final int bindingCapacity;
+    private final List<Command> commands = new ArrayList<>();
+    private final BitSet usedSlots = new BitSet();
+    private final List<Resource> retained = new ArrayList<>();
+    private final AtomicInteger references = new AtomicInteger(1);
+    private final AtomicBoolean submitted = new AtomicBoolean();
+    private volatile State state = State.INITIAL; // volatile: recorded on one thread, submitted from another
+    private int debugDepth;
+
+    /** The caller has checked the bits and capacity. */
+    public LocalCommandBuffer(int mode, int categories, long queueAffinity, int bindingCapacity) {
+        this.mode = mode;
+        this.categories = categories;
+        this.queueAffinity = queueAffinity;
+        this.bindingCapacity = bindingCapacity;
+    }
+
+    @Override
+    public int mode() {
+        return mode;
+    }
+
+    @Override
+    public int allowedCategories() {
+        return categories;
+    }
+
+    @Override
+    public long queueAffinity() {
+        return queueAffinity;
+    }
+
+    @Override
+    public int bindingCapacity() {
+        return bindingCapacity;
+    }
+
+    @Override
+    public void begin() {
+        if (state != State.INITIAL) {
+            throw new StatusException(StatusCode.FAILED_PRECONDITION, "command buffer cannot begin: it is " + state);
+        }
+        state = State.RECORDING;
+    }
+
+    @Override
+    public void end() {
+        requireRecording("end");
+        if (debugDepth != 0) {
+            throw new StatusException(StatusCode.FAILED_PRECONDITION, "command buffer ends with " + debugDepth
+                    + " debug group(s) still open");
+        }
+        state = State.EXECUTABLE;
+    }
+
+    @Override
+    public void beginDebugGroup(String label) {
+        requireRecording("beginDebugGroup");
+        debugDepth++;
+    }
+
+    @Override
+    public void endDebugGroup() {
+        requireRecording("endDebugGroup");
+        if (debugDepth == 0) {
+            throw new StatusException(StatusCode.FAILED_PRECONDITION, "endDebugGroup without an open debug group");
+        }
+        debugDepth--;
+    }
+
+    @Override
+    public void executionBarrier(int sourceStages, int targetStages, int flags) {
+        requireRecording("executionBarrier");
+    }
+
+    @Override
+    public void signalEvent(Event event, int sourceStages) {
+        requireRecording("signalEvent");
+        requireEvent(event, "signalEvent");
+    }
+
+    @Override
+    public void resetEvent(Event event, int sourceStages) {
+        requireRecording("resetEvent");
+        requireEvent(event, "resetEvent");
+    }
+
+    @Override
+    public void waitEvents(Event[] events, int sourceStages, int targetStages) {
+        requireRecording("waitEvents");
+        if (events == null) {
+            throw new StatusException(StatusCode.INVALID_ARGUMENT, "waitEvents events array is null");
+        }
+        for (Event event : events) {
+            requireEvent(event, "waitEvents");
+        }
+    }
+
+    @Override
+    public void fillBuffer(BufferRef target, int pattern, int patternLength, int flags) {
+        record(CommandCategory.TRANSFER, "fillBuffer", () -> Command.fill(target, pattern, patternLength));
+    }
+
+    @Override
+    public void updateBuffer(MemorySegment source, BufferRef target, int flags) {
+        record(CommandCategory.TRANSFER, "updateBuffer", () -> Command.update(source, target));
+    }
+
+    @Override
+    public void copyBuffer(BufferRef source, BufferRef target, int flags) {
+        record(CommandCategory.TRANSFER, "copyBuffer", () -> Command.copy(source, target));
+    }
+
+    @Override
+    public void dispatch(Executable executable, int function, DispatchConfig config, MemorySegment constants,
+            BufferRef[] bindings, long flags) {
+        record(CommandCategory.DISPATCH, "dispatch",
+                () -> Command.dispatch(executable, function, config, constants, bindings, flags));
+        if (!CommandBufferMode.has(mode, CommandBufferMode.UNRETAINED)) {
+            executable.retain();
+            retained.add(executable);
+        }
+    }
+
+    /**
+     * The commands and the slots they use, for one submission.
+     *
+     * @throws StatusException FAILED_PRECONDITION if the buffer is not finished, or is one-shot
+     *     and was submitted before
+     */
+    public List<Command> commandsForSubmission() {
+        if (state != State.EXECUTABLE) {
+            throw new StatusException(StatusCode.FAILED_PRECONDITION, "command buffer cannot be submitted: it is "
+                    + state + " (call end() first)");
+        }
+        if (CommandBufferMode.has(mode, CommandBufferMode.ONE_SHOT) && !submitted.compareAndSet(false, true)) {
+            throw new StatusException(StatusCode.FAILED_PRECONDITION,
+                    "one-shot command buffer was already submitted once");
+        }
+        return commands;
+    }
+
+    /** The binding-table slots the recorded commands use. */
+    public BitSet usedSlots() {
+        return usedSlots;
+    }
+
+    private interface Recorder {
+        Command check();
+    }
+
+    private void record(int category, String what, Recorder recorder) {
+        requireRecording(what);
+        if (!CommandCategory.has(categories, category)) {
+            throw new StatusException(StatusCode.FAILED_PRECONDITION, what + " needs category "
+                    + CommandCategory.format(category) + " but the command buffer allows "
+                    + CommandCategory.format(categories));
+        }
+        Command command = recorder.check();
+        command.forEachSlot(slot -> {
+            if (slot >= bindingCapacity) {
+                throw new StatusException(StatusCode.OUT_OF_RANGE, what + " uses binding slot " + slot
+                        + " but the binding capacity is " + bindingCapacity);
+            }
+        });
+        command.forEachSlot(usedSlots::set);
+        if (!CommandBufferMode.has(mode, CommandBufferMode.UNRETAINED)) {
+            command.forEachDirectBuffer(buffer -> {
+                buffer.retain();
+                retained.add(buffer);
+            });
+        }
+        commands.add(command);
+    }
+
+    private void requireRecording(String what) {
+        if (state != State.RECORDING) {
+            throw new StatusException(StatusCode.FAILED_PRECONDITION, "command buffer " + what
+                    + " needs the recording state but it is " + state);
+        }
+    }
+
+    private static void requireEvent(Event event, String what) {
+        if (event == null) {
+            throw new StatusException(StatusCode.INVALID_ARGUMENT, what + " event is null");
+        }
+    }
+
+    @Override
+    public void retain() {
+        references.incrementAndGet();
+    }
+
+    @Override
+    public void release() {
+        int remaining = references.decrementAndGet();
+        if (remaining > 0) {
+            return;
+        }
+        if (remaining < 0) {
+            throw new StatusException(StatusCode.FAILED_PRECONDITION, "command buffer released more times than retained");
+        }
+        retained.forEach(Resource::release);
+        retained.clear();
+    }
+}

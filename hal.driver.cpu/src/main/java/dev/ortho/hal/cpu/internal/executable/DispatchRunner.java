@@ -1,0 +1,109 @@
+package dev.ortho.hal.cpu.internal.executable;
+
+import dev.ortho.base.StatusCode;
+import dev.ortho.base.StatusException;
+import dev.ortho.hal.DispatchConfig;
+import dev.ortho.hal.ExecutableFunctionInfo;
+import dev.ortho.hal.cpu.kernel.DispatchState;
+import dev.ortho.hal.cpu.kernel.Kernel;
+import dev.ortho.hal.cpu.kernel.KernelFunction;
+import dev.ortho.hal.cpu.kernel.WorkgroupState;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.ByteOrder;
+
+/**
+ * Runs a dispatch inline on the calling thread: builds the {@link DispatchState} once, then
+ * calls the kernel for every workgroup of the grid (x fastest) with one reused
+ * {@link WorkgroupState}. Nothing is allocated per workgroup. Stateless and thread-safe.
+ */
+public final class DispatchRunner {
+    private static final ValueLayout.OfInt U32_LE = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
+    /** Bytes of an indirect workgroup count: three little-endian uint32. */
+    public static final long WORKGROUP_COUNT_BYTES = 12;
+
+    private DispatchRunner() {}
+
+    /**
+     * Runs {@code function} over the grid of {@code config} (or over the counts read from
+     * {@code countSegment} when it is non-null).
+     *
+     * @throws StatusException INVALID_ARGUMENT for negative sizes or counts, OUT_OF_RANGE for an
+     *     indirect count that is too short or above {@code Integer.MAX_VALUE}; the kernel's
+     *     failure annotated with the function and workgroup
+     */
+    public static void run(KernelFunction function, DispatchConfig config, int[] constants, MemorySegment[] bindings,
+            MemorySegment countSegment) {
+        ExecutableFunctionInfo info = function.info();
+        int[] size = config.workgroupSizeX() == 0 && config.workgroupSizeY() == 0 && config.workgroupSizeZ() == 0
+                ? new int[] {info.workgroupSizeX(), info.workgroupSizeY(), info.workgroupSizeZ()}
+                : new int[] {config.workgroupSizeX(), config.workgroupSizeY(), config.workgroupSizeZ()};
+        int[] count = countSegment == null
+                ? new int[] {config.workgroupCountX(), config.workgroupCountY(), config.workgroupCountZ()}
+                : readCount(countSegment);
+        if (config.dynamicLocalMemory() < 0) {
+            throw new StatusException(StatusCode.INVALID_ARGUMENT, "dispatch dynamic local memory "
+                    + config.dynamicLocalMemory() + " is negative");
+        }
+        DispatchState dispatch;
+        try {
+            dispatch = new DispatchState(size, count, constants, bindings, 1);
+        } catch (StatusException e) {
+            throw e.annotate("while dispatching '" + info.name() + "'");
+        }
+        long localBytes = (long) info.localMemory() + config.dynamicLocalMemory();
+        if (localBytes == 0) {
+            runGrid(function.kernel(), info.name(), dispatch, new WorkgroupState(0, MemorySegment.NULL));
+            return;
+        }
+        try (Arena local = Arena.ofConfined()) {
+            runGrid(function.kernel(), info.name(), dispatch, new WorkgroupState(0, local.allocate(localBytes, 64)));
+        }
+    }
+
+    private static void runGrid(Kernel kernel, String name, DispatchState dispatch, WorkgroupState workgroup) {
+        int countX = dispatch.workgroupCountX();
+        int countY = dispatch.workgroupCountY();
+        int countZ = dispatch.workgroupCountZ();
+        for (int z = 0; z < countZ; z++) {
+            for (int y = 0; y < countY; y++) {
+                for (int x = 0; x < countX; x++) {
+                    workgroup.moveTo(x, y, z);
+                    try {
+                        kernel.run(dispatch, workgroup);
+                    } catch (RuntimeException e) {
+                        throw kernelFailure(e, name, x, y, z);
+                    }
+                }
+            }
+        }
+    }
+
+    private static StatusException kernelFailure(RuntimeException e, String name, int x, int y, int z) {
+        StatusException status = switch (e) {
+            case StatusException s -> s;
+            case IndexOutOfBoundsException bounds -> new StatusException(StatusCode.OUT_OF_RANGE,
+                    "kernel accessed memory out of bounds: " + bounds.getMessage(), bounds);
+            default -> new StatusException(StatusCode.UNKNOWN, "kernel threw " + e, e);
+        };
+        return status.annotate("while running '" + name + "' workgroup (" + x + ", " + y + ", " + z + ")");
+    }
+
+    private static int[] readCount(MemorySegment segment) {
+        if (segment.byteSize() < WORKGROUP_COUNT_BYTES) {
+            throw new StatusException(StatusCode.OUT_OF_RANGE, "indirect workgroup count range is "
+                    + segment.byteSize() + " bytes, needs " + WORKGROUP_COUNT_BYTES);
+        }
+        int[] count = new int[3];
+        for (int i = 0; i < 3; i++) {
+            long value = Integer.toUnsignedLong(segment.get(U32_LE, 4L * i));
+            if (value > Integer.MAX_VALUE) {
+                throw new StatusException(StatusCode.OUT_OF_RANGE, "indirect workgroup count " + "xyz".charAt(i)
+                        + " = " + value + " exceeds " + Integer.MAX_VALUE);
+            }
+            count[i] = (int) value;
+        }
+        return count;
+    }
+}

@@ -1,0 +1,61 @@
+package dev.ortho.hal.cpu.internal.executable;
+
+import dev.ortho.base.StatusCode;
+import dev.ortho.base.StatusException;
+import dev.ortho.hal.Executable;
+import dev.ortho.hal.ExecutableCache;
+import dev.ortho.hal.ExecutableParams;
+import dev.ortho.hal.cpu.kernel.JvmStaticFormat;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Prepares {@code jvm-static} executables for a CPU device against its
+ * {@link KernelLibraryRegistry}. Preparing is cheap (a parse and a lookup), so nothing is
+ * cached. Thread-safe.
+ */
+public final class LocalExecutableCache implements ExecutableCache {
+    private final String identifier;
+    private final KernelLibraryRegistry libraries;
+    private final AtomicInteger references = new AtomicInteger(1);
+
+    public LocalExecutableCache(String identifier, KernelLibraryRegistry libraries) {
+        this.identifier = identifier;
+        this.libraries = libraries;
+    }
+
+    @Override
+    public boolean canPrepareFormat(String format) {
+        return JvmStaticFormat.FORMAT.equals(format);
+    }
+
+    @Override
+    public Executable prepareExecutable(ExecutableParams params) {
+        if (params == null) {
+            throw new StatusException(StatusCode.INVALID_ARGUMENT, "executable params are null");
+        }
+        if (!canPrepareFormat(params.format())) {
+            throw new StatusException(StatusCode.INCOMPATIBLE, "executable format '" + params.format()
+                    + "' is not supported by executable cache '" + identifier + "' (supported: "
+                    + JvmStaticFormat.FORMAT + ")");
+        }
+        try {
+            JvmStaticFormat.Descriptor descriptor = JvmStaticFormat.parse(params.data());
+            return JvmStaticExecutable.resolve(descriptor, libraries.find(descriptor.library()));
+        } catch (StatusException e) {
+            throw e.annotate("while preparing a jvm-static executable in cache '" + identifier + "'");
+        }
+    }
+
+    @Override
+    public void retain() {
+        references.incrementAndGet();
+    }
+
+    @Override
+    public void release() {
+        if (references.decrementAndGet() < 0) {
+            throw new StatusException(StatusCode.FAILED_PRECONDITION, "executable cache '" + identifier
+                    + "' released more times than retained");
+        }
+    }
+}

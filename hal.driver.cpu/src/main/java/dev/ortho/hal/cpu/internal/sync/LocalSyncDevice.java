@@ -1,0 +1,354 @@
+package dev.ortho.hal.cpu.internal.sync;
+
+import dev.ortho.base.StatusCode;
+import dev.ortho.base.StatusException;
+import dev.ortho.base.Timeout;
+import dev.ortho.hal.Allocator;
+import dev.ortho.hal.BindingTable;
+import dev.ortho.hal.Buffer;
+import dev.ortho.hal.BufferRef;
+import dev.ortho.hal.CommandBuffer;
+import dev.ortho.hal.CommandBufferMode;
+import dev.ortho.hal.CommandCategory;
+import dev.ortho.hal.Device;
+import dev.ortho.hal.DeviceInfo;
+import dev.ortho.hal.DispatchConfig;
+import dev.ortho.hal.Event;
+import dev.ortho.hal.Executable;
+import dev.ortho.hal.ExecutableCache;
+import dev.ortho.hal.HostCall;
+import dev.ortho.hal.Semaphore;
+import dev.ortho.hal.SemaphoreList;
+import dev.ortho.hal.BufferParams;
+import dev.ortho.hal.cpu.internal.command.Command;
+import dev.ortho.hal.cpu.internal.command.CommandExecutor;
+import dev.ortho.hal.cpu.internal.command.LocalCommandBuffer;
+import dev.ortho.hal.cpu.internal.command.LocalEvent;
+import dev.ortho.hal.cpu.internal.executable.KernelLibraryRegistry;
+import dev.ortho.hal.cpu.internal.executable.LocalExecutableCache;
+import dev.ortho.hal.cpu.internal.heap.HeapAllocator;
+import dev.ortho.hal.cpu.internal.heap.HeapBuffer;
+import dev.ortho.hal.cpu.kernel.JvmStaticFormat;
+import dev.ortho.hal.spi.TimelineSemaphore;
+import java.lang.foreign.MemorySegment;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The {@code local-sync} device: IREE's synchronous CPU device. Every queue operation runs on
+ * the calling thread: the call checks its arguments (throwing on errors), blocks until every
+ * wait is reached, performs the operation, then signals — or fails the signal list with the
+ * wait's or the operation's failure. There is one queue and no thread; dispatches run their
+ * workgroups one after another ({@code hal.dispatch.concurrency} = 1).
+ *
+ * <p>Because each operation completes before its call returns, nothing is in flight when the
+ * device is closed; after the last release every call fails with FAILED_PRECONDITION. Buffers
+ * stay usable until their own last release. Thread-safe: concurrent callers run concurrently.
+ */
+public final class LocalSyncDevice implements Device {
+    private static final Logger LOG = LoggerFactory.getLogger(LocalSyncDevice.class);
+    private static final int KNOWN_MODES = CommandBufferMode.ONE_SHOT | CommandBufferMode.ALLOW_INLINE_EXECUTION
+            | CommandBufferMode.UNVALIDATED | CommandBufferMode.UNRETAINED | CommandBufferMode.RETAIN_PROFILE_METADATA
+            | CommandBufferMode.RETAIN_DISPATCH_METADATA;
+    private static final int HOST_CALL_ARGS = 4;
+
+    private final DeviceInfo info;
+    private final HeapAllocator allocator;
+    private final KernelLibraryRegistry libraries;
+    private final AtomicInteger references = new AtomicInteger(1);
+    private final AtomicLong semaphoreCount = new AtomicLong();
+    private volatile boolean closed;
+
+    /**
+     * @param info the identity the driver enumerated
+     * @param libraries the kernel libraries {@code jvm-static} executables resolve against; shared
+     *     and possibly updated by the owner
+     */
+    public LocalSyncDevice(DeviceInfo info, KernelLibraryRegistry libraries) {
+        this.info = info;
+        this.libraries = libraries;
+        this.allocator = new HeapAllocator(info.name());
+    }
+
+    @Override
+    public DeviceInfo info() {
+        return info;
+    }
+
+    @Override
+    public Allocator allocator() {
+        return allocator;
+    }
+
+    @Override
+    public long queryI64(String category, String key) {
+        if (category == null || key == null) {
+            throw new StatusException(StatusCode.INVALID_ARGUMENT, "query category '" + category + "' key '" + key
+                    + "' must not be null");
+        }
+        return switch (category + "::" + key) {
+            case "hal.device::id" -> info.id();
+            case "hal.device::concurrency", "hal.dispatch::concurrency" -> 1;
+            default -> {
+                if (category.equals("hal.executable.format")) {
+                    yield JvmStaticFormat.FORMAT.equals(key) ? 1 : 0;
+                }
+                throw new StatusException(StatusCode.NOT_FOUND, "device '" + info.name() + "' has no property '"
+                        + category + "' :: '" + key + "'");
+            }
+        };
+    }
+
+    /** None of IREE's optional device capabilities. */
+    @Override
+    public long capabilities() {
+        return 0;
+    }
+
+    @Override
+    public Semaphore createSemaphore(long initialValue) {
+        requireOpen("createSemaphore");
+        return new TimelineSemaphore(info.name() + " semaphore " + semaphoreCount.incrementAndGet(), initialValue);
+    }
+
+    @Override
+    public Event createEvent() {
+        requireOpen("createEvent");
+        return new LocalEvent();
+    }
+
+    @Override
+    public CommandBuffer createCommandBuffer(int mode, int categories, long queueAffinity, int bindingCapacity) {
+        requireOpen("createCommandBuffer");
+        if ((mode & ~KNOWN_MODES) != 0 || categories == 0 || (categories & ~CommandCategory.ANY) != 0
+                || bindingCapacity < 0) {
+            throw new StatusException(StatusCode.INVALID_ARGUMENT, "command buffer mode "
+                    + CommandBufferMode.format(mode) + ", categories " + CommandCategory.format(categories)
+                    + " or binding capacity " + bindingCapacity + " is invalid (known modes "
+                    + CommandBufferMode.format(KNOWN_MODES) + ", categories TRANSFER|DISPATCH, capacity >= 0)");
+        }
+        checkAffinity(queueAffinity);
+        return new LocalCommandBuffer(mode, categories, queueAffinity, bindingCapacity);
+    }
+
+    @Override
+    public ExecutableCache createExecutableCache(String identifier) {
+        requireOpen("createExecutableCache");
+        return new LocalExecutableCache(identifier, libraries);
+    }
+
+    @Override
+    public Buffer queueAlloca(long queueAffinity, SemaphoreList waits, SemaphoreList signals, BufferParams params,
+            long size, long flags) {
+        checkQueue("queueAlloca", queueAffinity, waits, signals);
+        HeapBuffer buffer = allocator.allocate(params, size, true);
+        complete(waits, signals, () -> { });
+        return buffer;
+    }
+
+    /** Frees a queue-allocated buffer's memory once the waits are reached; other buffers: a barrier. */
+    @Override
+    public void queueDealloca(long queueAffinity, SemaphoreList waits, SemaphoreList signals, Buffer buffer,
+            long flags) {
+        checkQueue("queueDealloca", queueAffinity, waits, signals);
+        HeapBuffer heap = HeapBuffer.cast(buffer, "dealloca buffer");
+        complete(waits, signals, () -> {
+            if (heap.isQueueAllocated()) {
+                heap.decommit();
+            }
+        });
+    }
+
+    @Override
+    public void queueFill(long queueAffinity, SemaphoreList waits, SemaphoreList signals, Buffer target, long offset,
+            long length, int pattern, int patternLength, long flags) {
+        checkQueue("queueFill", queueAffinity, waits, signals);
+        Command command = Command.fill(BufferRef.of(target, offset, length), pattern, patternLength);
+        complete(waits, signals, () -> CommandExecutor.execute(command, null));
+    }
+
+    @Override
+    public void queueUpdate(long queueAffinity, SemaphoreList waits, SemaphoreList signals, MemorySegment source,
+            Buffer target, long targetOffset, long flags) {
+        checkQueue("queueUpdate", queueAffinity, waits, signals);
+        Command command = Command.update(source, BufferRef.of(target, targetOffset, Buffer.WHOLE_BUFFER));
+        complete(waits, signals, () -> CommandExecutor.execute(command, null));
+    }
+
+    @Override
+    public void queueCopy(long queueAffinity, SemaphoreList waits, SemaphoreList signals, Buffer source,
+            long sourceOffset, Buffer target, long targetOffset, long length, long flags) {
+        checkQueue("queueCopy", queueAffinity, waits, signals);
+        Command command = Command.copy(BufferRef.of(source, sourceOffset, length),
+                BufferRef.of(target, targetOffset, length));
+        complete(waits, signals, () -> CommandExecutor.execute(command, null));
+    }
+
+    @Override
+    public void queueDispatch(long queueAffinity, SemaphoreList waits, SemaphoreList signals, Executable executable,
+            int function, DispatchConfig config, MemorySegment constants, BufferRef[] bindings, long flags) {
+        checkQueue("queueDispatch", queueAffinity, waits, signals);
+        if (bindings != null) {
+            for (int i = 0; i < bindings.length; i++) {
+                if (bindings[i] != null && bindings[i].isIndirect()) {
+                    throw new StatusException(StatusCode.INVALID_ARGUMENT, "queueDispatch binding " + i
+                            + " is an indirect reference (slot " + bindings[i].bufferSlot()
+                            + "); queue dispatches take direct buffers only");
+                }
+            }
+        }
+        Command command = Command.dispatch(executable, function, config, constants, bindings, flags);
+        complete(waits, signals, () -> CommandExecutor.execute(command, null));
+    }
+
+    @Override
+    public void queueExecute(long queueAffinity, SemaphoreList waits, SemaphoreList signals,
+            CommandBuffer commandBuffer, BindingTable bindings, long flags) {
+        checkQueue("queueExecute", queueAffinity, waits, signals);
+        if (commandBuffer == null) {
+            complete(waits, signals, () -> { });
+            return;
+        }
+        if (!(commandBuffer instanceof LocalCommandBuffer local)) {
+            throw new StatusException(StatusCode.INVALID_ARGUMENT, "queueExecute command buffer " + commandBuffer
+                    + " was not created by a local CPU device");
+        }
+        List<Command> commands = local.commandsForSubmission();
+        MemorySegment[] slots = CommandExecutor.resolveSlots(bindings, local.usedSlots());
+        complete(waits, signals, () -> CommandExecutor.executeAll(commands, slots));
+    }
+
+    @Override
+    public void queueBarrier(long queueAffinity, SemaphoreList waits, SemaphoreList signals, long flags) {
+        checkQueue("queueBarrier", queueAffinity, waits, signals);
+        complete(waits, signals, () -> { });
+    }
+
+    @Override
+    public void queueHostCall(long queueAffinity, SemaphoreList waits, SemaphoreList signals, HostCall call,
+            long[] args, long flags) {
+        checkQueue("queueHostCall", queueAffinity, waits, signals);
+        if (call == null) {
+            throw new StatusException(StatusCode.INVALID_ARGUMENT, "queueHostCall call is null");
+        }
+        if (args != null && args.length > HOST_CALL_ARGS) {
+            throw new StatusException(StatusCode.INVALID_ARGUMENT, "queueHostCall has " + args.length
+                    + " arguments, more than the " + HOST_CALL_ARGS + " a host call takes");
+        }
+        long[] callArgs = args == null ? new long[HOST_CALL_ARGS] : Arrays.copyOf(args, HOST_CALL_ARGS);
+        StatusException waitFailure = awaitWaits(waits);
+        if (waitFailure != null) {
+            signals.fail(waitFailure);
+            return;
+        }
+        if ((flags & HostCall.FLAG_NON_BLOCKING) != 0) {
+            signals.signal();
+            try {
+                call.call(this, callArgs, SemaphoreList.empty());
+            } catch (RuntimeException e) {
+                LOG.warn("non-blocking host call on device '{}' failed; dropped: {}", info.name(), e.toString());
+            }
+            return;
+        }
+        boolean done;
+        try {
+            done = call.call(this, callArgs, signals);
+        } catch (RuntimeException e) {
+            signals.fail(asStatus(e, "host call"));
+            return;
+        }
+        if (done) {
+            signals.signal();
+        }
+    }
+
+    /** Nothing is ever batched: every operation completes within its call. */
+    @Override
+    public void queueFlush(long queueAffinity) {
+        requireOpen("queueFlush");
+        checkAffinity(queueAffinity);
+    }
+
+    private interface Operation {
+        void run();
+    }
+
+    /** Blocks until the waits are reached, runs {@code operation}, then signals or fails the signals. */
+    private void complete(SemaphoreList waits, SemaphoreList signals, Operation operation) {
+        StatusException failure = awaitWaits(waits);
+        if (failure == null) {
+            try {
+                operation.run();
+            } catch (RuntimeException e) {
+                failure = asStatus(e, "queue operation");
+            }
+        }
+        if (failure != null) {
+            signals.fail(failure);
+        } else {
+            signals.signal();
+        }
+    }
+
+    private static StatusException awaitWaits(SemaphoreList waits) {
+        try {
+            waits.awaitAll(Timeout.infinite());
+            return null;
+        } catch (StatusException e) {
+            return e;
+        }
+    }
+
+    private static StatusException asStatus(RuntimeException e, String what) {
+        return e instanceof StatusException status ? status
+                : new StatusException(StatusCode.UNKNOWN, what + " threw " + e, e);
+    }
+
+    private void checkQueue(String what, long queueAffinity, SemaphoreList waits, SemaphoreList signals) {
+        requireOpen(what);
+        checkAffinity(queueAffinity);
+        if (waits == null || signals == null) {
+            throw new StatusException(StatusCode.INVALID_ARGUMENT, what + " wait or signal list is null (use "
+                    + "SemaphoreList.empty())");
+        }
+    }
+
+    private void checkAffinity(long queueAffinity) {
+        if (queueAffinity != 0 && queueAffinity != QUEUE_AFFINITY_ANY && (queueAffinity & 1) == 0) {
+            throw new StatusException(StatusCode.INVALID_ARGUMENT, "queue affinity 0x" + Long.toHexString(queueAffinity)
+                    + " selects no queue of device '" + info.name() + "' (it has 1 queue, bit 0)");
+        }
+    }
+
+    private void requireOpen(String what) {
+        if (closed) {
+            throw new StatusException(StatusCode.FAILED_PRECONDITION, what + " on device '" + info.name()
+                    + "' after it was closed");
+        }
+    }
+
+    @Override
+    public void retain() {
+        references.incrementAndGet();
+    }
+
+    @Override
+    public void release() {
+        int remaining = references.decrementAndGet();
+        if (remaining == 0) {
+            closed = true;
+        } else if (remaining < 0) {
+            throw new StatusException(StatusCode.FAILED_PRECONDITION, "device '" + info.name()
+                    + "' released more times than retained");
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "local-sync device '" + info.name() + "'";
+    }
+}
