@@ -16,6 +16,7 @@ import java.util.BitSet;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
 
 /**
  * A command buffer of a CPU device: records a compact list of checked {@link Command}s that the
@@ -181,18 +182,14 @@ public final class LocalCommandBuffer implements CommandBuffer {
         return usedSlots;
     }
 
-    private interface Recorder {
-        Command check();
-    }
-
-    private void record(int category, String what, Recorder recorder) {
+    private void record(int category, String what, Supplier<Command> checked) {
         requireRecording(what);
         if (!CommandCategory.has(categories, category)) {
             throw new StatusException(StatusCode.FAILED_PRECONDITION, what + " needs category "
                     + CommandCategory.format(category) + " but the command buffer allows "
                     + CommandCategory.format(categories));
         }
-        Command command = recorder.check();
+        Command command = checked.get();
         command.forEachSlot(slot -> {
             if (slot >= bindingCapacity) {
                 throw new StatusException(StatusCode.OUT_OF_RANGE, what + " uses binding slot " + slot

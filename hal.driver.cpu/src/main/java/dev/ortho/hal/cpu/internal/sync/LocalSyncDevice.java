@@ -6,6 +6,7 @@ import dev.ortho.base.Timeout;
 import dev.ortho.hal.Allocator;
 import dev.ortho.hal.BindingTable;
 import dev.ortho.hal.Buffer;
+import dev.ortho.hal.BufferParams;
 import dev.ortho.hal.BufferRef;
 import dev.ortho.hal.CommandBuffer;
 import dev.ortho.hal.CommandBufferMode;
@@ -19,7 +20,6 @@ import dev.ortho.hal.ExecutableCache;
 import dev.ortho.hal.HostCall;
 import dev.ortho.hal.Semaphore;
 import dev.ortho.hal.SemaphoreList;
-import dev.ortho.hal.BufferParams;
 import dev.ortho.hal.cpu.internal.command.Command;
 import dev.ortho.hal.cpu.internal.command.CommandExecutor;
 import dev.ortho.hal.cpu.internal.command.LocalCommandBuffer;
@@ -273,12 +273,8 @@ public final class LocalSyncDevice implements Device {
         checkAffinity(queueAffinity);
     }
 
-    private interface Operation {
-        void run();
-    }
-
     /** Blocks until the waits are reached, runs {@code operation}, then signals or fails the signals. */
-    private void complete(SemaphoreList waits, SemaphoreList signals, Operation operation) {
+    private void complete(SemaphoreList waits, SemaphoreList signals, Runnable operation) {
         StatusException failure = awaitWaits(waits);
         if (failure == null) {
             try {
