@@ -50,16 +50,31 @@ public final class BindingTable {
         return buffers.length;
     }
 
-    /** The buffer in {@code slot}, or null if the slot is empty. */
+    /**
+     * The buffer in {@code slot}, or null if the slot is empty.
+     *
+     * @throws dev.ortho.base.StatusException OUT_OF_RANGE if {@code slot} is not in
+     *     {@code [0, size())}
+     */
     public Buffer buffer(int slot) {
-        return buffers[slot];
+        return buffers[checkSlot(slot)];
     }
 
+    /** Offset of {@code slot}'s range; OUT_OF_RANGE as {@link #buffer(int)}. */
     public long offset(int slot) {
-        return offsets[slot];
+        return offsets[checkSlot(slot)];
     }
 
+    /** Length of {@code slot}'s range (or {@link Buffer#WHOLE_BUFFER}); OUT_OF_RANGE as {@link #buffer(int)}. */
     public long length(int slot) {
-        return lengths[slot];
+        return lengths[checkSlot(slot)];
+    }
+
+    private int checkSlot(int slot) {
+        if (slot < 0 || slot >= buffers.length) {
+            throw new dev.ortho.base.StatusException(dev.ortho.base.StatusCode.OUT_OF_RANGE,
+                    "binding table slot " + slot + " is outside [0, " + buffers.length + ")");
+        }
+        return slot;
     }
 }
