@@ -82,65 +82,72 @@ public final class BuiltinKernels implements KernelLibrary {
         return (long) workgroup.workgroupIdX() * dispatch.workgroupSizeX();
     }
 
+    /**
+     * End of the workgroup starting at {@code begin}: one workgroup size further, capped at the
+     * element count (which also checks that every binding holds that many elements).
+     */
+    private static long end(DispatchState dispatch, long begin) {
+        return Math.min(count(dispatch), begin + dispatch.workgroupSizeX());
+    }
+
     private static void fill(DispatchState dispatch, WorkgroupState workgroup) {
-        long n = count(dispatch);
         int value = dispatch.constant(1);
         MemorySegment out = dispatch.binding(0);
-        long end = Math.min(n, begin(dispatch, workgroup) + dispatch.workgroupSizeX());
-        for (long i = begin(dispatch, workgroup); i < end; i++) {
+        long begin = begin(dispatch, workgroup);
+        long end = end(dispatch, begin);
+        for (long i = begin; i < end; i++) {
             out.setAtIndex(I32, i, value);
         }
     }
 
     private static void copy(DispatchState dispatch, WorkgroupState workgroup) {
-        long n = count(dispatch);
         long begin = begin(dispatch, workgroup);
-        long end = Math.min(n, begin + dispatch.workgroupSizeX());
+        long end = end(dispatch, begin);
         if (begin < end) {
             MemorySegment.copy(dispatch.binding(0), begin * 4, dispatch.binding(1), begin * 4, (end - begin) * 4);
         }
     }
 
     private static void addF32(DispatchState dispatch, WorkgroupState workgroup) {
-        long n = count(dispatch);
         MemorySegment lhs = dispatch.binding(0);
         MemorySegment rhs = dispatch.binding(1);
         MemorySegment out = dispatch.binding(2);
-        long end = Math.min(n, begin(dispatch, workgroup) + dispatch.workgroupSizeX());
-        for (long i = begin(dispatch, workgroup); i < end; i++) {
+        long begin = begin(dispatch, workgroup);
+        long end = end(dispatch, begin);
+        for (long i = begin; i < end; i++) {
             out.setAtIndex(F32, i, lhs.getAtIndex(F32, i) + rhs.getAtIndex(F32, i));
         }
     }
 
     private static void mulF32(DispatchState dispatch, WorkgroupState workgroup) {
-        long n = count(dispatch);
         MemorySegment lhs = dispatch.binding(0);
         MemorySegment rhs = dispatch.binding(1);
         MemorySegment out = dispatch.binding(2);
-        long end = Math.min(n, begin(dispatch, workgroup) + dispatch.workgroupSizeX());
-        for (long i = begin(dispatch, workgroup); i < end; i++) {
+        long begin = begin(dispatch, workgroup);
+        long end = end(dispatch, begin);
+        for (long i = begin; i < end; i++) {
             out.setAtIndex(F32, i, lhs.getAtIndex(F32, i) * rhs.getAtIndex(F32, i));
         }
     }
 
     private static void addI32(DispatchState dispatch, WorkgroupState workgroup) {
-        long n = count(dispatch);
         MemorySegment lhs = dispatch.binding(0);
         MemorySegment rhs = dispatch.binding(1);
         MemorySegment out = dispatch.binding(2);
-        long end = Math.min(n, begin(dispatch, workgroup) + dispatch.workgroupSizeX());
-        for (long i = begin(dispatch, workgroup); i < end; i++) {
+        long begin = begin(dispatch, workgroup);
+        long end = end(dispatch, begin);
+        for (long i = begin; i < end; i++) {
             out.setAtIndex(I32, i, lhs.getAtIndex(I32, i) + rhs.getAtIndex(I32, i));
         }
     }
 
     private static void mulI32(DispatchState dispatch, WorkgroupState workgroup) {
-        long n = count(dispatch);
         MemorySegment lhs = dispatch.binding(0);
         MemorySegment rhs = dispatch.binding(1);
         MemorySegment out = dispatch.binding(2);
-        long end = Math.min(n, begin(dispatch, workgroup) + dispatch.workgroupSizeX());
-        for (long i = begin(dispatch, workgroup); i < end; i++) {
+        long begin = begin(dispatch, workgroup);
+        long end = end(dispatch, begin);
+        for (long i = begin; i < end; i++) {
             out.setAtIndex(I32, i, lhs.getAtIndex(I32, i) * rhs.getAtIndex(I32, i));
         }
     }
