@@ -15,6 +15,7 @@ import dev.ortho.hal.Semaphore;
 import dev.ortho.hal.Timepoint;
 import dev.ortho.hal.frontier.Axis;
 import dev.ortho.hal.frontier.Frontier;
+import dev.ortho.hal.frontier.SemaphoreScope;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -303,5 +304,25 @@ class TimelineSemaphoreTest {
         s.fail(new StatusException(StatusCode.ABORTED, "x"));
         assertEquals(StatusCode.ABORTED,
                 assertThrows(StatusException.class, () -> s.frontierAt(0, new Frontier(1))).code());
+    }
+
+    @Test
+    void queueLocalSemaphoresRecordNoFrontiersWiderOnesDo() {
+        Frontier signalled = new Frontier(2);
+        signalled.insertOrRaise(Axis.queue(0, 0, 1, 1), 4);
+        TimelineSemaphore local = new TimelineSemaphore("local", 0, SemaphoreScope.QUEUE_LOCAL);
+        TimelineSemaphore device = new TimelineSemaphore("device", 0, SemaphoreScope.DEVICE);
+        assertEquals(SemaphoreScope.QUEUE_LOCAL, local.scope());
+        assertEquals(SemaphoreScope.DEVICE, device.scope());
+        assertEquals(SemaphoreScope.PROCESS, new TimelineSemaphore("host", 0).scope());
+        local.signal(1, signalled);
+        device.signal(1, signalled);
+        Frontier out = new Frontier(2);
+        assertTrue(local.frontierAt(1, out));
+        assertTrue(out.isEmpty() && out.isTainted(), "queue-local: reached, but claims no knowledge");
+        assertTrue(device.frontierAt(1, out));
+        assertEquals(signalled, out);
+        assertEquals(StatusCode.INVALID_ARGUMENT,
+                assertThrows(StatusException.class, () -> new TimelineSemaphore("x", 0, null)).code());
     }
 }
