@@ -101,6 +101,19 @@ public interface Device extends Resource {
      */
     CommandBuffer createCommandBuffer(int mode, int categories, long queueAffinity, int bindingCapacity);
 
+    /**
+     * Joins a collective group: IREE's {@code iree_hal_device_create_channel}. The caller owns
+     * the channel. Devices without collectives ({@link DeviceCapability#COLLECTIVES} unset)
+     * report UNIMPLEMENTED, as the default does.
+     *
+     * @throws dev.ortho.base.StatusException UNIMPLEMENTED without collectives; INVALID_ARGUMENT
+     *     for null params or a rank outside {@code [0, count)}
+     */
+    default Channel createChannel(long queueAffinity, ChannelParams params) {
+        throw new dev.ortho.base.StatusException(dev.ortho.base.StatusCode.UNIMPLEMENTED,
+                "collectives are not implemented by device '" + info().name() + "'");
+    }
+
     /** Creates an executable cache; {@code identifier} names it in logs. The caller owns it. */
     ExecutableCache createExecutableCache(String identifier);
 

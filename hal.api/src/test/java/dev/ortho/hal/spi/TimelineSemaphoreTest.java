@@ -325,4 +325,27 @@ class TimelineSemaphoreTest {
         assertEquals(StatusCode.INVALID_ARGUMENT,
                 assertThrows(StatusException.class, () -> new TimelineSemaphore("x", 0, null)).code());
     }
+
+    @Test
+    void externalSignalsTaintTheirValueUntilAWitnessedSignalPassesIt() {
+        Frontier witnessed = new Frontier(2);
+        witnessed.insertOrRaise(Axis.queue(0, 0, 0, 0), 1);
+        TimelineSemaphore s = new TimelineSemaphore("imported", 0, SemaphoreScope.SYSTEM);
+        s.signal(1, witnessed);
+        s.signalExternal(2, witnessed);
+        assertEquals(2, s.query());
+        assertFalse(s.isValueTainted(1));
+        assertTrue(s.isValueTainted(2));
+        Frontier out = new Frontier(2);
+        assertTrue(s.frontierAt(2, out));
+        assertTrue(out.isTainted(), "an external value's frontier never claims full knowledge");
+        s.signal(3, witnessed);
+        assertFalse(s.isValueTainted(3), "a witnessed signal past the external one recovers");
+        assertEquals(StatusCode.INVALID_ARGUMENT,
+                assertThrows(StatusException.class, () -> s.signalExternal(3, null)).code());
+        TimelineSemaphore untracked = new TimelineSemaphore("local", 0, SemaphoreScope.QUEUE_LOCAL);
+        untracked.signalExternal(1, null);
+        assertEquals(1, untracked.query());
+        assertTrue(untracked.isValueTainted(1));
+    }
 }
