@@ -247,4 +247,14 @@ public abstract class CommandBufferSuite extends DeviceTestBase {
             cb.end();
         }
     }
+
+    @Test
+    void creationNamesTheBadArgument() {
+        var mode = assertStatus(StatusCode.INVALID_ARGUMENT, () -> create(1 << 30, CommandCategory.ANY, 0));
+        assertTrue(mode.getMessage().contains("mode"), mode.getMessage());
+        var categories = assertStatus(StatusCode.INVALID_ARGUMENT, () -> create(0, 0, 0));
+        assertTrue(categories.getMessage().contains("categories"), categories.getMessage());
+        var capacity = assertStatus(StatusCode.INVALID_ARGUMENT, () -> create(0, CommandCategory.ANY, -2));
+        assertTrue(capacity.getMessage().contains("capacity -2"), capacity.getMessage());
+    }
 }
