@@ -1,5 +1,7 @@
 package dev.ortho.hal;
 
+import dev.ortho.base.StatusCode;
+import dev.ortho.base.StatusException;
 import java.lang.foreign.MemorySegment;
 import java.util.List;
 import org.osgi.annotation.versioning.ProviderType;
@@ -67,7 +69,7 @@ public interface Allocator {
      */
     default Buffer importBuffer(BufferParams params, java.nio.ByteBuffer memory, Runnable releaseCallback) {
         if (memory == null || !memory.isDirect()) {
-            throw new dev.ortho.base.StatusException(dev.ortho.base.StatusCode.INVALID_ARGUMENT,
+            throw new StatusException(StatusCode.INVALID_ARGUMENT,
                     "imported ByteBuffer " + memory + " is " + (memory == null ? "null" : "not direct"));
         }
         return importBuffer(params, MemorySegment.ofBuffer(memory), releaseCallback);

@@ -1,5 +1,7 @@
 package dev.ortho.hal;
 
+import dev.ortho.base.StatusCode;
+import dev.ortho.base.StatusException;
 import java.lang.foreign.MemorySegment;
 import org.osgi.annotation.versioning.ProviderType;
 
@@ -96,11 +98,11 @@ public interface CommandBuffer extends Resource {
      */
     default void adviseBuffer(BufferRef buffer, long flags, long arg0, long arg1) {
         if (buffer == null) {
-            throw new dev.ortho.base.StatusException(dev.ortho.base.StatusCode.INVALID_ARGUMENT,
+            throw new StatusException(StatusCode.INVALID_ARGUMENT,
                     "adviseBuffer buffer reference is null");
         }
         if (flags != 0) {
-            throw new dev.ortho.base.StatusException(dev.ortho.base.StatusCode.INVALID_ARGUMENT,
+            throw new StatusException(StatusCode.INVALID_ARGUMENT,
                     "adviseBuffer flags 0x" + Long.toHexString(flags) + " are unknown (none are defined)");
         }
     }
@@ -115,7 +117,7 @@ public interface CommandBuffer extends Resource {
      * @throws dev.ortho.base.StatusException UNIMPLEMENTED if the device has no collectives
      */
     default void collective(Channel channel, int op, int param, BufferRef send, BufferRef recv, long elementCount) {
-        throw new dev.ortho.base.StatusException(dev.ortho.base.StatusCode.UNIMPLEMENTED,
+        throw new StatusException(StatusCode.UNIMPLEMENTED,
                 "collectives are not implemented by command buffer " + this);
     }
 

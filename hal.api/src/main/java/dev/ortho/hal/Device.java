@@ -1,5 +1,7 @@
 package dev.ortho.hal;
 
+import dev.ortho.base.StatusCode;
+import dev.ortho.base.StatusException;
 import dev.ortho.hal.frontier.SemaphoreScope;
 import java.lang.foreign.MemorySegment;
 import org.osgi.annotation.versioning.ProviderType;
@@ -110,7 +112,7 @@ public interface Device extends Resource {
      *     for null params or a rank outside {@code [0, count)}
      */
     default Channel createChannel(long queueAffinity, ChannelParams params) {
-        throw new dev.ortho.base.StatusException(dev.ortho.base.StatusCode.UNIMPLEMENTED,
+        throw new StatusException(StatusCode.UNIMPLEMENTED,
                 "collectives are not implemented by device '" + info().name() + "'");
     }
 

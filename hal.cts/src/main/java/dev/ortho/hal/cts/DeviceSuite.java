@@ -173,4 +173,16 @@ public abstract class DeviceSuite extends DeviceTestBase {
             assertTrue(e.getMessage().contains(Long.toHexString(missing)), e.getMessage());
         }
     }
+
+    @Test
+    void flushAcceptsEveryQueueAndRefusesAffinitiesSelectingNone() {
+        device.queueFlush(ANY);
+        device.queueFlush(0);
+        device.queueFlush(1);
+        long queues = device.queryI64("hal.device", "concurrency");
+        org.junit.jupiter.api.Assumptions.assumeTrue(queues < 63, "device has 63 or more queues");
+        long missing = 1L << queues;
+        var e = assertStatus(StatusCode.INVALID_ARGUMENT, () -> device.queueFlush(missing));
+        assertTrue(e.getMessage().contains(Long.toHexString(missing)), e.getMessage());
+    }
 }
