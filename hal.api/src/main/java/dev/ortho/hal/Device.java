@@ -125,7 +125,8 @@ public interface Device extends Resource {
      *
      * <p>Memory is committed only once {@code waits} are reached. If a wait fails, nothing is
      * allocated: the signals fail with that wait's status and the returned buffer has no memory
-     * (every use of it fails with FAILED_PRECONDITION); the caller still releases it. A
+     * (every use of it fails with FAILED_PRECONDITION); the caller still releases it. An
+     * allocation that fails when it runs (RESOURCE_EXHAUSTED) is reported the same way. A
      * synchronous device returns after the waits, an asynchronous one at once.
      *
      * @throws dev.ortho.base.StatusException INVALID_ARGUMENT for null lists or params, a
