@@ -223,8 +223,13 @@ public final class ValidatingDevice extends ForwardingDevice {
         String call = "device.queueDealloca";
         checkLive(call);
         checkLists(call, waits, signals);
-        refs.usable(call, "buffer", buffer); // null, foreign, released
-        if (!(buffer instanceof ValidatingBuffer validating) || !validating.isFromAlloca()) {
+        if (!(buffer instanceof ValidatingBuffer validating) || validating.owner() != this) {
+            refs.usable(call, "buffer", buffer); // null or another device's: throws
+            throw Checks.fail(StatusCode.INVALID_ARGUMENT, call, "buffer", buffer
+                    + " was not returned by queueAlloca of " + this);
+        }
+        validating.checkLive(call + " buffer");
+        if (!validating.isFromAlloca()) {
             throw Checks.fail(StatusCode.INVALID_ARGUMENT, call, "buffer", buffer
                     + " was not returned by queueAlloca (only stream-ordered allocations are deallocated)");
         }
