@@ -81,6 +81,11 @@ public class ForwardingBuffer implements Buffer {
     }
 
     @Override
+    public MappedMemory map(int mode, int access, long offset, long length) {
+        return delegate.map(mode, access, offset, length);
+    }
+
+    @Override
     public MappedMemory map(int access, long offset, long length) {
         return delegate.map(access, offset, length);
     }

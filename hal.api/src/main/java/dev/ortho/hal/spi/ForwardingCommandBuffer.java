@@ -1,16 +1,19 @@
 package dev.ortho.hal.spi;
 
+import dev.ortho.hal.BufferBarrier;
 import dev.ortho.hal.BufferRef;
+import dev.ortho.hal.Channel;
 import dev.ortho.hal.CommandBuffer;
 import dev.ortho.hal.DispatchConfig;
 import dev.ortho.hal.Event;
 import dev.ortho.hal.Executable;
+import dev.ortho.hal.MemoryBarrier;
 import java.lang.foreign.MemorySegment;
 import java.util.Objects;
 
 /**
  * A {@link CommandBuffer} forwarding to a command buffer of a wrapped device. Recording calls
- * translate their buffers, events and executables with the owner's {@code unwrap} methods, so
+ * translate their buffers, events, channels and executables with the owner's {@code unwrap} methods, so
  * the inner command buffer records inner objects only.
  *
  * <p>{@code retain}/{@code release} forward one to one. Threading as the inner command buffer:
@@ -82,6 +85,12 @@ public class ForwardingCommandBuffer implements CommandBuffer {
     }
 
     @Override
+    public void executionBarrier(int sourceStages, int targetStages, int flags, MemoryBarrier[] memoryBarriers,
+            BufferBarrier[] bufferBarriers) {
+        delegate.executionBarrier(sourceStages, targetStages, flags, memoryBarriers, owner.unwrap(bufferBarriers));
+    }
+
+    @Override
     public void signalEvent(Event event, int sourceStages) {
         delegate.signalEvent(owner.unwrap(event), sourceStages);
     }
@@ -94,6 +103,18 @@ public class ForwardingCommandBuffer implements CommandBuffer {
     @Override
     public void waitEvents(Event[] events, int sourceStages, int targetStages) {
         delegate.waitEvents(owner.unwrap(events), sourceStages, targetStages);
+    }
+
+    @Override
+    public void waitEvents(Event[] events, int sourceStages, int targetStages, MemoryBarrier[] memoryBarriers,
+            BufferBarrier[] bufferBarriers) {
+        delegate.waitEvents(owner.unwrap(events), sourceStages, targetStages, memoryBarriers,
+                owner.unwrap(bufferBarriers));
+    }
+
+    @Override
+    public void adviseBuffer(BufferRef buffer, long flags, long arg0, long arg1) {
+        delegate.adviseBuffer(owner.unwrap(buffer), flags, arg0, arg1);
     }
 
     @Override
@@ -116,6 +137,11 @@ public class ForwardingCommandBuffer implements CommandBuffer {
             BufferRef[] bindings, long flags) {
         delegate.dispatch(owner.unwrap(executable), function, owner.unwrap(config), constants,
                 owner.unwrap(bindings), flags);
+    }
+
+    @Override
+    public void collective(Channel channel, int op, int param, BufferRef send, BufferRef recv, long elementCount) {
+        delegate.collective(owner.unwrap(channel), op, param, owner.unwrap(send), owner.unwrap(recv), elementCount);
     }
 
     @Override

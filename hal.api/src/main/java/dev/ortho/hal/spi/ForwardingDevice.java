@@ -3,8 +3,11 @@ package dev.ortho.hal.spi;
 import dev.ortho.hal.Allocator;
 import dev.ortho.hal.BindingTable;
 import dev.ortho.hal.Buffer;
+import dev.ortho.hal.BufferBarrier;
 import dev.ortho.hal.BufferParams;
 import dev.ortho.hal.BufferRef;
+import dev.ortho.hal.Channel;
+import dev.ortho.hal.ChannelParams;
 import dev.ortho.hal.CommandBuffer;
 import dev.ortho.hal.Device;
 import dev.ortho.hal.DeviceInfo;
@@ -15,6 +18,7 @@ import dev.ortho.hal.ExecutableCache;
 import dev.ortho.hal.HostCall;
 import dev.ortho.hal.Semaphore;
 import dev.ortho.hal.SemaphoreList;
+import dev.ortho.hal.frontier.SemaphoreScope;
 import java.lang.foreign.MemorySegment;
 import java.util.Objects;
 
@@ -24,12 +28,12 @@ import java.util.Objects;
  * inner device and never subclasses a driver's implementation.
  *
  * <p><b>Handles.</b> A wrapper that wants to see calls on the objects a device hands out
- * (buffers, semaphores, command buffers, ...) overrides the {@code wrap…} hooks to return its own
+ * (buffers, semaphores, command buffers, channels, ...) overrides the {@code wrap…} hooks to return its own
  * {@code Forwarding…} subclasses ({@link ForwardingBuffer}, {@link ForwardingSemaphore}, ...)
  * owned by this device. Every queue and recording call then translates its arguments back with
  * the {@code unwrap} methods, so the inner device only ever sees its own objects, including those
  * nested in {@link BufferRef}s, {@link SemaphoreList}s, {@link BindingTable}s and
- * {@link DispatchConfig}s. By default the hooks return the inner object unchanged and the
+ * {@link DispatchConfig}s and {@link BufferBarrier}s. By default the hooks return the inner object unchanged and the
  * {@code unwrap} methods return their argument without allocating: a wrapper pays only for the
  * object types it intercepts. Objects owned by a different wrapper pass through unchanged (the
  * inner device decides whether it accepts them); a wrapper with its own handle table overrides
@@ -93,6 +97,11 @@ public abstract class ForwardingDevice implements Device {
         return inner;
     }
 
+    /** Wraps a collective channel the inner device created. */
+    protected Channel wrapChannel(Channel inner) {
+        return inner;
+    }
+
     /** Wraps an executable an inner executable cache prepared. */
     protected Executable wrapExecutable(Executable inner) {
         return inner;
@@ -125,6 +134,11 @@ public abstract class ForwardingDevice implements Device {
         return executable instanceof ForwardingExecutable f && f.owner() == this ? f.delegate() : executable;
     }
 
+    /** The inner channel if this device handed it out, else {@code channel}. */
+    public Channel unwrap(Channel channel) {
+        return channel instanceof ForwardingChannel f && f.owner() == this ? f.delegate() : channel;
+    }
+
     /** {@code ref} with its buffer unwrapped; the same record if nothing changes (or null). */
     public final BufferRef unwrap(BufferRef ref) {
         if (ref == null || ref.buffer() == null) {
@@ -147,6 +161,25 @@ public abstract class ForwardingDevice implements Device {
                     result = refs.clone();
                 }
                 result[i] = inner;
+            }
+        }
+        return result;
+    }
+
+    /** {@code barriers} with every buffer unwrapped; the same array if nothing changes (or null). */
+    public final BufferBarrier[] unwrap(BufferBarrier[] barriers) {
+        if (barriers == null) {
+            return null;
+        }
+        BufferBarrier[] result = barriers;
+        for (int i = 0; i < barriers.length; i++) {
+            BufferBarrier barrier = barriers[i];
+            BufferRef inner = barrier == null ? null : unwrap(barrier.buffer());
+            if (barrier != null && inner != barrier.buffer()) {
+                if (result == barriers) {
+                    result = barriers.clone();
+                }
+                result[i] = new BufferBarrier(barrier.sourceScope(), barrier.targetScope(), inner);
             }
         }
         return result;
@@ -278,6 +311,16 @@ public abstract class ForwardingDevice implements Device {
     @Override
     public Semaphore createSemaphore(long initialValue) {
         return wrapSemaphore(delegate.createSemaphore(initialValue));
+    }
+
+    @Override
+    public Semaphore createSemaphore(long initialValue, SemaphoreScope scope) {
+        return wrapSemaphore(delegate.createSemaphore(initialValue, scope));
+    }
+
+    @Override
+    public Channel createChannel(long queueAffinity, ChannelParams params) {
+        return wrapChannel(delegate.createChannel(queueAffinity, params));
     }
 
     @Override

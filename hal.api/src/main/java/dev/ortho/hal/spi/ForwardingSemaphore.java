@@ -6,6 +6,7 @@ import dev.ortho.hal.Semaphore;
 import dev.ortho.hal.Timepoint;
 import dev.ortho.hal.TimepointCallback;
 import dev.ortho.hal.frontier.Frontier;
+import dev.ortho.hal.frontier.SemaphoreScope;
 import java.util.Objects;
 
 /**
@@ -32,6 +33,11 @@ public class ForwardingSemaphore implements Semaphore {
     /** The wrapped semaphore. */
     public final Semaphore delegate() {
         return delegate;
+    }
+
+    @Override
+    public SemaphoreScope scope() {
+        return delegate.scope();
     }
 
     @Override

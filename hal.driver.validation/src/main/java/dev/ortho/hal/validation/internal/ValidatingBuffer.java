@@ -112,22 +112,31 @@ final class ValidatingBuffer extends ForwardingBuffer {
     }
 
     @Override
+    public MappedMemory map(int mode, int access, long offset, long length) {
+        if (mode != MAPPING_MODE_SCOPED && mode != MAPPING_MODE_PERSISTENT) {
+            throw Checks.fail(StatusCode.INVALID_ARGUMENT, "buffer.map", "mode", "mode " + mode + " is neither "
+                    + MAPPING_MODE_SCOPED + " (scoped) nor " + MAPPING_MODE_PERSISTENT + " (persistent)");
+        }
+        checkMap("buffer.map", mode, access, offset, length);
+        return new ValidatingMapping(this, delegate().map(mode, access, offset, length));
+    }
+
+    @Override
     public MappedMemory map(int access, long offset, long length) {
-        checkMap("buffer.map", access, offset, length);
-        return new ValidatingMapping(this, delegate().map(access, offset, length));
+        return map(MAPPING_MODE_SCOPED, access, offset, length);
     }
 
     @Override
     public void read(long offset, MemorySegment target) {
         Checks.requireNonNull(target, "buffer.read", "target");
-        checkMap("buffer.read", MemoryAccess.READ, offset, target.byteSize());
+        checkMap("buffer.read", MAPPING_MODE_SCOPED, MemoryAccess.READ, offset, target.byteSize());
         super.read(offset, target);
     }
 
     @Override
     public void write(long offset, MemorySegment source) {
         Checks.requireNonNull(source, "buffer.write", "source");
-        checkMap("buffer.write", MemoryAccess.WRITE, offset, source.byteSize());
+        checkMap("buffer.write", MAPPING_MODE_SCOPED, MemoryAccess.WRITE, offset, source.byteSize());
         super.write(offset, source);
     }
 
@@ -136,7 +145,7 @@ final class ValidatingBuffer extends ForwardingBuffer {
         checkPatternLength("buffer.fill", patternLength);
         long resolved = Checks.range("buffer.fill", "range", offset, length, delegate().byteLength());
         Checks.alignment("buffer.fill", "range", offset, resolved, patternLength);
-        checkMap("buffer.fill", MemoryAccess.WRITE, offset, resolved);
+        checkMap("buffer.fill", MAPPING_MODE_SCOPED, MemoryAccess.WRITE, offset, resolved);
         super.fill(offset, length, pattern, patternLength);
     }
 
@@ -148,17 +157,19 @@ final class ValidatingBuffer extends ForwardingBuffer {
         }
     }
 
-    /** IREE's mapping rules: host-visible, mapping usage, READ/WRITE access allowed, range inside. */
-    private void checkMap(String call, int access, long offset, long length) {
+    /** IREE's mapping rules: host-visible, the mode's mapping usage, READ/WRITE access allowed, range inside. */
+    private void checkMap(String call, int mode, int access, long offset, long length) {
         checkUsable(call, "buffer");
         Buffer inner = delegate();
         if (!MemoryType.has(inner.memoryType(), MemoryType.HOST_VISIBLE)) {
             throw Checks.fail(StatusCode.PERMISSION_DENIED, call, "buffer", "memory type "
                     + MemoryType.format(inner.memoryType()) + " is not HOST_VISIBLE, so it cannot be mapped");
         }
-        if ((inner.allowedUsage() & (BufferUsage.MAPPING_SCOPED | BufferUsage.MAPPING_PERSISTENT)) == 0) {
+        int usage = mode == MAPPING_MODE_PERSISTENT ? BufferUsage.MAPPING_PERSISTENT : BufferUsage.MAPPING_SCOPED;
+        if ((inner.allowedUsage() & usage) == 0) {
             throw Checks.fail(StatusCode.PERMISSION_DENIED, call, "buffer", "usage "
-                    + BufferUsage.format(inner.allowedUsage()) + " allows neither MAPPING_SCOPED nor MAPPING_PERSISTENT");
+                    + BufferUsage.format(inner.allowedUsage()) + " lacks " + BufferUsage.format(usage)
+                    + ", which " + (mode == MAPPING_MODE_PERSISTENT ? "persistent" : "scoped") + " mapping needs");
         }
         Checks.access(call, "access", inner.allowedAccess(), access & ~MemoryAccess.ANY);
         Checks.range(call, "range", offset, length, inner.byteLength());

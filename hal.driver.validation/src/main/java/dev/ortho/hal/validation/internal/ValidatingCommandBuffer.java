@@ -5,15 +5,20 @@ import dev.ortho.base.StatusException;
 import dev.ortho.hal.Allocator;
 import dev.ortho.hal.BindingTable;
 import dev.ortho.hal.Buffer;
+import dev.ortho.hal.BufferBarrier;
 import dev.ortho.hal.BufferRef;
 import dev.ortho.hal.BufferUsage;
+import dev.ortho.hal.Channel;
+import dev.ortho.hal.CollectiveOp;
 import dev.ortho.hal.CommandBuffer;
 import dev.ortho.hal.CommandBufferMode;
 import dev.ortho.hal.CommandCategory;
+import dev.ortho.hal.DeviceCapability;
 import dev.ortho.hal.DispatchConfig;
 import dev.ortho.hal.Event;
 import dev.ortho.hal.Executable;
 import dev.ortho.hal.MemoryAccess;
+import dev.ortho.hal.MemoryBarrier;
 import dev.ortho.hal.MemoryType;
 import dev.ortho.hal.SemaphoreList;
 import dev.ortho.hal.spi.ForwardingCommandBuffer;
@@ -143,6 +148,44 @@ final class ValidatingCommandBuffer extends ForwardingCommandBuffer {
     }
 
     @Override
+    public void executionBarrier(int sourceStages, int targetStages, int flags, MemoryBarrier[] memoryBarriers,
+            BufferBarrier[] bufferBarriers) {
+        String call = "commandBuffer.executionBarrier";
+        recording(call, 0);
+        checkBarriers(call, memoryBarriers, bufferBarriers);
+        super.executionBarrier(sourceStages, targetStages, flags, memoryBarriers, bufferBarriers);
+    }
+
+    /**
+     * Barriers carry no binding requirements (IREE validates none); their buffers must still be
+     * usable here and their ranges inside the buffer or below the binding capacity.
+     */
+    private void checkBarriers(String call, MemoryBarrier[] memoryBarriers, BufferBarrier[] bufferBarriers) {
+        if (memoryBarriers != null) {
+            for (int i = 0; i < memoryBarriers.length; i++) {
+                if (memoryBarriers[i] == null) {
+                    throw Checks.fail(StatusCode.INVALID_ARGUMENT, call, "memoryBarriers[" + i + "]", "is null");
+                }
+            }
+        }
+        if (bufferBarriers != null) {
+            for (int i = 0; i < bufferBarriers.length; i++) {
+                String argument = "bufferBarriers[" + i + "]";
+                if (bufferBarriers[i] == null || bufferBarriers[i].buffer() == null) {
+                    throw Checks.fail(StatusCode.INVALID_ARGUMENT, call, argument, "is null");
+                }
+                BufferRef ref = bufferBarriers[i].buffer();
+                if (ref.isIndirect()) {
+                    checkSlot(call, argument, ref, 1);
+                } else {
+                    device.refs().direct(call, argument, ref.buffer(), ref.offset(), ref.length(), -1, 0, 0,
+                            MemoryAccess.ANY, 0, 1);
+                }
+            }
+        }
+    }
+
+    @Override
     public void signalEvent(Event event, int sourceStages) {
         recording("commandBuffer.signalEvent", CommandCategory.DISPATCH);
         event("commandBuffer.signalEvent", "event", event);
@@ -164,6 +207,108 @@ final class ValidatingCommandBuffer extends ForwardingCommandBuffer {
             event("commandBuffer.waitEvents", "events[" + i + "]", events[i]);
         }
         super.waitEvents(events, sourceStages, targetStages);
+    }
+
+    @Override
+    public void waitEvents(Event[] events, int sourceStages, int targetStages, MemoryBarrier[] memoryBarriers,
+            BufferBarrier[] bufferBarriers) {
+        String call = "commandBuffer.waitEvents";
+        recording(call, CommandCategory.DISPATCH);
+        Checks.requireNonNull(events, call, "events");
+        for (int i = 0; i < events.length; i++) {
+            event(call, "events[" + i + "]", events[i]);
+        }
+        checkBarriers(call, memoryBarriers, bufferBarriers);
+        super.waitEvents(events, sourceStages, targetStages, memoryBarriers, bufferBarriers);
+    }
+
+    /** IREE's advise validation: TRANSFER category, a device-visible range; no flags are defined. */
+    @Override
+    public void adviseBuffer(BufferRef buffer, long flags, long arg0, long arg1) {
+        String call = "commandBuffer.adviseBuffer";
+        recording(call, CommandCategory.TRANSFER);
+        Checks.requireNonNull(buffer, call, "buffer");
+        if (flags != 0) {
+            throw Checks.fail(StatusCode.INVALID_ARGUMENT, call, "flags", "0x" + Long.toHexString(flags)
+                    + " are unknown (no advice flags are defined)");
+        }
+        if (buffer.isIndirect()) {
+            checkSlot(call, "buffer", buffer, 1);
+        } else {
+            device.refs().direct(call, "buffer", buffer.buffer(), buffer.offset(), buffer.length(), -1, 0, 0,
+                    MemoryAccess.ANY, MemoryType.DEVICE_VISIBLE, 1);
+        }
+        super.adviseBuffer(buffer, flags, arg0, arg1);
+        mergeRef(buffer, -1, 0, 0, 0, 1); // counts the slot; no usage, so nothing to check at submission
+    }
+
+    /**
+     * IREE's collective validation (known kind, reduction and element type; a reduction only for
+     * reducing kinds; the send and receive buffers each kind uses, readable and writable as
+     * dispatch storage). A device without {@code COLLECTIVES} reports UNIMPLEMENTED itself.
+     */
+    @Override
+    public void collective(Channel channel, int op, int param, BufferRef send, BufferRef recv, long elementCount) {
+        String call = "commandBuffer.collective";
+        recording(call, CommandCategory.DISPATCH);
+        if (!DeviceCapability.has(device.delegate().capabilities(), DeviceCapability.COLLECTIVES)) {
+            super.collective(channel, op, param, send, recv, elementCount);
+            return;
+        }
+        int kind = CollectiveOp.kind(op);
+        int reduction = CollectiveOp.reduction(op);
+        if (kind > CollectiveOp.KIND_SEND_RECV || reduction > CollectiveOp.REDUCTION_AVERAGE
+                || CollectiveOp.elementType(op) > CollectiveOp.ELEMENT_BFLOAT_16 || (op >>> 24) != 0) {
+            throw Checks.fail(StatusCode.INVALID_ARGUMENT, call, "op", "0x" + Integer.toHexString(op)
+                    + " has kind " + kind + " (max " + CollectiveOp.KIND_SEND_RECV + "), reduction " + reduction
+                    + " (max " + CollectiveOp.REDUCTION_AVERAGE + "), element type " + CollectiveOp.elementType(op)
+                    + " (max " + CollectiveOp.ELEMENT_BFLOAT_16 + ")");
+        }
+        boolean reducing = kind == CollectiveOp.KIND_ALL_REDUCE || kind == CollectiveOp.KIND_REDUCE
+                || kind == CollectiveOp.KIND_REDUCE_SCATTER;
+        if (!reducing && reduction != CollectiveOp.REDUCTION_NONE) {
+            throw Checks.fail(StatusCode.INVALID_ARGUMENT, call, "op", "reduction " + reduction
+                    + " given for the non-reducing kind " + kind);
+        }
+        if (elementCount < 0) {
+            throw Checks.fail(StatusCode.INVALID_ARGUMENT, call, "elementCount", elementCount + " is negative");
+        }
+        boolean usesSend = kind != CollectiveOp.KIND_RECV;
+        boolean usesRecv = kind != CollectiveOp.KIND_SEND;
+        collectiveRef(call, "send", send, usesSend, BufferUsage.DISPATCH_STORAGE_READ, MemoryAccess.READ);
+        collectiveRef(call, "recv", recv, usesRecv, BufferUsage.DISPATCH_STORAGE_WRITE, MemoryAccess.WRITE);
+        if (channel instanceof ValidatingChannel validating && validating.owner() == device) {
+            validating.checkLive(call + " channel");
+        } else {
+            throw Checks.fail(StatusCode.INVALID_ARGUMENT, call, "channel", channel == null ? "is null"
+                    : channel + " was not created by " + device);
+        }
+        super.collective(channel, op, param, send, recv, elementCount);
+        if (usesSend) {
+            mergeRef(send, -1, Allocator.COMPATIBILITY_QUEUE_DISPATCH, BufferUsage.DISPATCH_STORAGE_READ,
+                    MemoryAccess.READ, 1);
+        }
+        if (usesRecv) {
+            mergeRef(recv, -1, Allocator.COMPATIBILITY_QUEUE_DISPATCH, BufferUsage.DISPATCH_STORAGE_WRITE,
+                    MemoryAccess.WRITE, 1);
+        }
+    }
+
+    private void collectiveRef(String call, String argument, BufferRef ref, boolean used, int usage, int access) {
+        if (!used) {
+            if (ref != null) {
+                throw Checks.fail(StatusCode.INVALID_ARGUMENT, call, argument, "is given but the operation does not "
+                        + "use a " + argument + " buffer");
+            }
+            return;
+        }
+        Checks.requireNonNull(ref, call, argument);
+        if (ref.isIndirect()) {
+            checkSlot(call, argument, ref, 1);
+        } else {
+            device.refs().direct(call, argument, ref.buffer(), ref.offset(), ref.length(), -1,
+                    Allocator.COMPATIBILITY_QUEUE_DISPATCH, usage, access, MemoryType.DEVICE_VISIBLE, 1);
+        }
     }
 
     @Override

@@ -8,6 +8,8 @@ import dev.ortho.hal.Buffer;
 import dev.ortho.hal.BufferParams;
 import dev.ortho.hal.BufferRef;
 import dev.ortho.hal.BufferUsage;
+import dev.ortho.hal.Channel;
+import dev.ortho.hal.ChannelParams;
 import dev.ortho.hal.CommandBuffer;
 import dev.ortho.hal.CommandBufferMode;
 import dev.ortho.hal.CommandCategory;
@@ -22,6 +24,7 @@ import dev.ortho.hal.MemoryAccess;
 import dev.ortho.hal.MemoryType;
 import dev.ortho.hal.Semaphore;
 import dev.ortho.hal.SemaphoreList;
+import dev.ortho.hal.frontier.SemaphoreScope;
 import dev.ortho.hal.spi.ForwardingDevice;
 import dev.ortho.hal.spi.ForwardingSemaphore;
 import java.lang.foreign.MemorySegment;
@@ -100,6 +103,11 @@ public final class ValidatingDevice extends ForwardingDevice {
     }
 
     @Override
+    protected Channel wrapChannel(Channel inner) {
+        return new ValidatingChannel(this, inner);
+    }
+
+    @Override
     protected ExecutableCache wrapExecutableCache(ExecutableCache inner) {
         return new ValidatingExecutableCache(this, inner);
     }
@@ -159,6 +167,21 @@ public final class ValidatingDevice extends ForwardingDevice {
     }
 
     @Override
+    public Semaphore createSemaphore(long initialValue, SemaphoreScope scope) {
+        checkLive("device.createSemaphore");
+        Checks.payload("device.createSemaphore", "initialValue", initialValue);
+        Checks.requireNonNull(scope, "device.createSemaphore", "scope");
+        return super.createSemaphore(initialValue, scope);
+    }
+
+    @Override
+    public Channel createChannel(long queueAffinity, ChannelParams params) {
+        checkLive("device.createChannel");
+        Checks.requireNonNull(params, "device.createChannel", "params");
+        return super.createChannel(queueAffinity, params);
+    }
+
+    @Override
     public Event createEvent() {
         checkLive("device.createEvent");
         return super.createEvent();
@@ -176,9 +199,13 @@ public final class ValidatingDevice extends ForwardingDevice {
             throw Checks.fail(StatusCode.INVALID_ARGUMENT, call, "categories", CommandCategory.format(categories)
                     + " must be a non-empty subset of TRANSFER|DISPATCH");
         }
-        if (bindingCapacity < 0 || bindingCapacity > BufferRef.MAX_SLOT + 1) {
-            throw Checks.fail(StatusCode.OUT_OF_RANGE, call, "bindingCapacity", bindingCapacity
-                    + " is outside [0, " + (BufferRef.MAX_SLOT + 1) + "]");
+        if (bindingCapacity < 0) {
+            throw Checks.fail(StatusCode.INVALID_ARGUMENT, call, "bindingCapacity", "capacity " + bindingCapacity
+                    + " is negative");
+        }
+        if (bindingCapacity > BufferRef.MAX_SLOT + 1) {
+            throw Checks.fail(StatusCode.OUT_OF_RANGE, call, "bindingCapacity", "capacity " + bindingCapacity
+                    + " exceeds the " + (BufferRef.MAX_SLOT + 1) + " slots a buffer reference can name");
         }
         if (CommandBufferMode.has(mode, CommandBufferMode.ALLOW_INLINE_EXECUTION)) {
             if (!CommandBufferMode.has(mode, CommandBufferMode.ONE_SHOT)) {

@@ -7,6 +7,7 @@ import dev.ortho.hal.Semaphore;
 import dev.ortho.hal.Timepoint;
 import dev.ortho.hal.TimepointCallback;
 import dev.ortho.hal.frontier.Frontier;
+import dev.ortho.hal.frontier.SemaphoreScope;
 import dev.ortho.hal.spi.ForwardingSemaphore;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -44,6 +45,12 @@ final class ValidatingSemaphore extends ForwardingSemaphore {
     /** Records that a submitted queue operation will signal {@code value}. */
     void schedule(long value) {
         scheduled.accumulateAndGet(value, Math::max);
+    }
+
+    @Override
+    public SemaphoreScope scope() {
+        checkLive("semaphore.scope");
+        return super.scope();
     }
 
     @Override

@@ -68,9 +68,15 @@ class ResourceValidationTest extends ValidationTestBase {
     @Test
     void mappingABufferWithoutMappingUsageIsPermissionDenied() {
         try (Buffer a = allocate(16)) {
-            spy.hide(a, 0, BufferUsage.MAPPING_SCOPED | BufferUsage.MAPPING_PERSISTENT);
+            spy.hide(a, 0, BufferUsage.MAPPING_SCOPED);
             rejected(StatusCode.PERMISSION_DENIED, () -> a.map(MemoryAccess.READ, 0, 16), "buffer.map buffer",
-                    "neither MAPPING_SCOPED nor MAPPING_PERSISTENT");
+                    "lacks MAPPING_SCOPED", "scoped mapping");
+            a.map(Buffer.MAPPING_MODE_PERSISTENT, MemoryAccess.READ, 0, 16).close();
+            spy.hide(a, 0, BufferUsage.MAPPING_PERSISTENT);
+            rejected(StatusCode.PERMISSION_DENIED, () -> a.map(Buffer.MAPPING_MODE_PERSISTENT, MemoryAccess.READ, 0,
+                    16), "buffer.map buffer", "lacks MAPPING_PERSISTENT", "persistent mapping");
+            rejected(StatusCode.INVALID_ARGUMENT, () -> a.map(3, MemoryAccess.READ, 0, 16), "buffer.map mode",
+                    "mode 3");
         }
     }
 

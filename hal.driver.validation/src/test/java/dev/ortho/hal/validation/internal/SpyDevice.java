@@ -85,6 +85,18 @@ final class SpyDevice extends ForwardingDevice {
         hidden.put(spyBuffer, new int[] {typeBits, usageBits});
     }
 
+    private volatile long extraCapabilities;
+
+    /** Makes the device report {@code bits} in addition to the inner device's capabilities. */
+    void advertise(long bits) {
+        extraCapabilities = bits;
+    }
+
+    @Override
+    public long capabilities() {
+        return super.capabilities() | extraCapabilities;
+    }
+
     @Override
     protected Allocator wrapAllocator(Allocator inner) {
         return new ForwardingAllocator(this, recording(Allocator.class, inner, "allocator", shared));

@@ -72,8 +72,10 @@ class SubmissionValidationTest extends ValidationTestBase {
                 "unknown bits");
         rejected(StatusCode.INVALID_ARGUMENT, () -> device.createCommandBuffer(0, 0, ANY, 0),
                 "device.createCommandBuffer categories");
-        rejected(StatusCode.OUT_OF_RANGE, () -> device.createCommandBuffer(0, CommandCategory.ANY, ANY, -1),
-                "bindingCapacity", "-1");
+        rejected(StatusCode.INVALID_ARGUMENT, () -> device.createCommandBuffer(0, CommandCategory.ANY, ANY, -1),
+                "bindingCapacity", "capacity -1");
+        rejected(StatusCode.OUT_OF_RANGE, () -> device.createCommandBuffer(0, CommandCategory.ANY, ANY,
+                BufferRef.MAX_SLOT + 2), "bindingCapacity", String.valueOf(BufferRef.MAX_SLOT + 1));
         try (CommandBuffer cb = device.createCommandBuffer(inline, CommandCategory.ANY, ANY, 0);
                 Semaphore s = device.createSemaphore(1)) {
             cb.begin();
