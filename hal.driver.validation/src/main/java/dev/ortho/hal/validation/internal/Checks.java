@@ -97,19 +97,18 @@ final class Checks {
     }
 
     /**
-     * IREE's {@code validate_buffer_compatibility}: the device's allocator must report
-     * {@code required} compatibility for the buffer's memory type and the usage the operation
-     * needs.
+     * The compatibility bits {@code allocator} reports for {@code buffer}'s memory type, size and
+     * the part of {@code usage} the buffer allows (IREE's {@code validate_buffer_compatibility}
+     * query).
      */
-    static void compatibility(String call, String argument, Allocator allocator, Buffer buffer, int required,
-            int usage) {
-        if (required == 0) {
-            return;
-        }
-        int intended = buffer.allowedUsage() & usage;
-        int allowed = allocator.queryBufferCompatibility(
-                new BufferParams(buffer.memoryType(), 0, intended, 0, 0),
+    static int queryCompatibility(Allocator allocator, Buffer buffer, int usage) {
+        return allocator.queryBufferCompatibility(
+                new BufferParams(buffer.memoryType(), 0, buffer.allowedUsage() & usage, 0, 0),
                 buffer.allocationSize());
+    }
+
+    /** PERMISSION_DENIED unless {@code allowed} has every {@code required} compatibility bit. */
+    static void compatibility(String call, String argument, int allowed, int required, int usage) {
         if ((allowed & required) != required) {
             throw fail(StatusCode.PERMISSION_DENIED, call, argument, "the device cannot use this buffer for usage "
                     + BufferUsage.format(usage) + " (allocator compatibility 0x" + Integer.toHexString(allowed)

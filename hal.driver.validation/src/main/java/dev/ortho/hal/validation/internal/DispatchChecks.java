@@ -129,7 +129,7 @@ final class DispatchChecks {
     private static ExecutableFunctionInfo function(String call, ValidatingDevice device, Executable executable,
             int function) {
         if (executable instanceof ValidatingExecutable validating && validating.owner() == device) {
-            validating.checkLive(call + " executable");
+            validating.checkLive(call, "executable");
             validating.checkOrdinal(call, function);
             return validating.delegate().functionInfo(function);
         }

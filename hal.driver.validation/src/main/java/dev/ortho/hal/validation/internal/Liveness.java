@@ -25,6 +25,20 @@ final class Liveness {
         }
     }
 
+    /** {@link #check(String, Object)} for {@code argument} of {@code call}; builds no string unless it fails. */
+    void check(String call, String argument, Object resource) {
+        if (references.get() <= 0) { // volatile read: pairs with the decrement in release()
+            throw released(call + " " + argument, resource);
+        }
+    }
+
+    /** {@link #check(String, Object)} for element {@code index} of list {@code argument} of {@code call}. */
+    void check(String call, String argument, int index, Object resource) {
+        if (references.get() <= 0) {
+            throw released(call + " " + argument + "[" + index + "]", resource);
+        }
+    }
+
     /** Whether references remain. */
     boolean isLive() {
         return references.get() > 0;

@@ -45,13 +45,23 @@ final class RefChecks {
         return buffer;
     }
 
-    /** Memory type, usage, access and device compatibility of {@code inner} (already unwrapped). */
-    void requirements(String call, String argument, Buffer inner, int compatibility, int usage, int access,
-            int type) {
+    /**
+     * Memory type, usage, access and device compatibility of {@code inner}, the unwrapped
+     * {@code buffer}. A validating buffer remembers the allocator's answer for the usage last
+     * asked (its type, usage and size never change), so repeated checks skip the query.
+     */
+    void requirements(String call, String argument, Buffer buffer, Buffer inner, int compatibility, int usage,
+            int access, int type) {
         Checks.memoryType(call, argument, inner, type);
         Checks.usage(call, argument, inner, usage);
         Checks.access(call, argument, inner.allowedAccess(), access);
-        Checks.compatibility(call, argument, allocator, inner, compatibility, usage);
+        if (compatibility == 0) {
+            return;
+        }
+        int allowed = buffer instanceof ValidatingBuffer validating
+                ? validating.compatibility(allocator, usage)
+                : Checks.queryCompatibility(allocator, inner, usage);
+        Checks.compatibility(call, argument, allowed, compatibility, usage);
     }
 
     /**
@@ -62,7 +72,7 @@ final class RefChecks {
     long direct(String call, String argument, Buffer buffer, long offset, long length, long accessLength,
             int compatibility, int usage, int access, int type, long alignment) {
         Buffer inner = usable(call, argument, buffer);
-        requirements(call, argument, inner, compatibility, usage, access, type);
+        requirements(call, argument, buffer, inner, compatibility, usage, access, type);
         long resolved = Checks.range(call, argument, offset, length, inner.byteLength());
         if (accessLength >= 0 && accessLength > resolved) {
             throw Checks.fail(StatusCode.OUT_OF_RANGE, call, argument, "the operation touches " + accessLength

@@ -36,16 +36,36 @@ final class ValidatingBuffer extends ForwardingBuffer {
 
     /** FAILED_PRECONDITION if released or (its root) deallocated. */
     void checkUsable(String call, String argument) {
-        liveness.check(call + " " + argument, this);
+        liveness.check(call, argument, this);
         if (root.deallocated.get()) {
             throw Checks.fail(StatusCode.FAILED_PRECONDITION, call, argument, this
                     + " is used after queueDealloca freed it");
         }
     }
 
+    /**
+     * The inner allocator's compatibility answer for this buffer and {@code usage}, remembered
+     * for the last usage asked: the buffer's type, usage and size are immutable, so the answer
+     * is too. The memo packs usage and answer into one long, so racing threads see either the
+     * old or the new pair, never a mix.
+     */
+    int compatibility(dev.ortho.hal.Allocator allocator, int usage) {
+        long memo = compatibilityMemo; // volatile read: the pair was published as one value
+        if (memo != NO_MEMO && (int) (memo >>> 32) == usage) {
+            return (int) memo;
+        }
+        int allowed = Checks.queryCompatibility(allocator, delegate(), usage);
+        compatibilityMemo = ((long) usage << 32) | (allowed & 0xFFFFFFFFL);
+        return allowed;
+    }
+
+    private static final long NO_MEMO = Long.MIN_VALUE;
+    /** (usage << 32) | compatibility of the last query, or NO_MEMO; volatile keeps 64-bit writes atomic. */
+    private volatile long compatibilityMemo = NO_MEMO;
+
     /** FAILED_PRECONDITION if the last reference was released. */
-    void checkLive(String call) {
-        liveness.check(call, this);
+    void checkLive(String call, String argument) {
+        liveness.check(call, argument, this);
     }
 
     boolean isFromAlloca() {

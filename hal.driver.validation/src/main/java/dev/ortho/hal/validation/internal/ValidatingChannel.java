@@ -15,6 +15,10 @@ final class ValidatingChannel extends ForwardingChannel {
         liveness.check(call, this);
     }
 
+    void checkLive(String call, String argument) {
+        liveness.check(call, argument, this);
+    }
+
     @Override
     public int rank() {
         checkLive("channel.rank");

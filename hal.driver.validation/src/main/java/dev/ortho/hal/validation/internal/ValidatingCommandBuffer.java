@@ -278,7 +278,7 @@ final class ValidatingCommandBuffer extends ForwardingCommandBuffer {
         collectiveRef(call, "send", send, usesSend, BufferUsage.DISPATCH_STORAGE_READ, MemoryAccess.READ);
         collectiveRef(call, "recv", recv, usesRecv, BufferUsage.DISPATCH_STORAGE_WRITE, MemoryAccess.WRITE);
         if (channel instanceof ValidatingChannel validating && validating.owner() == device) {
-            validating.checkLive(call + " channel");
+            validating.checkLive(call, "channel");
         } else {
             throw Checks.fail(StatusCode.INVALID_ARGUMENT, call, "channel", channel == null ? "is null"
                     : channel + " was not created by " + device);
@@ -458,7 +458,7 @@ final class ValidatingCommandBuffer extends ForwardingCommandBuffer {
      * buffer meeting the merged requirements. Changes nothing; see {@link #markSubmitted}.
      */
     void validateSubmission(String call, SemaphoreList waits, BindingTable table) {
-        liveness.check(call + " commandBuffer", this);
+        liveness.check(call, "commandBuffer", this);
         State current = state;
         if (current == State.INITIAL) {
             throw fail(StatusCode.FAILED_PRECONDITION, call, "it has not been recorded (call begin and end)");
@@ -501,7 +501,7 @@ final class ValidatingCommandBuffer extends ForwardingCommandBuffer {
                     + " references it");
         }
         Buffer inner = device.refs().usable(call, argument, buffer);
-        device.refs().requirements(call, argument, inner, slotCompatibility[slot], slotUsage[slot], slotAccess[slot],
+        device.refs().requirements(call, argument, buffer, inner, slotCompatibility[slot], slotUsage[slot], slotAccess[slot],
                 MemoryType.DEVICE_VISIBLE);
         long bound = Checks.range(call, argument, table.offset(slot), table.length(slot), inner.byteLength());
         if (slotEnd[slot] > bound) {
@@ -538,7 +538,7 @@ final class ValidatingCommandBuffer extends ForwardingCommandBuffer {
 
     private void event(String call, String argument, Event event) {
         if (event instanceof ValidatingEvent validating && validating.owner() == device) {
-            validating.checkLive(call + " " + argument);
+            validating.checkLive(call, argument);
             return;
         }
         if (event == null) {

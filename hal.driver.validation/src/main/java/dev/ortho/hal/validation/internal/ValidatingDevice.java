@@ -255,7 +255,7 @@ public final class ValidatingDevice extends ForwardingDevice {
             throw Checks.fail(StatusCode.INVALID_ARGUMENT, call, "buffer", buffer
                     + " was not returned by queueAlloca of " + this);
         }
-        validating.checkLive(call + " buffer");
+        validating.checkLive(call, "buffer");
         if (!validating.isFromAlloca()) {
             throw Checks.fail(StatusCode.INVALID_ARGUMENT, call, "buffer", buffer
                     + " was not returned by queueAlloca (only stream-ordered allocations are deallocated)");
@@ -477,7 +477,7 @@ public final class ValidatingDevice extends ForwardingDevice {
                 throw Checks.fail(StatusCode.INVALID_ARGUMENT, call, list + "[" + index + "]", semaphore
                         + " was created by " + validating.device() + ", which is not compatible with " + this);
             }
-            validating.checkLive(call + " " + list + "[" + index + "]");
+            validating.checkLive(call, list, index);
             return validating.delegate();
         }
         if (semaphore instanceof ForwardingSemaphore foreign) {

@@ -11,8 +11,8 @@ final class ValidatingEvent extends ForwardingEvent {
         super(owner, delegate);
     }
 
-    void checkLive(String call) {
-        liveness.check(call, this);
+    void checkLive(String call, String argument) {
+        liveness.check(call, argument, this);
     }
 
     @Override

@@ -23,6 +23,10 @@ final class ValidatingExecutable extends ForwardingExecutable {
         liveness.check(call, this);
     }
 
+    void checkLive(String call, String argument) {
+        liveness.check(call, argument, this);
+    }
+
     /** OUT_OF_RANGE naming {@code call}, the ordinal and the function count. */
     void checkOrdinal(String call, int ordinal) {
         if (ordinal < 0 || ordinal >= functionCount) {

@@ -38,6 +38,10 @@ final class ValidatingSemaphore extends ForwardingSemaphore {
         liveness.check(call, this);
     }
 
+    void checkLive(String call, String list, int index) {
+        liveness.check(call, list, index, this);
+    }
+
     long scheduled() {
         return scheduled.get();
     }
