@@ -104,6 +104,7 @@ public abstract class DeviceSuite extends DeviceTestBase {
     @Test
     void allocaAfterAFailedWaitAllocatesNothingAndFailsTheSignals() {
         long before = device.allocator().statistics().bytesAllocated();
+        long liveBefore = device.allocator().statistics().bytesLive();
         try (Semaphore wait = device.createSemaphore(0); Semaphore signal = device.createSemaphore(0)) {
             wait.fail(new StatusException(StatusCode.ABORTED, "producer gave up"));
             Buffer buffer = device.queueAlloca(ANY, SemaphoreList.of(wait, 1), SemaphoreList.of(signal, 1),
@@ -115,7 +116,7 @@ public abstract class DeviceSuite extends DeviceTestBase {
             buffer.release();
         }
         assertEquals(before, device.allocator().statistics().bytesAllocated());
-        assertEquals(0, device.allocator().statistics().bytesLive());
+        assertEquals(liveBefore, device.allocator().statistics().bytesLive());
     }
 
     @Test
@@ -129,7 +130,9 @@ public abstract class DeviceSuite extends DeviceTestBase {
             assertStatus(StatusCode.FAILED_PRECONDITION, () -> buffer.read(0, i32(0)));
             buffer.release();
         }
-        assertEquals(0, device.allocator().statistics().bytesLive());
+        if (!capabilities().contains(STREAM_ORDERED_REUSE)) { // a pool may keep dealloca'd memory for reuse
+            assertEquals(0, device.allocator().statistics().bytesLive());
+        }
     }
 
     @Test
