@@ -2,6 +2,7 @@ package dev.ortho.hal.validation.internal;
 
 import dev.ortho.base.StatusCode;
 import dev.ortho.hal.Allocator;
+import dev.ortho.hal.Buffer;
 import dev.ortho.hal.BufferRef;
 import dev.ortho.hal.BufferUsage;
 import dev.ortho.hal.DispatchConfig;
@@ -62,7 +63,7 @@ final class DispatchChecks {
                 throw Checks.fail(StatusCode.INVALID_ARGUMENT, call, "config.workgroupCountRef", "offset "
                         + count.offset() + " is not a multiple of 4 (uint32 counts)");
             }
-            if (count.length() != dev.ortho.hal.Buffer.WHOLE_BUFFER && count.length() < Checks.WORKGROUP_COUNT_BYTES) {
+            if (count.length() != Buffer.WHOLE_BUFFER && count.length() < Checks.WORKGROUP_COUNT_BYTES) {
                 throw Checks.fail(StatusCode.OUT_OF_RANGE, call, "config.workgroupCountRef", "length "
                         + count.length() + " is less than the " + Checks.WORKGROUP_COUNT_BYTES
                         + " bytes of three uint32 counts");

@@ -1,6 +1,7 @@
 package dev.ortho.hal.validation.internal;
 
 import dev.ortho.base.StatusCode;
+import dev.ortho.hal.Allocator;
 import dev.ortho.hal.Buffer;
 import dev.ortho.hal.BufferUsage;
 import dev.ortho.hal.MappedMemory;
@@ -20,10 +21,14 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * {@code queueAlloca} and whether {@code queueDealloca} was submitted for it. Thread-safe.
  */
 final class ValidatingBuffer extends ForwardingBuffer {
+    private static final long NO_MEMO = Long.MIN_VALUE;
+
     private final Liveness liveness = new Liveness();
     private final ValidatingBuffer root;
     private final boolean fromAlloca;
     private final AtomicBoolean deallocated = new AtomicBoolean();
+    /** (usage << 32) | compatibility of the last query, or NO_MEMO; volatile keeps 64-bit writes atomic. */
+    private volatile long compatibilityMemo = NO_MEMO;
 
     ValidatingBuffer(ValidatingDevice owner, Buffer delegate, ValidatingBuffer root, boolean fromAlloca) {
         super(owner, delegate, root);
@@ -49,7 +54,7 @@ final class ValidatingBuffer extends ForwardingBuffer {
      * is too. The memo packs usage and answer into one long, so racing threads see either the
      * old or the new pair, never a mix.
      */
-    int compatibility(dev.ortho.hal.Allocator allocator, int usage) {
+    int compatibility(Allocator allocator, int usage) {
         long memo = compatibilityMemo; // volatile read: the pair was published as one value
         if (memo != NO_MEMO && (int) (memo >>> 32) == usage) {
             return (int) memo;
@@ -58,10 +63,6 @@ final class ValidatingBuffer extends ForwardingBuffer {
         compatibilityMemo = ((long) usage << 32) | (allowed & 0xFFFFFFFFL);
         return allowed;
     }
-
-    private static final long NO_MEMO = Long.MIN_VALUE;
-    /** (usage << 32) | compatibility of the last query, or NO_MEMO; volatile keeps 64-bit writes atomic. */
-    private volatile long compatibilityMemo = NO_MEMO;
 
     /** FAILED_PRECONDITION if the last reference was released. */
     void checkLive(String call, String argument) {

@@ -38,7 +38,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * device compatibility, range, alignment), fill patterns, update size, copy lengths and overlap,
  * binding-table slots below the capacity with their requirements merged per slot and checked
  * against the table at submission ({@link #validateSubmission}), dispatches as
- * {@link DispatchChecks}. Codes are IREE's.
+ * {@link DispatchChecks}. Codes are IREE's. Unlike IREE, a command buffer created
+ * {@code UNVALIDATED} is checked too: whoever asked for the validation wrapper asked for checks.
  *
  * <p>One thread records (like any command buffer); submission may come from any thread.
  */
