@@ -244,6 +244,22 @@ class CommandBufferValidationTest extends ValidationTestBase {
     }
 
     @Test
+    void indirectArgumentsTakeExactlyOneReadableParameterBuffer() {
+        try (CommandBuffer cb = recording(CommandCategory.ANY, 0); ExecutableCache cache = device.createExecutableCache("t");
+                Executable exe = builtins(cache); Buffer out = allocate(16)) {
+            int fill = exe.lookupFunction("fill_x32");
+            long flags = DispatchFlags.STATIC_INDIRECT_ARGUMENTS;
+            rejected(StatusCode.INVALID_ARGUMENT, () -> cb.dispatch(exe, fill, DispatchConfig.ofCount(1, 1, 1), i32(2, 1),
+                    new BufferRef[] {BufferRef.of(out), BufferRef.of(out)}, flags), "commandBuffer.dispatch bindings",
+                    "2 bindings", "exactly 1");
+            rejected(StatusCode.PERMISSION_DENIED, () -> cb.dispatch(exe, fill, DispatchConfig.ofCount(1, 1, 1), i32(2, 1),
+                    new BufferRef[] {BufferRef.of(out)}, flags), "bindings[0]", "lacks DISPATCH_INDIRECT_PARAMETERS");
+            rejected(StatusCode.INVALID_ARGUMENT, () -> cb.dispatch(exe, fill, DispatchConfig.ofCount(1, 1, 1),
+                    MemorySegment.ofArray(new byte[3]), new BufferRef[] {BufferRef.of(out)}, 0), "3 bytes");
+        }
+    }
+
+    @Test
     void executablesAndEventsOfAnotherDeviceAreInvalidArgument() {
         try (ValidatingDevice other = new ValidatingDevice(localSync());
                 ExecutableCache cache = other.createExecutableCache("other"); Executable foreign = builtins(cache);

@@ -138,6 +138,21 @@ class ResourceValidationTest extends ValidationTestBase {
     }
 
     @Test
+    void allocaArgumentsAndForeignDeallocasAreInvalidArgument() {
+        try (ValidatingDevice other = new ValidatingDevice(localSync());
+                Buffer foreign = other.queueAlloca(ANY, NONE, NONE, BufferParams.hostLocal(), 16, 0)) {
+            rejected(StatusCode.INVALID_ARGUMENT, () -> device.queueAlloca(ANY, NONE, NONE, BufferParams.hostLocal(),
+                    -8, 0), "device.queueAlloca size", "-8");
+            rejected(StatusCode.INVALID_ARGUMENT, () -> device.queueAlloca(ANY, NONE, NONE, null, 8, 0),
+                    "device.queueAlloca params", "null");
+            rejected(StatusCode.INVALID_ARGUMENT, () -> device.queueDealloca(ANY, NONE, NONE, foreign, 0),
+                    "device.queueDealloca buffer", "was created by");
+            rejected(StatusCode.INVALID_ARGUMENT, () -> device.queueDealloca(ANY, NONE, NONE, null, 0),
+                    "device.queueDealloca buffer", "null");
+        }
+    }
+
+    @Test
     void doubleDeallocaAndUseAfterDeallocaAreFailedPrecondition() {
         try (Semaphore s = device.createSemaphore(0)) {
             Buffer b = device.queueAlloca(ANY, NONE, SemaphoreList.of(s, 1), BufferParams.hostLocal(), 64, 0);
