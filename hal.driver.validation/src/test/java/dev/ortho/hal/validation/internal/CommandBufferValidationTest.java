@@ -107,6 +107,15 @@ class CommandBufferValidationTest extends ValidationTestBase {
     }
 
     @Test
+    void aBufferTheDeviceCannotUseOnItsQueuesIsPermissionDenied() {
+        spy.denyCompatibility(dev.ortho.hal.Allocator.COMPATIBILITY_QUEUE_TRANSFER);
+        try (CommandBuffer cb = recording(CommandCategory.ANY, 0); Buffer a = allocate(16)) {
+            rejected(StatusCode.PERMISSION_DENIED, () -> cb.fillBuffer(BufferRef.of(a), 0, 4, 0),
+                    "commandBuffer.fillBuffer target", "cannot use this buffer", "TRANSFER_TARGET");
+        }
+    }
+
+    @Test
     void aBufferWithoutTheRequiredAccessIsPermissionDenied() {
         try (CommandBuffer cb = recording(CommandCategory.ANY, 0);
                 Buffer readOnly = allocate(MemoryType.DEVICE_LOCAL, MemoryAccess.READ, BufferUsage.DEFAULT, 16);

@@ -97,9 +97,21 @@ final class SpyDevice extends ForwardingDevice {
         return super.capabilities() | extraCapabilities;
     }
 
+    private volatile int deniedCompatibility;
+
+    /** Makes the allocator withhold {@code bits} from every compatibility answer (a device that cannot use such memory). */
+    void denyCompatibility(int bits) {
+        deniedCompatibility = bits;
+    }
+
     @Override
     protected Allocator wrapAllocator(Allocator inner) {
-        return new ForwardingAllocator(this, recording(Allocator.class, inner, "allocator", shared));
+        return new ForwardingAllocator(this, recording(Allocator.class, inner, "allocator", shared)) {
+            @Override
+            public int queryBufferCompatibility(dev.ortho.hal.BufferParams params, long size) {
+                return super.queryBufferCompatibility(params, size) & ~deniedCompatibility;
+            }
+        };
     }
 
     @Override
