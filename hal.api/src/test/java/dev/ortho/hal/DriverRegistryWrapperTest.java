@@ -157,6 +157,13 @@ class DriverRegistryWrapperTest {
     }
 
     @Test
+    void createDriverByUriIgnoresTheWrapperNames() {
+        try (Driver driver = registry().createDriver(DeviceUri.parse("validation+tracing+fake://x"))) {
+            assertEquals("fake", driver.info().name());
+        }
+    }
+
+    @Test
     void theHigherRankedWrapperOfANameWins() {
         DriverRegistry registry = registry();
         DeviceWrapper low = wrapper("validation");
