@@ -3,6 +3,7 @@ package dev.ortho.hal.cpu.internal.command;
 import dev.ortho.base.StatusCode;
 import dev.ortho.base.StatusException;
 import dev.ortho.hal.Buffer;
+import dev.ortho.hal.BufferOverlap;
 import dev.ortho.hal.BufferRef;
 import dev.ortho.hal.DispatchConfig;
 import dev.ortho.hal.DispatchFlags;
@@ -71,7 +72,18 @@ public sealed interface Command {
             throw new StatusException(StatusCode.INVALID_ARGUMENT, "copy source length " + sourceLength
                     + " differs from target length " + targetLength);
         }
+        if (sourceLength >= 0 && targetLength >= 0 && BufferOverlap.test(source.buffer(), source.offset(),
+                sourceLength, target.buffer(), target.offset(), targetLength) != BufferOverlap.DISJOINT) {
+            throw overlap(source.offset(), target.offset(), sourceLength);
+        }
         return new Copy(source, target);
+    }
+
+    /** IREE's rule for copies: source and target must not overlap within one allocation. */
+    static StatusException overlap(long sourceOffset, long targetOffset, long length) {
+        return new StatusException(StatusCode.INVALID_ARGUMENT, "copy source range [" + sourceOffset + ", "
+                + (sourceOffset + length) + ") and target range [" + targetOffset + ", " + (targetOffset + length)
+                + ") overlap within the same allocation");
     }
 
     /**
