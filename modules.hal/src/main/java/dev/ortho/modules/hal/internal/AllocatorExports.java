@@ -20,7 +20,10 @@ final class AllocatorExports {
     private AllocatorExports() {
     }
 
-    /** {@code allocator.allocate(allocator, queue_affinity, memory_types, buffer_usage, size) -> buffer}, {@code 0rIiiI_r}. */
+    /**
+     * {@code allocator.allocate(allocator, queue_affinity, memory_types, buffer_usage, size) ->
+     * buffer}, {@code 0rIiiI_r}.
+     */
     static CallOutcome allocate(HalState state, NativeCall call) {
         CallBuffer a = call.args();
         Allocator allocator = Args.deref(a, 0, HalTypes.ALLOCATOR, Allocator.class);

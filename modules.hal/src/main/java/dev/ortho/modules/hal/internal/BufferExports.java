@@ -12,6 +12,7 @@ import dev.ortho.modules.hal.HalTypes;
 import dev.ortho.vm.CallBuffer;
 import dev.ortho.vm.CallOutcome;
 import dev.ortho.vm.NativeCall;
+import dev.ortho.vm.VmBuffer;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 
@@ -33,23 +34,23 @@ final class BufferExports {
     static CallOutcome assertBuffer(HalState state, NativeCall call) {
         CallBuffer a = call.args();
         Buffer buffer = buffer(a, 0);
-        String message = Args.string(a, 1);
+        VmBuffer message = Args.vmBuffer(a, 1); // decoded only to report a failure
         long minimumLength = a.i64(0);
         int requiredTypes = a.i32(1);
         int requiredUsage = a.i32(2);
         if (buffer.byteLength() < minimumLength) {
-            throw new StatusException(StatusCode.INVALID_ARGUMENT, message + " buffer byte length "
+            throw new StatusException(StatusCode.INVALID_ARGUMENT, Args.text(message) + " buffer byte length "
                     + buffer.byteLength() + " less than expected minimum " + minimumLength);
         }
         if ((buffer.memoryType() & requiredTypes) != requiredTypes) {
-            throw new StatusException(StatusCode.PERMISSION_DENIED, message + " buffer memory type is not "
+            throw new StatusException(StatusCode.PERMISSION_DENIED, Args.text(message) + " buffer memory type is not "
                     + "compatible; buffer has " + MemoryType.format(buffer.memoryType()) + ", operation requires "
                     + MemoryType.format(requiredTypes));
         }
         if ((buffer.allowedUsage() & requiredUsage) != requiredUsage) {
-            throw new StatusException(StatusCode.PERMISSION_DENIED, message + " requested usage was not specified "
-                    + "when the buffer was allocated; buffer allows " + BufferUsage.format(buffer.allowedUsage())
-                    + ", operation requires " + BufferUsage.format(requiredUsage));
+            throw new StatusException(StatusCode.PERMISSION_DENIED, Args.text(message)
+                    + " requested usage was not specified when the buffer was allocated; buffer allows "
+                    + BufferUsage.format(buffer.allowedUsage()) + ", operation requires " + BufferUsage.format(requiredUsage));
         }
         Args.deref(a, 2, HalTypes.ALLOCATOR, Allocator.class);
         return CallOutcome.COMPLETED;
@@ -61,7 +62,10 @@ final class BufferExports {
         return CallOutcome.COMPLETED;
     }
 
-    /** {@code buffer.allocation.discard(buffer) -> was_terminal}, {@code 0r_i}: drops an owner; 1 if it was the last. */
+    /**
+     * {@code buffer.allocation.discard(buffer) -> was_terminal}, {@code 0r_i}: drops an owner; 1 if
+     * it was the last.
+     */
     static CallOutcome allocationDiscard(HalState state, NativeCall call) {
         call.results().setI32(0, state.preserves.discard(buffer(call.args(), 0)) ? 1 : 0);
         return CallOutcome.COMPLETED;

@@ -11,6 +11,7 @@ import dev.ortho.modules.hal.HalTypes;
 import dev.ortho.vm.CallBuffer;
 import dev.ortho.vm.CallOutcome;
 import dev.ortho.vm.NativeCall;
+import dev.ortho.vm.VmBuffer;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -85,41 +86,38 @@ final class BufferViewExports {
         Args.requireLayout(call, rank);
         Args.requireAtMost(rank, MAX_RANK, "shape dimensions");
         BufferView view = view(a, 0);
-        String message = Args.string(a, 1);
+        VmBuffer message = Args.vmBuffer(a, 1); // decoded only to report a mismatch
         int expectedElementType = a.i32(0);
         int expectedEncoding = a.i32(1);
-        long[] expected = dims(a, 2);
         int encoding = view.encodingType();
         if (encoding != EncodingType.OPAQUE && encoding != expectedEncoding) {
-            throw new StatusException(StatusCode.INVALID_ARGUMENT, message + " encoding mismatch; expected "
+            throw new StatusException(StatusCode.INVALID_ARGUMENT, Args.text(message) + " encoding mismatch; expected "
                     + hex(expectedEncoding) + " but have " + hex(encoding));
         }
         int elementType = view.elementType();
         if (!compatible(elementType, expectedElementType)) {
-            throw new StatusException(StatusCode.INVALID_ARGUMENT, message + " element type mismatch; expected "
-                    + ElementType.format(expectedElementType) + " (" + hex(expectedElementType) + ") but have "
-                    + ElementType.format(elementType) + " (" + hex(elementType) + ")");
+            throw new StatusException(StatusCode.INVALID_ARGUMENT, Args.text(message) + " element type mismatch; "
+                    + "expected " + ElementType.format(expectedElementType) + " (" + hex(expectedElementType)
+                    + ") but have " + ElementType.format(elementType) + " (" + hex(elementType) + ")");
         }
-        long[] actual = view.shape();
-        StatusException shapeError = null;
-        if (actual.length != expected.length) {
-            shapeError = new StatusException(StatusCode.INVALID_ARGUMENT, message + " shape rank mismatch; expected "
-                    + expected.length + (expected.length == 0 ? " (scalar)" : "") + " but have " + actual.length
-                    + (actual.length == 0 ? " (scalar)" : ""));
-        } else {
-            for (int i = 0; i < actual.length; i++) {
-                if (actual[i] != expected[i]) {
-                    shapeError = new StatusException(StatusCode.INVALID_ARGUMENT, message + " shape dimension " + i
-                            + " mismatch; expected " + expected[i] + " but have " + actual[i]);
-                    break;
-                }
+        if (view.rank() != rank) {
+            throw shapeMismatch(view, a, new StatusException(StatusCode.INVALID_ARGUMENT, Args.text(message)
+                    + " shape rank mismatch; expected " + rank + (rank == 0 ? " (scalar)" : "") + " but have "
+                    + view.rank() + (view.rank() == 0 ? " (scalar)" : "")));
+        }
+        for (int i = 0; i < rank; i++) {
+            long expected = a.i64(3 + i);
+            if (view.dim(i) != expected) {
+                throw shapeMismatch(view, a, new StatusException(StatusCode.INVALID_ARGUMENT, Args.text(message)
+                        + " shape dimension " + i + " mismatch; expected " + expected + " but have " + view.dim(i)));
             }
         }
-        if (shapeError != null) {
-            throw shapeError.annotate("expected shape `" + Shape.format(expected) + "`, actual shape `"
-                    + Shape.format(actual) + "`");
-        }
         return CallOutcome.COMPLETED;
+    }
+
+    private static StatusException shapeMismatch(BufferView view, CallBuffer a, StatusException e) {
+        return e.annotate("expected shape `" + Shape.format(dims(a, 2)) + "`, actual shape `"
+                + Shape.format(view.shape()) + "`");
     }
 
     /** True if a view of {@code actual} elements satisfies an expectation of {@code expected}. */

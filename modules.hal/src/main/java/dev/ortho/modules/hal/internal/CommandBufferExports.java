@@ -79,7 +79,10 @@ final class CommandBufferExports {
         return CallOutcome.COMPLETED;
     }
 
-    /** {@code command_buffer.execution_barrier(command_buffer, source_stages, target_stages, flags)}, {@code 0riiI_v}. */
+    /**
+     * {@code command_buffer.execution_barrier(command_buffer, source_stages, target_stages, flags)},
+     * {@code 0riiI_v}.
+     */
     static CallOutcome executionBarrier(HalState state, NativeCall call) {
         CallBuffer a = call.args();
         commandBuffer(a).executionBarrier(a.i32(0), a.i32(1), (int) a.i64(2));

@@ -77,7 +77,10 @@ final class DeviceExports {
         return CallOutcome.COMPLETED;
     }
 
-    /** {@code device.queue.dealloca(device, queue_affinity, wait_fence, signal_fence, buffer, flags)}, {@code 0rIrrrI_v}. */
+    /**
+     * {@code device.queue.dealloca(device, queue_affinity, wait_fence, signal_fence, buffer, flags)},
+     * {@code 0rIrrrI_v}.
+     */
     static CallOutcome queueDealloca(HalState state, NativeCall call) {
         CallBuffer a = call.args();
         Device device = device(a);

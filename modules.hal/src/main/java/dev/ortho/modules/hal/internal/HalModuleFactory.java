@@ -68,7 +68,8 @@ public final class HalModuleFactory {
                 .export("command_buffer.copy_buffer", "0riirIrIII_v", CommandBufferExports::copyBuffer)
                 .export("command_buffer.create", "0riiIi_r", CommandBufferExports::create)
                 .export("command_buffer.dispatch", "0rrIiiiICiDCiirIID_v", CommandBufferExports::dispatch)
-                .export("command_buffer.dispatch.indirect", "0rrIirIICiDCiirIID_v", CommandBufferExports::dispatchIndirect)
+                .export("command_buffer.dispatch.indirect", "0rrIirIICiDCiirIID_v",
+                        CommandBufferExports::dispatchIndirect)
                 .export("command_buffer.end_debug_group", "0r_v", CommandBufferExports::endDebugGroup)
                 .export("command_buffer.execution_barrier", "0riiI_v", CommandBufferExports::executionBarrier)
                 .export("command_buffer.fill_buffer", "0rrIIiIiI_v", CommandBufferExports::fillBuffer)

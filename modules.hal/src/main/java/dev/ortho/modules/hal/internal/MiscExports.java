@@ -29,7 +29,10 @@ final class MiscExports {
         return CallOutcome.COMPLETED;
     }
 
-    /** {@code devices.get(index) -> device or null}, {@code 0i_r}: null for an index outside the device list (as IREE). */
+    /**
+     * {@code devices.get(index) -> device or null}, {@code 0i_r}: null for an index outside the
+     * device list (as IREE).
+     */
     static CallOutcome devicesGet(HalState state, NativeCall call) {
         int index = call.args().i32(0);
         HalRef ref = index >= 0 && index < state.deviceRefs.length ? state.deviceRefs[index] : null;

@@ -151,7 +151,8 @@ class BufferViewExportsTest {
             assertTrue(encoding.getMessage().contains("input 0 encoding mismatch"), encoding.getMessage());
             StatusException type = h.fails(StatusCode.INVALID_ARGUMENT, "buffer_view.assert",
                     p(ElementType.SINT_32, DENSE, 2, 2, 8), view, message);
-            assertTrue(type.getMessage().contains("element type mismatch; expected si32 (11000020) but have f32"), type.getMessage());
+            assertTrue(type.getMessage().contains("element type mismatch; expected si32 (11000020) but have f32"),
+                    type.getMessage());
             StatusException rank = h.fails(StatusCode.INVALID_ARGUMENT, "buffer_view.assert",
                     p(F32, DENSE, 0), view, message);
             assertTrue(rank.getMessage().contains("shape rank mismatch; expected 0 (scalar) but have 2"),
