@@ -1,5 +1,7 @@
 package dev.ortho.hal;
 
+import dev.ortho.base.StatusCode;
+import dev.ortho.base.StatusException;
 import java.lang.foreign.MemorySegment;
 import org.osgi.annotation.versioning.ProviderType;
 
@@ -145,7 +147,7 @@ public interface Buffer extends Resource {
         }
         if (BufferOverlap.test(source, sourceOffset, resolved, target, targetOffset, resolved)
                 != BufferOverlap.DISJOINT) {
-            throw new dev.ortho.base.StatusException(dev.ortho.base.StatusCode.INVALID_ARGUMENT,
+            throw new StatusException(StatusCode.INVALID_ARGUMENT,
                     "map copy source range [" + sourceOffset + ", " + (sourceOffset + resolved)
                     + ") and target range [" + targetOffset + ", " + (targetOffset + resolved)
                     + ") overlap within the same allocation");

@@ -24,6 +24,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * <p>Immutable apart from its reference count; thread-safe. The creator owns one reference.
  */
 public final class BufferView implements Resource {
+    /** Largest host-to-device update one staging step issues (IREE's inline update limit). */
+    static final long MAX_UPDATE_BYTES = 64 * 1024;
     private final Buffer buffer;
     private final long[] shape;
     private final int elementType;
@@ -145,11 +147,17 @@ public final class BufferView implements Resource {
             return;
         }
         try (Arena arena = Arena.ofConfined(); Semaphore done = device.createSemaphore(0)) {
-            MemorySegment staging = arena.allocate(header.byteLength(), BufferViewText.ALIGNMENT);
+            long length = header.byteLength();
+            MemorySegment staging = arena.allocate(length, BufferViewText.ALIGNMENT);
             BufferViewText.parseElements(data, header.elementType(), header.elementCount(), staging);
-            device.queueUpdate(Device.QUEUE_AFFINITY_ANY, SemaphoreList.empty(), SemaphoreList.of(done, 1), staging,
-                    buffer, 0, 0);
-            done.await(1, Timeout.infinite());
+            // chained chunks of IREE's 64 KiB update limit: chunk i waits for i, signals i + 1
+            long chunks = 0;
+            for (long offset = 0; offset < length; offset += MAX_UPDATE_BYTES, chunks++) {
+                long size = Math.min(MAX_UPDATE_BYTES, length - offset);
+                device.queueUpdate(Device.QUEUE_AFFINITY_ANY, SemaphoreList.of(done, chunks),
+                        SemaphoreList.of(done, chunks + 1), staging.asSlice(offset, size), buffer, offset, 0);
+            }
+            done.await(chunks, Timeout.infinite());
         }
     }
 

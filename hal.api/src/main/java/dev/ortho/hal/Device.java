@@ -1,5 +1,7 @@
 package dev.ortho.hal;
 
+import dev.ortho.base.StatusCode;
+import dev.ortho.base.StatusException;
 import dev.ortho.hal.frontier.SemaphoreScope;
 import java.lang.foreign.MemorySegment;
 import org.osgi.annotation.versioning.ProviderType;
@@ -101,6 +103,19 @@ public interface Device extends Resource {
      */
     CommandBuffer createCommandBuffer(int mode, int categories, long queueAffinity, int bindingCapacity);
 
+    /**
+     * Joins a collective group: IREE's {@code iree_hal_device_create_channel}. The caller owns
+     * the channel. Devices without collectives ({@link DeviceCapability#COLLECTIVES} unset)
+     * report UNIMPLEMENTED, as the default does.
+     *
+     * @throws dev.ortho.base.StatusException UNIMPLEMENTED without collectives; INVALID_ARGUMENT
+     *     for null params or a rank outside {@code [0, count)}
+     */
+    default Channel createChannel(long queueAffinity, ChannelParams params) {
+        throw new StatusException(StatusCode.UNIMPLEMENTED,
+                "collectives are not implemented by device '" + info().name() + "'");
+    }
+
     /** Creates an executable cache; {@code identifier} names it in logs. The caller owns it. */
     ExecutableCache createExecutableCache(String identifier);
 
@@ -110,7 +125,8 @@ public interface Device extends Resource {
      *
      * <p>Memory is committed only once {@code waits} are reached. If a wait fails, nothing is
      * allocated: the signals fail with that wait's status and the returned buffer has no memory
-     * (every use of it fails with FAILED_PRECONDITION); the caller still releases it. A
+     * (every use of it fails with FAILED_PRECONDITION); the caller still releases it. An
+     * allocation that fails when it runs (RESOURCE_EXHAUSTED) is reported the same way. A
      * synchronous device returns after the waits, an asynchronous one at once.
      *
      * @throws dev.ortho.base.StatusException INVALID_ARGUMENT for null lists or params, a

@@ -189,6 +189,38 @@ public final class TimelineSemaphore implements Semaphore {
         }
     }
 
+    /**
+     * Advances the payload to {@code value} on behalf of work this process did not witness (an
+     * imported event, another process or driver): the value's frontier is {@code partial} (what
+     * is known; {@code null} for nothing) marked tainted, and the untainted watermark does not
+     * move (seed 002, "Taint"), so no waiter elides a wait on its strength. Without frontier
+     * tracking this is a plain {@link #signal(long)}.
+     *
+     * @throws StatusException as {@link #signal(long)}
+     */
+    public void signalExternal(long newValue, Frontier partial) {
+        checkRange(newValue);
+        if (frontiers == null) {
+            advance(newValue);
+        } else {
+            synchronized (frontiers) {
+                advance(newValue);
+                frontiers.signalExternal(newValue, partial);
+            }
+        }
+        if (pending != 0) {
+            dispatch(detachReached(newValue), null);
+        }
+    }
+
+    /**
+     * Whether {@code value} may have been reached by unwitnessed work: above the untainted
+     * watermark, or always when frontier tracking is off (nothing is known then).
+     */
+    public boolean isValueTainted(long value) {
+        return frontiers == null || frontiers.isValueTainted(value);
+    }
+
     private void advance(long newValue) {
         long current;
         do {

@@ -180,6 +180,17 @@ public sealed interface Command {
         return ref;
     }
 
+    /**
+     * Checks a reference recorded outside any command (barriers, advice): non-null, and a direct
+     * one's range fits its buffer; returns its resolved length, or -1 for an indirect one.
+     *
+     * @throws StatusException INVALID_ARGUMENT for null or a foreign buffer, OUT_OF_RANGE naming
+     *     {@code what}, the range and the buffer length
+     */
+    static long checkReference(BufferRef ref, String what) {
+        return directLength(ref, what);
+    }
+
     /** The resolved length of a direct reference (checking its range now), or -1 for an indirect one. */
     private static long directLength(BufferRef ref, String what) {
         if (requireRef(ref, what).isIndirect()) {

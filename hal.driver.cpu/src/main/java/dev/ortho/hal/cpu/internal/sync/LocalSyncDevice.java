@@ -145,12 +145,18 @@ public final class LocalSyncDevice implements Device {
     @Override
     public CommandBuffer createCommandBuffer(int mode, int categories, long queueAffinity, int bindingCapacity) {
         requireOpen("createCommandBuffer");
-        if ((mode & ~KNOWN_MODES) != 0 || categories == 0 || (categories & ~CommandCategory.ANY) != 0
-                || bindingCapacity < 0) {
+        if ((mode & ~KNOWN_MODES) != 0) {
             throw new StatusException(StatusCode.INVALID_ARGUMENT, "command buffer mode "
-                    + CommandBufferMode.format(mode) + ", categories " + CommandCategory.format(categories)
-                    + " or binding capacity " + bindingCapacity + " is invalid (known modes "
-                    + CommandBufferMode.format(KNOWN_MODES) + ", categories TRANSFER|DISPATCH, capacity >= 0)");
+                    + CommandBufferMode.format(mode) + " has unknown bits 0x" + Integer.toHexString(mode & ~KNOWN_MODES)
+                    + " (known: " + CommandBufferMode.format(KNOWN_MODES) + ")");
+        }
+        if (categories == 0 || (categories & ~CommandCategory.ANY) != 0) {
+            throw new StatusException(StatusCode.INVALID_ARGUMENT, "command buffer categories 0x"
+                    + Integer.toHexString(categories) + " must be a non-empty subset of TRANSFER|DISPATCH");
+        }
+        if (bindingCapacity < 0) {
+            throw new StatusException(StatusCode.INVALID_ARGUMENT, "command buffer binding capacity "
+                    + bindingCapacity + " is negative");
         }
         checkAffinity(queueAffinity);
         return new LocalCommandBuffer(mode, categories, queueAffinity, bindingCapacity);
