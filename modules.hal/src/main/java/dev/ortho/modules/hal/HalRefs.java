@@ -15,8 +15,8 @@ import dev.ortho.vm.RefObject;
 
 /**
  * Moves HAL objects into and out of VM refs: program inputs ({@code wrap}) and results
- * ({@code unwrap}). Each {@code wrap} makes a new ref that retains the object; the caller owns the
- * ref's one count (pass it with {@code VmList.pushRefMove}, or release it). {@code unwrap}
+ * ({@code unwrap}). Each {@code wrap} makes a new ref that retains the object (null for null); the
+ * caller owns the ref's one count (pass it with {@code VmList.pushRefMove}, or release it). {@code unwrap}
  * borrows: the object is valid while the ref is, retain it to keep it longer. Stateless and
  * thread-safe.
  */
@@ -29,9 +29,9 @@ public final class HalRefs {
         return HalRef.retain(HalTypes.DEVICE, device);
     }
 
-    /** A {@code hal.allocator} ref to {@code device}'s allocator; it retains the device. */
+    /** A {@code hal.allocator} ref to {@code device}'s allocator; it retains the device. Null for null. */
     public static RefObject wrapAllocator(Device device) {
-        return HalRef.retain(HalTypes.ALLOCATOR, device.allocator(), device);
+        return device == null ? null : HalRef.retain(HalTypes.ALLOCATOR, device.allocator(), device);
     }
 
     /** A {@code hal.buffer} ref retaining {@code buffer}. */

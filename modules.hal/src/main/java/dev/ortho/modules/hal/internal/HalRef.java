@@ -33,8 +33,14 @@ public final class HalRef extends AbstractRefObject {
         return new HalRef(type, target, owner);
     }
 
-    /** A ref of {@code type} to {@code resource}, retaining it (the caller keeps its own reference). */
+    /**
+     * A ref of {@code type} to {@code resource}, retaining it (the caller keeps its own reference);
+     * null for null, as IREE's {@code *_retain_ref}.
+     */
     public static HalRef retain(RefType type, Resource resource) {
+        if (resource == null) {
+            return null;
+        }
         resource.retain();
         return new HalRef(type, resource, resource);
     }

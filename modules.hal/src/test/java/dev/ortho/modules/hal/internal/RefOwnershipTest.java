@@ -9,6 +9,7 @@ import dev.ortho.hal.ElementType;
 import dev.ortho.hal.EncodingType;
 import dev.ortho.modules.hal.HalRefs;
 import dev.ortho.vm.RefObject;
+import dev.ortho.vm.VmBuffer;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -56,5 +57,23 @@ class RefOwnershipTest {
         device.createEvent().release(); // still open
         allocator.release();
         Harness.expect(StatusCode.FAILED_PRECONDITION, device::createEvent);
+    }
+
+    @Test
+    void wrappingNullGivesANullRefAndUnwrappingChecksTheType() {
+        assertEquals(null, HalRefs.wrap((dev.ortho.hal.Buffer) null));
+        assertEquals(null, HalRefs.wrapAllocator(null));
+        assertEquals(null, HalRefs.fence(null));
+        dev.ortho.hal.Device device = Harness.localSync();
+        RefObject ref = HalRefs.wrap(device);
+        VmBuffer bytes = VmBuffer.allocate(0, 1, 1);
+        try {
+            Harness.expect(StatusCode.INVALID_ARGUMENT, () -> HalRefs.buffer(ref));
+            Harness.expect(StatusCode.INVALID_ARGUMENT, () -> HalRefs.bufferView(bytes));
+        } finally {
+            bytes.release();
+            ref.release();
+            device.release();
+        }
     }
 }
