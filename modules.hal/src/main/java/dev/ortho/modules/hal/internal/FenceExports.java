@@ -183,9 +183,10 @@ final class FenceExports {
         for (int i = 0; i < count; i++) {
             Fence fence = Args.derefOrNull(a, i, HalTypes.FENCE, Fence.class);
             if (fence != null) {
-                fence.query();
+                fence.query(); // throws a fresh copy of the fence's failure
             }
         }
-        throw wait;
+        // The wait status may be an exception shared by the semaphore's waiters: never annotate it.
+        throw new StatusException(wait.code(), wait.getMessage(), wait);
     }
 }
