@@ -106,7 +106,7 @@ public class HalModuleCallBenchmark {
         a.setRef(0, viewRef);
         a.setRef(1, message);
 
-        awaitCall = prepare("hal.fence.await", 4, 1);
+        awaitCall = prepare("hal.fence.await", 3, 1);
         CallBuffer w = awaitCall.arguments();
         w.setI32(0, -1);
         w.setI64(1, 0);

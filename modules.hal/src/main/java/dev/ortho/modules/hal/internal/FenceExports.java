@@ -131,30 +131,39 @@ final class FenceExports {
         int count = Args.spanCount(a, 2);
         Args.requireLayout(call, count);
         Args.requireAtMost(count, MAX_AWAIT_FENCES, "hal.fence");
-        Deadline deadline = timeoutMillis == -1 ? Deadline.infinite()
-                : Deadline.afterNanos(Integer.toUnsignedLong(timeoutMillis) * 1_000_000L);
-        List<SemaphoreWaitSource> pending = new ArrayList<>();
+        // The timeout runs from the call, however long the checks below take (as IREE).
+        long start = System.nanoTime();
+        List<SemaphoreWaitSource> pending = null;
         for (int i = 0; i < count; i++) {
             Fence fence = Args.derefOrNull(a, i, HalTypes.FENCE, Fence.class);
             if (fence != null) {
-                addPending(fence.toSemaphoreList(), pending);
+                pending = addPending(fence.toSemaphoreList(), pending);
             }
         }
-        if (pending.isEmpty()) {
+        if (pending == null) {
             call.results().setI32(0, StatusCode.OK.value());
             return CallOutcome.COMPLETED;
         }
+        Deadline deadline = timeoutMillis == -1 ? Deadline.infinite()
+                : Deadline.atNanos(Deadline.deadlineNanosAfter(Integer.toUnsignedLong(timeoutMillis) * 1_000_000L,
+                        start));
         return call.waitAll(deadline, pending.toArray(WaitSource[]::new));
     }
 
-    /** Adds the unreached timepoints of {@code timepoints}, one per semaphore at the largest value; throws failures. */
-    private static void addPending(SemaphoreList timepoints, List<SemaphoreWaitSource> pending) {
+    /**
+     * Adds the unreached timepoints of {@code timepoints} to {@code pending} (created on first
+     * need), one per semaphore at the largest value; throws a semaphore's failure.
+     */
+    private static List<SemaphoreWaitSource> addPending(SemaphoreList timepoints, List<SemaphoreWaitSource> pending) {
         outer:
         for (int i = 0; i < timepoints.size(); i++) {
             Semaphore semaphore = timepoints.semaphore(i);
             long value = timepoints.value(i);
             if (semaphore.query() >= value) {
                 continue;
+            }
+            if (pending == null) {
+                pending = new ArrayList<>();
             }
             for (int j = 0; j < pending.size(); j++) {
                 SemaphoreWaitSource existing = pending.get(j);
@@ -165,6 +174,7 @@ final class FenceExports {
             }
             pending.add(new SemaphoreWaitSource(semaphore, value));
         }
+        return pending;
     }
 
     private static CallOutcome resumeAwait(NativeCall call) {
