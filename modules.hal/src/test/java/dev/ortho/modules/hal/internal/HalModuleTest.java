@@ -14,10 +14,13 @@ import dev.ortho.modules.hal.HalRefs;
 import dev.ortho.modules.hal.HalTypes;
 import dev.ortho.vm.Context;
 import dev.ortho.vm.Function;
+import dev.ortho.vm.Invocation;
 import dev.ortho.vm.Instance;
 import dev.ortho.vm.Module;
 import dev.ortho.vm.RefType;
 import dev.ortho.vm.Signal;
+import dev.ortho.vm.VmBuffer;
+import dev.ortho.vm.VmList;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -100,14 +103,37 @@ class HalModuleTest {
     }
 
     @Test
-    void forkedContextSharesDevices() {
-        try (Harness h = new Harness()) {
-            Context child = h.context.fork();
-            try {
-                assertNotNull(child.moduleState(child.modules().get(0)));
-            } finally {
-                child.close();
-            }
+    void forkedContextSharesDevicesAndExecutableCachesBeyondItsParent() {
+        Instance instance = new Instance();
+        Device device = Harness.localSync();
+        Module hal = HalModule.create(instance, List.of(device));
+        Context parent = Context.create(instance, hal);
+        Context child = parent.fork();
+        parent.close();
+        device.release(); // only the child context holds the device now
+        VmList out = VmList.ofVariants(1);
+        VmList in = VmList.ofVariants(5);
+        VmBuffer format = Harness.string("jvm-static");
+        VmBuffer data = Harness.string("library=builtin\n");
+        try {
+            in.pushI32(0);
+            Invocation.invoke(child, child.resolveFunction("hal.devices.get"), in, out);
+            assertSame(device, HalRefs.device(out.getRef(0)));
+            in.resize(0);
+            in.pushRefRetain(out.getRef(0));
+            in.pushI64(-1);
+            in.pushRefRetain(format);
+            in.pushRefRetain(data);
+            in.pushRefRetain(null);
+            Invocation.invoke(child, child.resolveFunction("hal.executable.create"), in, out);
+            assertTrue(HalRefs.executable(out.getRef(0)).functionCount() > 0, "the shared cache still prepares");
+        } finally {
+            in.release();
+            out.release();
+            format.release();
+            data.release();
+            child.close();
         }
+        Harness.expect(StatusCode.FAILED_PRECONDITION, device::createEvent);
     }
 }
