@@ -122,15 +122,16 @@ public final class BytecodeArchive {
     public static byte[] write(ModuleDef module) {
         byte[] flatbuffer = ArchiveWriter.write(module);
         long[] offsets = externalOffsets(module.rodata());
-        long rodataEnd = 0;
+        long rodataEnd = -1;
         for (int i = 0; i < offsets.length; i++) {
             if (module.rodata().get(i).external()) {
                 rodataEnd = Math.max(rodataEnd, offsets[i] + module.rodata().get(i).data().byteSize());
             }
         }
-        if (rodataEnd == 0) {
+        if (rodataEnd < 0) {
             return flatbuffer;
         }
+        // Even an empty external segment needs the rodata base inside the archive (IREE checks it).
         long base = alignUp(flatbuffer.length, SEGMENT_ALIGNMENT);
         if (base + rodataEnd > Integer.MAX_VALUE - 8) {
             throw new StatusException(StatusCode.OUT_OF_RANGE, "module '" + module.name()

@@ -277,4 +277,17 @@ class BytecodeArchiveTest {
         assertMessage(assertThrows(StatusException.class, () -> BytecodeArchive.read(truncated)),
                 "rodata[3] external reference out of range (offset 64, length 100");
     }
+
+    @Test
+    void emptyExternalSegmentKeepsTheRodataBaseInsideTheArchive() {
+        // Regression (found by the fuzz test): an unpadded archive put the rodata base past its end.
+        ModuleDef m = ModuleDefs.minimal("m");
+        ModuleDef withEmpty = new ModuleDef(m.name(), m.version(), m.requirements(), m.attrs(), m.types(),
+                m.dependencies(), m.imports(), m.exports(), m.signatures(),
+                List.of(new RodataDef(MemorySegment.ofArray(new byte[0]), true)), m.rwdata(), m.state(), m.functions(),
+                m.bytecodeVersion(), m.bytecode(), m.debug());
+        byte[] archive = BytecodeArchive.write(withEmpty);
+        assertEquals(0, archive.length % 64);
+        assertEquals(0, BytecodeArchive.read(archive).rodata().get(0).data().byteSize());
+    }
 }
