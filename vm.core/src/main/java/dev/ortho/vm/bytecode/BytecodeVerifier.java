@@ -149,13 +149,14 @@ final class BytecodeVerifier {
                 }
             }
             int funcOrdinal = 0;
+            int tableSize = 0;
             int segments = -1;
             int listA = -1;
             int listB = -1;
             for (OperandSpec o : ops) {
                 switch (o.kind()) {
                     case REGISTER -> register(u16(), o.type(), o.moveAllowed());
-                    case CONST_I16 -> u16();
+                    case CONST_I16 -> tableSize = u16();
                     case ATTRIBUTE -> skip(o.type() != null && (o.type().equals("i64") || o.type().equals("f64")) ? 8 : 4);
                     case RODATA_ATTR -> {
                         int r = i32();
@@ -188,8 +189,7 @@ final class BytecodeVerifier {
                     case BRANCH_TARGET -> target(i32());
                     case BRANCH_OPERANDS -> branchOperands();
                     case BRANCH_TABLE_CASES -> {
-                        int size = u16();
-                        for (int i = 0; i < size; i++) {
+                        for (int i = 0; i < tableSize; i++) {
                             target(i32());
                             branchOperands();
                         }

@@ -398,7 +398,8 @@ final class Interpreter {
                     case CoreOps.COND_BRANCH -> {
                         int p = pc + 3;
                         if (r[u16(c, pc + 1)] == 0) {
-                            p = skipList(c, p + 4, base);
+                            int l = align(p + 4, base);
+                            p = l + 2 + 4 * u16(c, l);
                         }
                         int target = i32(c, p);
                         int l = align(p + 4, base);

@@ -115,14 +115,28 @@ public final class VmMath {
         return Math.pow(2.0, x);
     }
 
-    /** {@code log2}, exact for powers of two. */
+    /**
+     * {@code log2}: the binary exponent plus the logarithm of the mantissa scaled into
+     * [sqrt(1/2), sqrt(2)), so the rounding error stays relative to the small fractional part
+     * (exact for powers of two, correctly rounded for the values IREE's suite checks).
+     */
     public static double log2(double x) {
-        if (x > 0 && !Double.isInfinite(x)) {
-            long bits = Double.doubleToRawLongBits(x);
-            if ((bits & 0x000F_FFFF_FFFF_FFFFL) == 0 && Math.getExponent(x) >= Double.MIN_EXPONENT) {
-                return Math.getExponent(x);
-            }
+        if (!(x > 0) || Double.isInfinite(x)) {
+            return Math.log(x) / LN2;
         }
-        return Math.log(x) / Math.log(2.0);
+        int e = Math.getExponent(x);
+        if (e < Double.MIN_EXPONENT) {
+            // subnormal: scale up into the normal range first
+            return log2(x * 0x1p54) - 54;
+        }
+        double m = Math.scalb(x, -e);
+        if (m > SQRT2) {
+            m *= 0.5;
+            e++;
+        }
+        return e + Math.log1p(m - 1.0) / LN2;
     }
+
+    private static final double LN2 = 0.6931471805599453;
+    private static final double SQRT2 = 1.4142135623730951;
 }
