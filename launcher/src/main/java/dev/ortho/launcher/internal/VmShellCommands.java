@@ -22,9 +22,10 @@ import org.osgi.service.component.annotations.ReferencePolicyOption;
  * {@code vm:invoke} links every loaded module, in load order, into a fresh context and invokes
  * the function with scalar arguments, returning {@code run-module}'s text ({@code EXEC @f},
  * {@code result[0]: i32=5}). A thin adapter over {@link VmTools}; thread-safe (commands are
- * serialized on this object).
+ * serialized on this object). Immediate, so the loaded modules survive between commands (a
+ * delayed component would be disposed whenever the shell releases the service).
  */
-@Component(service = VmShellCommands.class, property = {
+@Component(service = VmShellCommands.class, immediate = true, property = {
     "osgi.command.scope=vm",
     "osgi.command.function=load",
     "osgi.command.function=invoke"})
