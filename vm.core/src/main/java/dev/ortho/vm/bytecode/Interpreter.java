@@ -425,6 +425,10 @@ final class Interpreter {
                                     new String(c, pc + 5, len, StandardCharsets.UTF_8));
                         }
                         pc += 5 + len;
+                        if (pc >= base + m.fnLength[fn]) {
+                            throw new StatusException(StatusCode.FAILED_PRECONDITION,
+                                    "vm.fail with an OK status ran past the end of the function");
+                        }
                         continue;
                     }
                     case CoreOps.IMPORT_RESOLVED -> {
@@ -511,6 +515,11 @@ final class Interpreter {
         } catch (ArithmeticException e) {
             frame.setPc(op - base);
             throw new StatusException(StatusCode.INVALID_ARGUMENT, "integer division by zero", e);
+        } catch (RuntimeException e) {
+            // Defense in depth: verified bytecode cannot get here; never let a fault escape raw.
+            frame.setPc(op - base);
+            throw new StatusException(StatusCode.INTERNAL, "interpreter fault at " + m.name + "."
+                    + frame.function().name() + "+" + String.format("%08X", op - base) + ": " + e, e);
         }
     }
 
