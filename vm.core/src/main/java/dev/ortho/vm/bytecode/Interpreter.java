@@ -43,6 +43,7 @@ final class Interpreter {
     static final int MOVE_BIT = 0x4000;
     static final int TYPE_BIT = 0x8000;
     private static final Logger LOG = LoggerFactory.getLogger(Interpreter.class);
+    private static final VarHandle I16 = MethodHandles.byteArrayViewVarHandle(short[].class, ByteOrder.LITTLE_ENDIAN);
     private static final VarHandle I32 = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
     private static final VarHandle I64 = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
     /** Helper result: the current frame changed; reload the dispatch state from the stack top. */
@@ -56,7 +57,7 @@ final class Interpreter {
     }
 
     static int u16(byte[] c, int p) {
-        return (c[p] & 0xFF) | (c[p + 1] & 0xFF) << 8;
+        return (char) (short) I16.get(c, p);
     }
 
     static int i32(byte[] c, int p) {
@@ -424,6 +425,10 @@ final class Interpreter {
                                     new String(c, pc + 5, len, StandardCharsets.UTF_8));
                         }
                         pc += 5 + len;
+                        if (pc >= base + m.fnLength[fn]) {
+                            throw new StatusException(StatusCode.FAILED_PRECONDITION,
+                                    "vm.fail with an OK status ran past the end of the function");
+                        }
                         continue;
                     }
                     case CoreOps.IMPORT_RESOLVED -> {
@@ -510,6 +515,11 @@ final class Interpreter {
         } catch (ArithmeticException e) {
             frame.setPc(op - base);
             throw new StatusException(StatusCode.INVALID_ARGUMENT, "integer division by zero", e);
+        } catch (RuntimeException e) {
+            // Defense in depth: verified bytecode cannot get here; never let a fault escape raw.
+            frame.setPc(op - base);
+            throw new StatusException(StatusCode.INTERNAL, "interpreter fault at " + m.name + "."
+                    + frame.function().name() + "+" + String.format("%08X", op - base) + ": " + e, e);
         }
     }
 
