@@ -101,7 +101,12 @@ final class FunctionAssembler {
         if (!c.accept(')')) {
             do {
                 if (c.peek() == '%') {
+                    // A named result (%i0: i32) documents only; like IREE it does not count as used.
+                    int i32 = i32Count;
+                    int refs = refCount;
                     register(c, Bank.ANY, true, false);
+                    i32Count = i32;
+                    refCount = refs;
                     c.expect(':');
                 }
                 sig.append(cconvType(c));
