@@ -101,12 +101,7 @@ final class FunctionAssembler {
         if (!c.accept(')')) {
             do {
                 if (c.peek() == '%') {
-                    // A named result (%i0: i32) documents only; like IREE it does not count as used.
-                    int i32 = i32Count;
-                    int refs = refCount;
                     register(c, Bank.ANY, true, false);
-                    i32Count = i32;
-                    refCount = refs;
                     c.expect(':');
                 }
                 sig.append(cconvType(c));
@@ -118,6 +113,9 @@ final class FunctionAssembler {
             sig.append('v');
         }
         this.cconv = sig.toString();
+        // As IREE's assembler: argument registers do not count; only registers the body uses do.
+        i32Count = 0;
+        refCount = 0;
         this.attrs = c.acceptWord("attributes") ? module.parseAttributes(c) : List.of();
         c.expect('{');
         c.expectEnd();
