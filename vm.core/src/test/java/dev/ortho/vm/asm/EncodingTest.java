@@ -275,4 +275,32 @@ class EncodingTest {
         assertEquals(0, def.rodata().get(1).data().byteSize());
         assertEquals("79 11 01 00 00 00 00 80 5A 00 00 00", hex(def, 0));
     }
+
+    @Test
+    void registerCountsComeFromTheBodyUnlessArgumentsWouldNotFit() {
+        ModuleDef def = assemble("""
+                vm.module @m
+                vm.func @unused(%i0: i32) -> () {
+                  vm.return
+                }
+                vm.func @many(%i0: i32, %i1: i32, %i2: i32, %r0: !vm.ref<?>, %r1: !vm.ref<?>, %r2: !vm.ref<?>) -> () {
+                  vm.return
+                }
+                vm.func @mixed(%i0: i32, %i2:3: i64) -> (i64) {
+                  vm.return %i2:3
+                }
+                vm.func @sequential(%i0: i32, %i1:2: i64) -> (i64) {
+                  vm.return %i2:3
+                }
+                """);
+        // IREE counts only the body's registers (0, rounded up to 1 by runtimes, holds %i0).
+        assertEquals(0, def.functions().get(0).i32RegisterCount());
+        // Three arguments do not fit one register: count them (i32 and ref banks).
+        assertEquals(3, def.functions().get(1).i32RegisterCount());
+        assertEquals(3, def.functions().get(1).refRegisterCount());
+        // i64 arguments sit at the next even register; IREE's sequential spelling is accepted too.
+        assertEquals("0iI_I", def.signatures().get(2).callingConvention());
+        assertEquals("0iI_I", def.signatures().get(3).callingConvention());
+        assertEquals(hex(def, 2), hex(def, 3));
+    }
 }
