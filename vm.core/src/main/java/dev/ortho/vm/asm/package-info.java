@@ -54,7 +54,9 @@
  * <li>{@code attributes {key = "value", ...}} at the end of the {@code vm.module} line (module
  *     attributes) and of a {@code vm.func} header before its opening brace (the function
  *     signature's attributes, which exports expose: e.g. VMVX dispatch functions declare
- *     {@code attributes {binding_count = "2", constant_count = "1", local_memory = "0"}});</li>
+ *     {@code attributes {binding_count = "2", constant_count = "1", local_memory = "0"}});
+ *     names that are not plain symbols are quoted, and quotes, backslashes and control
+ *     characters inside attribute strings are written {@code \xHH};</li>
  * <li>indirect globals {@code vm.global.load.indirect.i32 .rwdata[%i0]},
  *     {@code vm.global.store.indirect.ref %r0, .refs[%i1] : !vm.buffer}; {@code vm.trace} and
  *     {@code vm.print} in their printed form; {@code vm.switch.ref %i0[%r1] else %r2 : type}
