@@ -267,7 +267,7 @@ public final class Assembler {
             do {
                 c.skipSpace();
                 int keyStart = c.pos;
-                String key = c.symbolChars();
+                String key = c.peek() == '"' ? unescape(c.quoted("attribute name")) : c.symbolChars();
                 if (key.isEmpty()) {
                     throw c.expected("attribute name");
                 }
@@ -277,10 +277,29 @@ public final class Assembler {
                     }
                 }
                 c.expect('=');
-                attrs.add(new AttrDef(key, c.quoted("attribute value")));
+                attrs.add(new AttrDef(key, unescape(c.quoted("attribute value"))));
             } while (c.accept(','));
             c.expect('}');
             return attrs;
+        }
+
+        /** Decodes the {@code \xHH} escapes attribute strings use for quotes, backslashes and controls. */
+        static String unescape(String s) {
+            if (s.indexOf('\\') < 0) {
+                return s;
+            }
+            StringBuilder b = new StringBuilder(s.length());
+            for (int i = 0; i < s.length(); i++) {
+                char ch = s.charAt(i);
+                if (ch == '\\' && i + 3 < s.length() && s.charAt(i + 1) == 'x'
+                        && Character.digit(s.charAt(i + 2), 16) >= 0 && Character.digit(s.charAt(i + 3), 16) >= 0) {
+                    b.append((char) Integer.parseInt(s.substring(i + 2, i + 4), 16));
+                    i += 3;
+                } else {
+                    b.append(ch);
+                }
+            }
+            return b.toString();
         }
 
         private void parseImport(Cursor c, int start) {

@@ -206,9 +206,32 @@ public final class Disassembler {
         }
         b.append(" attributes {");
         for (int i = 0; i < attrs.size(); i++) {
-            b.append(i == 0 ? "" : ", ").append(attrs.get(i).key()).append(" = \"").append(attrs.get(i).value()).append('"');
+            String key = attrs.get(i).key() == null ? "" : attrs.get(i).key();
+            boolean plain = !key.isEmpty() && key.chars().allMatch(ch -> Cursor.isSymbolChar((char) ch));
+            b.append(i == 0 ? "" : ", ");
+            if (plain) {
+                b.append(key);
+            } else {
+                escaped(b, key);
+            }
+            b.append(" = ");
+            escaped(b, attrs.get(i).value() == null ? "" : attrs.get(i).value());
         }
         b.append('}');
+    }
+
+    /** A double-quoted attribute string; quotes, backslashes and control characters as {@code \xHH}. */
+    private static void escaped(StringBuilder b, String s) {
+        b.append('"');
+        for (int i = 0; i < s.length(); i++) {
+            char ch = s.charAt(i);
+            if (ch == '"' || ch == '\\' || ch < 0x20 || ch == 0x7F) {
+                b.append(String.format(Locale.ROOT, "\\x%02X", (int) ch));
+            } else {
+                b.append(ch);
+            }
+        }
+        b.append('"');
     }
 
     /** {@code (%i0: i32, %i1:2: i64, %r0: !vm.ref<?>) -> (i32)} from a cconv like {@code 0iIr_i}. */

@@ -63,4 +63,20 @@ class OrthoDirectivesTest {
         assertEquals(SOURCE, text);
         assertArrayEquals(archive, BytecodeArchive.write(assemble(text)));
     }
+
+    @Test
+    void attributeStringsEscapeQuotesBackslashesAndControlCharacters() {
+        ModuleDef def = assemble("""
+                vm.module @m attributes {"odd key" = "say \\x22hi\\x22 \\x5C # // {}", plain = "line\\x0Abreak"}
+                vm.func @f() -> () {
+                  vm.return
+                }
+                """);
+        assertEquals(List.of(new AttrDef("odd key", "say \"hi\" \\ # // {}"), new AttrDef("plain", "line\nbreak")),
+                def.attrs());
+        String text = AsmTesting.DISASSEMBLER.disassemble(def);
+        assertEquals("vm.module @m version 0 attributes {\"odd key\" = \"say \\x22hi\\x22 \\x5C # // {}\", "
+                + "plain = \"line\\x0Abreak\"}", text.lines().findFirst().orElseThrow());
+        assertEquals(def.attrs(), assemble(text).attrs());
+    }
 }
