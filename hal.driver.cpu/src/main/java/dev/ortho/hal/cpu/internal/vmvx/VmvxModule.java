@@ -22,7 +22,7 @@ import dev.ortho.vm.VmBuffer;
  *     {@code copy.2d.x8|x16|x32|x64} ({@code 0rIIIrIIIII_v});</li>
  * <li>{@code fill.2d.x32} ({@code 0irIIII_v}: value, out, offset, row stride, sizes);</li>
  * <li>{@code mmt4d} ({@code 0rIIrIIrIIIIIiiii_v}: f32·f32→f32 and s8·s8→s32, optional accumulate);</li>
- * <li>{@code pack} ({@code 0rIIIrIIIIIIIIIi_v}) and {@code unpack} ({@code 0rIIIrIIIIIIIIi_v});</li>
+ * <li>{@code pack} ({@code 0rIIIrIIIIIIIIIIi_v}) and {@code unpack} ({@code 0rIIIrIIIIIIIIIi_v});</li>
  * <li>{@code query_tile_sizes.2d} ({@code 0IIi_II}: IREE's generic matmul tiles M=8, K=4, N=8).</li>
  * </ul>
  *
@@ -87,8 +87,8 @@ public final class VmvxModule {
         copy(b, "copy.2d.x64", 8);
         b.export("fill.2d.x32", "0irIIII_v", (scratch, call) -> fill(call.args()));
         b.export("mmt4d", "0rIIrIIrIIIIIiiii_v", (scratch, call) -> mmt4d(scratch, call.args()));
-        b.export("pack", "0rIIIrIIIIIIIIIi_v", (scratch, call) -> pack(call.args()));
-        b.export("unpack", "0rIIIrIIIIIIIIi_v", (scratch, call) -> unpack(call.args()));
+        b.export("pack", "0rIIIrIIIIIIIIIIi_v", (scratch, call) -> pack(call.args()));
+        b.export("unpack", "0rIIIrIIIIIIIIIi_v", (scratch, call) -> unpack(call.args()));
         b.export("query_tile_sizes.2d", "0IIi_II", (scratch, call) -> queryTileSizes(call));
         return b.build();
     }
