@@ -174,9 +174,10 @@ public final class VmvxModule {
             return CallOutcome.COMPLETED;
         }
         if (type == MMT4D_TYPE_F32F32F32) {
-            if ((long) k * k0 * n0 > Integer.MAX_VALUE - 16) {
-                throw new StatusException(StatusCode.RESOURCE_EXHAUSTED, "vmvx: mmt4d RHS panel of K " + k
-                        + " x K0 " + k0 + " x N0 " + n0 + " f32 elements is too large to stage");
+            long staged = (long) k * k0 * n * n0;
+            if (staged > Integer.MAX_VALUE - 16 || (long) m0 * n * n0 > Integer.MAX_VALUE - 16) {
+                throw new StatusException(StatusCode.RESOURCE_EXHAUSTED, "vmvx: mmt4d f32 RHS of " + staged
+                        + " elements (N " + n + ", K " + k + ", N0 " + n0 + ", K0 " + k0 + ") is too large to stage");
             }
             Mmt4d.f32(scratch, lhs.segment(), l, a.i64(1), rhs.segment(), r, a.i64(3), out.segment(), o, a.i64(5),
                     m, n, k, m0, n0, k0, accumulate);
