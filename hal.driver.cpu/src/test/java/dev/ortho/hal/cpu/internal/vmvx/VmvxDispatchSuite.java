@@ -190,6 +190,48 @@ abstract class VmvxDispatchSuite {
     }
 
     @Test
+    void manyWorkgroupsAndConcurrentSubmittersEachGetTheirOwnWorkerContext() throws Exception {
+        int groups = 256;
+        Executable executable = cache.prepareExecutable(VmvxFixtures.params("scale_bias.vmasm", Float.floatToIntBits(1f)));
+        try {
+            Thread[] threads = new Thread[3];
+            Throwable[] failures = new Throwable[threads.length];
+            for (int t = 0; t < threads.length; t++) {
+                int id = t;
+                threads[t] = new Thread(() -> {
+                    float[] in = new float[4 * groups];
+                    for (int i = 0; i < in.length; i++) {
+                        in[i] = i * (id + 1);
+                    }
+                    try (Buffer input = floats(in); Buffer out = nans(in.length)) {
+                        for (int round = 0; round < 20; round++) {
+                            float scale = id + round;
+                            dispatch(executable, "scale_bias", DispatchConfig.ofCount(groups, 1, 1),
+                                    constants(Float.floatToIntBits(scale)), input, out);
+                            float[] result = read(out, in.length);
+                            for (int i = 0; i < in.length; i++) {
+                                assertEquals(in[i] * scale + 1f, result[i], "thread " + id + " round " + round
+                                        + " element " + i);
+                            }
+                        }
+                    } catch (Throwable e) {
+                        failures[id] = e;
+                    }
+                });
+                threads[t].start();
+            }
+            for (int t = 0; t < threads.length; t++) {
+                threads[t].join();
+                if (failures[t] != null) {
+                    throw new AssertionError("submitter " + t + " failed", failures[t]);
+                }
+            }
+        } finally {
+            executable.release();
+        }
+    }
+
+    @Test
     void aCommandBufferReplayedWithNewBindingsSeesTheNewBuffers() {
         Executable executable = cache.prepareExecutable(VmvxFixtures.params("simple_mul.vmasm"));
         try (CommandBuffer cb = device.createCommandBuffer(0, CommandCategory.ANY, ANY, 3);
