@@ -124,7 +124,7 @@ class VmToolsTest {
         Path vmfb = assembled(dir);
         long flatBufferSize = Files.size(vmfb) - 4;
         assertEquals(0, run("dump-module", "--output=metadata", vmfb.toString()), err());
-        String rule = "//===" + "-".repeat(111) + "===//\n";
+        String rule = "//===" + "-".repeat(110) + "===//\n";
         String expected = rule + "// @calc : version 3\n" + rule + "\n"
                 + "Exported Functions:\n"
                 + "  [  0] add(i32, i32) -> (i32)\n"
