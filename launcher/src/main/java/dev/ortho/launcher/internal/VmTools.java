@@ -214,7 +214,16 @@ final class VmTools {
             modules.add(load(file));
         }
         Module main = modules.remove(modules.size() - 1);
-        ModuleTestRunner.Report report = ModuleTestRunner.run(instance, modules, main);
+        // As IREE's check-module: internal (__init, ...) and special ($-containing) exports are not
+        // tests, and every test takes no arguments and returns nothing.
+        java.util.function.Predicate<Function> isTest = f -> !f.name().startsWith("__") && f.name().indexOf('$') < 0;
+        for (Function f : main.exports()) {
+            if (isTest.test(f) && (!f.cconv().arguments().types().isEmpty() || !f.cconv().results().types().isEmpty())) {
+                throw new StatusException(StatusCode.INVALID_ARGUMENT, "expected function with no inputs or outputs, "
+                        + "but export '" + f.name() + "' has signature '" + f.cconv().text() + "'");
+            }
+        }
+        ModuleTestRunner.Report report = ModuleTestRunner.run(instance, modules, main, isTest);
         for (ModuleTestRunner.Outcome outcome : report.outcomes()) {
             String test = report.module() + "." + outcome.name();
             out.println("[ RUN      ] " + test);

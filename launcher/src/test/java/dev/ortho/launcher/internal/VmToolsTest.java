@@ -226,7 +226,8 @@ class VmToolsTest {
             }
         }
         assertEquals(List.of(), failures);
-        assertEquals(304, tests);
+        // 304 exports, less the four __init functions check-module does not run as tests.
+        assertEquals(300, tests);
     }
 
     @Test
@@ -257,6 +258,14 @@ class VmToolsTest {
         assertTrue(out().endsWith("2 passed, 1 failed\n"), out());
         assertEquals(0, run("check-module", "--expect_failure", file.toString()));
         assertTrue(out().endsWith("Test failed as expected\n"), out());
+    }
+
+    @Test
+    void checkModuleRejectsExportsWithArgumentsOrResults(@TempDir Path dir) throws IOException {
+        Path vmfb = assembled(dir);
+        assertEquals(1, run("check-module", vmfb.toString()));
+        assertTrue(err().startsWith("INVALID_ARGUMENT; expected function with no inputs or outputs, but export 'add'"
+                + " has signature '0ii_i'"), err());
     }
 
     @Test
