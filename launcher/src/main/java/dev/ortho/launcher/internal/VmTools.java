@@ -136,9 +136,6 @@ final class VmTools {
             err.println("Syntax: ortho dump-module [--output=...] module.vmfb");
             throw new StatusException(StatusCode.INVALID_ARGUMENT, "expected one module file");
         }
-        if (!flags.get("function", "").isEmpty()) {
-            throw new StatusException(StatusCode.UNIMPLEMENTED, "--function= filtering of the disassembly is not supported yet");
-        }
         MemorySegment archive = readArchive(flags.positional().get(0));
         String mode = flags.get("output", "all");
         switch (mode) {
@@ -158,7 +155,10 @@ final class VmTools {
                     text.append('\n');
                 }
                 if (!mode.equals("metadata")) {
-                    text.append(new Disassembler(extensions.get()).disassemble(module, flags.isSet("bytecode_offsets")));
+                    String disassembly = new Disassembler(extensions.get()).disassemble(module,
+                            flags.isSet("bytecode_offsets"));
+                    String filter = flags.get("function", "");
+                    text.append(filter.isEmpty() ? disassembly : filterFunctions(disassembly, module, filter));
                 }
                 out.print(text);
                 out.flush();
@@ -169,6 +169,76 @@ final class VmTools {
             default -> throw new StatusException(StatusCode.INVALID_ARGUMENT,
                     "unrecognized --output= flag value '" + mode + "'");
         }
+    }
+
+    /**
+     * Keeps the module header and the functions matching {@code filter} (an internal ordinal, or
+     * the name IREE's dump gives the function: its first export name, else its debug name, else
+     * {@code fnN}), with IREE's blank-line spacing between top-level blocks.
+     */
+    static String filterFunctions(String disassembly, ModuleDef module, String filter) {
+        List<String> lines = disassembly.lines().toList();
+        List<List<String>> blocks = new ArrayList<>();
+        int headerEnd = -1;
+        List<String> current = null;
+        for (int i = 0; i < lines.size(); i++) {
+            String line = lines.get(i);
+            boolean start = line.startsWith("vm.export ") || line.startsWith("vm.func ")
+                    || line.startsWith("[") && line.contains("] vm.func ");
+            if (current == null && start && (i == 0 || lines.get(i - 1).isEmpty())) {
+                if (headerEnd < 0) {
+                    headerEnd = i;
+                }
+                current = new ArrayList<>();
+            }
+            if (current != null) {
+                current.add(line);
+                if (line.equals("}")) {
+                    blocks.add(current);
+                    current = null;
+                }
+            }
+        }
+        if (blocks.size() != module.functions().size() || current != null) {
+            throw new StatusException(StatusCode.INTERNAL, "cannot split the disassembly into "
+                    + module.functions().size() + " functions (found " + blocks.size() + ")");
+        }
+        StringBuilder out = new StringBuilder();
+        for (int i = 0; i < (headerEnd < 0 ? lines.size() : headerEnd); i++) {
+            out.append(lines.get(i)).append('\n');
+        }
+        Long ordinal = null;
+        if (filter.chars().allMatch(Character::isDigit) && filter.length() <= 10) {
+            ordinal = Long.parseLong(filter);
+        }
+        for (int f = 0; f < blocks.size(); f++) {
+            boolean match = ordinal != null ? ordinal == f : functionName(module, f).equals(filter);
+            if (!match) {
+                continue;
+            }
+            if (out.length() > 0 && !(out.length() >= 2 && out.charAt(out.length() - 2) == '\n')) {
+                out.append('\n');
+            }
+            for (String line : blocks.get(f)) {
+                out.append(line).append('\n');
+            }
+        }
+        return out.toString();
+    }
+
+    private static String functionName(ModuleDef module, int ordinal) {
+        for (ModuleDef.ExportDef export : module.exports()) {
+            if (export.internalOrdinal() == ordinal) {
+                return export.localName();
+            }
+        }
+        if (module.debug() != null && ordinal < module.debug().functions().size()) {
+            String name = module.debug().functions().get(ordinal).localName();
+            if (name != null && !name.isEmpty()) {
+                return name;
+            }
+        }
+        return "fn" + ordinal;
     }
 
     private MemorySegment readArchive(String file) {

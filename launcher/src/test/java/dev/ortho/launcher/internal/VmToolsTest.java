@@ -120,6 +120,22 @@ class VmToolsTest {
     }
 
     @Test
+    void dumpModuleFunctionFilterKeepsTheHeaderAndMatchingFunctions(@TempDir Path dir) throws IOException {
+        Path vmfb = assembled(dir);
+        assertEquals(0, run("dump-module", "--output=disassembly", vmfb.toString()));
+        String all = out();
+        String header = all.substring(0, all.indexOf("vm.export @add"));
+        String add = all.substring(all.indexOf("vm.export @add"), all.indexOf("vm.export @wide"));
+        String boom = all.substring(all.indexOf("vm.export @boom"));
+        assertEquals(0, run("dump-module", "--output=disassembly", "--function=boom", vmfb.toString()));
+        assertEquals(header + boom, out());
+        assertEquals(0, run("dump-module", "--output=disassembly", "--function=0", vmfb.toString()));
+        assertEquals(header + add.stripTrailing() + "\n", out());
+        assertEquals(0, run("dump-module", "--output=disassembly", "--function=missing", vmfb.toString()));
+        assertEquals(header, out());
+    }
+
+    @Test
     void dumpModuleMetadataFollowsIreeLayout(@TempDir Path dir) throws IOException {
         Path vmfb = assembled(dir);
         long flatBufferSize = Files.size(vmfb) - 4;
