@@ -19,12 +19,15 @@ import dev.ortho.vm.spi.InstructionExtension;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
+import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -245,8 +248,8 @@ final class VmTools {
         if (file.equals("-")) {
             return MemorySegment.ofArray(readStdin());
         }
-        try {
-            return MemorySegment.ofArray(Files.readAllBytes(Path.of(file)));
+        try (FileChannel channel = FileChannel.open(Path.of(file), StandardOpenOption.READ)) {
+            return channel.map(FileChannel.MapMode.READ_ONLY, 0, channel.size(), Arena.ofAuto());
         } catch (NoSuchFileException e) {
             throw new StatusException(StatusCode.NOT_FOUND, "module file '" + file + "' does not exist", e);
         } catch (IOException e) {
