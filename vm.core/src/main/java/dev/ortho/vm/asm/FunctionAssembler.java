@@ -36,6 +36,9 @@ final class FunctionAssembler {
     int i32Count;
     int refCount;
     private int requirements;
+    /** Registers the calling convention needs for the arguments (64-bit values even-aligned). */
+    private int argumentI32;
+    private int argumentRefs;
     private boolean endsWithTerminator;
     private final Map<String, Integer> labels = new HashMap<>();
     private final List<Assembler.Fixup> labelFixups = new ArrayList<>();
@@ -70,6 +73,7 @@ final class FunctionAssembler {
                         throw c.errorAt(regStart, "expected ref argument %r" + expectRef + " with a !type");
                     }
                     expectRef++;
+                    argumentRefs++;
                 } else {
                     int save = c.pos;
                     c.expect("%i");
@@ -80,11 +84,16 @@ final class FunctionAssembler {
                     c.expect(':');
                     kind = cconvType(c);
                     boolean wide = kind == 'I' || kind == 'F';
-                    if (kind == 'r' || wide != pair || reg != expectI32) {
+                    // IREE's text numbers 64-bit arguments sequentially (%i0: i32, %i1:2: i64); the
+                    // runtime places them at the next even register (%i2:3), which is accepted too.
+                    boolean sequential = reg == expectI32;
+                    boolean aligned = wide && reg == ((expectI32 + 1) & ~1);
+                    if (kind == 'r' || wide != pair || !(sequential || aligned)) {
                         throw c.errorAt(regStart, "expected value argument %i" + expectI32
                                 + (wide ? ":" + (expectI32 + 1) : "") + " matching its type");
                     }
-                    expectI32 += wide ? 2 : 1;
+                    expectI32 = reg + (wide ? 2 : 1);
+                    argumentI32 = wide ? ((argumentI32 + 1) & ~1) + 2 : argumentI32 + 1;
                 }
                 sig.append(kind);
                 args++;
@@ -113,6 +122,9 @@ final class FunctionAssembler {
             sig.append('v');
         }
         this.cconv = sig.toString();
+        // As IREE's assembler: argument registers do not count; only registers the body uses do.
+        i32Count = 0;
+        refCount = 0;
         this.attrs = c.acceptWord("attributes") ? module.parseAttributes(c) : List.of();
         c.expect('{');
         c.expectEnd();
@@ -189,6 +201,15 @@ final class FunctionAssembler {
                         f.where() + ": unknown block label ^" + f.name() + " in function @" + name);
             }
             out.patch32(f.offset(), pc);
+        }
+        // Like IREE, register counts come from the body only; runtimes round them up to a power of
+        // two. Where that would not even hold the arguments (IREE's verifier would reject the
+        // module), count the argument registers instead.
+        if (Integer.highestOneBit(Math.max(1, i32Count) * 2 - 1) < argumentI32) {
+            i32Count = argumentI32;
+        }
+        if (Integer.highestOneBit(Math.max(1, refCount) * 2 - 1) < argumentRefs) {
+            refCount = argumentRefs;
         }
         if (i32Count > Short.MAX_VALUE || refCount > Short.MAX_VALUE || blockCount > Short.MAX_VALUE) {
             throw c.errorAt(0, "function @" + name + " uses too many registers or blocks (i32 " + i32Count

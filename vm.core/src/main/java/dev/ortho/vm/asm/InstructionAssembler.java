@@ -114,9 +114,9 @@ final class InstructionAssembler {
         };
     }
 
-    private void separator() {
-        if (!first) {
-            c.expect(',');
+    private void separator(OperandSpec f) {
+        if (!first && !c.accept(',')) {
+            throw c.expected("',' and operand '" + f.name() + "'");
         }
         first = false;
     }
@@ -162,7 +162,7 @@ final class InstructionAssembler {
                     if (f.write()) {
                         out.u16(result(f));
                     } else {
-                        separator();
+                        separator(f);
                         out.u16(read(f));
                         if (typeNext && c.accept(':')) {
                             pendingType = c.type("type name");
@@ -170,11 +170,11 @@ final class InstructionAssembler {
                     }
                 }
                 case ATTRIBUTE -> {
-                    separator();
+                    separator(f);
                     attribute(f.type());
                 }
                 case GLOBAL_ATTR -> {
-                    separator();
+                    separator(f);
                     globalAttr(storageSize(fields, i));
                     if (typeNext) {
                         c.expect(':');
@@ -182,11 +182,11 @@ final class InstructionAssembler {
                     }
                 }
                 case FUNC_ATTR -> {
-                    separator();
+                    separator(f);
                     fn.functionRef(c);
                 }
                 case RODATA_ATTR -> {
-                    separator();
+                    separator(f);
                     out.u32((int) c.unsigned("rodata ordinal", Integer.MAX_VALUE));
                 }
                 case TYPE_OF -> {
@@ -198,22 +198,22 @@ final class InstructionAssembler {
                     pendingType = null;
                 }
                 case CONST_I16 -> {
-                    separator();
+                    separator(f);
                     out.u16((int) c.unsigned("16-bit constant", 0xFFFF));
                 }
                 case STRING_ATTR -> {
-                    separator();
+                    separator(f);
                     string();
                 }
                 case VARIADIC_OPERANDS -> {
                     if (!c.atEnd()) {
-                        separator();
+                        separator(f);
                     }
                     fn.registerList(c, bank(f.type()), (char) 0);
                 }
                 case VARIADIC_RESULTS -> emitResultList();
                 case BRANCH_TARGET -> {
-                    separator();
+                    separator(f);
                     branchTarget();
                     if (i + 1 < fields.size() && fields.get(i + 1).kind() == OperandKind.BRANCH_OPERANDS) {
                         i++;
@@ -243,6 +243,9 @@ final class InstructionAssembler {
         c.skipSpace();
         int at = c.pos;
         String token = c.numberToken();
+        if (token.isEmpty()) {
+            throw c.expected(type + " immediate");
+        }
         switch (type) {
             case "i32" -> {
                 BigInteger v = CNumbers.parseInteger(token);

@@ -91,6 +91,11 @@ final class Special {
                 b.append(mnemonic).append(" \"").append(name).append("\"(").append(p.regList("any")).append(')');
                 return;
             }
+            case "ConstRefZero" -> {
+                // IREE prints this result without its move bit (the text cannot carry one here).
+                b.append(InstructionPrinter.regName(p.rawU16(), "ref", false)).append(" = ").append(mnemonic);
+                return;
+            }
             case "DiscardRefs" -> {
                 b.append(mnemonic).append(' ').append(p.regList("any"));
                 return;

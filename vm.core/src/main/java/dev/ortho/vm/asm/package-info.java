@@ -52,7 +52,7 @@
  *     version, REQUIRED unless {@code optional}); e.g. a HAL program declares its dependency on
  *     {@code hal} so runners register that module;</li>
  * <li>{@code attributes {key = "value", ...}} at the end of the {@code vm.module} line (module
- *     attributes) and of a {@code vm.func} header before its {@code {} (the function
+ *     attributes) and of a {@code vm.func} header before its opening brace (the function
  *     signature's attributes, which exports expose: e.g. VMVX dispatch functions declare
  *     {@code attributes {binding_count = "2", constant_count = "1", local_memory = "0"}});</li>
  * <li>indirect globals {@code vm.global.load.indirect.i32 .rwdata[%i0]},

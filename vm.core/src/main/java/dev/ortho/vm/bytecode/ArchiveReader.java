@@ -130,7 +130,7 @@ final class ArchiveReader {
         Vector fnVector = fb.getVector(root, 12, "function_descriptors", 20);
         for (int i = 0; fnVector != null && i < fnVector.count(); i++) {
             long at = fnVector.start() + 20L * i;
-            fb.charge(1, "module.function_descriptors");
+            fb.charge(1, root, "function_descriptors");
             functions.add(new FunctionDescriptor(fb.intAt(at), fb.intAt(at + 4), fb.intAt(at + 8),
                     fb.shortAt(at + 12), fb.shortAt(at + 14), fb.shortAt(at + 16), fb.shortAt(at + 18)));
         }
@@ -208,7 +208,7 @@ final class ArchiveReader {
                     Vector ints = fb.getVector(loc, 1, "locations", 4);
                     List<Integer> values = new ArrayList<>();
                     for (int j = 0; ints != null && j < ints.count(); j++) {
-                        fb.charge(1, valueVector.path());
+                        fb.charge(1, loc, "locations");
                         values.add(fb.intAt(ints.start() + 4L * j));
                     }
                     yield new FusedLoc(fb.getString(loc, 0, "metadata"), values);
@@ -226,7 +226,7 @@ final class ArchiveReader {
             Vector locVector = fb.getVector(map, 1, "locations", 8);
             List<BytecodeLocation> locs = new ArrayList<>();
             for (int j = 0; locVector != null && j < locVector.count(); j++) {
-                fb.charge(1, locVector.path());
+                fb.charge(1, map, "locations");
                 long at = locVector.start() + 8L * j;
                 locs.add(new BytecodeLocation(fb.intAt(at), fb.intAt(at + 4)));
             }

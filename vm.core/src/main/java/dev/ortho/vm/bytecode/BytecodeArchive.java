@@ -67,6 +67,22 @@ public final class BytecodeArchive {
      * {@code archive} (read-only), which must outlive it and must not be modified.
      */
     public static ModuleDef read(MemorySegment archive) {
+        MemorySegment flatbuffer = flatBuffer(archive);
+        long rodataOffset = alignUp(zipPayloadOffset(archive) + 4 + flatbuffer.byteSize(), SEGMENT_ALIGNMENT);
+        ModuleDef module = ArchiveReader.read(flatbuffer, archive.asReadOnly(), rodataOffset);
+        verify(module);
+        return module;
+    }
+
+    /**
+     * The FlatBuffer proper of {@code archive} (after an optional ZIP header and the size
+     * prefix), as a read-only slice, without verifying its contents; what
+     * {@code iree-dump-module --output=flatbuffer-binary} prints and whose length its metadata
+     * reports.
+     *
+     * @throws StatusException INVALID_ARGUMENT for a short archive or an out-of-bounds size prefix
+     */
+    public static MemorySegment flatBuffer(MemorySegment archive) {
         long start = zipPayloadOffset(archive);
         long available = archive.byteSize() - start;
         if (available < 16) {
@@ -78,11 +94,7 @@ public final class BytecodeArchive {
             throw new StatusException(StatusCode.INVALID_ARGUMENT, "FlatBuffer length prefix out of bounds (prefix is "
                     + prefix + " but only " + (available - 4) + " available)");
         }
-        MemorySegment flatbuffer = archive.asSlice(start + 4, prefix).asReadOnly();
-        long rodataOffset = alignUp(start + 4 + prefix, SEGMENT_ALIGNMENT);
-        ModuleDef module = ArchiveReader.read(flatbuffer, archive.asReadOnly(), rodataOffset);
-        verify(module);
-        return module;
+        return archive.asSlice(start + 4, prefix).asReadOnly();
     }
 
     /** Parses and verifies {@code archive}; the module aliases the array, which must not be modified. */

@@ -1,9 +1,11 @@
 package dev.ortho.vm.asm;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.ortho.vm.bytecode.BytecodeArchive;
 import dev.ortho.vm.bytecode.ModuleDef;
 import dev.ortho.vm.internal.ext.ExtF32Extension;
 import dev.ortho.vm.internal.ext.ExtF64Extension;
@@ -15,7 +17,11 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
 
-/** Every file of IREE's VM conformance suite assembles, and disassembles back to the same text. */
+/**
+ * Every file of IREE's VM conformance suite assembles to a module that passes the archive
+ * verification, disassembles back to exactly the same text, and round-trips
+ * assemble, write archive, read, disassemble, assemble, write to identical archive bytes.
+ */
 class ConformanceAssemblyTest {
     private final Assembler assembler = new Assembler(List.of(new ExtF32Extension(), new ExtF64Extension()));
     private final Disassembler disassembler = new Disassembler(List.of(new ExtF32Extension(), new ExtF64Extension()));
@@ -39,6 +45,19 @@ class ConformanceAssemblyTest {
         return files.stream().map(file -> DynamicTest.dynamicTest(file.getFileName().toString(), () -> {
             String text = Files.readString(file);
             assertEquals(text, disassembler.disassemble(assembler.assemble(text, file.getFileName().toString())));
+        }));
+    }
+
+    @TestFactory
+    Stream<DynamicTest> archiveRoundTripIsByteIdentical() throws IOException {
+        List<Path> files = ConformanceFiles.files();
+        assumeTrue(!files.isEmpty(), "IREE VM conformance suite (shared/conformance/vm) not found: skipped");
+        return files.stream().map(file -> DynamicTest.dynamicTest(file.getFileName().toString(), () -> {
+            byte[] archive = BytecodeArchive.write(assembler.assemble(file));
+            ModuleDef read = BytecodeArchive.read(archive);
+            BytecodeArchive.verify(read);
+            String text = disassembler.disassemble(read);
+            assertArrayEquals(archive, BytecodeArchive.write(assembler.assemble(text, "disassembly")));
         }));
     }
 }

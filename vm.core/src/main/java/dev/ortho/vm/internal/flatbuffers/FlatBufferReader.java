@@ -27,12 +27,28 @@ public final class FlatBufferReader {
     private static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
     private static final ValueLayout.OfShort SHORT = ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
 
-    /** A verified table: its position, vtable position and sizes, and its path for messages. */
-    public record Table(long position, long vtable, int vtableSize, int tableSize, String path) {
+    /**
+     * A verified table: its position, vtable position and sizes. Its path for messages
+     * ({@code module.imported_functions[3].signature}) is built only when an error is reported.
+     */
+    public record Table(long position, long vtable, int vtableSize, int tableSize, Table parent, String field, int index) {
+        /** The field path of this table, e.g. {@code module.exported_functions[2]}. */
+        public String path() {
+            return pathOf(parent, field, index);
+        }
     }
 
-    /** A verified vector: position of element 0, element count and path. */
-    public record Vector(long start, int count, String path) {
+    /** A verified vector: position of element 0, element count, owning table and field name. */
+    public record Vector(long start, int count, Table owner, String field) {
+        /** The field path of this vector. */
+        public String path() {
+            return pathOf(owner, field, -1);
+        }
+    }
+
+    private static String pathOf(Table parent, String field, int index) {
+        String path = parent == null ? field : parent.path() + "." + field;
+        return index < 0 ? path : path + "[" + index + "]";
     }
 
     private final MemorySegment buffer;
@@ -51,57 +67,64 @@ public final class FlatBufferReader {
         return length;
     }
 
-    private static StatusException invalid(String path, String problem) {
+    private static StatusException invalid(Table parent, String field, int index, String problem) {
         return new StatusException(StatusCode.INVALID_ARGUMENT,
-                "FlatBuffer verification failed: " + path + ": " + problem);
+                "FlatBuffer verification failed: " + pathOf(parent, field, index) + ": " + problem);
     }
 
     /** Charges {@code units} of decoding work; fails once the buffer's budget is spent. */
-    public void charge(long units, String path) {
+    public void charge(long units, Table owner, String field) {
         budget -= units;
         if (budget < 0) {
-            throw invalid(path, "decoding expands beyond " + (2 * length + 4096)
+            throw invalid(owner, field, -1, "decoding expands beyond " + (2 * length + 4096)
                     + " units for a " + length + "-byte buffer (aliased objects)");
         }
     }
 
-    private void checkRange(long position, long size, String path, String what) {
+    private void checkRange(long position, long size, Table parent, String field, int index, String what) {
+        checkRange(position, size, parent, field, index, what, -1, null);
+    }
+
+    /** Range check whose message, built only on failure, reads {@code what [amount unit]}. */
+    private void checkRange(long position, long size, Table parent, String field, int index, String what,
+            long amount, String unit) {
         if (position < 0 || size < 0 || position > length || size > length - position) {
-            throw invalid(path, what + " [" + position + ", " + (position + size) + ") outside the "
-                    + length + "-byte buffer");
+            String subject = unit == null ? what : what + " of " + amount + " " + unit;
+            throw invalid(parent, field, index, subject + " [" + position + ", " + (position + size)
+                    + ") outside the " + length + "-byte buffer");
         }
     }
 
     /** Follows the uoffset stored at {@code position}; returns the absolute target. */
-    private long follow(long position, String path) {
-        checkRange(position, 4, path, "offset field");
+    private long follow(long position, Table parent, String field, int index) {
+        checkRange(position, 4, parent, field, index, "offset field");
         if ((position & 3) != 0) {
-            throw invalid(path, "offset field at " + position + " is not 4-byte aligned");
+            throw invalid(parent, field, index, "offset field at " + position + " is not 4-byte aligned");
         }
         long offset = Integer.toUnsignedLong(buffer.get(INT, position));
         if (offset == 0) {
-            throw invalid(path, "null offset at " + position);
+            throw invalid(parent, field, index, "null offset at " + position);
         }
         long target = position + offset;
         if (target > length - 4 || (target & 3) != 0) {
-            throw invalid(path, "offset " + offset + " at " + position + " points to " + target
+            throw invalid(parent, field, index, "offset " + offset + " at " + position + " points to " + target
                     + (target > length - 4 ? ", outside the " + length + "-byte buffer" : ", not 4-byte aligned"));
         }
         return target;
     }
 
-    /** Checks the file identifier at bytes 4..7 and returns the root table. */
-    public Table root(String identifier, String path) {
+    /** Checks the file identifier at bytes 4..7 and returns the root table, named {@code name} in messages. */
+    public Table root(String identifier, String name) {
         if (length < 8) {
-            throw invalid(path, "buffer of " + length + " bytes is too small for a root offset and identifier");
+            throw invalid(null, name, -1, "buffer of " + length + " bytes is too small for a root offset and identifier");
         }
         byte[] id = new byte[4];
         MemorySegment.copy(buffer, ValueLayout.JAVA_BYTE, 4, id, 0, 4);
         String actual = new String(id, StandardCharsets.ISO_8859_1);
         if (!actual.equals(identifier)) {
-            throw invalid(path, "file identifier is '" + printable(actual) + "', expected '" + identifier + "'");
+            throw invalid(null, name, -1, "file identifier is '" + printable(actual) + "', expected '" + identifier + "'");
         }
-        return table(follow(0, path), path);
+        return table(follow(0, null, name, -1), null, name, -1);
     }
 
     private static String printable(String s) {
@@ -112,27 +135,26 @@ public final class FlatBufferReader {
         return out.toString();
     }
 
-    private Table table(long position, String path) {
-        charge(1, path);
-        checkRange(position, 4, path, "table header");
+    private Table table(long position, Table parent, String field, int index) {
+        charge(1, parent, field);
         long vtable = position - buffer.get(INT, position);
         if (vtable < 0 || vtable > length - 4) {
-            throw invalid(path, "vtable at " + vtable + " outside the " + length + "-byte buffer");
+            throw invalid(parent, field, index, "vtable at " + vtable + " outside the " + length + "-byte buffer");
         }
         if ((vtable & 1) != 0) {
-            throw invalid(path, "vtable at " + vtable + " is not 2-byte aligned");
+            throw invalid(parent, field, index, "vtable at " + vtable + " is not 2-byte aligned");
         }
         int vtableSize = Short.toUnsignedInt(buffer.get(SHORT, vtable));
         int tableSize = Short.toUnsignedInt(buffer.get(SHORT, vtable + 2));
         if (vtableSize < 4 || (vtableSize & 1) != 0) {
-            throw invalid(path, "vtable size " + vtableSize + " is not an even number >= 4");
+            throw invalid(parent, field, index, "vtable size " + vtableSize + " is not an even number >= 4");
         }
-        checkRange(vtable, vtableSize, path, "vtable");
+        checkRange(vtable, vtableSize, parent, field, index, "vtable");
         if (tableSize < 4) {
-            throw invalid(path, "table size " + tableSize + " is smaller than its 4-byte header");
+            throw invalid(parent, field, index, "table size " + tableSize + " is smaller than its 4-byte header");
         }
-        checkRange(position, tableSize, path, "table");
-        return new Table(position, vtable, vtableSize, tableSize, path);
+        checkRange(position, tableSize, parent, field, index, "table");
+        return new Table(position, vtable, vtableSize, tableSize, parent, field, index);
     }
 
     /** Absolute position of field {@code id} of {@code size} bytes, or -1 when absent. */
@@ -146,7 +168,7 @@ public final class FlatBufferReader {
             return -1;
         }
         if (voffset < 4 || voffset + size > table.tableSize()) {
-            throw invalid(table.path() + "." + name, "field at table offset " + voffset + " (" + size
+            throw invalid(table, name, -1, "field at table offset " + voffset + " (" + size
                     + " bytes) outside the " + table.tableSize() + "-byte table");
         }
         return table.position() + voffset;
@@ -179,37 +201,34 @@ public final class FlatBufferReader {
     /** Reads a sub-table field, or null when absent. */
     public Table getTable(Table table, int id, String name) {
         long at = field(table, id, 4, name);
-        String path = table.path() + "." + name;
-        return at < 0 ? null : table(follow(at, path), path);
+        return at < 0 ? null : table(follow(at, table, name, -1), table, name, -1);
     }
 
     /** Reads a string field, or null when absent. */
     public String getString(Table table, int id, String name) {
         long at = field(table, id, 4, name);
-        String path = table.path() + "." + name;
-        return at < 0 ? null : string(follow(at, path), path);
+        return at < 0 ? null : string(follow(at, table, name, -1), table, name, -1);
     }
 
     /** Reads a vector field of {@code elementSize}-byte elements, or null when absent. */
     public Vector getVector(Table table, int id, String name, int elementSize) {
         long at = field(table, id, 4, name);
-        String path = table.path() + "." + name;
-        return at < 0 ? null : vector(follow(at, path), elementSize, path);
-    }
-
-    private Vector vector(long position, int elementSize, String path) {
-        long count = Integer.toUnsignedLong(buffer.get(INT, position));
-        checkRange(position + 4, count * elementSize, path, "vector of " + count + " elements");
-        return new Vector(position + 4, (int) count, path);
-    }
-
-    private String string(long position, String path) {
-        long size = Integer.toUnsignedLong(buffer.get(INT, position));
-        checkRange(position + 4, size + 1, path, "string of " + size + " bytes and its terminator");
-        if (buffer.get(ValueLayout.JAVA_BYTE, position + 4 + size) != 0) {
-            throw invalid(path, "string of " + size + " bytes is not NUL-terminated");
+        if (at < 0) {
+            return null;
         }
-        charge(size + 1, path);
+        long position = follow(at, table, name, -1);
+        long count = Integer.toUnsignedLong(buffer.get(INT, position));
+        checkRange(position + 4, count * elementSize, table, name, -1, "vector", count, "elements");
+        return new Vector(position + 4, (int) count, table, name);
+    }
+
+    private String string(long position, Table parent, String field, int index) {
+        long size = Integer.toUnsignedLong(buffer.get(INT, position));
+        checkRange(position + 4, size + 1, parent, field, index, "string", size, "bytes and its terminator");
+        if (buffer.get(ValueLayout.JAVA_BYTE, position + 4 + size) != 0) {
+            throw invalid(parent, field, index, "string of " + size + " bytes is not NUL-terminated");
+        }
+        charge(size + 1, parent, field);
         byte[] bytes = new byte[(int) size];
         MemorySegment.copy(buffer, ValueLayout.JAVA_BYTE, position + 4, bytes, 0, (int) size);
         return new String(bytes, StandardCharsets.UTF_8);
@@ -217,14 +236,14 @@ public final class FlatBufferReader {
 
     /** Element {@code index} of a vector of tables. */
     public Table tableAt(Vector vector, int index) {
-        String path = vector.path() + "[" + index + "]";
-        return table(follow(vector.start() + 4L * index, path), path);
+        return table(follow(vector.start() + 4L * index, vector.owner(), vector.field(), index),
+                vector.owner(), vector.field(), index);
     }
 
     /** Element {@code index} of a vector of strings. */
     public String stringAt(Vector vector, int index) {
-        String path = vector.path() + "[" + index + "]";
-        return string(follow(vector.start() + 4L * index, path), path);
+        return string(follow(vector.start() + 4L * index, vector.owner(), vector.field(), index),
+                vector.owner(), vector.field(), index);
     }
 
     /** The 32-bit value at {@code position} (within a verified vector or struct). */
