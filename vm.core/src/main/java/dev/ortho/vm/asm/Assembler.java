@@ -216,6 +216,15 @@ public final class Assembler {
                 parseGlobal(c, start, 4, c.text.substring(start + 10, start + 13));
             } else if (c.acceptWord("vm.global.i64") || c.acceptWord("vm.global.f64")) {
                 parseGlobal(c, start, 8, c.text.substring(start + 10, start + 13));
+            } else if (c.acceptWord("vm.global_storage")) {
+                requireBeforeFunctions(c, start, "global storage");
+                if (c.acceptWord("bytes")) {
+                    globalBytes = Math.max(globalBytes, c.unsigned("global byte capacity", Integer.MAX_VALUE));
+                }
+                if (c.acceptWord("refs")) {
+                    globalRefs = Math.max(globalRefs, c.unsigned("global ref count", Integer.MAX_VALUE));
+                }
+                c.expectEnd();
             } else if (c.acceptWord("vm.func")) {
                 if (moduleName == null) {
                     throw c.errorAt(start, "expected 'vm.module @name' before functions");
@@ -223,7 +232,7 @@ public final class Assembler {
                 current = new FunctionAssembler(this, c, bytecode.size());
             } else {
                 throw c.expected("a top-level directive (vm.module, vm.type, vm.import, vm.dependency, "
-                        + "vm.rodata[N], vm.global.<type>, vm.export, vm.func)");
+                        + "vm.rodata[N], vm.global.<type>, vm.global_storage, vm.export, vm.func)");
             }
         }
 

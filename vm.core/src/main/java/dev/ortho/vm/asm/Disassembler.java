@@ -8,6 +8,7 @@ import dev.ortho.vm.bytecode.ModuleDef.DependencyDef;
 import dev.ortho.vm.bytecode.ModuleDef.ExportDef;
 import dev.ortho.vm.bytecode.ModuleDef.FunctionDescriptor;
 import dev.ortho.vm.bytecode.ModuleDef.ImportDef;
+import dev.ortho.vm.bytecode.ModuleDef.ModuleStateDef;
 import dev.ortho.vm.bytecode.ModuleDef.RodataDef;
 import dev.ortho.vm.bytecode.ModuleDef.SignatureDef;
 import dev.ortho.vm.bytecode.ModuleDef.SourceMapDef;
@@ -81,6 +82,21 @@ public final class Disassembler {
             b.append('\n');
             directives = true;
         }
+        InstructionPrinter[] printers = new InstructionPrinter[module.functions().size()];
+        long bytesUsed = 0;
+        long refsUsed = 0;
+        for (int i = 0; i < printers.length; i++) {
+            printers[i] = scan(printer(module, i, functionName(module, i)));
+            bytesUsed = Math.max(bytesUsed, printers[i].globalBytesUsed);
+            refsUsed = Math.max(refsUsed, printers[i].globalRefsUsed);
+        }
+        ModuleStateDef state = module.state();
+        if (state != null && (state.globalBytesCapacity() > bytesUsed || state.globalRefCount() > refsUsed)) {
+            // Global storage beyond what the code addresses directly (unused or indirect globals).
+            b.append("vm.global_storage bytes ").append(state.globalBytesCapacity())
+                    .append(" refs ").append(state.globalRefCount()).append('\n');
+            directives = true;
+        }
         if (directives) {
             b.append('\n');
         }
@@ -103,7 +119,7 @@ public final class Disassembler {
                 attributes(b, signature.attrs());
             }
             b.append(" {\n");
-            body(module, i, name, bytecodeOffsets, b);
+            body(printers[i], bytecodeOffsets, b);
             b.append("}\n");
         }
         return b.toString();
@@ -161,8 +177,8 @@ public final class Disassembler {
         return new InstructionPrinter(ops, module, name, code);
     }
 
-    private void body(ModuleDef module, int ordinal, String name, boolean offsets, StringBuilder b) {
-        InstructionPrinter p = printer(module, ordinal, name);
+    /** Decodes every instruction once: finds the block markers and the directly addressed globals. */
+    private static InstructionPrinter scan(InstructionPrinter p) {
         List<Integer> blockPcs = new ArrayList<>();
         StringBuilder scratch = new StringBuilder();
         for (int pc = 0; pc < p.length(); ) {
@@ -172,8 +188,11 @@ public final class Disassembler {
             scratch.setLength(0);
             pc = p.print(pc, scratch);
         }
-        int[] blocks = blockPcs.stream().mapToInt(Integer::intValue).toArray();
-        p.blocks(blocks);
+        p.blocks(blockPcs.stream().mapToInt(Integer::intValue).toArray());
+        return p;
+    }
+
+    private static void body(InstructionPrinter p, boolean offsets, StringBuilder b) {
         for (int pc = 0; pc < p.length(); ) {
             String indent = p.isBlock(pc) ? "" : "  ";
             if (offsets) {

@@ -79,4 +79,21 @@ class OrthoDirectivesTest {
                 + "plain = \"line\\x0Abreak\"}", text.lines().findFirst().orElseThrow());
         assertEquals(def.attrs(), assemble(text).attrs());
     }
+
+    @Test
+    void globalStorageBeyondDirectUseSurvivesTheText() {
+        ModuleDef def = assemble("""
+                vm.module @m
+                vm.global.i64 @unused
+                vm.global_storage refs 2
+                vm.func @f(%i0: i32) -> (i32) {
+                  %i1 = vm.global.load.indirect.i32 .rwdata[%i0]
+                  vm.return %i1
+                }
+                """);
+        assertEquals(new ModuleDef.ModuleStateDef(8, 2), def.state());
+        String text = AsmTesting.DISASSEMBLER.disassemble(def);
+        assertEquals("vm.global_storage bytes 8 refs 2", text.lines().skip(1).findFirst().orElseThrow());
+        assertArrayEquals(BytecodeArchive.write(def), BytecodeArchive.write(assemble(text)));
+    }
 }
