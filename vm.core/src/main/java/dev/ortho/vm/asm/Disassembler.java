@@ -97,6 +97,15 @@ public final class Disassembler {
                     .append(" refs ").append(state.globalRefCount()).append('\n');
             directives = true;
         }
+        // IREE prints each function's exports before it, which keeps the export table's order
+        // only when it follows the functions; otherwise all exports go first, in table order.
+        boolean grouped = exportsFollowFunctions(module);
+        if (!grouped) {
+            for (ExportDef e : module.exports()) {
+                export(b, e, functionName(module, e.internalOrdinal()));
+            }
+            directives = true;
+        }
         if (directives) {
             b.append('\n');
         }
@@ -104,12 +113,8 @@ public final class Disassembler {
             topLevelSpacing(b);
             String name = functionName(module, i);
             for (ExportDef e : module.exports()) {
-                if (e.internalOrdinal() == i) {
-                    b.append("vm.export @").append(e.localName());
-                    if (!e.localName().equals(name)) {
-                        b.append(" = @").append(name);
-                    }
-                    b.append('\n');
+                if (grouped && e.internalOrdinal() == i) {
+                    export(b, e, name);
                 }
             }
             SignatureDef signature = i < module.signatures().size() ? module.signatures().get(i) : null;
@@ -138,6 +143,25 @@ public final class Disassembler {
         StringBuilder b = new StringBuilder();
         p.print(pc, b);
         return b.toString();
+    }
+
+    private static void export(StringBuilder b, ExportDef e, String functionName) {
+        b.append("vm.export @").append(e.localName());
+        if (!e.localName().equals(functionName)) {
+            b.append(" = @").append(functionName);
+        }
+        b.append('\n');
+    }
+
+    private static boolean exportsFollowFunctions(ModuleDef module) {
+        int previous = Integer.MIN_VALUE;
+        for (ExportDef e : module.exports()) {
+            if (e.internalOrdinal() < previous) {
+                return false;
+            }
+            previous = e.internalOrdinal();
+        }
+        return true;
     }
 
     /** Export name, else the debug database name, else {@code fnN} (as iree-dump-module). */
