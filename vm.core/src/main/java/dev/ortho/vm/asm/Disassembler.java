@@ -30,6 +30,7 @@ import java.util.Locale;
  * unchecked exception. Immutable and thread-safe.
  */
 public final class Disassembler {
+    private static final String HEX_DIGITS = "0123456789ABCDEF";
     private final OpTable ops;
 
     /**
@@ -239,7 +240,8 @@ public final class Disassembler {
     private static void hex(StringBuilder b, RodataDef rodata) {
         MemorySegment data = rodata.data();
         for (long i = 0; i < data.byteSize(); i++) {
-            b.append(String.format(Locale.ROOT, "%02X", data.get(ValueLayout.JAVA_BYTE, i) & 0xFF));
+            int v = data.get(ValueLayout.JAVA_BYTE, i) & 0xFF;
+            b.append(HEX_DIGITS.charAt(v >>> 4)).append(HEX_DIGITS.charAt(v & 0xF));
         }
     }
 
