@@ -216,6 +216,15 @@ public final class Assembler {
                 parseGlobal(c, start, 4, c.text.substring(start + 10, start + 13));
             } else if (c.acceptWord("vm.global.i64") || c.acceptWord("vm.global.f64")) {
                 parseGlobal(c, start, 8, c.text.substring(start + 10, start + 13));
+            } else if (c.acceptWord("vm.global_storage")) {
+                requireBeforeFunctions(c, start, "global storage");
+                if (c.acceptWord("bytes")) {
+                    globalBytes = Math.max(globalBytes, c.unsigned("global byte capacity", Integer.MAX_VALUE));
+                }
+                if (c.acceptWord("refs")) {
+                    globalRefs = Math.max(globalRefs, c.unsigned("global ref count", Integer.MAX_VALUE));
+                }
+                c.expectEnd();
             } else if (c.acceptWord("vm.func")) {
                 if (moduleName == null) {
                     throw c.errorAt(start, "expected 'vm.module @name' before functions");
@@ -223,7 +232,7 @@ public final class Assembler {
                 current = new FunctionAssembler(this, c, bytecode.size());
             } else {
                 throw c.expected("a top-level directive (vm.module, vm.type, vm.import, vm.dependency, "
-                        + "vm.rodata[N], vm.global.<type>, vm.export, vm.func)");
+                        + "vm.rodata[N], vm.global.<type>, vm.global_storage, vm.export, vm.func)");
             }
         }
 
@@ -267,7 +276,7 @@ public final class Assembler {
             do {
                 c.skipSpace();
                 int keyStart = c.pos;
-                String key = c.symbolChars();
+                String key = c.peek() == '"' ? unescape(c.quoted("attribute name")) : c.symbolChars();
                 if (key.isEmpty()) {
                     throw c.expected("attribute name");
                 }
@@ -277,10 +286,29 @@ public final class Assembler {
                     }
                 }
                 c.expect('=');
-                attrs.add(new AttrDef(key, c.quoted("attribute value")));
+                attrs.add(new AttrDef(key, unescape(c.quoted("attribute value"))));
             } while (c.accept(','));
             c.expect('}');
             return attrs;
+        }
+
+        /** Decodes the {@code \xHH} escapes attribute strings use for quotes, backslashes and controls. */
+        static String unescape(String s) {
+            if (s.indexOf('\\') < 0) {
+                return s;
+            }
+            StringBuilder b = new StringBuilder(s.length());
+            for (int i = 0; i < s.length(); i++) {
+                char ch = s.charAt(i);
+                if (ch == '\\' && i + 3 < s.length() && s.charAt(i + 1) == 'x'
+                        && Character.digit(s.charAt(i + 2), 16) >= 0 && Character.digit(s.charAt(i + 3), 16) >= 0) {
+                    b.append((char) Integer.parseInt(s.substring(i + 2, i + 4), 16));
+                    i += 3;
+                } else {
+                    b.append(ch);
+                }
+            }
+            return b.toString();
         }
 
         private void parseImport(Cursor c, int start) {

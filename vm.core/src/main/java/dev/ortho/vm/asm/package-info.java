@@ -54,12 +54,31 @@
  * <li>{@code attributes {key = "value", ...}} at the end of the {@code vm.module} line (module
  *     attributes) and of a {@code vm.func} header before its opening brace (the function
  *     signature's attributes, which exports expose: e.g. VMVX dispatch functions declare
- *     {@code attributes {binding_count = "2", constant_count = "1", local_memory = "0"}});</li>
+ *     {@code attributes {binding_count = "2", constant_count = "1", local_memory = "0"}});
+ *     names that are not plain symbols are quoted, and quotes, backslashes and control
+ *     characters inside attribute strings are written {@code \xHH};</li>
+ * <li>{@code vm.global_storage bytes 64 refs 2}: global storage of at least this size (the
+ *     disassembler prints it when a module holds more than its instructions address directly,
+ *     e.g. unused or only indirectly accessed globals, which IREE's text loses);</li>
  * <li>indirect globals {@code vm.global.load.indirect.i32 .rwdata[%i0]},
  *     {@code vm.global.store.indirect.ref %r0, .refs[%i1] : !vm.buffer}; {@code vm.trace} and
  *     {@code vm.print} in their printed form; {@code vm.switch.ref %i0[%r1] else %r2 : type}
  *     (the type, which IREE's disassembler omits, is printed and required).</li>
  * </ul>
+ *
+ * <h2>Compatibility with IREE</h2>
+ * For text IREE's {@code iree-as-module} accepts, the bytecode and every table are what it
+ * produces (written with {@link dev.ortho.vm.bytecode.BytecodeArchive#write}, the archive is
+ * byte-identical), including IREE's rules for derived values: register counts come from the
+ * registers the body uses (argument registers count only where the runtime's power-of-two
+ * rounding of the body's count could not hold them, a module IREE's verifier would reject),
+ * named globals are packed by size, and types are appended in first-use order. The
+ * disassembler prints what {@code iree-dump-module --output=disassembly} prints (it omits
+ * {@code vm.global} directives and the move bit of {@code vm.const.ref.zero}, as IREE does).
+ * Ortho also accepts what IREE's assembler rejects: the forms listed above, functions whose last
+ * instruction is a branch or yield rather than {@code vm.return}/{@code vm.fail}, any
+ * {@code ^name:} label, and 64-bit arguments named at the even register the runtime places them
+ * in ({@code %i0: i32, %i2:3: i64}) as well as IREE's sequential spelling ({@code %i1:2}).
  *
  * <h2>Errors</h2>
  * Every syntax or semantic error is a {@link dev.ortho.base.StatusException} with code

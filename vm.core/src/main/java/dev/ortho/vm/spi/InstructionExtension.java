@@ -16,6 +16,10 @@ import org.osgi.annotation.versioning.ConsumerType;
  */
 @ConsumerType
 public interface InstructionExtension {
+    /** Service property: the prefix byte (Integer, e.g. {@code 0xE0}). */
+    String PREFIX = "vm.extension.prefix";
+    /** Service property: the {@code FeatureBits} bit the extension provides (Integer). */
+    String FEATURE = "vm.extension.feature";
 
     /** A short name for messages and listings ({@code ext_f32}). */
     String name();

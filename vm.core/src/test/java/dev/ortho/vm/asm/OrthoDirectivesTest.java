@@ -63,4 +63,37 @@ class OrthoDirectivesTest {
         assertEquals(SOURCE, text);
         assertArrayEquals(archive, BytecodeArchive.write(assemble(text)));
     }
+
+    @Test
+    void attributeStringsEscapeQuotesBackslashesAndControlCharacters() {
+        ModuleDef def = assemble("""
+                vm.module @m attributes {"odd key" = "say \\x22hi\\x22 \\x5C # // {}", plain = "line\\x0Abreak"}
+                vm.func @f() -> () {
+                  vm.return
+                }
+                """);
+        assertEquals(List.of(new AttrDef("odd key", "say \"hi\" \\ # // {}"), new AttrDef("plain", "line\nbreak")),
+                def.attrs());
+        String text = AsmTesting.DISASSEMBLER.disassemble(def);
+        assertEquals("vm.module @m version 0 attributes {\"odd key\" = \"say \\x22hi\\x22 \\x5C # // {}\", "
+                + "plain = \"line\\x0Abreak\"}", text.lines().findFirst().orElseThrow());
+        assertEquals(def.attrs(), assemble(text).attrs());
+    }
+
+    @Test
+    void globalStorageBeyondDirectUseSurvivesTheText() {
+        ModuleDef def = assemble("""
+                vm.module @m
+                vm.global.i64 @unused
+                vm.global_storage refs 2
+                vm.func @f(%i0: i32) -> (i32) {
+                  %i1 = vm.global.load.indirect.i32 .rwdata[%i0]
+                  vm.return %i1
+                }
+                """);
+        assertEquals(new ModuleDef.ModuleStateDef(8, 2), def.state());
+        String text = AsmTesting.DISASSEMBLER.disassemble(def);
+        assertEquals("vm.global_storage bytes 8 refs 2", text.lines().skip(1).findFirst().orElseThrow());
+        assertArrayEquals(BytecodeArchive.write(def), BytecodeArchive.write(assemble(text)));
+    }
 }

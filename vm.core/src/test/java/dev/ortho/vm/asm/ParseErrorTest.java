@@ -58,7 +58,8 @@ class ParseErrorTest {
                 Arguments.of("vm.module @m\nvm.export @g\nvm.func @f() -> () {\n  vm.return\n}\n",
                         "t.vmasm:2:1: export @g names unknown function @g"),
                 Arguments.of("vm.module @m\nvm.frob\n", "t.vmasm:2:1: expected a top-level directive (vm.module, "
-                        + "vm.type, vm.import, vm.dependency, vm.rodata[N], vm.global.<type>, vm.export, vm.func), got 'vm.frob'"),
+                        + "vm.type, vm.import, vm.dependency, vm.rodata[N], vm.global.<type>, vm.global_storage, vm.export, "
+                        + "vm.func), got 'vm.frob'"),
                 Arguments.of(F + "^bb0:\n  vm.return\n^bb0:\n  vm.return\n}\n", "t.vmasm:5:1: duplicate block label ^bb0"),
                 Arguments.of("vm.module @m\nvm.func @f(%i1: i32) -> () {\n  vm.return\n}\n",
                         "t.vmasm:2:12: expected value argument %i0 matching its type"),
