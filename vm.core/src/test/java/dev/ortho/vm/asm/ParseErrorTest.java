@@ -66,7 +66,7 @@ class ParseErrorTest {
                 Arguments.of(F + "  %i1 = vm.global.load.i32 @missing\n  vm.return\n}\n",
                         "t.vmasm:3:28: unknown global @missing"),
                 Arguments.of("vm.module @m\nvm.global.i64 @g\n" + "vm.func @f() -> () {\n  %i0 = vm.global.load.i32 @g\n  vm.return\n}\n",
-                        "t.vmasm:4:28: global @g holds 8 bytes but the instruction accesses 4"),
+                        "t.vmasm:4:28: global @g holds 8 bytes but the instruction accesses 4 bytes"),
                 Arguments.of(F + "  %r0 = vm.list.alloc %i0 : !vm.lost<i32>\n  vm.return\n}\n",
                         "t.vmasm:3:29: expected list type like !vm.list<i32>, got '!vm.lost<i32>'"),
                 Arguments.of(F + "  vm.br_table %i0 { default: ^bb0(), 1: ^bb0() }\n}\n",
