@@ -277,6 +277,36 @@ class VmToolsTest {
     }
 
     @Test
+    void dependencyModulesAreLinkedBeforeTheModuleUnderTest(@TempDir Path dir) throws IOException {
+        Path lib = assembled(dir);
+        Path test = dir.resolve("uses_calc.vmasm");
+        Files.writeString(test, """
+                vm.module @uses_calc version 1
+                vm.import @calc.add cconv "0ii_i"
+                vm.export @test_add
+                vm.func @test_add() -> () {
+                  %i0 = vm.const.i32 40
+                  %i1 = vm.const.i32 2
+                  %i2 = vm.call @calc.add(%i0, %i1)
+                  %i3 = vm.const.i32 42
+                  %i4 = vm.cmp.eq.i32 %i2, %i3
+                  vm.cond_br %i4, ^bb1(), ^bb2()
+                ^bb1:
+                  vm.return
+                ^bb2:
+                  %i5 = vm.const.i32 9
+                  vm.fail %i5, "40 + 2 != 42"
+                }
+                """);
+        assertEquals(0, run("check-module", "--module=" + lib, test.toString()), out() + err());
+        assertTrue(out().endsWith("[       OK ] uses_calc.test_add\n1 passed, 0 failed\n"), out());
+        assertEquals(1, run("check-module", test.toString()));
+        assertTrue(err().startsWith("NOT_FOUND"), err());
+        assertEquals(0, run("run-module", "--module=" + lib, "--module=" + test, "--function=test_add"), err());
+        assertEquals("EXEC @test_add\n", out());
+    }
+
+    @Test
     void checkModuleRejectsExportsWithArgumentsOrResults(@TempDir Path dir) throws IOException {
         Path vmfb = assembled(dir);
         assertEquals(1, run("check-module", vmfb.toString()));
