@@ -25,7 +25,7 @@ import java.util.List;
  * non-default (IREE's writers omit default fields, so the two agree on archives they produce).
  */
 final class ModuleMetadata {
-    private static final String RULE = "//===" + "-".repeat(111) + "===//\n";
+    private static final String RULE = "//===" + "-".repeat(110) + "===//\n";
     /** {@code sizeof(iree_vm_ref_t)} on 64-bit hosts, used by IREE's state size estimate. */
     private static final int REF_SIZE = 16;
 

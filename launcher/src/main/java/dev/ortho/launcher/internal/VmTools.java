@@ -19,12 +19,15 @@ import dev.ortho.vm.spi.InstructionExtension;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
+import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -136,9 +139,6 @@ final class VmTools {
             err.println("Syntax: ortho dump-module [--output=...] module.vmfb");
             throw new StatusException(StatusCode.INVALID_ARGUMENT, "expected one module file");
         }
-        if (!flags.get("function", "").isEmpty()) {
-            throw new StatusException(StatusCode.UNIMPLEMENTED, "--function= filtering of the disassembly is not supported yet");
-        }
         MemorySegment archive = readArchive(flags.positional().get(0));
         String mode = flags.get("output", "all");
         switch (mode) {
@@ -158,7 +158,10 @@ final class VmTools {
                     text.append('\n');
                 }
                 if (!mode.equals("metadata")) {
-                    text.append(new Disassembler(extensions.get()).disassemble(module, flags.isSet("bytecode_offsets")));
+                    String disassembly = new Disassembler(extensions.get()).disassemble(module,
+                            flags.isSet("bytecode_offsets"));
+                    String filter = flags.get("function", "");
+                    text.append(filter.isEmpty() ? disassembly : filterFunctions(disassembly, module, filter));
                 }
                 out.print(text);
                 out.flush();
@@ -171,12 +174,82 @@ final class VmTools {
         }
     }
 
+    /**
+     * Keeps the module header and the functions matching {@code filter} (an internal ordinal, or
+     * the name IREE's dump gives the function: its first export name, else its debug name, else
+     * {@code fnN}), with IREE's blank-line spacing between top-level blocks.
+     */
+    static String filterFunctions(String disassembly, ModuleDef module, String filter) {
+        List<String> lines = disassembly.lines().toList();
+        List<List<String>> blocks = new ArrayList<>();
+        int headerEnd = -1;
+        List<String> current = null;
+        for (int i = 0; i < lines.size(); i++) {
+            String line = lines.get(i);
+            boolean start = line.startsWith("vm.export ") || line.startsWith("vm.func ")
+                    || line.startsWith("[") && line.contains("] vm.func ");
+            if (current == null && start && (i == 0 || lines.get(i - 1).isEmpty())) {
+                if (headerEnd < 0) {
+                    headerEnd = i;
+                }
+                current = new ArrayList<>();
+            }
+            if (current != null) {
+                current.add(line);
+                if (line.equals("}")) {
+                    blocks.add(current);
+                    current = null;
+                }
+            }
+        }
+        if (blocks.size() != module.functions().size() || current != null) {
+            throw new StatusException(StatusCode.INTERNAL, "cannot split the disassembly into "
+                    + module.functions().size() + " functions (found " + blocks.size() + ")");
+        }
+        StringBuilder out = new StringBuilder();
+        for (int i = 0; i < (headerEnd < 0 ? lines.size() : headerEnd); i++) {
+            out.append(lines.get(i)).append('\n');
+        }
+        Long ordinal = null;
+        if (filter.chars().allMatch(Character::isDigit) && filter.length() <= 10) {
+            ordinal = Long.parseLong(filter);
+        }
+        for (int f = 0; f < blocks.size(); f++) {
+            boolean match = ordinal != null ? ordinal == f : functionName(module, f).equals(filter);
+            if (!match) {
+                continue;
+            }
+            if (out.length() > 0 && !(out.length() >= 2 && out.charAt(out.length() - 2) == '\n')) {
+                out.append('\n');
+            }
+            for (String line : blocks.get(f)) {
+                out.append(line).append('\n');
+            }
+        }
+        return out.toString();
+    }
+
+    private static String functionName(ModuleDef module, int ordinal) {
+        for (ModuleDef.ExportDef export : module.exports()) {
+            if (export.internalOrdinal() == ordinal) {
+                return export.localName();
+            }
+        }
+        if (module.debug() != null && ordinal < module.debug().functions().size()) {
+            String name = module.debug().functions().get(ordinal).localName();
+            if (name != null && !name.isEmpty()) {
+                return name;
+            }
+        }
+        return "fn" + ordinal;
+    }
+
     private MemorySegment readArchive(String file) {
         if (file.equals("-")) {
             return MemorySegment.ofArray(readStdin());
         }
-        try {
-            return MemorySegment.ofArray(Files.readAllBytes(Path.of(file)));
+        try (FileChannel channel = FileChannel.open(Path.of(file), StandardOpenOption.READ)) {
+            return channel.map(FileChannel.MapMode.READ_ONLY, 0, channel.size(), Arena.ofAuto());
         } catch (NoSuchFileException e) {
             throw new StatusException(StatusCode.NOT_FOUND, "module file '" + file + "' does not exist", e);
         } catch (IOException e) {
@@ -214,7 +287,16 @@ final class VmTools {
             modules.add(load(file));
         }
         Module main = modules.remove(modules.size() - 1);
-        ModuleTestRunner.Report report = ModuleTestRunner.run(instance, modules, main);
+        // As IREE's check-module: internal (__init, ...) and special ($-containing) exports are not
+        // tests, and every test takes no arguments and returns nothing.
+        java.util.function.Predicate<Function> isTest = f -> !f.name().startsWith("__") && f.name().indexOf('$') < 0;
+        for (Function f : main.exports()) {
+            if (isTest.test(f) && (!f.cconv().arguments().types().isEmpty() || !f.cconv().results().types().isEmpty())) {
+                throw new StatusException(StatusCode.INVALID_ARGUMENT, "expected function with no inputs or outputs, "
+                        + "but export '" + f.name() + "' has signature '" + f.cconv().text() + "'");
+            }
+        }
+        ModuleTestRunner.Report report = ModuleTestRunner.run(instance, modules, main, isTest);
         for (ModuleTestRunner.Outcome outcome : report.outcomes()) {
             String test = report.module() + "." + outcome.name();
             out.println("[ RUN      ] " + test);

@@ -49,7 +49,7 @@ class ModuleMetadataTest {
         byte[] archive = BytecodeArchive.write(def);
         int flatBuffer = ByteBuffer.wrap(archive).order(ByteOrder.LITTLE_ENDIAN).getInt(0);
         MemorySegment segment = MemorySegment.ofArray(archive);
-        String rule = "//===" + "-".repeat(111) + "===//\n";
+        String rule = "//===" + "-".repeat(110) + "===//\n";
         String expected = rule + "// @full : version 7\n" + rule + "\n"
                 + "Requirements: EXT_F32 | 00000004\n\n"
                 + "Attributes:\n  author: ortho\n\n"

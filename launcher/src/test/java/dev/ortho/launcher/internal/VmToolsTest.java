@@ -120,11 +120,27 @@ class VmToolsTest {
     }
 
     @Test
+    void dumpModuleFunctionFilterKeepsTheHeaderAndMatchingFunctions(@TempDir Path dir) throws IOException {
+        Path vmfb = assembled(dir);
+        assertEquals(0, run("dump-module", "--output=disassembly", vmfb.toString()));
+        String all = out();
+        String header = all.substring(0, all.indexOf("vm.export @add"));
+        String add = all.substring(all.indexOf("vm.export @add"), all.indexOf("vm.export @wide"));
+        String boom = all.substring(all.indexOf("vm.export @boom"));
+        assertEquals(0, run("dump-module", "--output=disassembly", "--function=boom", vmfb.toString()));
+        assertEquals(header + boom, out());
+        assertEquals(0, run("dump-module", "--output=disassembly", "--function=0", vmfb.toString()));
+        assertEquals(header + add.stripTrailing() + "\n", out());
+        assertEquals(0, run("dump-module", "--output=disassembly", "--function=missing", vmfb.toString()));
+        assertEquals(header, out());
+    }
+
+    @Test
     void dumpModuleMetadataFollowsIreeLayout(@TempDir Path dir) throws IOException {
         Path vmfb = assembled(dir);
         long flatBufferSize = Files.size(vmfb) - 4;
         assertEquals(0, run("dump-module", "--output=metadata", vmfb.toString()), err());
-        String rule = "//===" + "-".repeat(111) + "===//\n";
+        String rule = "//===" + "-".repeat(110) + "===//\n";
         String expected = rule + "// @calc : version 3\n" + rule + "\n"
                 + "Exported Functions:\n"
                 + "  [  0] add(i32, i32) -> (i32)\n"
@@ -226,7 +242,8 @@ class VmToolsTest {
             }
         }
         assertEquals(List.of(), failures);
-        assertEquals(304, tests);
+        // 304 exports, less the four __init functions check-module does not run as tests.
+        assertEquals(300, tests);
     }
 
     @Test
@@ -257,6 +274,44 @@ class VmToolsTest {
         assertTrue(out().endsWith("2 passed, 1 failed\n"), out());
         assertEquals(0, run("check-module", "--expect_failure", file.toString()));
         assertTrue(out().endsWith("Test failed as expected\n"), out());
+    }
+
+    @Test
+    void dependencyModulesAreLinkedBeforeTheModuleUnderTest(@TempDir Path dir) throws IOException {
+        Path lib = assembled(dir);
+        Path test = dir.resolve("uses_calc.vmasm");
+        Files.writeString(test, """
+                vm.module @uses_calc version 1
+                vm.import @calc.add cconv "0ii_i"
+                vm.export @test_add
+                vm.func @test_add() -> () {
+                  %i0 = vm.const.i32 40
+                  %i1 = vm.const.i32 2
+                  %i2 = vm.call @calc.add(%i0, %i1)
+                  %i3 = vm.const.i32 42
+                  %i4 = vm.cmp.eq.i32 %i2, %i3
+                  vm.cond_br %i4, ^bb1(), ^bb2()
+                ^bb1:
+                  vm.return
+                ^bb2:
+                  %i5 = vm.const.i32 9
+                  vm.fail %i5, "40 + 2 != 42"
+                }
+                """);
+        assertEquals(0, run("check-module", "--module=" + lib, test.toString()), out() + err());
+        assertTrue(out().endsWith("[       OK ] uses_calc.test_add\n1 passed, 0 failed\n"), out());
+        assertEquals(1, run("check-module", test.toString()));
+        assertTrue(err().startsWith("NOT_FOUND"), err());
+        assertEquals(0, run("run-module", "--module=" + lib, "--module=" + test, "--function=test_add"), err());
+        assertEquals("EXEC @test_add\n", out());
+    }
+
+    @Test
+    void checkModuleRejectsExportsWithArgumentsOrResults(@TempDir Path dir) throws IOException {
+        Path vmfb = assembled(dir);
+        assertEquals(1, run("check-module", vmfb.toString()));
+        assertTrue(err().startsWith("INVALID_ARGUMENT; expected function with no inputs or outputs, but export 'add'"
+                + " has signature '0ii_i'"), err());
     }
 
     @Test

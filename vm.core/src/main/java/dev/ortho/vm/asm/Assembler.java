@@ -216,6 +216,17 @@ public final class Assembler {
                 parseGlobal(c, start, 4, c.text.substring(start + 10, start + 13));
             } else if (c.acceptWord("vm.global.i64") || c.acceptWord("vm.global.f64")) {
                 parseGlobal(c, start, 8, c.text.substring(start + 10, start + 13));
+            } else if (c.acceptWord("vm.global.ref")) {
+                parseGlobal(c, start, 0, null);
+            } else if (c.acceptWord("vm.global_storage")) {
+                requireBeforeFunctions(c, start, "global storage");
+                if (c.acceptWord("bytes")) {
+                    globalBytes = Math.max(globalBytes, c.unsigned("global byte capacity", Integer.MAX_VALUE));
+                }
+                if (c.acceptWord("refs")) {
+                    globalRefs = Math.max(globalRefs, c.unsigned("global ref count", Integer.MAX_VALUE));
+                }
+                c.expectEnd();
             } else if (c.acceptWord("vm.func")) {
                 if (moduleName == null) {
                     throw c.errorAt(start, "expected 'vm.module @name' before functions");
@@ -223,7 +234,7 @@ public final class Assembler {
                 current = new FunctionAssembler(this, c, bytecode.size());
             } else {
                 throw c.expected("a top-level directive (vm.module, vm.type, vm.import, vm.dependency, "
-                        + "vm.rodata[N], vm.global.<type>, vm.export, vm.func)");
+                        + "vm.rodata[N], vm.global.<type>, vm.global_storage, vm.export, vm.func)");
             }
         }
 
@@ -378,7 +389,13 @@ public final class Assembler {
             c.skipSpace();
             int nameStart = c.pos;
             String name = c.symbol("global name");
-            if (c.accept('=')) {
+            if (size == 0) {
+                c.expect(':');
+                String type = c.type("ref type like !vm.buffer");
+                if (!type.startsWith("!")) {
+                    throw c.errorAt(c.pos - type.length(), "expected ref type like !vm.buffer, got '" + type + "'");
+                }
+            } else if (c.accept('=')) {
                 c.skipSpace();
                 int valueStart = c.pos;
                 String token = c.numberToken();
@@ -422,8 +439,16 @@ public final class Assembler {
         }
 
         private ModuleDef finish() {
-            // Byte globals declared by name: packed by size class, smallest first, naturally aligned.
+            // Named ref globals take ordinals in declaration order; byte globals are packed by size
+            // class, smallest first, naturally aligned (IREE's assignment).
             Map<String, Long> globalOffsets = new HashMap<>();
+            long refOrdinal = 0;
+            for (String g : globalOrder) {
+                if (globalSizes.get(g) == 0) {
+                    globalOffsets.put(g, refOrdinal++);
+                }
+            }
+            globalRefs = Math.max(globalRefs, refOrdinal);
             long next = 0;
             for (int size = 1; size <= 8; size++) {
                 boolean any = false;
@@ -445,7 +470,8 @@ public final class Assembler {
                     throw fixupError(f, "unknown global @" + f.name());
                 }
                 if (size != f.size()) {
-                    throw fixupError(f, "global @" + f.name() + " holds " + size + " bytes but the instruction accesses " + f.size());
+                    throw fixupError(f, "global @" + f.name() + " holds " + (size == 0 ? "a ref" : size + " bytes")
+                            + " but the instruction accesses " + (f.size() == 0 ? "a ref" : f.size() + " bytes"));
                 }
                 bytecode.patch32(f.offset(), (int) (long) globalOffsets.get(f.name()));
             }

@@ -8,6 +8,7 @@ import dev.ortho.vm.bytecode.ModuleDef.DependencyDef;
 import dev.ortho.vm.bytecode.ModuleDef.ExportDef;
 import dev.ortho.vm.bytecode.ModuleDef.FunctionDescriptor;
 import dev.ortho.vm.bytecode.ModuleDef.ImportDef;
+import dev.ortho.vm.bytecode.ModuleDef.ModuleStateDef;
 import dev.ortho.vm.bytecode.ModuleDef.RodataDef;
 import dev.ortho.vm.bytecode.ModuleDef.SignatureDef;
 import dev.ortho.vm.bytecode.ModuleDef.SourceMapDef;
@@ -29,6 +30,7 @@ import java.util.Locale;
  * unchecked exception. Immutable and thread-safe.
  */
 public final class Disassembler {
+    private static final String HEX_DIGITS = "0123456789ABCDEF";
     private final OpTable ops;
 
     /**
@@ -81,6 +83,30 @@ public final class Disassembler {
             b.append('\n');
             directives = true;
         }
+        InstructionPrinter[] printers = new InstructionPrinter[module.functions().size()];
+        long bytesUsed = 0;
+        long refsUsed = 0;
+        for (int i = 0; i < printers.length; i++) {
+            printers[i] = scan(printer(module, i, functionName(module, i)));
+            bytesUsed = Math.max(bytesUsed, printers[i].globalBytesUsed);
+            refsUsed = Math.max(refsUsed, printers[i].globalRefsUsed);
+        }
+        ModuleStateDef state = module.state();
+        if (state != null && (state.globalBytesCapacity() > bytesUsed || state.globalRefCount() > refsUsed)) {
+            // Global storage beyond what the code addresses directly (unused or indirect globals).
+            b.append("vm.global_storage bytes ").append(state.globalBytesCapacity())
+                    .append(" refs ").append(state.globalRefCount()).append('\n');
+            directives = true;
+        }
+        // IREE prints each function's exports before it, which keeps the export table's order
+        // only when it follows the functions; otherwise all exports go first, in table order.
+        boolean grouped = exportsFollowFunctions(module);
+        if (!grouped) {
+            for (ExportDef e : module.exports()) {
+                export(b, e, functionName(module, e.internalOrdinal()));
+            }
+            directives = true;
+        }
         if (directives) {
             b.append('\n');
         }
@@ -88,12 +114,8 @@ public final class Disassembler {
             topLevelSpacing(b);
             String name = functionName(module, i);
             for (ExportDef e : module.exports()) {
-                if (e.internalOrdinal() == i) {
-                    b.append("vm.export @").append(e.localName());
-                    if (!e.localName().equals(name)) {
-                        b.append(" = @").append(name);
-                    }
-                    b.append('\n');
+                if (grouped && e.internalOrdinal() == i) {
+                    export(b, e, name);
                 }
             }
             SignatureDef signature = i < module.signatures().size() ? module.signatures().get(i) : null;
@@ -103,7 +125,7 @@ public final class Disassembler {
                 attributes(b, signature.attrs());
             }
             b.append(" {\n");
-            body(module, i, name, bytecodeOffsets, b);
+            body(printers[i], bytecodeOffsets, b);
             b.append("}\n");
         }
         return b.toString();
@@ -122,6 +144,25 @@ public final class Disassembler {
         StringBuilder b = new StringBuilder();
         p.print(pc, b);
         return b.toString();
+    }
+
+    private static void export(StringBuilder b, ExportDef e, String functionName) {
+        b.append("vm.export @").append(e.localName());
+        if (!e.localName().equals(functionName)) {
+            b.append(" = @").append(functionName);
+        }
+        b.append('\n');
+    }
+
+    private static boolean exportsFollowFunctions(ModuleDef module) {
+        int previous = Integer.MIN_VALUE;
+        for (ExportDef e : module.exports()) {
+            if (e.internalOrdinal() < previous) {
+                return false;
+            }
+            previous = e.internalOrdinal();
+        }
+        return true;
     }
 
     /** Export name, else the debug database name, else {@code fnN} (as iree-dump-module). */
@@ -161,8 +202,8 @@ public final class Disassembler {
         return new InstructionPrinter(ops, module, name, code);
     }
 
-    private void body(ModuleDef module, int ordinal, String name, boolean offsets, StringBuilder b) {
-        InstructionPrinter p = printer(module, ordinal, name);
+    /** Decodes every instruction once: finds the block markers and the directly addressed globals. */
+    private static InstructionPrinter scan(InstructionPrinter p) {
         List<Integer> blockPcs = new ArrayList<>();
         StringBuilder scratch = new StringBuilder();
         for (int pc = 0; pc < p.length(); ) {
@@ -172,8 +213,11 @@ public final class Disassembler {
             scratch.setLength(0);
             pc = p.print(pc, scratch);
         }
-        int[] blocks = blockPcs.stream().mapToInt(Integer::intValue).toArray();
-        p.blocks(blocks);
+        p.blocks(blockPcs.stream().mapToInt(Integer::intValue).toArray());
+        return p;
+    }
+
+    private static void body(InstructionPrinter p, boolean offsets, StringBuilder b) {
         for (int pc = 0; pc < p.length(); ) {
             String indent = p.isBlock(pc) ? "" : "  ";
             if (offsets) {
@@ -196,7 +240,8 @@ public final class Disassembler {
     private static void hex(StringBuilder b, RodataDef rodata) {
         MemorySegment data = rodata.data();
         for (long i = 0; i < data.byteSize(); i++) {
-            b.append(String.format(Locale.ROOT, "%02X", data.get(ValueLayout.JAVA_BYTE, i) & 0xFF));
+            int v = data.get(ValueLayout.JAVA_BYTE, i) & 0xFF;
+            b.append(HEX_DIGITS.charAt(v >>> 4)).append(HEX_DIGITS.charAt(v & 0xF));
         }
     }
 

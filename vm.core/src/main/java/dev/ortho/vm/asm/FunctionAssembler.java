@@ -1,5 +1,7 @@
 package dev.ortho.vm.asm;
 
+import dev.ortho.base.StatusCode;
+import dev.ortho.base.StatusException;
 import dev.ortho.vm.bytecode.ModuleDef.AttrDef;
 import dev.ortho.vm.bytecode.ModuleDef.FunctionDescriptor;
 import dev.ortho.vm.internal.isa.CoreOps;
@@ -31,7 +33,6 @@ final class FunctionAssembler {
     private final String cconv;
     private final List<AttrDef> attrs;
     private final int start;
-    private final String headerWhere;
     private int blockCount = 1;
     int i32Count;
     int refCount;
@@ -48,7 +49,6 @@ final class FunctionAssembler {
         this.out = module.bytecode;
         this.start = start;
         c.skipSpace();
-        this.headerWhere = module.where(c, c.pos);
         int nameStart = c.pos;
         this.name = c.symbol("function name");
         if (module.functionOrdinals.containsKey(name)) {
@@ -197,7 +197,7 @@ final class FunctionAssembler {
         for (Assembler.Fixup f : labelFixups) {
             Integer pc = labels.get(f.name());
             if (pc == null) {
-                throw new dev.ortho.base.StatusException(dev.ortho.base.StatusCode.INVALID_ARGUMENT,
+                throw new StatusException(StatusCode.INVALID_ARGUMENT,
                         f.where() + ": unknown block label ^" + f.name() + " in function @" + name);
             }
             out.patch32(f.offset(), pc);
@@ -240,7 +240,7 @@ final class FunctionAssembler {
             }
             c.pos += 2;
             c.symbolChars();
-            boolean pair = c.pos < c.end && c.text.charAt(c.pos) == ':';
+            boolean pair = c.pos + 1 < c.end && c.text.charAt(c.pos) == ':' && Character.isDigit(c.text.charAt(c.pos + 1));
             c.pos = at;
             return register(c, pair ? Bank.I64 : Bank.I32, false, false);
         }

@@ -25,6 +25,9 @@ final class InstructionPrinter {
     private int start;
     /** Sorted block-marker pcs, or null during the scanning pass. */
     private int[] blocks;
+    /** Global storage the decoded instructions address directly (bytes, ref slots). */
+    long globalBytesUsed;
+    long globalRefsUsed;
 
     InstructionPrinter(OpTable ops, ModuleDef module, String functionName, byte[] code) {
         this.ops = ops;
@@ -266,8 +269,16 @@ final class InstructionPrinter {
             switch (kind) {
                 case REGISTER -> (f.write() ? results : operands).add(reg(f));
                 case ATTRIBUTE -> operands.add(attribute(f.type()));
-                case GLOBAL_ATTR -> operands.add((storageIsRef(fields, i) ? ".refs[" : ".rwdata[")
-                        + Integer.toUnsignedString(u32()) + "]");
+                case GLOBAL_ATTR -> {
+                    int size = storageSize(fields, i);
+                    long slot = u32() & 0xFFFFFFFFL;
+                    if (size == 0) {
+                        globalRefsUsed = Math.max(globalRefsUsed, slot + 1);
+                    } else {
+                        globalBytesUsed = Math.max(globalBytesUsed, slot + size);
+                    }
+                    operands.add((size == 0 ? ".refs[" : ".rwdata[") + slot + "]");
+                }
                 case FUNC_ATTR -> operands.add(function());
                 case RODATA_ATTR -> operands.add(Integer.toUnsignedString(u32()));
                 case TYPE_OF -> {
@@ -314,13 +325,18 @@ final class InstructionPrinter {
         }
     }
 
-    private static boolean storageIsRef(List<OperandSpec> fields, int from) {
+    /** Bytes the global operand at {@code from} addresses (0 for a ref global), from the value register. */
+    private static int storageSize(List<OperandSpec> fields, int from) {
         for (int i = from + 1; i < fields.size(); i++) {
             if (fields.get(i).kind() == OperandKind.REGISTER) {
-                return "ref".equals(fields.get(i).type());
+                return switch (fields.get(i).type()) {
+                    case "ref" -> 0;
+                    case "i64", "f64" -> 8;
+                    default -> 4;
+                };
             }
         }
-        return false;
+        return 4;
     }
 
     int rodataLength(int ordinal) {

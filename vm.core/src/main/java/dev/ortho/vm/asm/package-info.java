@@ -57,6 +57,12 @@
  *     {@code attributes {binding_count = "2", constant_count = "1", local_memory = "0"}});
  *     names that are not plain symbols are quoted, and quotes, backslashes and control
  *     characters inside attribute strings are written {@code \xHH};</li>
+ * <li>{@code vm.global.ref [private] [mutable] @device : !hal.device}: a named ref global
+ *     ({@code vm.global.load.ref @device : !hal.device}); named ref globals take ordinals
+ *     0, 1, ... in declaration order;</li>
+ * <li>{@code vm.global_storage bytes 64 refs 2}: global storage of at least this size (the
+ *     disassembler prints it when a module holds more than its instructions address directly,
+ *     e.g. unused or only indirectly accessed globals, which IREE's text loses);</li>
  * <li>indirect globals {@code vm.global.load.indirect.i32 .rwdata[%i0]},
  *     {@code vm.global.store.indirect.ref %r0, .refs[%i1] : !vm.buffer}; {@code vm.trace} and
  *     {@code vm.print} in their printed form; {@code vm.switch.ref %i0[%r1] else %r2 : type}

@@ -49,19 +49,34 @@ final class ArchiveWriter {
         }
     }
 
+    private int required(String value, String what) {
+        if (value == null) {
+            throw new StatusException(StatusCode.INVALID_ARGUMENT, "cannot serialize module: " + what + " is null");
+        }
+        return builder.createString(value);
+    }
+
     private byte[] build(ModuleDef module) {
+        if (module.bytecode() == null) {
+            throw new StatusException(StatusCode.INVALID_ARGUMENT, "cannot serialize module: bytecode is null");
+        }
+        for (int i = 0; i < module.rodata().size(); i++) {
+            if (module.rodata().get(i).data() == null) {
+                throw new StatusException(StatusCode.INVALID_ARGUMENT, "cannot serialize module: rodata[" + i + "] data is null");
+            }
+        }
         if (module.bytecode().byteSize() > Integer.MAX_VALUE) {
             throw new StatusException(StatusCode.OUT_OF_RANGE, "module bytecode is too large ("
                     + module.bytecode().byteSize() + " bytes, limit " + Integer.MAX_VALUE + ")");
         }
-        int name = builder.createString(module.name());
+        int name = required(module.name(), "module name");
         int bytecode = builder.createByteVector(module.bytecode());
 
         int types = 0;
         if (!module.types().isEmpty()) {
             int[] refs = new int[module.types().size()];
             for (int i = 0; i < refs.length; i++) {
-                int fullName = builder.createString(module.types().get(i));
+                int fullName = required(module.types().get(i), "types[" + i + "]");
                 builder.startTable();
                 builder.addOffset(0, fullName);
                 refs[i] = builder.endTable();
@@ -74,7 +89,7 @@ final class ArchiveWriter {
             int[] refs = new int[module.imports().size()];
             for (int i = 0; i < refs.length; i++) {
                 ImportDef def = module.imports().get(i);
-                int fullName = builder.createString(def.fullName());
+                int fullName = required(def.fullName(), "imports[" + i + "].full_name");
                 int signature = def.signature() == null ? 0 : signature(def.signature());
                 builder.startTable();
                 builder.addOffset(0, fullName);
@@ -99,7 +114,7 @@ final class ArchiveWriter {
             int[] refs = new int[module.exports().size()];
             for (int i = 0; i < refs.length; i++) {
                 ExportDef def = module.exports().get(i);
-                int localName = builder.createString(def.localName());
+                int localName = required(def.localName(), "exports[" + i + "].local_name");
                 builder.startTable();
                 builder.addOffset(0, localName);
                 builder.addInt(1, def.internalOrdinal(), 0);
@@ -142,7 +157,7 @@ final class ArchiveWriter {
             int[] refs = new int[module.dependencies().size()];
             for (int i = 0; i < refs.length; i++) {
                 DependencyDef def = module.dependencies().get(i);
-                int depName = builder.createString(def.name());
+                int depName = required(def.name(), "dependencies[" + i + "].name");
                 builder.startTable();
                 builder.addOffset(0, depName);
                 builder.addInt(1, def.minimumVersion(), 0);

@@ -17,6 +17,7 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.List;
+import java.util.Objects;
 
 /**
  * Reads and writes IREE bytecode module archives ({@code .vmfb}).
@@ -129,9 +130,11 @@ public final class BytecodeArchive {
      * Serializes {@code module} into a new archive: size prefix, FlatBuffer, then any external
      * rodata segments at 64-byte-aligned offsets. Does not verify the module.
      *
-     * @throws StatusException OUT_OF_RANGE if the archive would exceed 2 GiB
+     * @throws StatusException OUT_OF_RANGE if the archive would exceed 2 GiB, INVALID_ARGUMENT if
+     *     a required name or data segment is null
      */
     public static byte[] write(ModuleDef module) {
+        Objects.requireNonNull(module, "module");
         byte[] flatbuffer = ArchiveWriter.write(module);
         long[] offsets = externalOffsets(module.rodata());
         long rodataEnd = -1;

@@ -54,6 +54,8 @@ public final class BytecodeModule implements Module {
         public static final Options DEFAULT = new Options(false, false);
     }
 
+    /** Zero bytes appended to the bytecode copy. */
+    static final int CODE_PADDING = 16;
     final String name;
     final int version;
     final ModuleDef def;
@@ -170,8 +172,9 @@ public final class BytecodeModule implements Module {
         if (bytecodeSize > Integer.MAX_VALUE - 8) {
             throw new StatusException(StatusCode.OUT_OF_RANGE, "bytecode of " + bytecodeSize + " bytes is too large");
         }
-        code = def.bytecode() == null ? new byte[0]
-                : def.bytecode().toArray(java.lang.foreign.ValueLayout.JAVA_BYTE);
+        // Padded so the interpreter may read 8 bytes at any instruction start.
+        code = java.util.Arrays.copyOf(def.bytecode() == null ? new byte[0]
+                : def.bytecode().toArray(java.lang.foreign.ValueLayout.JAVA_BYTE), (int) bytecodeSize + CODE_PADDING);
         fnBase = new int[functionCount];
         fnLength = new int[functionCount];
         fnI32 = new int[functionCount];
@@ -187,10 +190,10 @@ public final class BytecodeModule implements Module {
                 throw new StatusException(StatusCode.INVALID_ARGUMENT, "functions[" + i
                         + "] descriptor bytecode reports " + fd.bytecodeLength() + " length");
             }
-            if (fd.bytecodeOffset() < 0 || (long) fd.bytecodeOffset() + fd.bytecodeLength() > code.length) {
+            if (fd.bytecodeOffset() < 0 || (long) fd.bytecodeOffset() + fd.bytecodeLength() > bytecodeSize) {
                 throw new StatusException(StatusCode.INVALID_ARGUMENT, "functions[" + i
                         + "] descriptor bytecode span [" + fd.bytecodeOffset() + ", "
-                        + ((long) fd.bytecodeOffset() + fd.bytecodeLength()) + ") out of range of " + code.length);
+                        + ((long) fd.bytecodeOffset() + fd.bytecodeLength()) + ") out of range of " + bytecodeSize);
             }
             int i32 = Short.toUnsignedInt(fd.i32RegisterCount());
             int ref = Short.toUnsignedInt(fd.refRegisterCount());

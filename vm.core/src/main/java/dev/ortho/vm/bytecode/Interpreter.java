@@ -196,25 +196,28 @@ final class Interpreter {
                     trace(m, frame, fn, pc - base, c, pc);
                 }
                 int next;
-                switch (c[pc] & 0xFF) {
+                // One bounds-checked 8-byte read covers the opcode and the first operands of
+                // most instructions (the code array is padded, so it never reads past the end).
+                final long w = (long) I64.get(c, pc);
+                switch ((int) w & 0xFF) {
                     // Globals.
                     case CoreOps.GLOBAL_LOAD_I32 -> {
-                        r[u16(c, pc + 5)] = (int) I32.get(st.rwdata, i32(c, pc + 1));
+                        r[((int) (w >>> 40) & 0xFFFF)] = (int) I32.get(st.rwdata, ((int) (w >>> 8)));
                         pc += 7;
                         continue;
                     }
                     case CoreOps.GLOBAL_STORE_I32 -> {
-                        I32.set(st.rwdata, i32(c, pc + 1), r[u16(c, pc + 5)]);
+                        I32.set(st.rwdata, ((int) (w >>> 8)), r[((int) (w >>> 40) & 0xFFFF)]);
                         pc += 7;
                         continue;
                     }
                     case CoreOps.GLOBAL_LOAD_I64 -> {
-                        wl(r, u16(c, pc + 5), (long) I64.get(st.rwdata, i32(c, pc + 1)));
+                        wl(r, ((int) (w >>> 40) & 0xFFFF), (long) I64.get(st.rwdata, ((int) (w >>> 8))));
                         pc += 7;
                         continue;
                     }
                     case CoreOps.GLOBAL_STORE_I64 -> {
-                        I64.set(st.rwdata, i32(c, pc + 1), rl(r, u16(c, pc + 5)));
+                        I64.set(st.rwdata, ((int) (w >>> 8)), rl(r, ((int) (w >>> 40) & 0xFFFF)));
                         pc += 7;
                         continue;
                     }
@@ -224,17 +227,17 @@ final class Interpreter {
                          CoreOps.GLOBAL_STORE_INDIRECT_REF -> next = globalOp(m, st, c, pc, r, refs);
                     // Constants.
                     case CoreOps.CONST_I32_ZERO -> {
-                        r[u16(c, pc + 1)] = 0;
+                        r[((int) (w >>> 8) & 0xFFFF)] = 0;
                         pc += 3;
                         continue;
                     }
                     case CoreOps.CONST_I32 -> {
-                        r[u16(c, pc + 5)] = i32(c, pc + 1);
+                        r[((int) (w >>> 40) & 0xFFFF)] = ((int) (w >>> 8));
                         pc += 7;
                         continue;
                     }
                     case CoreOps.CONST_I64_ZERO -> {
-                        wl(r, u16(c, pc + 1), 0L);
+                        wl(r, ((int) (w >>> 8) & 0xFFFF), 0L);
                         pc += 3;
                         continue;
                     }
@@ -244,12 +247,12 @@ final class Interpreter {
                         continue;
                     }
                     case CoreOps.CONST_REF_ZERO -> {
-                        assign(refs, u16(c, pc + 1) & REF_MASK, null);
+                        assign(refs, ((int) (w >>> 8) & 0xFFFF) & REF_MASK, null);
                         pc += 3;
                         continue;
                     }
                     case CoreOps.CONST_REF_RODATA -> {
-                        assign(refs, u16(c, pc + 5) & REF_MASK, RefObject.retain(m.rodata[i32(c, pc + 1)]));
+                        assign(refs, ((int) (w >>> 40) & 0xFFFF) & REF_MASK, RefObject.retain(m.rodata[((int) (w >>> 8))]));
                         pc += 7;
                         continue;
                     }
@@ -263,8 +266,8 @@ final class Interpreter {
                         continue;
                     }
                     case CoreOps.ASSIGN_REF -> {
-                        int s = u16(c, pc + 1);
-                        retainOrMove((s & MOVE_BIT) != 0, refs, s & REF_MASK, refs, u16(c, pc + 3) & REF_MASK);
+                        int s = ((int) (w >>> 8) & 0xFFFF);
+                        retainOrMove((s & MOVE_BIT) != 0, refs, s & REF_MASK, refs, ((int) (w >>> 24) & 0xFFFF) & REF_MASK);
                         pc += 5;
                         continue;
                     }
@@ -273,12 +276,12 @@ final class Interpreter {
                          CoreOps.LIST_GET_REF, CoreOps.LIST_SET_REF -> next = listOp(m, c, pc, r, refs);
                     // Conditional assignment.
                     case CoreOps.SELECT_I32 -> {
-                        r[u16(c, pc + 7)] = r[u16(c, pc + 1)] != 0 ? r[u16(c, pc + 3)] : r[u16(c, pc + 5)];
+                        r[u16(c, pc + 7)] = r[((int) (w >>> 8) & 0xFFFF)] != 0 ? r[((int) (w >>> 24) & 0xFFFF)] : r[((int) (w >>> 40) & 0xFFFF)];
                         pc += 9;
                         continue;
                     }
                     case CoreOps.SELECT_I64 -> {
-                        wl(r, u16(c, pc + 7), r[u16(c, pc + 1)] != 0 ? rl(r, u16(c, pc + 3)) : rl(r, u16(c, pc + 5)));
+                        wl(r, u16(c, pc + 7), r[((int) (w >>> 8) & 0xFFFF)] != 0 ? rl(r, ((int) (w >>> 24) & 0xFFFF)) : rl(r, ((int) (w >>> 40) & 0xFFFF)));
                         pc += 9;
                         continue;
                     }
@@ -286,72 +289,72 @@ final class Interpreter {
                          CoreOps.CAST_ANY_REF -> next = selectOp(m, c, pc, base, r, refs);
                     // Integer arithmetic.
                     case CoreOps.ADD_I32 -> {
-                        r[u16(c, pc + 5)] = r[u16(c, pc + 1)] + r[u16(c, pc + 3)];
+                        r[((int) (w >>> 40) & 0xFFFF)] = r[((int) (w >>> 8) & 0xFFFF)] + r[((int) (w >>> 24) & 0xFFFF)];
                         pc += 7;
                         continue;
                     }
                     case CoreOps.SUB_I32 -> {
-                        r[u16(c, pc + 5)] = r[u16(c, pc + 1)] - r[u16(c, pc + 3)];
+                        r[((int) (w >>> 40) & 0xFFFF)] = r[((int) (w >>> 8) & 0xFFFF)] - r[((int) (w >>> 24) & 0xFFFF)];
                         pc += 7;
                         continue;
                     }
                     case CoreOps.MUL_I32 -> {
-                        r[u16(c, pc + 5)] = r[u16(c, pc + 1)] * r[u16(c, pc + 3)];
+                        r[((int) (w >>> 40) & 0xFFFF)] = r[((int) (w >>> 8) & 0xFFFF)] * r[((int) (w >>> 24) & 0xFFFF)];
                         pc += 7;
                         continue;
                     }
                     case CoreOps.AND_I32 -> {
-                        r[u16(c, pc + 5)] = r[u16(c, pc + 1)] & r[u16(c, pc + 3)];
+                        r[((int) (w >>> 40) & 0xFFFF)] = r[((int) (w >>> 8) & 0xFFFF)] & r[((int) (w >>> 24) & 0xFFFF)];
                         pc += 7;
                         continue;
                     }
                     case CoreOps.OR_I32 -> {
-                        r[u16(c, pc + 5)] = r[u16(c, pc + 1)] | r[u16(c, pc + 3)];
+                        r[((int) (w >>> 40) & 0xFFFF)] = r[((int) (w >>> 8) & 0xFFFF)] | r[((int) (w >>> 24) & 0xFFFF)];
                         pc += 7;
                         continue;
                     }
                     case CoreOps.XOR_I32 -> {
-                        r[u16(c, pc + 5)] = r[u16(c, pc + 1)] ^ r[u16(c, pc + 3)];
+                        r[((int) (w >>> 40) & 0xFFFF)] = r[((int) (w >>> 8) & 0xFFFF)] ^ r[((int) (w >>> 24) & 0xFFFF)];
                         pc += 7;
                         continue;
                     }
                     case CoreOps.SHL_I32 -> {
-                        r[u16(c, pc + 5)] = r[u16(c, pc + 1)] << (r[u16(c, pc + 3)] & 0x1F);
+                        r[((int) (w >>> 40) & 0xFFFF)] = r[((int) (w >>> 8) & 0xFFFF)] << (r[((int) (w >>> 24) & 0xFFFF)] & 0x1F);
                         pc += 7;
                         continue;
                     }
                     case CoreOps.SHR_I32_S -> {
-                        r[u16(c, pc + 5)] = r[u16(c, pc + 1)] >> (r[u16(c, pc + 3)] & 0x1F);
+                        r[((int) (w >>> 40) & 0xFFFF)] = r[((int) (w >>> 8) & 0xFFFF)] >> (r[((int) (w >>> 24) & 0xFFFF)] & 0x1F);
                         pc += 7;
                         continue;
                     }
                     case CoreOps.SHR_I32_U -> {
-                        r[u16(c, pc + 5)] = r[u16(c, pc + 1)] >>> (r[u16(c, pc + 3)] & 0x1F);
+                        r[((int) (w >>> 40) & 0xFFFF)] = r[((int) (w >>> 8) & 0xFFFF)] >>> (r[((int) (w >>> 24) & 0xFFFF)] & 0x1F);
                         pc += 7;
                         continue;
                     }
                     case CoreOps.CMP_EQI32 -> {
-                        r[u16(c, pc + 5)] = r[u16(c, pc + 1)] == r[u16(c, pc + 3)] ? 1 : 0;
+                        r[((int) (w >>> 40) & 0xFFFF)] = r[((int) (w >>> 8) & 0xFFFF)] == r[((int) (w >>> 24) & 0xFFFF)] ? 1 : 0;
                         pc += 7;
                         continue;
                     }
                     case CoreOps.CMP_NEI32 -> {
-                        r[u16(c, pc + 5)] = r[u16(c, pc + 1)] != r[u16(c, pc + 3)] ? 1 : 0;
+                        r[((int) (w >>> 40) & 0xFFFF)] = r[((int) (w >>> 8) & 0xFFFF)] != r[((int) (w >>> 24) & 0xFFFF)] ? 1 : 0;
                         pc += 7;
                         continue;
                     }
                     case CoreOps.CMP_LTI32_S -> {
-                        r[u16(c, pc + 5)] = r[u16(c, pc + 1)] < r[u16(c, pc + 3)] ? 1 : 0;
+                        r[((int) (w >>> 40) & 0xFFFF)] = r[((int) (w >>> 8) & 0xFFFF)] < r[((int) (w >>> 24) & 0xFFFF)] ? 1 : 0;
                         pc += 7;
                         continue;
                     }
                     case CoreOps.CMP_LTI32_U -> {
-                        r[u16(c, pc + 5)] = Integer.compareUnsigned(r[u16(c, pc + 1)], r[u16(c, pc + 3)]) < 0 ? 1 : 0;
+                        r[((int) (w >>> 40) & 0xFFFF)] = Integer.compareUnsigned(r[((int) (w >>> 8) & 0xFFFF)], r[((int) (w >>> 24) & 0xFFFF)]) < 0 ? 1 : 0;
                         pc += 7;
                         continue;
                     }
                     case CoreOps.CMP_NZI32 -> {
-                        r[u16(c, pc + 3)] = r[u16(c, pc + 1)] != 0 ? 1 : 0;
+                        r[((int) (w >>> 24) & 0xFFFF)] = r[((int) (w >>> 8) & 0xFFFF)] != 0 ? 1 : 0;
                         pc += 5;
                         continue;
                     }
@@ -368,17 +371,17 @@ final class Interpreter {
                          CoreOps.CTLZ_I64, CoreOps.ABS_I64, CoreOps.MIN_I64_S, CoreOps.MIN_I64_U, CoreOps.MAX_I64_S,
                          CoreOps.MAX_I64_U -> next = longOp(c, pc, r);
                     case CoreOps.CMP_EQREF -> {
-                        r[u16(c, pc + 5)] = refs[u16(c, pc + 1) & REF_MASK] == refs[u16(c, pc + 3) & REF_MASK] ? 1 : 0;
+                        r[((int) (w >>> 40) & 0xFFFF)] = refs[((int) (w >>> 8) & 0xFFFF) & REF_MASK] == refs[((int) (w >>> 24) & 0xFFFF) & REF_MASK] ? 1 : 0;
                         pc += 7;
                         continue;
                     }
                     case CoreOps.CMP_NEREF -> {
-                        r[u16(c, pc + 5)] = refs[u16(c, pc + 1) & REF_MASK] != refs[u16(c, pc + 3) & REF_MASK] ? 1 : 0;
+                        r[((int) (w >>> 40) & 0xFFFF)] = refs[((int) (w >>> 8) & 0xFFFF) & REF_MASK] != refs[((int) (w >>> 24) & 0xFFFF) & REF_MASK] ? 1 : 0;
                         pc += 7;
                         continue;
                     }
                     case CoreOps.CMP_NZREF -> {
-                        r[u16(c, pc + 3)] = refs[u16(c, pc + 1) & REF_MASK] != null ? 1 : 0;
+                        r[((int) (w >>> 24) & 0xFFFF)] = refs[((int) (w >>> 8) & 0xFFFF) & REF_MASK] != null ? 1 : 0;
                         pc += 5;
                         continue;
                     }
@@ -388,7 +391,7 @@ final class Interpreter {
                         continue;
                     }
                     case CoreOps.BRANCH -> {
-                        int target = i32(c, pc + 1);
+                        int target = ((int) (w >>> 8));
                         int p = align(pc + 5, base);
                         if (u16(c, p) != 0) {
                             remap(c, p, r, refs);
@@ -398,7 +401,7 @@ final class Interpreter {
                     }
                     case CoreOps.COND_BRANCH -> {
                         int p = pc + 3;
-                        if (r[u16(c, pc + 1)] == 0) {
+                        if (r[((int) (w >>> 8) & 0xFFFF)] == 0) {
                             int l = align(p + 4, base);
                             p = l + 2 + 4 * u16(c, l);
                         }
@@ -418,8 +421,8 @@ final class Interpreter {
                          CoreOps.CALL_VARIADIC_YIELDABLE -> next = call(m, st, stack, frame, fn, c, pc);
                     case CoreOps.RETURN -> next = ret(m, stack, frame, fn, c, pc);
                     case CoreOps.FAIL -> {
-                        int code = r[u16(c, pc + 1)];
-                        int len = u16(c, pc + 3);
+                        int code = r[((int) (w >>> 8) & 0xFFFF)];
+                        int len = ((int) (w >>> 24) & 0xFFFF);
                         if (code != 0) {
                             throw new StatusException(StatusCode.fromValue(code),
                                     new String(c, pc + 5, len, StandardCharsets.UTF_8));
@@ -432,13 +435,13 @@ final class Interpreter {
                         continue;
                     }
                     case CoreOps.IMPORT_RESOLVED -> {
-                        int ordinal = i32(c, pc + 1) & 0x7FFF_FFFF;
-                        r[u16(c, pc + 5)] = st.imports[ordinal] != null ? 1 : 0;
+                        int ordinal = ((int) (w >>> 8)) & 0x7FFF_FFFF;
+                        r[((int) (w >>> 40) & 0xFFFF)] = st.imports[ordinal] != null ? 1 : 0;
                         pc += 7;
                         continue;
                     }
                     case CoreOps.YIELD -> {
-                        int target = i32(c, pc + 1);
+                        int target = ((int) (w >>> 8));
                         int p = align(pc + 5, base);
                         if (u16(c, p) != 0) {
                             remap(c, p, r, refs);
@@ -447,7 +450,7 @@ final class Interpreter {
                         return CallOutcome.DEFERRED;
                     }
                     case CoreOps.TRACE, CoreOps.PRINT -> {
-                        int p = align(pc + 3 + u16(c, pc + 1), base);
+                        int p = align(pc + 3 + ((int) (w >>> 8) & 0xFFFF), base);
                         int n = u16(c, p);
                         for (int i = 0; i < n; i++) {
                             int reg = u16(c, p + 2 + 2 * i);
@@ -459,7 +462,7 @@ final class Interpreter {
                         continue;
                     }
                     case CoreOps.BREAK -> {
-                        int target = i32(c, pc + 1);
+                        int target = ((int) (w >>> 8));
                         int p = align(pc + 5, base);
                         if (u16(c, p) != 0) {
                             remap(c, p, r, refs);

@@ -86,11 +86,25 @@ public final class ModuleTestRunner {
      * @throws StatusException if the modules cannot be linked into a context
      */
     public static Report run(Instance instance, List<? extends Module> dependencies, Module module) {
+        return run(instance, dependencies, module, export -> true);
+    }
+
+    /**
+     * Runs the exports of {@code module} that {@code filter} accepts (e.g. {@code check-module}
+     * skips {@code __}-prefixed and {@code $}-containing exports as IREE's tool does).
+     *
+     * @throws StatusException if the modules cannot be linked into a context
+     */
+    public static Report run(Instance instance, List<? extends Module> dependencies, Module module,
+                             java.util.function.Predicate<Function> filter) {
         Objects.requireNonNull(instance, "instance");
         Objects.requireNonNull(module, "module");
         Module yieldable = YieldableTestModule.create();
         List<Outcome> outcomes = new ArrayList<>();
         for (Function export : module.exports()) {
+            if (!filter.test(export)) {
+                continue;
+            }
             Module[] modules = new Module[dependencies.size() + 2];
             modules[0] = yieldable;
             for (int i = 0; i < dependencies.size(); i++) {

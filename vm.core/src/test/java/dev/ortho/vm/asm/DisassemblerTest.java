@@ -152,4 +152,36 @@ class DisassemblerTest {
                 AsmTesting.DISASSEMBLER.disassemble(def).lines().filter(l -> l.contains("vm.const"))
                         .map(String::trim).toList());
     }
+
+    @Test
+    void exportsOutOfFunctionOrderAreListedFirstToKeepTheTableOrder() {
+        ModuleDef def = assemble("""
+                vm.module @m
+                vm.export @second = @b
+                vm.export @first = @a
+                vm.func @a() -> () {
+                  vm.return
+                }
+                vm.func @b() -> () {
+                  vm.return
+                }
+                """);
+        String text = AsmTesting.DISASSEMBLER.disassemble(def);
+        assertEquals("""
+                vm.module @m version 0
+                vm.export @second
+                vm.export @first
+
+                vm.func @first() -> () {
+                ^bb0:
+                  vm.return
+                }
+
+                vm.func @second() -> () {
+                ^bb0:
+                  vm.return
+                }
+                """, text);
+        assertArrayEquals(BytecodeArchive.write(def), BytecodeArchive.write(assemble(text)));
+    }
 }

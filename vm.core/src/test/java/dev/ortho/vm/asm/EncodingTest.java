@@ -280,7 +280,7 @@ class EncodingTest {
     void registerCountsComeFromTheBodyUnlessArgumentsWouldNotFit() {
         ModuleDef def = assemble("""
                 vm.module @m
-                vm.func @unused(%i0: i32) -> () {
+                vm.func @unused(%i0: i32) -> (%i0: i32, %r0: !vm.ref<?>) {
                   vm.return
                 }
                 vm.func @many(%i0: i32, %i1: i32, %i2: i32, %r0: !vm.ref<?>, %r1: !vm.ref<?>, %r2: !vm.ref<?>) -> () {
@@ -289,12 +289,15 @@ class EncodingTest {
                 vm.func @mixed(%i0: i32, %i2:3: i64) -> (i64) {
                   vm.return %i2:3
                 }
-                vm.func @sequential(%i0: i32, %i1:2: i64) -> (i64) {
+                vm.func @sequential(%i0: i32, %i1:2: i64) -> (%i2:3: i64) {
                   vm.return %i2:3
                 }
                 """);
-        // IREE counts only the body's registers (0, rounded up to 1 by runtimes, holds %i0).
+        // IREE counts only the body's registers (0, rounded up to 1 by runtimes, holds %i0);
+        // named results are documentation.
         assertEquals(0, def.functions().get(0).i32RegisterCount());
+        assertEquals(0, def.functions().get(0).refRegisterCount());
+        assertEquals("0i_ir", def.signatures().get(0).callingConvention());
         // Three arguments do not fit one register: count them (i32 and ref banks).
         assertEquals(3, def.functions().get(1).i32RegisterCount());
         assertEquals(3, def.functions().get(1).refRegisterCount());

@@ -79,4 +79,47 @@ class OrthoDirectivesTest {
                 + "plain = \"line\\x0Abreak\"}", text.lines().findFirst().orElseThrow());
         assertEquals(def.attrs(), assemble(text).attrs());
     }
+
+    @Test
+    void globalStorageBeyondDirectUseSurvivesTheText() {
+        ModuleDef def = assemble("""
+                vm.module @m
+                vm.global.i64 @unused
+                vm.global_storage refs 2
+                vm.func @f(%i0: i32) -> (i32) {
+                  %i1 = vm.global.load.indirect.i32 .rwdata[%i0]
+                  vm.return %i1
+                }
+                """);
+        assertEquals(new ModuleDef.ModuleStateDef(8, 2), def.state());
+        String text = AsmTesting.DISASSEMBLER.disassemble(def);
+        assertEquals("vm.global_storage bytes 8 refs 2", text.lines().skip(1).findFirst().orElseThrow());
+        assertArrayEquals(BytecodeArchive.write(def), BytecodeArchive.write(assemble(text)));
+    }
+
+    @Test
+    void namedRefGlobalsTakeOrdinalsInDeclarationOrder() {
+        ModuleDef def = assemble("""
+                vm.module @m
+                vm.global.ref private mutable @device : !vm.buffer
+                vm.global.i32 @count
+                vm.global.ref @executable : !vm.buffer
+                vm.func @f() -> () {
+                  %r0 = vm.global.load.ref @executable : !vm.buffer
+                  vm.global.store.ref %R0, @device : !vm.buffer
+                  vm.return
+                }
+                """);
+        assertEquals(new ModuleDef.ModuleStateDef(4, 2), def.state());
+        ModuleDef explicit = assemble("""
+                vm.module @m
+                vm.global_storage bytes 4
+                vm.func @f() -> () {
+                  %r0 = vm.global.load.ref .refs[1] : !vm.buffer
+                  vm.global.store.ref %R0, .refs[0] : !vm.buffer
+                  vm.return
+                }
+                """);
+        assertArrayEquals(BytecodeArchive.write(explicit), BytecodeArchive.write(def));
+    }
 }

@@ -5,7 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.ortho.base.StatusCode;
 import dev.ortho.base.StatusException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -58,14 +62,15 @@ class ParseErrorTest {
                 Arguments.of("vm.module @m\nvm.export @g\nvm.func @f() -> () {\n  vm.return\n}\n",
                         "t.vmasm:2:1: export @g names unknown function @g"),
                 Arguments.of("vm.module @m\nvm.frob\n", "t.vmasm:2:1: expected a top-level directive (vm.module, "
-                        + "vm.type, vm.import, vm.dependency, vm.rodata[N], vm.global.<type>, vm.export, vm.func), got 'vm.frob'"),
+                        + "vm.type, vm.import, vm.dependency, vm.rodata[N], vm.global.<type>, vm.global_storage, vm.export, "
+                        + "vm.func), got 'vm.frob'"),
                 Arguments.of(F + "^bb0:\n  vm.return\n^bb0:\n  vm.return\n}\n", "t.vmasm:5:1: duplicate block label ^bb0"),
                 Arguments.of("vm.module @m\nvm.func @f(%i1: i32) -> () {\n  vm.return\n}\n",
                         "t.vmasm:2:12: expected value argument %i0 matching its type"),
                 Arguments.of(F + "  %i1 = vm.global.load.i32 @missing\n  vm.return\n}\n",
                         "t.vmasm:3:28: unknown global @missing"),
                 Arguments.of("vm.module @m\nvm.global.i64 @g\n" + "vm.func @f() -> () {\n  %i0 = vm.global.load.i32 @g\n  vm.return\n}\n",
-                        "t.vmasm:4:28: global @g holds 8 bytes but the instruction accesses 4"),
+                        "t.vmasm:4:28: global @g holds 8 bytes but the instruction accesses 4 bytes"),
                 Arguments.of(F + "  %r0 = vm.list.alloc %i0 : !vm.lost<i32>\n  vm.return\n}\n",
                         "t.vmasm:3:29: expected list type like !vm.list<i32>, got '!vm.lost<i32>'"),
                 Arguments.of(F + "  vm.br_table %i0 { default: ^bb0(), 1: ^bb0() }\n}\n",
@@ -91,5 +96,20 @@ class ParseErrorTest {
         StatusException e = assertThrows(StatusException.class, () -> AsmTesting.ASSEMBLER.assemble(source, "t.vmasm"));
         assertEquals(StatusCode.INVALID_ARGUMENT, e.code());
         assertEquals(message, e.getMessage());
+    }
+
+    @Test
+    void missingFileIsNotFound(@TempDir Path dir) {
+        Path missing = dir.resolve("absent.vmasm");
+        StatusException e = assertThrows(StatusException.class, () -> AsmTesting.ASSEMBLER.assemble(missing));
+        assertEquals(StatusCode.NOT_FOUND, e.code());
+        assertEquals("VMASM file " + missing + " not found", e.getMessage());
+    }
+
+    @Test
+    void errorsInAFileNameIt(@TempDir Path dir) throws Exception {
+        Path file = Files.writeString(dir.resolve("prog.vmasm"), "vm.module @m\nvm.func @f() -> () {\n  vm.nope\n}\n");
+        StatusException e = assertThrows(StatusException.class, () -> AsmTesting.ASSEMBLER.assemble(file));
+        assertEquals("prog.vmasm:3:3: unknown VM instruction 'vm.nope'", e.getMessage());
     }
 }

@@ -290,4 +290,15 @@ class BytecodeArchiveTest {
         assertEquals(0, archive.length % 64);
         assertEquals(0, BytecodeArchive.read(archive).rodata().get(0).data().byteSize());
     }
+
+    @Test
+    void writingAModuleWithMissingNamesIsInvalidArgument() {
+        ModuleDef m = ModuleDefs.minimal("m");
+        ModuleDef unnamedExport = new ModuleDef(m.name(), m.version(), m.requirements(), m.attrs(), m.types(),
+                m.dependencies(), m.imports(), List.of(new ModuleDef.ExportDef(null, 0)), m.signatures(), m.rodata(),
+                m.rwdata(), m.state(), m.functions(), m.bytecodeVersion(), m.bytecode(), m.debug());
+        StatusException e = assertThrows(StatusException.class, () -> BytecodeArchive.write(unnamedExport));
+        assertEquals(StatusCode.INVALID_ARGUMENT, e.code());
+        assertTrue(e.getMessage().contains("exports[0].local_name is null"), e.getMessage());
+    }
 }

@@ -82,8 +82,15 @@ public final class FlatBufferReader {
     }
 
     private void checkRange(long position, long size, Table parent, String field, int index, String what) {
+        checkRange(position, size, parent, field, index, what, -1, null);
+    }
+
+    /** Range check whose message, built only on failure, reads {@code what [amount unit]}. */
+    private void checkRange(long position, long size, Table parent, String field, int index, String what,
+            long amount, String unit) {
         if (position < 0 || size < 0 || position > length || size > length - position) {
-            throw invalid(parent, field, index, what + " [" + position + ", " + (position + size)
+            String subject = unit == null ? what : what + " of " + amount + " " + unit;
+            throw invalid(parent, field, index, subject + " [" + position + ", " + (position + size)
                     + ") outside the " + length + "-byte buffer");
         }
     }
@@ -211,13 +218,13 @@ public final class FlatBufferReader {
         }
         long position = follow(at, table, name, -1);
         long count = Integer.toUnsignedLong(buffer.get(INT, position));
-        checkRange(position + 4, count * elementSize, table, name, -1, "vector of " + count + " elements");
+        checkRange(position + 4, count * elementSize, table, name, -1, "vector", count, "elements");
         return new Vector(position + 4, (int) count, table, name);
     }
 
     private String string(long position, Table parent, String field, int index) {
         long size = Integer.toUnsignedLong(buffer.get(INT, position));
-        checkRange(position + 4, size + 1, parent, field, index, "string of " + size + " bytes and its terminator");
+        checkRange(position + 4, size + 1, parent, field, index, "string", size, "bytes and its terminator");
         if (buffer.get(ValueLayout.JAVA_BYTE, position + 4 + size) != 0) {
             throw invalid(parent, field, index, "string of " + size + " bytes is not NUL-terminated");
         }
