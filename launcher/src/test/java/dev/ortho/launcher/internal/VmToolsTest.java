@@ -232,6 +232,29 @@ class VmToolsTest {
         assertTrue(err().contains("--benchmark_repetitions must be a positive integer, got '0'"), err());
     }
 
+    @Test
+    void dumpModuleAnswersCorruptArchivesWithAStatus(@TempDir Path dir) throws IOException {
+        byte[] base = Files.readAllBytes(assembled(dir));
+        java.util.Random random = new java.util.Random(7);
+        Path file = dir.resolve("mutant.vmfb");
+        for (int round = 0; round < 600; round++) {
+            byte[] bytes = base.clone();
+            for (int m = 0; m < 1 + random.nextInt(3); m++) {
+                bytes[random.nextInt(bytes.length)] = (byte) random.nextInt(256);
+            }
+            if (random.nextInt(8) == 0) {
+                bytes = java.util.Arrays.copyOf(bytes, random.nextInt(bytes.length));
+            }
+            Files.write(file, bytes);
+            for (String mode : List.of("all", "flatbuffer-json", "flatbuffer-binary")) {
+                int code = run("dump-module", "--output=" + mode, file.toString());
+                assertTrue(code == 0 || code == 1 && !err().isEmpty(), "round " + round + " " + mode + ": " + err());
+            }
+            int code = run("run-module", "--module=" + file, "--function=add", "--input=1", "--input=2");
+            assertTrue(code == 0 || code == 1, "round " + round);
+        }
+    }
+
     static Path conformanceDirectory() {
         String property = System.getProperty("ortho.conformance.vm");
         if (property != null && Files.isDirectory(Paths.get(property))) {
