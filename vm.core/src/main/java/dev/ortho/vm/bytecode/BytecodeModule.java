@@ -488,7 +488,46 @@ public final class BytecodeModule implements Module {
 
     @Override
     public String sourceLocation(Function function, long pc) {
+        ModuleDef.DebugDatabaseDef debug = def.debug();
+        if (debug == null || function == null || function.module() != this) {
+            return null;
+        }
+        for (ModuleDef.SourceMapDef map : debug.functions()) {
+            if (!map.localName().equals(function.name())) {
+                continue;
+            }
+            int best = -1;
+            int bestOffset = -1;
+            for (ModuleDef.BytecodeLocation l : map.locations()) {
+                if (l.bytecodeOffset() <= pc && l.bytecodeOffset() > bestOffset) {
+                    bestOffset = l.bytecodeOffset();
+                    best = l.location();
+                }
+            }
+            return best < 0 ? null : formatLocation(debug, best, 0);
+        }
         return null;
+    }
+
+    /** IREE's location printing: {@code file:line:col}, names quoted, call sites and fusions expanded. */
+    private static String formatLocation(ModuleDef.DebugDatabaseDef debug, int index, int depth) {
+        if (index < 0 || index >= debug.locations().size() || depth > 8) {
+            return "-";
+        }
+        return switch (debug.locations().get(index)) {
+            case ModuleDef.FileLineColLoc f -> f.filename() + ":" + f.line() + ":" + f.column();
+            case ModuleDef.NameLoc n -> "\"" + n.name() + "\""
+                    + (n.childLocation() >= 0 ? "(" + formatLocation(debug, n.childLocation(), depth + 1) + ")" : "");
+            case ModuleDef.CallSiteLoc c -> formatLocation(debug, c.callee(), depth + 1) + " at "
+                    + formatLocation(debug, c.caller(), depth + 1);
+            case ModuleDef.FusedLoc f -> {
+                StringBuilder b = new StringBuilder("fused[");
+                for (int i = 0; i < f.locations().size(); i++) {
+                    b.append(i == 0 ? "" : ", ").append(formatLocation(debug, f.locations().get(i), depth + 1));
+                }
+                yield b.append(']').toString();
+            }
+        };
     }
 
     @Override

@@ -91,6 +91,28 @@ class InterpreterModulesTest {
     }
 
     @Test
+    void backtracesShowDebugLocations() {
+        Instance instance = new Instance();
+        ModuleDef plain = new Assembler(VmasmFixture.EXTENSIONS).assemble(LIB, "lib.vmasm");
+        int boom = plain.exports().stream().filter(e -> e.localName().equals("boom")).findFirst().orElseThrow()
+                .internalOrdinal();
+        ModuleDef.DebugDatabaseDef debug = new ModuleDef.DebugDatabaseDef(
+                List.of(new ModuleDef.FileLineColLoc("lib.mlir", 12, 3), new ModuleDef.NameLoc("boom", 0)),
+                List.of(new ModuleDef.SourceMapDef("boom", List.of(new ModuleDef.BytecodeLocation(0, 1)))));
+        ModuleDef def = new ModuleDef(plain.name(), plain.version(), plain.requirements(), plain.attrs(),
+                plain.types(), plain.dependencies(), plain.imports(), plain.exports(), plain.signatures(),
+                plain.rodata(), plain.rwdata(), plain.state(), plain.functions(), plain.bytecodeVersion(),
+                plain.bytecode(), debug);
+        BytecodeModule lib = BytecodeModule.create(instance, def, VmasmFixture.EXTENSIONS);
+        assertEquals("\"boom\"(lib.mlir:12:3)", lib.sourceLocation(lib.internalFunction(boom), 4));
+        try (Context context = Context.create(instance, lib)) {
+            StatusException e = ModuleTestRunner.invoke(context, context.resolveFunction("lib.boom"), new int[1]);
+            assertTrue(e.getMessage().contains("lib.boom:") && e.getMessage().contains("lib.mlir:12:3"),
+                    e.getMessage());
+        }
+    }
+
+    @Test
     void moduleRunnerCountsResumes() {
         Instance instance = new Instance();
         Assembler asm = new Assembler(VmasmFixture.EXTENSIONS);
