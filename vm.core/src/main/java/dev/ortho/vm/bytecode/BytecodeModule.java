@@ -67,6 +67,12 @@ public final class BytecodeModule implements Module {
     final int[] fnI32;
     final int[] fnRef;
     final CallingConvention[] fnCconv;
+    /** Per function, its argument and result kinds: {@link #KIND_32}, {@link #KIND_64} or {@link #KIND_REF}. */
+    final byte[][] fnArgKinds;
+    final byte[][] fnResultKinds;
+    static final byte KIND_32 = 0;
+    static final byte KIND_64 = 1;
+    static final byte KIND_REF = 2;
     final Function[] internal;
     final RefType[] types;
     final ValueType[] valueTypes;
@@ -180,6 +186,8 @@ public final class BytecodeModule implements Module {
         fnI32 = new int[functionCount];
         fnRef = new int[functionCount];
         fnCconv = new CallingConvention[functionCount];
+        fnArgKinds = new byte[functionCount][];
+        fnResultKinds = new byte[functionCount][];
         for (int i = 0; i < functionCount; i++) {
             ModuleDef.FunctionDescriptor fd = def.functions().get(i);
             if (fd.blockCount() == 0) {
@@ -208,6 +216,8 @@ public final class BytecodeModule implements Module {
             checkFeatures(fd.requirements(), "functions[" + i + "]");
             ModuleDef.SignatureDef sig = def.signatures().get(i);
             fnCconv[i] = parseCconv(sig == null ? null : sig.callingConvention(), "functions[" + i + "]");
+            fnArgKinds[i] = kinds(fnCconv[i].arguments().types());
+            fnResultKinds[i] = kinds(fnCconv[i].results().types());
         }
 
         // Exports.
@@ -308,6 +318,15 @@ public final class BytecodeModule implements Module {
         } catch (StatusException e) {
             throw e.annotate(what);
         }
+    }
+
+    private static byte[] kinds(String types) {
+        byte[] k = new byte[types.length()];
+        for (int i = 0; i < k.length; i++) {
+            char t = types.charAt(i);
+            k[i] = t == 'I' || t == 'F' ? KIND_64 : t == 'r' ? KIND_REF : KIND_32;
+        }
+        return k;
     }
 
     private static Map<String, String> attrsOf(ModuleDef.SignatureDef sig) {
