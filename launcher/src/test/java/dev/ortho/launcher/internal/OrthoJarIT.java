@@ -124,6 +124,7 @@ class OrthoJarIT {
             """;
 
     @Test
+    @Timeout(value = 300, unit = TimeUnit.SECONDS) // hang guard for four JVM launches on a loaded machine
     void asModuleRunModuleAndDumpModuleWorkThroughTheJar() throws Exception {
         Path dir = Files.createTempDirectory("ortho-vm-it");
         Path source = dir.resolve("calc.vmasm");
@@ -143,6 +144,7 @@ class OrthoJarIT {
     }
 
     @Test
+    @Timeout(value = 300, unit = TimeUnit.SECONDS) // hang guard for five JVM launches on a loaded machine
     void checkModuleRunsConformanceFilesThroughTheJar() throws Exception {
         Path dir = VmToolsTest.conformanceDirectory();
         org.junit.jupiter.api.Assumptions.assumeTrue(dir != null,
