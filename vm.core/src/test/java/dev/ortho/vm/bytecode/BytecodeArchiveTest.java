@@ -319,4 +319,29 @@ class BytecodeArchiveTest {
             // A status (e.g. for the cconv-less export) is fine; an unchecked exception is not.
         }
     }
+
+    @Test
+    void absentDebugNamesReadAsEmptyAndBacktracesStillFormat() {
+        // Regression: a source map without local_name made failure backtraces throw NPE.
+        ModuleDef m = new dev.ortho.vm.asm.Assembler(List.of()).assemble("""
+                vm.module @dbg version 1
+                vm.export @fail_always
+                vm.func @fail_always() -> () {
+                  %i0 = vm.const.i32 9
+                  vm.fail %i0, "x"
+                }
+                """, "dbg.vmasm");
+        DebugDatabaseDef debug = new DebugDatabaseDef(List.of(new FileLineColLoc(null, 1, 2), new NameLoc(null, -1)),
+                List.of(new SourceMapDef(null, List.of(new BytecodeLocation(0, 0)))));
+        ModuleDef withDebug = new ModuleDef(m.name(), m.version(), m.requirements(), m.attrs(), m.types(),
+                m.dependencies(), m.imports(), m.exports(), m.signatures(), m.rodata(), m.rwdata(), m.state(),
+                m.functions(), m.bytecodeVersion(), m.bytecode(), debug);
+        ModuleDef read = BytecodeArchive.read(BytecodeArchive.write(withDebug));
+        assertEquals("", read.debug().functions().get(0).localName());
+        assertEquals(new FileLineColLoc("", 1, 2), read.debug().locations().get(0));
+        dev.ortho.vm.Instance instance = new dev.ortho.vm.Instance();
+        ModuleTestRunner.Report report = ModuleTestRunner.run(instance, List.of(),
+                BytecodeModule.create(instance, read, List.of()));
+        assertEquals("1 passed, 0 failed", report.summary());
+    }
 }
