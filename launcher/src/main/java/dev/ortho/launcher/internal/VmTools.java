@@ -62,15 +62,14 @@ final class VmTools {
     /** The subcommands by name, in help order. */
     Map<String, Cli.Subcommand> subcommands() {
         Map<String, Cli.Subcommand> map = new LinkedHashMap<>();
-        map.put("as-module", tool("assemble VMASM into a .vmfb: as-module --output=x.vmfb x.vmasm|-", this::asModule));
-        map.put("dump-module", tool("print a module: dump-module [--output=all|metadata|disassembly|flatbuffer-binary|"
-                + "flatbuffer-json] [--function=f] [--bytecode_offsets] [--pretty] x.vmfb", this::dumpModule));
-        map.put("check-module", tool("run every export as a test: check-module [--module=dep.vmfb ...]"
-                + " x.vmfb|x.vmasm", this::checkModule));
-        map.put("run-module", tool("invoke a function: run-module --module=x.vmfb --function=f [--input=5 ...]",
-                this::runModule));
-        map.put("benchmark-module", tool("time a function: benchmark-module --module=x.vmfb --function=f"
-                + " [--input=...] [--benchmark_repetitions=N]", this::benchmarkModule));
+        map.put("as-module", tool("assemble VMASM into a .vmfb (--output=x.vmfb x.vmasm|-)", this::asModule));
+        map.put("dump-module", tool("print a .vmfb (--output=all|metadata|disassembly|flatbuffer-json|...)",
+                this::dumpModule));
+        map.put("check-module", tool("run every export as a test ([--module=dep.vmfb ...] x.vmfb|x.vmasm)",
+                this::checkModule));
+        map.put("run-module", tool("invoke a function (--module=x.vmfb --function=f --input=5 ...)", this::runModule));
+        map.put("benchmark-module", tool("time a function (run-module flags, --benchmark_repetitions=N)",
+                this::benchmarkModule));
         return map;
     }
 

@@ -154,7 +154,8 @@ final class ArchiveReader {
         Vector vector = fb.getVector(table, id, name, 4);
         for (int i = 0; vector != null && i < vector.count(); i++) {
             Table attr = fb.tableAt(vector, i);
-            attrs.add(new AttrDef(fb.getString(attr, 0, "key"), fb.getString(attr, 1, "value")));
+            // An absent key or value reads as empty, as IREE's reflection queries treat it.
+            attrs.add(new AttrDef(orEmpty(fb.getString(attr, 0, "key")), orEmpty(fb.getString(attr, 1, "value"))));
         }
         return attrs;
     }

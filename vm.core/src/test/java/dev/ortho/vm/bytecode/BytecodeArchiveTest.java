@@ -301,4 +301,22 @@ class BytecodeArchiveTest {
         assertEquals(StatusCode.INVALID_ARGUMENT, e.code());
         assertTrue(e.getMessage().contains("exports[0].local_name is null"), e.getMessage());
     }
+
+    @Test
+    void absentAttributeKeysAndValuesReadAsEmptyAndTheModuleLoads() {
+        // Regression: a hostile archive with key-less attributes made module creation throw NPE.
+        ModuleDef m = ModuleDefs.minimal("m");
+        ModuleDef holes = new ModuleDef(m.name(), m.version(), m.requirements(),
+                List.of(new AttrDef(null, "v"), new AttrDef("k", null)), m.types(), m.dependencies(), m.imports(),
+                m.exports(), List.of(new SignatureDef(null, List.of(new AttrDef(null, null)))), m.rodata(), m.rwdata(),
+                m.state(), m.functions(), m.bytecodeVersion(), MemorySegment.ofArray(new byte[] {0x79, 0, 0, 0}), m.debug());
+        ModuleDef read = BytecodeArchive.read(BytecodeArchive.write(holes));
+        assertEquals(List.of(new AttrDef("", "v"), new AttrDef("k", "")), read.attrs());
+        assertEquals(List.of(new AttrDef("", "")), read.signatures().get(0).attrs());
+        try {
+            BytecodeModule.create(new dev.ortho.vm.Instance(), read, List.of());
+        } catch (StatusException expected) {
+            // A status (e.g. for the cconv-less export) is fine; an unchecked exception is not.
+        }
+    }
 }
