@@ -106,6 +106,17 @@ public final class HeapAllocator implements Allocator {
                 });
     }
 
+    /**
+     * A transient buffer of {@code size} bytes with the bits {@code params} give, whose memory a
+     * pool binds later ({@link HeapBuffer#commit}); nothing is allocated or counted here.
+     *
+     * @throws StatusException INVALID_ARGUMENT for bad params or a negative size
+     */
+    public HeapBuffer transientBuffer(BufferParams params, long size) {
+        checkParams(params, size);
+        return new HeapBuffer(size, normalizedType(params), normalizedAccess(params), normalizedUsage(params));
+    }
+
     @Override
     public Buffer importBuffer(BufferParams params, MemorySegment memory, Runnable releaseCallback) {
         if (memory == null) {

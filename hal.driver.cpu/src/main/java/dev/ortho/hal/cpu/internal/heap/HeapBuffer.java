@@ -16,19 +16,27 @@ import java.util.concurrent.atomic.AtomicInteger;
  * segment) or a subspan retaining its root. The root's memory is freed by its {@code free}
  * action exactly once: on its last release, or earlier by {@link #decommit()} (queue dealloca).
  *
- * <p>Thread-safe: all fields are final except the reference count and the freed flag, which are
- * atomic.
+ * <p>A <em>transient</em> root (from an asynchronous queue alloca) exists before its memory: its
+ * size and bits are fixed at the call, and the memory is bound by {@link #commit} when the alloca
+ * executes. Until then range checks work ({@link #checkRange}) but memory access fails with
+ * FAILED_PRECONDITION.
+ *
+ * <p>Thread-safe: the reference count and freed flag are atomic; the committed memory, its free
+ * action and pool tag are published once by {@link #commit} (volatile).
  */
 public final class HeapBuffer implements Buffer {
     private final HeapBuffer root;
-    private final MemorySegment memory;
+    /** The root's memory; null on a transient root until {@link #commit}, unused on subspans. */
+    private volatile MemorySegment memory;
     private final long byteOffset;
     private final long byteLength;
     private final int memoryType;
     private final int allowedAccess;
     private final int allowedUsage;
     private final boolean queueAllocated;
-    private final Runnable free;
+    private volatile Runnable free;
+    /** Opaque owner token set by {@link #commit} (the pool block a transient came from). */
+    private volatile Object commitTag;
     private final AtomicInteger references = new AtomicInteger(1);
     private final AtomicBoolean freed = new AtomicBoolean();
 
@@ -49,9 +57,22 @@ public final class HeapBuffer implements Buffer {
         this.free = free;
     }
 
+    /**
+     * A transient root of {@code size} bytes with no memory yet; {@link #commit} binds it. It is
+     * queue-allocated: dealloca decommits it.
+     */
+    public HeapBuffer(long size, int memoryType, int allowedAccess, int allowedUsage) {
+        this.root = this;
+        this.byteOffset = 0;
+        this.byteLength = size;
+        this.memoryType = memoryType;
+        this.allowedAccess = allowedAccess;
+        this.allowedUsage = allowedUsage;
+        this.queueAllocated = true;
+    }
+
     private HeapBuffer(HeapBuffer root, long byteOffset, long byteLength) {
         this.root = root;
-        this.memory = root.memory;
         this.byteOffset = byteOffset;
         this.byteLength = byteLength;
         this.memoryType = root.memoryType;
@@ -81,7 +102,7 @@ public final class HeapBuffer implements Buffer {
 
     @Override
     public long allocationSize() {
-        return memory.byteSize();
+        return root.byteLength;
     }
 
     @Override
@@ -129,11 +150,64 @@ public final class HeapBuffer implements Buffer {
      */
     public MemorySegment range(String what, long offset, long length) {
         long resolved = Ranges.resolve(what, offset, length, byteLength);
+        MemorySegment rootMemory = root.memory; // volatile: pairs with the store in commit
         if (root.freed.get()) {
             throw new StatusException(StatusCode.FAILED_PRECONDITION, what + " buffer " + this
                     + " was deallocated");
         }
-        return memory.asSlice(byteOffset + offset, resolved);
+        if (rootMemory == null) {
+            throw new StatusException(StatusCode.FAILED_PRECONDITION, what + " buffer " + this
+                    + " has no memory yet: its queue alloca has not executed");
+        }
+        return rootMemory.asSlice(byteOffset + offset, resolved);
+    }
+
+    /**
+     * Checks {@code [offset, offset + length)} (length may be {@link #WHOLE_BUFFER}) against this
+     * buffer without touching its memory, so transient buffers can be recorded before they exist.
+     *
+     * @return the resolved length
+     * @throws StatusException as {@link Ranges#resolve}
+     */
+    public long checkRange(String what, long offset, long length) {
+        return Ranges.resolve(what, offset, length, byteLength);
+    }
+
+    /**
+     * Binds a transient root to {@code committed} (exactly {@link #byteLength()} bytes); {@code
+     * onFree} runs once when the memory is given up (dealloca or last release), {@code tag}
+     * identifies the owner (see {@link #commitTag()}).
+     *
+     * @throws StatusException FAILED_PRECONDITION if this is not an uncommitted transient root
+     */
+    public void commit(MemorySegment committed, Runnable onFree, Object tag) {
+        if (root != this || free != null || memory != null) {
+            throw new StatusException(StatusCode.FAILED_PRECONDITION, "buffer " + this + " is not an uncommitted transient");
+        }
+        commitTag = tag;
+        free = onFree;
+        memory = committed; // volatile: publishes the tag and free action with the memory
+    }
+
+    /** Whether the root's memory is bound (always true except for transients before commit). */
+    public boolean isCommitted() {
+        return root.memory != null;
+    }
+
+    /** The owner token given to {@link #commit}, or null. */
+    public Object commitTag() {
+        return root.commitTag;
+    }
+
+    /**
+     * Marks the root's memory as given up without running its free action, for an owner that
+     * takes the memory back itself (a pool reusing it). Later accesses fail as after
+     * {@link #decommit()}.
+     *
+     * @return true if this call gave it up, false if it was already freed
+     */
+    public boolean detachMemory() {
+        return root.freed.compareAndSet(false, true);
     }
 
     @Override
@@ -183,7 +257,10 @@ public final class HeapBuffer implements Buffer {
     /** Frees the root's memory now (queue dealloca); later accesses fail, the last release is a no-op. */
     public void decommit() {
         if (root.freed.compareAndSet(false, true)) {
-            root.free.run();
+            Runnable action = root.free;
+            if (action != null) {
+                action.run();
+            }
         }
     }
 
@@ -211,6 +288,6 @@ public final class HeapBuffer implements Buffer {
 
     @Override
     public String toString() {
-        return "heap buffer [" + byteOffset + ", " + (byteOffset + byteLength) + ") of " + memory.byteSize() + " bytes";
+        return "heap buffer [" + byteOffset + ", " + (byteOffset + byteLength) + ") of " + root.byteLength + " bytes";
     }
 }
