@@ -53,8 +53,8 @@ public final class BuiltinKernels implements KernelLibrary {
             linear("mul_f32", 1, 3, BuiltinKernels::mulF32),
             linear("add_i32", 1, 3, BuiltinKernels::addI32),
             linear("mul_i32", 1, 3, BuiltinKernels::mulI32),
-            new KernelFunction(new ExecutableFunctionInfo("matmul_f32", 3, 3, MATMUL_TILE, MATMUL_TILE, 1, 0),
-                    MatmulF32.select()),
+            new KernelFunction(new ExecutableFunctionInfo("matmul_f32", 3, 3, MATMUL_TILE, MATMUL_TILE, 1,
+                    MatmulF32.LOCAL_MEMORY), MatmulF32.select()),
             new KernelFunction(new ExecutableFunctionInfo("matmul_f32_scalar", 3, 3, MATMUL_TILE, MATMUL_TILE, 1, 0),
                     MatmulF32::run));
 

@@ -18,6 +18,8 @@ import org.slf4j.LoggerFactory;
  */
 final class MatmulF32 {
     private static final Logger LOG = LoggerFactory.getLogger(MatmulF32.class);
+    /** Static workgroup local memory of {@code matmul_f32}: the vector kernel's packed B panel (256 × 32 floats). */
+    static final int LOCAL_MEMORY = 256 * 32 * 4;
     /** K block: 256 rows of a 32-column B tile are 32 KiB. */
     private static final int K_BLOCK = 256;
 

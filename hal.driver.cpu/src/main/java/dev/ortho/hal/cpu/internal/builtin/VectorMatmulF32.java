@@ -10,11 +10,13 @@ import jdk.incubator.vector.FloatVector;
 import jdk.incubator.vector.VectorSpecies;
 
 /**
- * The Vector API body of {@code matmul_f32}: a register-blocked microkernel computing an
- * 8-row by two-vector-wide block of C (16 accumulator registers with 512-bit vectors) per pass
- * over a K block, broadcasting one element of A per row and loading two vectors of a B row per
- * step (16 FMAs per 10 loads). Columns beyond the last full two-vector block and rows beyond the
- * last full 8-row block use narrower passes of the same scheme, then scalar code.
+ * The Vector API body of {@code matmul_f32}: a register-blocked microkernel computing a 4-row
+ * by two-vector-wide block of C (8 accumulator registers) per pass over a K block of 256,
+ * broadcasting one element of A per row and loading two vectors of a B row per step (8 FMAs per
+ * 6 loads). The K block of B's column block is first packed into the workgroup's local memory so
+ * its rows are contiguous. Rows beyond the last full 4-row block use a one-row pass, columns
+ * beyond the last full two-vector block scalar code. (An 8-row block needs more registers than
+ * C1's linear scan has, and its compilation stalls at C1 on a loaded machine.)
  *
  * <p>Loaded only through {@link MatmulF32#select()}, which falls back to the scalar kernel when
  * the {@code jdk.incubator.vector} module is not in the JVM (or not imported by the framework).
@@ -23,11 +25,30 @@ import jdk.incubator.vector.VectorSpecies;
 final class VectorMatmulF32 {
     private static final VectorSpecies<Float> S = FloatVector.SPECIES_PREFERRED;
     private static final int LANES = S.length();
-    private static final int ROWS = 8;
+    private static final int ROWS = 4;
     private static final int K_BLOCK = 256;
     private static final ByteOrder LE = ByteOrder.LITTLE_ENDIAN;
 
     private VectorMatmulF32() {}
+
+    /**
+     * Bytes of workgroup local memory used to pack a K block of B's column block contiguously
+     * (so B rows {@code n·4} bytes apart do not alias in the L1 sets); the function declares this
+     * much static local memory, and without it the kernel reads B in place.
+     */
+    static final long PANEL_BYTES = (long) K_BLOCK * 2 * LANES * 4;
+
+    /** Copies {@code rows} rows of two vectors each from B ({@code stride} apart) into {@code panel}. */
+    private static void packPanel(MemorySegment b, MemorySegment panel, long offset, long stride, long rows) {
+        long vBytes = LANES * 4L;
+        long to = 0;
+        for (long r = 0; r < rows; r++) {
+            FloatVector.fromMemorySegment(S, b, offset, LE).intoMemorySegment(panel, to, LE);
+            FloatVector.fromMemorySegment(S, b, offset + vBytes, LE).intoMemorySegment(panel, to + vBytes, LE);
+            offset += stride;
+            to += 2 * vBytes;
+        }
+    }
 
     /** The vector width in floats; at least 4 for this kernel to be worth using. */
     static int lanes() {
@@ -54,17 +75,28 @@ final class VectorMatmulF32 {
             }
             return;
         }
+        MemorySegment panel = workgroup.localMemory();
+        boolean pack = panel.byteSize() >= PANEL_BYTES;
         for (long kk = 0; kk < k; kk += K_BLOCK) {
             long kEnd = Math.min(k, kk + K_BLOCK);
             boolean first = kk == 0;
             long j = col0;
             for (; j + 2L * LANES <= col1; j += 2L * LANES) {
+                MemorySegment bSource = b;
+                long bOffset = (kk * n + j) * 4;
+                long bStride = n * 4;
+                if (pack) {
+                    packPanel(b, panel, bOffset, bStride, kEnd - kk);
+                    bSource = panel;
+                    bOffset = 0;
+                    bStride = 2L * LANES * 4;
+                }
                 long i = row0;
                 for (; i + ROWS <= row1; i += ROWS) {
-                    block8(a, b, c, i, j, kk, kEnd, n, k, first);
+                    block4(a, bSource, bOffset, bStride, c, i, j, kk, kEnd, n, k, first);
                 }
                 for (; i < row1; i++) {
-                    block1(a, b, c, i, j, kk, kEnd, n, k, first);
+                    block1(a, bSource, bOffset, bStride, c, i, j, kk, kEnd, n, k, first);
                 }
             }
             for (; j < col1; j++) {
@@ -79,9 +111,9 @@ final class VectorMatmulF32 {
         }
     }
 
-    /** C[i..i+8)[j..j+2·LANES) (+)= A[i..i+8)[kk..kEnd) · B[kk..kEnd)[j..j+2·LANES). */
-    private static void block8(MemorySegment a, MemorySegment b, MemorySegment c, long i, long j, long kk, long kEnd,
-            long n, long k, boolean first) {
+    /** C[i..i+4)[j..j+2·LANES) (+)= A[i..i+4)[kk..kEnd) · B[kk..kEnd)[j..j+2·LANES). */
+    private static void block4(MemorySegment a, MemorySegment b, long bStart, long bStride, MemorySegment c, long i,
+            long j, long kk, long kEnd, long n, long k, boolean first) {
         long rowBytes = n * 4;
         long cOff = (i * n + j) * 4;
         long vBytes = LANES * 4L;
@@ -93,23 +125,11 @@ final class VectorMatmulF32 {
         FloatVector c21 = first ? FloatVector.zero(S) : FloatVector.fromMemorySegment(S, c, cOff + 2 * rowBytes + 1 * vBytes, LE);
         FloatVector c30 = first ? FloatVector.zero(S) : FloatVector.fromMemorySegment(S, c, cOff + 3 * rowBytes + 0 * vBytes, LE);
         FloatVector c31 = first ? FloatVector.zero(S) : FloatVector.fromMemorySegment(S, c, cOff + 3 * rowBytes + 1 * vBytes, LE);
-        FloatVector c40 = first ? FloatVector.zero(S) : FloatVector.fromMemorySegment(S, c, cOff + 4 * rowBytes + 0 * vBytes, LE);
-        FloatVector c41 = first ? FloatVector.zero(S) : FloatVector.fromMemorySegment(S, c, cOff + 4 * rowBytes + 1 * vBytes, LE);
-        FloatVector c50 = first ? FloatVector.zero(S) : FloatVector.fromMemorySegment(S, c, cOff + 5 * rowBytes + 0 * vBytes, LE);
-        FloatVector c51 = first ? FloatVector.zero(S) : FloatVector.fromMemorySegment(S, c, cOff + 5 * rowBytes + 1 * vBytes, LE);
-        FloatVector c60 = first ? FloatVector.zero(S) : FloatVector.fromMemorySegment(S, c, cOff + 6 * rowBytes + 0 * vBytes, LE);
-        FloatVector c61 = first ? FloatVector.zero(S) : FloatVector.fromMemorySegment(S, c, cOff + 6 * rowBytes + 1 * vBytes, LE);
-        FloatVector c70 = first ? FloatVector.zero(S) : FloatVector.fromMemorySegment(S, c, cOff + 7 * rowBytes + 0 * vBytes, LE);
-        FloatVector c71 = first ? FloatVector.zero(S) : FloatVector.fromMemorySegment(S, c, cOff + 7 * rowBytes + 1 * vBytes, LE);
         long a0 = ((i + 0) * k + kk) * 4;
         long a1 = ((i + 1) * k + kk) * 4;
         long a2 = ((i + 2) * k + kk) * 4;
         long a3 = ((i + 3) * k + kk) * 4;
-        long a4 = ((i + 4) * k + kk) * 4;
-        long a5 = ((i + 5) * k + kk) * 4;
-        long a6 = ((i + 6) * k + kk) * 4;
-        long a7 = ((i + 7) * k + kk) * 4;
-        long bOff = (kk * n + j) * 4;
+        long bOff = bStart;
         for (long p = kk; p < kEnd; p++) {
             FloatVector b0 = FloatVector.fromMemorySegment(S, b, bOff, LE);
             FloatVector b1 = FloatVector.fromMemorySegment(S, b, bOff + vBytes, LE);
@@ -129,23 +149,7 @@ final class VectorMatmulF32 {
             c30 = x3.fma(b0, c30);
             c31 = x3.fma(b1, c31);
             a3 += 4;
-            FloatVector x4 = FloatVector.broadcast(S, a.get(F32, a4));
-            c40 = x4.fma(b0, c40);
-            c41 = x4.fma(b1, c41);
-            a4 += 4;
-            FloatVector x5 = FloatVector.broadcast(S, a.get(F32, a5));
-            c50 = x5.fma(b0, c50);
-            c51 = x5.fma(b1, c51);
-            a5 += 4;
-            FloatVector x6 = FloatVector.broadcast(S, a.get(F32, a6));
-            c60 = x6.fma(b0, c60);
-            c61 = x6.fma(b1, c61);
-            a6 += 4;
-            FloatVector x7 = FloatVector.broadcast(S, a.get(F32, a7));
-            c70 = x7.fma(b0, c70);
-            c71 = x7.fma(b1, c71);
-            a7 += 4;
-            bOff += rowBytes;
+            bOff += bStride;
         }
         c00.intoMemorySegment(c, cOff + 0 * rowBytes + 0 * vBytes, LE);
         c01.intoMemorySegment(c, cOff + 0 * rowBytes + 1 * vBytes, LE);
@@ -155,32 +159,24 @@ final class VectorMatmulF32 {
         c21.intoMemorySegment(c, cOff + 2 * rowBytes + 1 * vBytes, LE);
         c30.intoMemorySegment(c, cOff + 3 * rowBytes + 0 * vBytes, LE);
         c31.intoMemorySegment(c, cOff + 3 * rowBytes + 1 * vBytes, LE);
-        c40.intoMemorySegment(c, cOff + 4 * rowBytes + 0 * vBytes, LE);
-        c41.intoMemorySegment(c, cOff + 4 * rowBytes + 1 * vBytes, LE);
-        c50.intoMemorySegment(c, cOff + 5 * rowBytes + 0 * vBytes, LE);
-        c51.intoMemorySegment(c, cOff + 5 * rowBytes + 1 * vBytes, LE);
-        c60.intoMemorySegment(c, cOff + 6 * rowBytes + 0 * vBytes, LE);
-        c61.intoMemorySegment(c, cOff + 6 * rowBytes + 1 * vBytes, LE);
-        c70.intoMemorySegment(c, cOff + 7 * rowBytes + 0 * vBytes, LE);
-        c71.intoMemorySegment(c, cOff + 7 * rowBytes + 1 * vBytes, LE);
     }
 
-    /** One row of {@link #block8}. */
-    private static void block1(MemorySegment a, MemorySegment b, MemorySegment c, long i, long j, long kk, long kEnd,
-            long n, long k, boolean first) {
+    /** One row of {@link #block4}. */
+    private static void block1(MemorySegment a, MemorySegment b, long bStart, long bStride, MemorySegment c, long i,
+            long j, long kk, long kEnd, long n, long k, boolean first) {
         long rowBytes = n * 4;
         long cOff = (i * n + j) * 4;
         long vBytes = LANES * 4L;
         FloatVector c0 = first ? FloatVector.zero(S) : FloatVector.fromMemorySegment(S, c, cOff, LE);
         FloatVector c1 = first ? FloatVector.zero(S) : FloatVector.fromMemorySegment(S, c, cOff + vBytes, LE);
         long aOff = (i * k + kk) * 4;
-        long bOff = (kk * n + j) * 4;
+        long bOff = bStart;
         for (long p = kk; p < kEnd; p++) {
             FloatVector x = FloatVector.broadcast(S, a.get(F32, aOff));
             c0 = x.fma(FloatVector.fromMemorySegment(S, b, bOff, LE), c0);
             c1 = x.fma(FloatVector.fromMemorySegment(S, b, bOff + vBytes, LE), c1);
             aOff += 4;
-            bOff += rowBytes;
+            bOff += bStride;
         }
         c0.intoMemorySegment(c, cOff, LE);
         c1.intoMemorySegment(c, cOff + vBytes, LE);

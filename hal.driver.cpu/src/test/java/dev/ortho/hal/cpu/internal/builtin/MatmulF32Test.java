@@ -30,9 +30,10 @@ class MatmulF32Test {
     @ParameterizedTest
     @CsvSource({"1, 1, 1", "8, 32, 16", "37, 45, 300", "64, 64, 513", "5, 100, 7", "33, 31, 0"})
     void bothBodiesMatchTheReference(int m, int n, int k) {
-        compare(VectorMatmulF32::run, m, n, k, 32, 32);
-        compare(MatmulF32::run, m, n, k, 32, 32);
-        compare(VectorMatmulF32::run, m, n, k, 48, 16); // tiles that are not multiples of the blocks
+        compare(VectorMatmulF32::run, m, n, k, 32, 32, MatmulF32.LOCAL_MEMORY); // packed B panel
+        compare(VectorMatmulF32::run, m, n, k, 32, 32, 0); // B read in place
+        compare(MatmulF32::run, m, n, k, 32, 32, 0);
+        compare(VectorMatmulF32::run, m, n, k, 48, 16, MatmulF32.LOCAL_MEMORY); // tiles not multiples of the blocks
     }
 
     @Test
@@ -47,7 +48,7 @@ class MatmulF32Test {
         }
     }
 
-    private static void compare(Kernel kernel, int m, int n, int k, int tileX, int tileY) {
+    private static void compare(Kernel kernel, int m, int n, int k, int tileX, int tileY, int localBytes) {
         Random random = new Random(m * 31L + n * 7L + k);
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment a = arena.allocate(Math.max(4, 4L * m * k));
@@ -66,7 +67,8 @@ class MatmulF32Test {
             int gy = (m + tileY - 1) / tileY;
             DispatchState state = new DispatchState(new int[] {tileX, tileY, 1}, new int[] {gx, gy, 1},
                     new int[] {m, n, k}, new MemorySegment[] {a, b, c}, 1);
-            WorkgroupState workgroup = new WorkgroupState(0, MemorySegment.NULL);
+            WorkgroupState workgroup = new WorkgroupState(0,
+                    localBytes == 0 ? MemorySegment.NULL : arena.allocate(localBytes, 64));
             for (int y = 0; y < gy; y++) {
                 for (int x = 0; x < gx; x++) {
                     workgroup.moveTo(x, y, 0);
