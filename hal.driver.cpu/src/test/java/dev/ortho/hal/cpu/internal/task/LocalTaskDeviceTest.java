@@ -272,6 +272,7 @@ class LocalTaskDeviceTest {
         assertEquals(2, mine.size(), "the device started its two workers");
         Semaphore never = device.createSemaphore(0);
         Semaphore out = device.createSemaphore(0);
+        Semaphore dispatched = device.createSemaphore(0);
         int m = 384;
         try (ExecutableCache cache = device.createExecutableCache("t");
                 Executable exe = cache.prepareExecutable(new ExecutableParams(JvmStaticFormat.FORMAT,
@@ -279,7 +280,8 @@ class LocalTaskDeviceTest {
                 Buffer a = device.allocator().allocateBuffer(BufferParams.hostLocal(), 4L * m * m);
                 Buffer c = device.allocator().allocateBuffer(BufferParams.hostLocal(), 4L * m * m)) {
             for (int i = 0; i < 4; i++) { // some of this is running when the device closes
-                device.queueDispatch(2L, NONE, NONE, exe, exe.lookupFunction("matmul_f32"),
+                device.queueDispatch(2L, NONE, SemaphoreList.of(dispatched, i + 1L), exe,
+                        exe.lookupFunction("matmul_f32_scalar"),
                         DispatchConfig.ofCount(m / 32, m / 32, 1), MemorySegment.ofArray(new int[] {m, m, m}),
                         new BufferRef[] {BufferRef.of(a), BufferRef.of(a), BufferRef.of(c)}, 0);
             }
@@ -289,6 +291,14 @@ class LocalTaskDeviceTest {
         device.close();
         StatusException e = assertThrows(StatusException.class, () -> out.await(1, Timeout.infinite()));
         assertEquals(StatusCode.CANCELLED, e.code());
+        // The dispatches either finished before the close or were cancelled; none is left pending.
+        StatusException failure = dispatched.failure();
+        if (failure != null) {
+            assertEquals(StatusCode.CANCELLED, failure.code(), failure.getMessage());
+        } else {
+            assertEquals(4, dispatched.query(), "all four finished before the close");
+        }
+        assertEquals(0, device.liveOperations());
         for (Thread t : mine) {
             t.join(10_000);
             assertFalse(t.isAlive(), t.getName() + " still running after close");
@@ -298,6 +308,7 @@ class LocalTaskDeviceTest {
         never.signal(1);
         never.release();
         out.release();
+        dispatched.release();
     }
 
     private static Set<Thread> workers() {
