@@ -24,8 +24,8 @@ import org.osgi.service.metatype.annotations.ObjectClassDefinition;
             min = "1", max = "256")
     int task__topology__max__group__count() default 64;
 
-    @AttributeDefinition(description = "Microseconds an idle worker spins before parking", min = "0")
-    long task__worker__spin__us() default 50;
+    @AttributeDefinition(description = "Microseconds an idle worker spins before parking (IREE's default 0)", min = "0")
+    long task__worker__spin__us() default 0;
 
     @AttributeDefinition(description = "Most bytes the stream-ordered allocation pool commits at once", min = "1")
     long pool__quota__bytes() default Long.MAX_VALUE;

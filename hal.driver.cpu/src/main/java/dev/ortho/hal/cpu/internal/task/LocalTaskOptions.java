@@ -26,8 +26,12 @@ public record LocalTaskOptions(int queueCount, int groupCount, int maxGroupCount
         long poolQuotaBytes, long inlineTransferBytes) {
     /** IREE's default threshold for queue-inline transfers, 256 KiB. */
     public static final long DEFAULT_INLINE_TRANSFER_BYTES = 256 * 1024;
-    /** Defaults: one queue, one worker per group (at most 64), 50 µs spin, no quota. */
-    public static final LocalTaskOptions DEFAULTS = new LocalTaskOptions(1, 0, 64, 50, Long.MAX_VALUE,
+    /**
+     * Defaults: one queue, one worker per group (at most 64), no spinning (IREE's default: a
+     * spinning worker takes the core from the worker that was woken for the work, which costs
+     * ~100 µs per hand-off on an oversubscribed 2-core machine), no quota.
+     */
+    public static final LocalTaskOptions DEFAULTS = new LocalTaskOptions(1, 0, 64, 0, Long.MAX_VALUE,
             DEFAULT_INLINE_TRANSFER_BYTES);
     private static final Set<String> KEYS = Set.of("queue_count", "task_topology_group_count",
             "task_topology_max_group_count", "task_worker_spin_us", "pool_quota_bytes", "inline_transfer_bytes");
