@@ -1,5 +1,7 @@
 package dev.ortho.hal.cpu.internal.task;
 
+import dev.ortho.base.StatusCode;
+import dev.ortho.base.StatusException;
 import dev.ortho.task.DrainFunction;
 import dev.ortho.task.DrainResult;
 import dev.ortho.task.Executor;
@@ -74,7 +76,18 @@ final class BlockProcessor implements DrainFunction {
             }
         }
         WorkerSlot slot = p.workerState(worker);
-        int outcome = e.drain(slot, this);
+        int outcome;
+        try {
+            outcome = e.drain(slot, this);
+        } catch (RuntimeException bug) {
+            // Kernel failures are caught per tile; anything here is a defect. Fail the submission
+            // instead of letting the exception end this long-lived process (which would strand
+            // every later submission of the queue).
+            TaskQueue.LOG.error("block processor of {} failed; failing {}", queue, e.op, bug);
+            e.abandon(new StatusException(StatusCode.INTERNAL, "block processor failed: " + bug, bug));
+            queue.retire(e.op, e.error(), true);
+            return;
+        }
         if (outcome == Execution.FINISHED) {
             finish(e);
         }

@@ -127,7 +127,7 @@ final class Execution extends MpscQueue.Node {
      *     finishes the execution itself
      */
     boolean start() {
-        return advanceFrom(-1);
+        return advanceFrom(-1) >= 0;
     }
 
     /** The wake budget for the region {@link #start()} prepared. */
@@ -182,11 +182,15 @@ final class Execution extends MpscQueue.Node {
             // getAndAdd (volatile): orders our tile writes before the completer's next region.
             long done = (long) RETIRED.getAndAdd(this, n) + n;
             if (done == total) {
-                if (advanceFrom(r)) {
-                    processor.setBudget(budget(regionTiles[region(cursor)]));
-                } else {
+                int next = advanceFrom(r);
+                if (next < 0) {
                     return FINISHED;
                 }
+                // Use the index we published, never a re-read of the cursor: other workers may
+                // already have finished every later region (regression: the re-read indexed past
+                // the last region, the exception killed the compute process and the queue hung).
+                // regionTiles[next] is never rewritten, so reading it late is safe.
+                processor.setBudget(budget(regionTiles[next]));
             }
         }
     }
@@ -199,8 +203,12 @@ final class Execution extends MpscQueue.Node {
         return (int) Math.max(1, Math.min(workers, tiles));
     }
 
-    /** Completer step: prepares the next non-empty region after {@code region} and publishes it. */
-    private boolean advanceFrom(int region) {
+    /**
+     * Completer step: prepares the next non-empty region after {@code region} and publishes it.
+     *
+     * @return the published region, or -1 if every region retired (the execution finished)
+     */
+    private int advanceFrom(int region) {
         for (int r = region + 1; r < regionCount; r++) {
             long total = error == null ? prepare(r) : 0;
             if (total > 0) {
@@ -208,11 +216,11 @@ final class Execution extends MpscQueue.Node {
                 initialBudget = budget(total);
                 RETIRED.setOpaque(this, 0L); // ordered before the release store below
                 CURSOR.setRelease(this, pack(r, 0)); // release: publishes region r's prepared state
-                return true;
+                return r;
             }
         }
         CURSOR.setRelease(this, pack(regionCount, 0));
-        return false;
+        return -1;
     }
 
     /** Resolves region {@code r}'s commands and returns its tile count (0 on failure, recorded). */

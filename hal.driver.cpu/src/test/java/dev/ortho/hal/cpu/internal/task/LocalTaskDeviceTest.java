@@ -218,6 +218,42 @@ class LocalTaskDeviceTest {
         }
     }
 
+    /**
+     * Regression: the completer re-read the cursor after publishing the next region; when the
+     * other worker had meanwhile finished the last region, the re-read indexed past the region
+     * array, the exception ended the queue's compute process and every later submission hung.
+     * Many 1-tile regions on 2 workers make that interleaving common.
+     */
+    @Test
+    void manyOneTileRegionsSubmittedRepeatedlyNeverStallTheQueue() {
+        try (LocalTaskDevice device = device("local-task://?task_topology_group_count=2");
+                ExecutableCache cache = device.createExecutableCache("t");
+                Executable exe = cache.prepareExecutable(new ExecutableParams(JvmStaticFormat.FORMAT,
+                        JvmStaticFormat.encode(BuiltinKernels.NAME), new int[0]));
+                Buffer out = device.allocator().allocateBuffer(BufferParams.hostLocal(), 4 * 100);
+                CommandBuffer cb = device.createCommandBuffer(0, CommandCategory.ANY, Device.QUEUE_AFFINITY_ANY, 0);
+                Semaphore done = device.createSemaphore(0)) {
+            cb.begin();
+            for (int i = 0; i < 100; i++) {
+                if (i > 0) {
+                    cb.executionBarrier(ExecutionStage.DISPATCH, ExecutionStage.DISPATCH, 0);
+                }
+                cb.dispatch(exe, exe.lookupFunction("fill_x32"), DispatchConfig.ofCount(1, 1, 1),
+                        MemorySegment.ofArray(new int[] {i + 1, i}), new BufferRef[] {BufferRef.of(out)}, 0);
+            }
+            cb.end();
+            for (int round = 1; round <= 20_000; round++) {
+                device.queueExecute(Device.QUEUE_AFFINITY_ANY, NONE, SemaphoreList.of(done, round), cb,
+                        BindingTable.empty(), 0);
+                done.await(round, Timeout.ofNanos(60_000_000_000L)); // hang guard only
+            }
+            int[] values = ints(out);
+            for (int i = 0; i < 100; i++) {
+                assertEquals(99, values[i], "element " + i + " was last written by the 100th region");
+            }
+        }
+    }
+
     @Test
     void transfersAboveTheInlineThresholdStreamInChunks() {
         int bytes = 3 * 1024 * 1024 + 12;
