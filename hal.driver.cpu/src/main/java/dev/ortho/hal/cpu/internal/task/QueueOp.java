@@ -110,7 +110,14 @@ final class QueueOp extends MpscQueue.Node implements TimepointCallback {
                     queue.retire(this, failed, true);
                     break;
                 }
-                if (semaphore.query() >= waits.value(i)) {
+                long reached;
+                try {
+                    reached = semaphore.query();
+                } catch (StatusException failedMeanwhile) {
+                    queue.retire(this, failedMeanwhile, true);
+                    break;
+                }
+                if (reached >= waits.value(i)) {
                     WAIT_COUNT.getAndAdd(this, -1);
                     continue;
                 }
