@@ -158,6 +158,11 @@ class LocalTaskDeviceTest {
             Buffer a = device.queueAlloca(1L, NONE, SemaphoreList.of(first, 1), BufferParams.deviceLocal(), 40_000, 0);
             first.await(1, Timeout.infinite());
             Buffer b = device.queueAlloca(2L, NONE, SemaphoreList.of(second, 1), BufferParams.deviceLocal(), 40_000, 0);
+            long guard = System.nanoTime() + 60_000_000_000L; // hang guard only
+            while (device.poolCounters()[5] == 0) { // until queue 1 has run the alloca and parked it
+                assertTrue(System.nanoTime() < guard, "the second alloca never parked");
+                Thread.onSpinWait();
+            }
             assertStatus(() -> second.await(1, Timeout.immediate()));
             device.queueDealloca(1L, SemaphoreList.of(go, 1), SemaphoreList.of(first, 2), a, 0);
             assertEquals(0, second.query(), "still parked: the dealloca waits for the host");
