@@ -51,8 +51,9 @@ import org.slf4j.LoggerFactory;
  * runs on the device's own {@link Executor} when its waits are reached (see {@link TaskQueue}),
  * then signals — or fails its signals with the first failure.
  *
- * <p>Queues: {@link LocalTaskOptions#queueCount()}; a queue affinity selects queue
- * {@code (lowest set bit) % queueCount} ({@link Device#QUEUE_AFFINITY_ANY} and 0 select queue 0).
+ * <p>Queues: {@link LocalTaskOptions#queueCount()}; a queue affinity selects the queue of its
+ * lowest set bit below the queue count ({@link Device#QUEUE_AFFINITY_ANY} and 0 select queue 0);
+ * an affinity with no such bit is INVALID_ARGUMENT (as the CTS device suite requires).
  * Each queue is a frontier axis of this device.
  *
  * <p>Lifetime: the creator owns one reference; the last {@link #release()} tears the device down:
@@ -161,7 +162,8 @@ public final class LocalTaskDevice implements Device {
         }
         return switch (category + "::" + key) {
             case "hal.device::id" -> info.id();
-            case "hal.device::concurrency", "hal.dispatch::concurrency" -> executor.workerCount();
+            case "hal.device::concurrency" -> queues.length; // as IREE: the queue count
+            case "hal.dispatch::concurrency" -> executor.workerCount();
             default -> {
                 if (category.equals("hal.executable.format")) {
                     yield JvmStaticFormat.FORMAT.equals(key) ? 1 : 0;
@@ -470,7 +472,14 @@ public final class LocalTaskDevice implements Device {
         if (queueAffinity == QUEUE_AFFINITY_ANY || queueAffinity == 0) {
             return queues[0];
         }
-        return queues[Long.numberOfTrailingZeros(queueAffinity) % queues.length];
+        long valid = queues.length >= 64 ? -1L : (1L << queues.length) - 1;
+        long selected = queueAffinity & valid;
+        if (selected == 0) {
+            throw new StatusException(StatusCode.INVALID_ARGUMENT, "queue affinity 0x" + Long.toHexString(queueAffinity)
+                    + " selects no queue of device '" + info.name() + "' (it has " + queues.length + " queues, mask 0x"
+                    + Long.toHexString(valid) + ")");
+        }
+        return queues[Long.numberOfTrailingZeros(selected)];
     }
 
     private void requireOpen(String what) {

@@ -69,6 +69,7 @@ class LocalTaskDeviceTest {
             assertEquals(2, device.queueCount());
             assertEquals(3, device.workerCount());
             assertEquals(3, device.queryI64("hal.dispatch", "concurrency"));
+            assertEquals(2, device.queryI64("hal.device", "concurrency"));
             assertEquals(1, device.queryI64("hal.executable.format", JvmStaticFormat.FORMAT));
             assertNotEquals(device.queueAxis(0), device.queueAxis(1));
             assertEquals(Axis.DOMAIN_QUEUE, Axis.domain(device.queueAxis(1)));
@@ -96,12 +97,16 @@ class LocalTaskDeviceTest {
     }
 
     @Test
-    void affinityBitsSelectQueuesModuloTheQueueCount() {
+    void affinityBitsSelectQueuesAndBitsBeyondTheQueueCountAreRefused() {
         try (LocalTaskDevice device = device("local-task://?queue_count=2&task_topology_group_count=1");
                 Semaphore s = device.createSemaphore(0)) {
             device.queueBarrier(1L, NONE, SemaphoreList.of(s, 1), 0); // bit 0 → queue 0
-            device.queueBarrier(4L, SemaphoreList.of(s, 1), SemaphoreList.of(s, 2), 0); // bit 2 → queue 0
-            device.queueBarrier(8L, SemaphoreList.of(s, 2), SemaphoreList.of(s, 3), 0); // bit 3 → queue 1
+            device.queueBarrier(5L, SemaphoreList.of(s, 1), SemaphoreList.of(s, 2), 0); // bits 0, 2 → queue 0
+            device.queueBarrier(6L, SemaphoreList.of(s, 2), SemaphoreList.of(s, 3), 0); // bits 1, 2 → queue 1
+            StatusException none = assertThrows(StatusException.class,
+                    () -> device.queueBarrier(4L, NONE, NONE, 0));
+            assertEquals(StatusCode.INVALID_ARGUMENT, none.code());
+            assertTrue(none.getMessage().contains("0x4"), none.getMessage());
             s.await(3, Timeout.infinite());
             assertEquals(2, device.queueFrontier(0).epochOf(device.queueAxis(0)));
             assertEquals(1, device.queueFrontier(1).epochOf(device.queueAxis(1)));
