@@ -65,6 +65,9 @@ public final class DeviceServer implements AutoCloseable {
         this.address = (InetSocketAddress) acceptor.getLocalAddress();
         this.loop = new IoLoop(TICK_NANOS, this::tick);
         loop.execute(() -> {
+            if (!acceptor.isOpen()) {
+                return; // closed before the loop got to it
+            }
             try {
                 loop.register(acceptor, SelectionKey.OP_ACCEPT, new IoLoop.Handler() {
                     @Override
