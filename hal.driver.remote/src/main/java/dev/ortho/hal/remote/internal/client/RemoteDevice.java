@@ -426,7 +426,7 @@ public final class RemoteDevice implements Device {
             return;
         }
         if ((flags & HostCall.FLAG_NON_BLOCKING) != 0) {
-            signals.signal();
+            signalQuietly(signals);
             try {
                 call.call(this, args, SemaphoreList.empty());
             } catch (RuntimeException e) {
@@ -445,7 +445,17 @@ public final class RemoteDevice implements Device {
             return;
         }
         if (done) {
+            signalQuietly(signals);
+        }
+    }
+
+    /** Signals on a host-call thread: a failure (e.g. the device closed meanwhile) fails the list instead. */
+    private void signalQuietly(SemaphoreList signals) {
+        try {
             signals.signal();
+        } catch (StatusException e) {
+            LOG.debug("host call signals on {} failed: {}", this, e.toString());
+            signals.fail(e);
         }
     }
 

@@ -27,8 +27,27 @@ import java.util.List;
 final class QueueDecoder {
     private QueueDecoder() {}
 
+    /** Largest transfer the server runs on its I/O thread when the operation's waits are already reached. */
+    static final long INLINE_BYTES = 64 * 1024;
+
+    /**
+     * Whether a decoded operation is cheap enough to run on the I/O thread when nothing holds it
+     * (a barrier, an allocation, a transfer of at most {@link #INLINE_BYTES}); dispatches and
+     * command buffers always go to the executor threads.
+     */
+    static boolean cheap(int opcode, long transferBytes) {
+        return switch (opcode) {
+            case Protocol.QUEUE_BARRIER, Protocol.QUEUE_ALLOCA, Protocol.QUEUE_DEALLOCA -> true;
+            case Protocol.QUEUE_FILL, Protocol.QUEUE_UPDATE, Protocol.QUEUE_COPY -> transferBytes <= INLINE_BYTES;
+            default -> false;
+        };
+    }
+
+    /**
+     * @param transferBytes receives the bytes a transfer touches at index 0 (0 for other operations)
+     */
     static ServerSession.QueueOp decode(ServerSession session, int opcode, FrameReader in, HandleTable handles,
-            Device device, long affinity, List<Resource> retained) {
+            Device device, long affinity, List<Resource> retained, long[] transferBytes) {
         return switch (opcode) {
             case Protocol.QUEUE_ALLOCA -> alloca(session, in, handles, device, affinity);
             case Protocol.QUEUE_DEALLOCA -> {
@@ -42,6 +61,7 @@ final class QueueDecoder {
                 Buffer buffer = use(handles.get(in.i64("buffer"), Buffer.class, "fill target"), retained);
                 long offset = in.i64("offset");
                 long length = in.i64("length");
+                transferBytes[0] = length < 0 ? Long.MAX_VALUE : length;
                 int pattern = in.i32("pattern");
                 int patternLength = in.i32("pattern length");
                 long flags = in.i64("flags");
@@ -50,6 +70,7 @@ final class QueueDecoder {
             }
             case Protocol.QUEUE_UPDATE -> {
                 MemorySegment data = MemorySegment.ofBuffer(in.bytes("data"));
+                transferBytes[0] = data.byteSize();
                 Buffer buffer = use(handles.get(in.i64("buffer"), Buffer.class, "update target"), retained);
                 long offset = in.i64("offset");
                 long flags = in.i64("flags");
@@ -61,6 +82,7 @@ final class QueueDecoder {
                 Buffer target = use(handles.get(in.i64("target"), Buffer.class, "copy target"), retained);
                 long targetOffset = in.i64("target offset");
                 long length = in.i64("length");
+                transferBytes[0] = length < 0 ? Long.MAX_VALUE : length;
                 long flags = in.i64("flags");
                 yield (waits, signals) -> device.queueCopy(affinity, waits, signals, source, sourceOffset, target,
                         targetOffset, length, flags);

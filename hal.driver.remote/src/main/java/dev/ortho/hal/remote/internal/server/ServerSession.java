@@ -409,9 +409,10 @@ public final class ServerSession implements Transport.Listener {
         List<Resource> retained = new ArrayList<>();
         QueueOp op;
         SemaphoreList waitList;
+        long[] transferBytes = new long[1];
         try {
             waitList = resolve(waits, "wait");
-            op = QueueDecoder.decode(this, opcode, in, handles, device, affinity, retained);
+            op = QueueDecoder.decode(this, opcode, in, handles, device, affinity, retained, transferBytes);
             in.end();
             if (inFlight.get() >= options.maxInFlight()) {
                 throw new StatusException(StatusCode.RESOURCE_EXHAUSTED, name + " has " + inFlight.get()
@@ -421,6 +422,17 @@ public final class ServerSession implements Transport.Listener {
             signalList.fail(e);
             if (in.isMalformed()) {
                 throw e;
+            }
+            return;
+        }
+        if (QueueDecoder.cheap(opcode, transferBytes[0]) && waitList.poll()) {
+            // nothing holds it and it is short: run it here, saving the hand-off to an executor thread
+            try {
+                op.run(waitList, signalList);
+            } catch (StatusException e) {
+                signalList.fail(e);
+            } catch (RuntimeException e) {
+                signalList.fail(new StatusException(StatusCode.INTERNAL, "queue operation failed: " + e, e));
             }
             return;
         }
