@@ -86,7 +86,7 @@ public final class TcpConnection implements Transport, IoLoop.Handler {
                 if (drain()) {
                     finishWriting();
                 } else {
-                    loop.execute(this::enableWriteInterest);
+                    handToLoop();
                 }
             } catch (IOException e) {
                 writing.set(false);
@@ -120,22 +120,25 @@ public final class TcpConnection implements Transport, IoLoop.Handler {
                 return;
             }
             if (!drain()) {
-                loop.execute(this::enableWriteInterest);
+                handToLoop();
                 return;
             }
         }
     }
 
-    private void enableWriteInterest() {
-        SelectionKey k = key;
-        if (k != null && k.isValid()) {
-            k.interestOps(k.interestOps() | SelectionKey.OP_WRITE);
-        }
+    /**
+     * The socket is full: gives up {@code writing} and lets the loop continue once the socket is
+     * writable (the partly written frame keeps its position, so whoever writes next resumes it).
+     */
+    private void handToLoop() {
+        writing.set(false);
+        loop.execute(this::flushFromLoop);
     }
 
     private void flushFromLoop() {
-        if (!writing.compareAndSet(false, true)) {
-            return; // a sender is writing; it hands over if the socket fills
+        SelectionKey k = key;
+        if (k == null || !k.isValid() || !writing.compareAndSet(false, true)) {
+            return; // a sender is writing; it hands over again if the socket fills
         }
         try {
             if (drain()) {
@@ -182,7 +185,11 @@ public final class TcpConnection implements Transport, IoLoop.Handler {
                 }
                 body = ByteBuffer.allocate(length);
             }
-            if (channel.read(body) < 0) {
+            int read = channel.read(body);
+            if (read > 0) {
+                lastReceiveNanos = System.nanoTime(); // a long frame still proves the peer alive
+            }
+            if (read < 0) {
                 close(unavailable("peer closed the connection inside a frame (" + body.position() + " of "
                         + body.capacity() + " bytes received)"));
                 return;
