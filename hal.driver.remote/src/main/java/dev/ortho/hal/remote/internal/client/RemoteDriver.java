@@ -10,7 +10,11 @@ import dev.ortho.hal.DriverInfo;
 import dev.ortho.hal.MemoryHeap;
 import dev.ortho.hal.remote.ServerOptions;
 import dev.ortho.hal.remote.internal.protocol.FrameReader;
+import dev.ortho.base.Timeout;
 import dev.ortho.hal.remote.internal.protocol.Protocol;
+import dev.ortho.hal.remote.internal.shm.MailboxTransport;
+import dev.ortho.hal.remote.internal.shm.ShmPools;
+import dev.ortho.hal.remote.internal.shm.WorkerPool;
 import dev.ortho.hal.remote.internal.transport.IoLoop;
 import dev.ortho.hal.remote.internal.transport.TcpConnection;
 import java.io.IOException;
@@ -42,14 +46,30 @@ public final class RemoteDriver implements Driver {
     public static final DriverInfo INFO = new DriverInfo(NAME, DESCRIPTION);
     /** Environment variable holding the token when the URI has no token_file. */
     public static final String TOKEN_ENV = "ORTHO_REMOTE_TOKEN";
-    private static final Set<String> PARAMS = Set.of("token_file", "deadline_ms", "connect_timeout_ms");
+    private static final Set<String> PARAMS = Set.of("token_file", "deadline_ms", "connect_timeout_ms", "mode",
+            "supplier", "workers", "mailbox_bytes");
+    /** The device path that selects the shared-memory transport. */
+    public static final String SHM_PATH = "shm";
 
     private final Function<String, String> environment;
+    private final ShmPools pools;
+    private final boolean ownsPools;
     private volatile boolean closed;
 
-    /** @param environment looks up environment variables ({@code System::getenv} in production) */
+    /**
+     * A driver with its own worker pools (closed with the driver).
+     *
+     * @param environment looks up environment variables ({@code System::getenv} in production)
+     */
     public RemoteDriver(Function<String, String> environment) {
+        this(environment, new ShmPools(), true);
+    }
+
+    /** A driver using a factory's long-lived worker pools. */
+    RemoteDriver(Function<String, String> environment, ShmPools pools, boolean ownsPools) {
         this.environment = environment;
+        this.pools = pools;
+        this.ownsPools = ownsPools;
     }
 
     @Override
@@ -76,8 +96,11 @@ public final class RemoteDriver implements Driver {
                         + key + "' (known: " + PARAMS + ")");
             }
         }
-        InetSocketAddress address = address(uri);
         long deadlineNanos = TimeUnit.MILLISECONDS.toNanos(millis(uri, "deadline_ms", 5000));
+        if (uri.path().equals(SHM_PATH)) {
+            return createShmDevice(uri, deadlineNanos);
+        }
+        InetSocketAddress address = address(uri);
         int connectTimeout = (int) millis(uri, "connect_timeout_ms", 5000);
         byte[] token = token(uri);
         String peer = address.getHostString() + ":" + address.getPort();
@@ -106,6 +129,45 @@ public final class RemoteDriver implements Driver {
             throw new StatusException(StatusCode.UNAVAILABLE, "cannot set up connection to " + peer + ": "
                     + e.getMessage());
         }
+        return handshake(connection, token, peer);
+    }
+
+    /**
+     * {@code remote://shm?supplier=CLASS&mode=process|thread&workers=N&mailbox_bytes=N}: a device
+     * served by an idle worker of a pre-spawned pool over a shared-memory mailbox.
+     */
+    private Device createShmDevice(DeviceUri uri, long deadlineNanos) {
+        String supplier = uri.param("supplier", null);
+        if (supplier == null || supplier.isEmpty()) {
+            throw new StatusException(StatusCode.INVALID_ARGUMENT, "device URI '" + uri + "' needs supplier=CLASS "
+                    + "(a Supplier<Device> the worker instantiates)");
+        }
+        String modeText = uri.param("mode", "process");
+        WorkerPool.Mode mode = switch (modeText) {
+            case "process" -> WorkerPool.Mode.PROCESS;
+            case "thread" -> WorkerPool.Mode.THREAD;
+            default -> throw new StatusException(StatusCode.INVALID_ARGUMENT, "device URI '" + uri + "' mode '"
+                    + modeText + "' is not 'process' or 'thread'");
+        };
+        int workers = (int) millis(uri, "workers", 1);
+        long mailboxBytes = millis(uri, "mailbox_bytes", 1 << 20);
+        WorkerPool pool = pools.pool(mode, supplier, workers, mailboxBytes);
+        WorkerPool.Worker worker = pool.pickIdle(Timeout.ofNanos(12 * deadlineNanos));
+        String peer = "shm " + worker;
+        RemoteConnection connection = new RemoteConnection(peer, deadlineNanos);
+        MailboxTransport transport = new MailboxTransport(worker.mailbox(), true, worker::isAlive, peer,
+                Protocol.DEFAULT_MAX_FRAME_BYTES, () -> connection.tick(System.nanoTime()));
+        connection.attach(transport);
+        connection.afterClose(() -> pool.release(worker));
+        if (worker.process() != null) {
+            worker.process().onExit().thenRun(() -> transport.close(new StatusException(StatusCode.UNAVAILABLE,
+                    "worker process " + worker.process().pid() + " exited with code " + worker.process().exitValue())));
+        }
+        transport.start(connection);
+        return handshake(connection, worker.token(), peer);
+    }
+
+    private static Device handshake(RemoteConnection connection, byte[] token, String peer) {
         try {
             FrameReader welcome = connection.call(connection.request(Protocol.HELLO).putI32(Protocol.MAGIC)
                     .putI32(Protocol.VERSION).putBytes(token, 0, token.length), "handshake");
@@ -176,5 +238,8 @@ public final class RemoteDriver implements Driver {
     @Override
     public void close() {
         closed = true;
+        if (ownsPools) {
+            pools.close();
+        }
     }
 }

@@ -7,6 +7,7 @@ import dev.ortho.hal.remote.internal.client.RemoteDriverFactory;
 import dev.ortho.hal.spi.DriverFactory;
 import java.util.List;
 import org.osgi.service.component.annotations.Component;
+import org.osgi.service.component.annotations.Deactivate;
 
 /** Thin OSGi adapter: publishes the {@code remote} {@link DriverFactory}. */
 @Component(service = DriverFactory.class, property = {
@@ -23,5 +24,11 @@ public final class RemoteDriverComponent implements DriverFactory {
     @Override
     public Driver createDriver(String driverName) {
         return factory.createDriver(driverName);
+    }
+
+    /** Stops idle shared-memory workers when the bundle stops. */
+    @Deactivate
+    void deactivate() {
+        factory.close();
     }
 }
