@@ -152,7 +152,7 @@ public final class RemoteDriver implements Driver {
         int workers = (int) millis(uri, "workers", 1);
         long mailboxBytes = millis(uri, "mailbox_bytes", 1 << 20);
         WorkerPool pool = pools.pool(mode, supplier, workers, mailboxBytes);
-        WorkerPool.Worker worker = pool.pickIdle(Timeout.ofNanos(12 * deadlineNanos));
+        WorkerPool.Worker worker = pool.pickIdle(Timeout.ofNanos(deadlineNanos));
         String peer = "shm " + worker;
         RemoteConnection connection = new RemoteConnection(peer, deadlineNanos);
         MailboxTransport transport = new MailboxTransport(worker.mailbox(), true, worker::isAlive, peer,

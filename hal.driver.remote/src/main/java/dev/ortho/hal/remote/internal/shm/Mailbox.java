@@ -76,7 +76,7 @@ public final class Mailbox implements AutoCloseable {
     /** A mailbox in process memory, for THREAD-mode workers. */
     public static Mailbox inMemory(long capacity, byte[] token) {
         Arena arena = Arena.ofShared();
-        Mailbox mailbox = new Mailbox(arena, arena.allocate(size(capacity), 64), capacity, 2);
+        Mailbox mailbox = new Mailbox(arena, arena.allocate(size(capacity), 64), capacity, 1);
         mailbox.initialize(token);
         return mailbox;
     }
@@ -197,9 +197,14 @@ public final class Mailbox implements AutoCloseable {
         return (int) STATE.getAcquire(memory, READY) == 1;
     }
 
+    /** Adds a user (a transport pumping it); each user closes it once. */
+    public void acquire() {
+        users.incrementAndGet();
+    }
+
     /**
-     * Unmaps once every user has closed it (an in-memory mailbox has two users, the two
-     * transports; a mapped file one per process). Idempotent per user.
+     * Drops a user; the last one unmaps it. The creator is the first user; each transport
+     * {@link #acquire()}s it while pumping, so memory is never unmapped under a running pump.
      */
     @Override
     public void close() {

@@ -61,6 +61,7 @@ public final class MailboxTransport implements Transport {
     public MailboxTransport(Mailbox mailbox, boolean parent, BooleanSupplier peerAlive, String peer, int maxFrameBytes,
             Runnable tick) {
         this.mailbox = mailbox;
+        mailbox.acquire(); // released when the pump exits
         this.parent = parent;
         this.out = parent ? Mailbox.TO_CHILD : Mailbox.TO_PARENT;
         this.in = parent ? Mailbox.TO_PARENT : Mailbox.TO_CHILD;
@@ -72,7 +73,7 @@ public final class MailboxTransport implements Transport {
                 .unstarted(this::run);
     }
 
-    /** Starts pumping, delivering to {@code listener}. Call once. */
+    /** Starts pumping, delivering to {@code listener}. Call once (the mailbox is held until the pump exits). */
     public void start(Listener listener) {
         this.listener = listener;
         pump.start();
@@ -123,6 +124,7 @@ public final class MailboxTransport implements Transport {
                 mailbox.soReady(false); // the worker is not serving a new client until it has reset
             }
             mailbox.soState(out, Mailbox.SHUTDOWN); // tell the peer this session is over
+            mailbox.close();
         }
     }
 
@@ -207,8 +209,12 @@ public final class MailboxTransport implements Transport {
 
     private void finish(StatusException reason) {
         if (closed.compareAndSet(false, true)) {
-            if (parent) {
-                mailbox.soReady(false); // before anyone can hand this worker to the next client
+            if (parent && pump.isAlive()) {
+                try {
+                    mailbox.soReady(false); // before anyone can hand this worker to the next client
+                } catch (IllegalStateException unmapped) {
+                    // the pump exited and unmapped meanwhile: nobody can pick the worker through us
+                }
             }
             Listener l = listener;
             if (l != null) {

@@ -32,7 +32,11 @@ public final class SerialExecutor implements Executor {
 
     private void schedule() {
         if (scheduled.compareAndSet(false, true)) {
-            pool.execute(this::drain);
+            try {
+                pool.execute(this::drain);
+            } catch (java.util.concurrent.RejectedExecutionException shutDown) {
+                drain(); // the pool is shutting down: finish the work here rather than drop it
+            }
         }
     }
 
