@@ -22,6 +22,7 @@ final class RemoteFixture implements AutoCloseable {
     final DriverRegistry registry = new DriverRegistry();
     final DeviceServer server;
     private final Path token;
+    private final RemoteDriver remoteDriver = new RemoteDriver(name -> null);
 
     RemoteFixture() {
         registry.register(new LocalSyncDriverFactory(new KernelLibraryRegistry(List.of(new BuiltinKernels()))));
@@ -43,6 +44,12 @@ final class RemoteFixture implements AutoCloseable {
         }
     }
 
+    /** A device on a pre-spawned shared-memory worker ("process" or "thread") serving local-sync. */
+    Device connectShm(String mode) {
+        return remoteDriver.createDevice(DeviceUri.parse("remote://shm?mode=" + mode + "&supplier="
+                + LocalSyncSupplier.class.getName()));
+    }
+
     Device local() {
         return registry.createDevice("local-sync");
     }
@@ -50,6 +57,7 @@ final class RemoteFixture implements AutoCloseable {
     @Override
     public void close() {
         server.close();
+        remoteDriver.close();
         try {
             Files.deleteIfExists(token);
         } catch (IOException ignored) {

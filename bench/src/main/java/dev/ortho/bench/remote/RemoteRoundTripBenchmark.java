@@ -32,6 +32,9 @@ import org.openjdk.jmh.annotations.Warmup;
  *       local-sync device. The smallest operation that must cross the wire.
  *   <li>{@code remote-barrier}: an empty {@code queueBarrier} + signal. Its waits are reached,
  *       so the client completes it locally: only the one-way host signal (45 B) goes out.
+ *   <li>{@code shm-fill} / {@code shm-thread-fill}: the same 4-byte fill over the
+ *       shared-memory mailbox to a pre-spawned child JVM (PROCESS) or an in-process worker
+ *       (THREAD).
  *   <li>{@code raw-tcp}: 84 B out, 38 B back on blocking channels (the floor).
  * </ul>
  */
@@ -42,7 +45,7 @@ import org.openjdk.jmh.annotations.Warmup;
 @Measurement(iterations = 5, time = 1)
 @Fork(1)
 public class RemoteRoundTripBenchmark {
-    @Param({"remote-fill", "remote-barrier", "raw-tcp"})
+    @Param({"remote-fill", "remote-barrier", "shm-fill", "shm-thread-fill", "raw-tcp"})
     public String impl;
 
     private RemoteFixture fixture;
@@ -61,7 +64,11 @@ public class RemoteRoundTripBenchmark {
             return;
         }
         fixture = new RemoteFixture();
-        device = fixture.connect();
+        device = switch (impl) {
+            case "shm-fill" -> fixture.connectShm("process");
+            case "shm-thread-fill" -> fixture.connectShm("thread");
+            default -> fixture.connect();
+        };
         semaphore = device.createSemaphore(0);
         buffer = device.allocator().allocateBuffer(BufferParams.deviceLocal(), 64);
     }
@@ -74,7 +81,7 @@ public class RemoteRoundTripBenchmark {
         }
         long target = ++value;
         SemaphoreList signal = SemaphoreList.of(semaphore, target);
-        if (impl.equals("remote-fill")) {
+        if (impl.endsWith("fill")) {
             device.queueFill(-1, SemaphoreList.empty(), signal, buffer, 0, 4, 7, 4, 0);
         } else {
             device.queueBarrier(-1, SemaphoreList.empty(), signal, 0);
