@@ -159,11 +159,11 @@ final class RemoteConnection implements Transport.Listener {
         } finally {
             pending.remove(id);
         }
-        if (call.failure != null) {
+        FrameReader reply = call.reply;
+        if (reply == null) { // a reply that arrived just before the connection closed still counts
             throw new StatusException(call.failure.code(), what + " on " + peer + ": " + call.failure.getMessage(),
                     call.failure);
         }
-        FrameReader reply = call.reply;
         int code = reply.i32("status code");
         if (code != 0) {
             StatusCode status;
@@ -271,7 +271,9 @@ final class RemoteConnection implements Transport.Listener {
         }
         failure = status;
         for (Pending call : pending.values()) {
-            call.failure = status;
+            if (call.reply == null) {
+                call.failure = status;
+            }
             LockSupport.unpark(call.waiter);
         }
         for (Target target : targets.values()) {
