@@ -27,10 +27,12 @@ import java.util.Set;
  * @param maxFrameBytes largest frame accepted; a larger one closes that client's connection
  * @param executorThreads threads ({@code ortho-remote-exec-N}) that run clients' ready queue operations
  * @param handshakeTimeout how long a connection may take to authenticate
+ * @param idleTimeout how long an authenticated client may stay silent before it is dropped and
+ *     its resources freed (clients ping at a quarter of their own deadline, 5 s by default)
  */
 public record ServerOptions(InetSocketAddress listen, boolean allowNonLoopback, byte[] token, long maxMemoryBytes,
         int maxHandles, int maxInFlight, Set<String> allowedFormats, int maxFrameBytes, int executorThreads,
-        Duration handshakeTimeout) {
+        Duration handshakeTimeout, Duration idleTimeout) {
 
     /** The default port of {@code ortho serve-device}. */
     public static final int DEFAULT_PORT = 7640;
@@ -60,7 +62,7 @@ public record ServerOptions(InetSocketAddress listen, boolean allowNonLoopback, 
     /** Loopback port 7640, the given token, 1 GiB / 65536 handles / 1024 in flight per client. */
     public static ServerOptions defaults(byte[] token) {
         return new ServerOptions(new InetSocketAddress("127.0.0.1", DEFAULT_PORT), false, token, 1L << 30, 65536,
-                1024, DEFAULT_FORMATS, Protocol.DEFAULT_MAX_FRAME_BYTES, 2, Duration.ofSeconds(10));
+                1024, DEFAULT_FORMATS, Protocol.DEFAULT_MAX_FRAME_BYTES, 2, Duration.ofSeconds(10), Duration.ofMinutes(2));
     }
 
     /**
@@ -82,22 +84,27 @@ public record ServerOptions(InetSocketAddress listen, boolean allowNonLoopback, 
 
     public ServerOptions withListen(InetSocketAddress address, boolean nonLoopbackAllowed) {
         return new ServerOptions(address, nonLoopbackAllowed, token, maxMemoryBytes, maxHandles, maxInFlight,
-                allowedFormats, maxFrameBytes, executorThreads, handshakeTimeout);
+                allowedFormats, maxFrameBytes, executorThreads, handshakeTimeout, idleTimeout);
     }
 
     public ServerOptions withQuotas(long memoryBytes, int handles, int inFlight) {
         return new ServerOptions(listen, allowNonLoopback, token, memoryBytes, handles, inFlight, allowedFormats,
-                maxFrameBytes, executorThreads, handshakeTimeout);
+                maxFrameBytes, executorThreads, handshakeTimeout, idleTimeout);
     }
 
     public ServerOptions withAllowedFormats(Set<String> formats) {
         return new ServerOptions(listen, allowNonLoopback, token, maxMemoryBytes, maxHandles, maxInFlight, formats,
-                maxFrameBytes, executorThreads, handshakeTimeout);
+                maxFrameBytes, executorThreads, handshakeTimeout, idleTimeout);
+    }
+
+    public ServerOptions withIdleTimeout(Duration timeout) {
+        return new ServerOptions(listen, allowNonLoopback, token, maxMemoryBytes, maxHandles, maxInFlight,
+                allowedFormats, maxFrameBytes, executorThreads, handshakeTimeout, timeout);
     }
 
     public ServerOptions withMaxFrameBytes(int bytes) {
         return new ServerOptions(listen, allowNonLoopback, token, maxMemoryBytes, maxHandles, maxInFlight,
-                allowedFormats, bytes, executorThreads, handshakeTimeout);
+                allowedFormats, bytes, executorThreads, handshakeTimeout, idleTimeout);
     }
 
     private static StatusException invalid(String message) {

@@ -144,6 +144,25 @@ class FaultTest {
     }
 
     @Test
+    void aClientThatFallsSilentIsDroppedAfterTheIdleTimeout() throws Exception {
+        try (Loopback loopback = Loopback.start(o -> o.withIdleTimeout(Duration.ofMillis(300)));
+                RawClient raw = new RawClient(loopback.server.address().getPort())) {
+            assertEquals(0, raw.hello(Loopback.TOKEN));
+            assertTrue(raw.closedByServer()); // never pinged: dropped, its device closed
+            try (Device pinging = loopback.connect("deadline_ms=200")) { // pings every 50 ms: kept
+                Semaphore s = pinging.createSemaphore(0);
+                TimelineSemaphore host = new TimelineSemaphore("host", 0);
+                pinging.queueBarrier(ANY, SemaphoreList.of(host, 1), SemaphoreList.of(s, 1), 0);
+                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(900)); // three idle timeouts pass
+                host.signal(1);
+                s.await(1, GUARD);
+                s.release();
+                host.release();
+            }
+        }
+    }
+
+    @Test
     void aClientThatDisconnectsHasEverythingFreed() {
         try (Loopback loopback = Loopback.start()) {
             Device device = loopback.connect();

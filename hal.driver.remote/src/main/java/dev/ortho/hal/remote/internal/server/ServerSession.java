@@ -79,11 +79,17 @@ public final class ServerSession implements Transport.Listener {
         this.handles = new HandleTable(options.maxHandles(), options.maxMemoryBytes());
     }
 
-    /** Called by the server's I/O thread periodically: drops connections that do not authenticate in time. */
+    /**
+     * Called by the server's I/O thread periodically: drops connections that do not authenticate
+     * in time, and clients silent past the idle timeout (a vanished peer that never closed).
+     */
     public void tick(long now) {
         if (device == null && now - openedNanos > options.handshakeTimeout().toNanos()) {
             transport.close(new StatusException(StatusCode.DEADLINE_EXCEEDED, name + " did not authenticate within "
                     + options.handshakeTimeout().toMillis() + " ms"));
+        } else if (device != null && now - transport.lastReceiveNanos() > options.idleTimeout().toNanos()) {
+            transport.close(new StatusException(StatusCode.UNAVAILABLE, name + " was silent for more than "
+                    + options.idleTimeout().toMillis() + " ms"));
         }
     }
 
