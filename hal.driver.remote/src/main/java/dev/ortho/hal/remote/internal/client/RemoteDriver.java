@@ -35,8 +35,14 @@ import java.util.function.Function;
  * environment variable {@code ORTHO_REMOTE_TOKEN}. {@code deadline_ms} (default 5000) is how long
  * the server may stay silent before the device fails with UNAVAILABLE.
  *
+ * <p>Shared memory instead of TCP:
+ * {@code remote://shm?supplier=CLASS&mode=process|thread&workers=N&mailbox_bytes=N} hands the
+ * device to an idle worker of a pre-spawned {@link WorkerPool} (a child JVM in PROCESS mode, the
+ * default, or an in-process worker in THREAD mode) that serves the device {@code CLASS} (a public
+ * {@code Supplier<Device>}) supplies; the pool's random token replaces {@code token_file}.
+ *
  * <p>It cannot list devices without connecting, so {@link #queryAvailableDevices()} is empty.
- * Each device has its own connection and I/O thread. Thread-safe.
+ * Each device has its own connection and I/O (or pump) thread. Thread-safe.
  */
 public final class RemoteDriver implements Driver {
     /** The driver name (URI scheme). */

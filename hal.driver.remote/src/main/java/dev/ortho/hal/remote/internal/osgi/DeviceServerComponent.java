@@ -1,5 +1,7 @@
 package dev.ortho.hal.remote.internal.osgi;
 
+import dev.ortho.base.StatusCode;
+import dev.ortho.base.StatusException;
 import dev.ortho.hal.DriverRegistry;
 import dev.ortho.hal.remote.DeviceServer;
 import dev.ortho.hal.remote.ServerOptions;
@@ -56,12 +58,27 @@ public final class DeviceServerComponent {
 
     private final DeviceServer server;
 
+    /**
+     * @throws dev.ortho.base.StatusException INVALID_ARGUMENT naming the property if
+     *     {@code token_file} is missing or {@code listen} is not HOST:PORT (SCR logs it and the
+     *     component stays inactive)
+     */
     @Activate
     public DeviceServerComponent(Config config, @Reference DriverRegistry drivers) {
+        if (config.token_file() == null || config.token_file().isEmpty()) {
+            throw new StatusException(StatusCode.INVALID_ARGUMENT, "configuration " + PID
+                    + " needs token_file (the server never runs without a token)");
+        }
         String listen = config.listen();
         int colon = listen.lastIndexOf(':');
-        InetSocketAddress address = new InetSocketAddress(listen.substring(0, colon),
-                Integer.parseInt(listen.substring(colon + 1)));
+        InetSocketAddress address;
+        try {
+            address = new InetSocketAddress(listen.substring(0, Math.max(colon, 0)),
+                    Integer.parseInt(listen.substring(colon + 1)));
+        } catch (RuntimeException e) {
+            throw new StatusException(StatusCode.INVALID_ARGUMENT, "configuration " + PID + " listen='" + listen
+                    + "' is not HOST:PORT");
+        }
         ServerOptions options = ServerOptions.defaults(ServerOptions.readToken(Path.of(config.token_file())))
                 .withListen(address, config.allow_non_loopback())
                 .withQuotas(config.max_memory_bytes(), config.max_handles(), config.max_in_flight())
