@@ -21,6 +21,11 @@ import org.osgi.service.metatype.annotations.ObjectClassDefinition;
  * Thin OSGi adapter: runs a {@link DeviceServer} while a configuration with PID
  * {@value #PID} exists (a token file is required, so nothing listens unconfigured). Each client
  * gets a fresh device created from {@code device} through the {@link DriverRegistry}.
+ *
+ * <p>Configuration properties (DS maps {@code _} in the attribute names to {@code .}):
+ * {@code listen} (HOST:PORT), {@code device} (URI), {@code token.file} (required),
+ * {@code allow.non.loopback}, {@code max.memory.bytes}, {@code max.handles},
+ * {@code max.in.flight}, {@code allowed.formats}.
  */
 @Component(configurationPid = DeviceServerComponent.PID, configurationPolicy = ConfigurationPolicy.REQUIRE,
         service = {})
@@ -67,7 +72,7 @@ public final class DeviceServerComponent {
     public DeviceServerComponent(Config config, @Reference DriverRegistry drivers) {
         if (config.token_file() == null || config.token_file().isEmpty()) {
             throw new StatusException(StatusCode.INVALID_ARGUMENT, "configuration " + PID
-                    + " needs token_file (the server never runs without a token)");
+                    + " needs token.file (the server never runs without a token)");
         }
         String listen = config.listen();
         int colon = listen.lastIndexOf(':');
