@@ -173,6 +173,22 @@ class TrustTest {
     }
 
     @Test
+    void aClientThatDoesNotReadItsRepliesIsDisconnectedBeforeTheServerRunsOutOfMemory() throws Exception {
+        try (Loopback loopback = Loopback.start(o -> o.withMaxFrameBytes(1 << 20)); Device good = loopback.connect();
+                RawClient raw = new RawClient(loopback.server.address().getPort())) {
+            assertEquals(0, raw.hello(Loopback.TOKEN));
+            raw.send(FrameWriter.frame(Protocol.BUFFER_ALLOCATE, 2).putI64(1).putI32(0x46).putI32(7)
+                    .putI32(0x01000003).putI64(0).putI64(0).putI64(1 << 20).finish());
+            assertEquals(0, raw.read().i32("status"));
+            for (int i = 0; i < 64; i++) { // 64 MiB of replies requested, none read
+                raw.send(FrameWriter.frame(Protocol.BUFFER_READ, 3 + i).putI64(1).putI64(0).putI64(1 << 20).finish());
+            }
+            assertTrue(raw.closedByServer());
+            assertServes(good);
+        }
+    }
+
+    @Test
     void truncatedAndMalformedFramesCloseThatConnectionOnly() throws Exception {
         try (Loopback loopback = Loopback.start(); Device good = loopback.connect()) {
             int port = loopback.server.address().getPort();

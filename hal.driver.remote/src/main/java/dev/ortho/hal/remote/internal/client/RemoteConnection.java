@@ -111,10 +111,26 @@ final class RemoteConnection implements Transport.Listener {
         return failure == null;
     }
 
-    /** Sends a one-way request; UNAVAILABLE if the connection has failed. */
+    /** Queued bytes above which callers of {@link #send} wait for the transport to drain. */
+    static final long BACKPRESSURE_BYTES = 2L * Protocol.TRANSFER_CHUNK_BYTES;
+
+    /**
+     * Sends a one-way request; UNAVAILABLE if the connection has failed. Backpressure: while more
+     * than {@link #BACKPRESSURE_BYTES} wait to be sent, the caller parks (the connection fails a
+     * peer that stops reading, so this wait is bounded by the liveness deadline).
+     */
     void send(FrameWriter frame) {
         checkOpen();
-        transport.send(frame.finish());
+        Transport t = transport;
+        for (int round = 0; t.queuedBytes() > BACKPRESSURE_BYTES; round++) {
+            checkOpen();
+            if (round < 64) {
+                Thread.onSpinWait();
+            } else {
+                LockSupport.parkNanos(this, 50_000);
+            }
+        }
+        t.send(frame.finish());
     }
 
     /** Sends if still open; for notifications and releases that may race a failure. */

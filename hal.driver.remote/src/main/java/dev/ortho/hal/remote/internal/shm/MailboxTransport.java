@@ -43,6 +43,7 @@ public final class MailboxTransport implements Transport {
     private final String peer;
     private final int maxFrameBytes;
     private final Queue<ByteBuffer> outbound = new ConcurrentLinkedQueue<>();
+    private final java.util.concurrent.atomic.AtomicLong queuedBytes = new java.util.concurrent.atomic.AtomicLong();
     private final AtomicBoolean closed = new AtomicBoolean();
     private final ByteBuffer lengthPrefix = ByteBuffer.allocate(Protocol.LENGTH_BYTES).order(ByteOrder.LITTLE_ENDIAN);
     private final Thread pump;
@@ -84,6 +85,7 @@ public final class MailboxTransport implements Transport {
         if (closed.get()) {
             return;
         }
+        queuedBytes.addAndGet(frame.remaining());
         outbound.add(frame);
         LockSupport.unpark(pump);
     }
@@ -146,6 +148,7 @@ public final class MailboxTransport implements Transport {
             int n = (int) Math.min(frame.remaining(), capacity - written);
             MemorySegment.copy(MemorySegment.ofBuffer(frame), 0, data, written, n);
             frame.position(frame.position() + n);
+            queuedBytes.addAndGet(-n);
             written += n;
             if (!frame.hasRemaining()) {
                 outbound.poll();
@@ -239,6 +242,11 @@ public final class MailboxTransport implements Transport {
     @Override
     public boolean isOpen() {
         return !closed.get();
+    }
+
+    @Override
+    public long queuedBytes() {
+        return queuedBytes.get();
     }
 
     @Override

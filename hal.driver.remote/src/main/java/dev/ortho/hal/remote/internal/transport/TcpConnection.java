@@ -19,7 +19,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * buffer is allocated, so an oversized or negative length closes the connection with
  * INVALID_ARGUMENT without allocating; a peer that closes mid-frame closes it with UNAVAILABLE.
  * Sending: the sender writes directly when no other write is in progress (no selector wake-up
- * on the common path) and hands the rest to the loop when the socket buffer is full.
+ * on the common path) and hands the rest to the loop when the socket buffer is full; a peer that
+ * lets more than four maximum frames pile up unread is disconnected with RESOURCE_EXHAUSTED.
  */
 public final class TcpConnection implements Transport, IoLoop.Handler {
     private static final int MAX_FRAMES_PER_READY = 64;
@@ -29,6 +30,9 @@ public final class TcpConnection implements Transport, IoLoop.Handler {
     private final int maxFrameBytes;
     private final String peer;
     private final Queue<ByteBuffer> outbound = new ConcurrentLinkedQueue<>();
+    /** Bytes queued and not yet written; a peer that stops reading cannot make this grow without bound. */
+    private final java.util.concurrent.atomic.AtomicLong queuedBytes = new java.util.concurrent.atomic.AtomicLong();
+    private final long maxQueuedBytes;
     /** Held by whoever is writing: a sender thread or the loop. */
     private final AtomicBoolean writing = new AtomicBoolean();
     private final AtomicBoolean closed = new AtomicBoolean();
@@ -47,6 +51,7 @@ public final class TcpConnection implements Transport, IoLoop.Handler {
         this.loop = loop;
         this.channel = channel;
         this.maxFrameBytes = maxFrameBytes;
+        this.maxQueuedBytes = 4L * maxFrameBytes;
         this.peer = peer;
         channel.configureBlocking(false);
         channel.socket().setTcpNoDelay(true);
@@ -79,6 +84,11 @@ public final class TcpConnection implements Transport, IoLoop.Handler {
         if (closed.get()) {
             return;
         }
+        if (queuedBytes.addAndGet(frame.remaining()) > maxQueuedBytes) {
+            close(new StatusException(StatusCode.RESOURCE_EXHAUSTED, "more than " + maxQueuedBytes
+                    + " bytes are waiting to be sent to " + peer + ", which is not reading them"));
+            return;
+        }
         outbound.add(frame);
         if (key != null && writing.compareAndSet(false, true)) {
             // direct write by the sender: non-blocking, so safe from timepoint callbacks too
@@ -99,7 +109,9 @@ public final class TcpConnection implements Transport, IoLoop.Handler {
     private boolean drain() throws IOException {
         ByteBuffer frame;
         while ((frame = outbound.peek()) != null) {
+            int before = frame.remaining();
             channel.write(frame);
+            queuedBytes.addAndGet(frame.remaining() - before);
             if (frame.hasRemaining()) {
                 return false;
             }
@@ -255,6 +267,11 @@ public final class TcpConnection implements Transport, IoLoop.Handler {
     @Override
     public boolean isOpen() {
         return !closed.get();
+    }
+
+    @Override
+    public long queuedBytes() {
+        return queuedBytes.get();
     }
 
     @Override

@@ -41,6 +41,9 @@ public interface Transport {
     /** Whether the transport is still open. */
     boolean isOpen();
 
+    /** Bytes queued for sending and not yet handed to the peer (for sender backpressure). */
+    long queuedBytes();
+
     /** {@link System#nanoTime()} when the last frame arrived (or when the transport opened). */
     long lastReceiveNanos();
 }

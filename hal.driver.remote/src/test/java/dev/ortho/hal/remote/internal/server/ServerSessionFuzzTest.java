@@ -51,6 +51,11 @@ class ServerSessionFuzzTest {
         }
 
         @Override
+        public long queuedBytes() {
+            return 0;
+        }
+
+        @Override
         public long lastReceiveNanos() {
             return System.nanoTime();
         }
