@@ -69,6 +69,30 @@ class PipelineTest {
         }
     }
 
+    @Test
+    void importedSemaphoresAreReleasedOnceTheirWaitsAndSignalsSettle() {
+        try (Device device = Loopback.shared().connect()) {
+            for (int i = 0; i < 200; i++) { // a fresh host semaphore per step, as fences per invocation do
+                TimelineSemaphore in = new TimelineSemaphore("in " + i, 0);
+                TimelineSemaphore out = new TimelineSemaphore("out " + i, 0);
+                device.queueBarrier(ANY, SemaphoreList.of(in, 1), SemaphoreList.of(out, 1), 0);
+                in.signal(1);
+                out.await(1, GUARD);
+                in.release();
+                out.release();
+            }
+            long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(60);
+            while (imports(device) != 0 && System.nanoTime() < deadline) {
+                java.util.concurrent.locks.LockSupport.parkNanos(1_000_000); // the last report may still be in flight
+            }
+            assertEquals(0, imports(device));
+        }
+    }
+
+    private static int imports(Device device) {
+        return dev.ortho.hal.remote.internal.client.ClientProbe.imports(device);
+    }
+
     private static int[] ints(Buffer buffer) {
         MemorySegment bytes = MemorySegment.ofArray(new byte[(int) buffer.byteLength()]);
         buffer.read(0, bytes);

@@ -102,6 +102,9 @@ class TrustTest {
             assertStatus(StatusCode.RESOURCE_EXHAUSTED, () -> d.await(1, GUARD));
             assertStatus(StatusCode.RESOURCE_EXHAUSTED,
                     () -> device.allocator().allocateBuffer(BufferParams.hostLocal(), 16));
+            // work that would signal the refused semaphore fails all its signals, not just that one
+            device.queueBarrier(ANY, SemaphoreList.of(b, 1), SemaphoreList.of(new Semaphore[] {a, d}, new long[] {1, 1}), 0);
+            assertStatus(StatusCode.RESOURCE_EXHAUSTED, () -> a.await(1, GUARD));
             d.release();
             c.release();
             device.allocator().allocateBuffer(BufferParams.hostLocal(), 16).release(); // a freed handle counts again

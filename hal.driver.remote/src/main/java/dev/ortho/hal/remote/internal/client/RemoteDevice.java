@@ -88,6 +88,11 @@ public final class RemoteDevice implements Device {
         return connection;
     }
 
+    /** Foreign semaphores imported now. */
+    int importCount() {
+        return imports.size();
+    }
+
     void requireOpen(String what) {
         if (closed) {
             throw new StatusException(StatusCode.FAILED_PRECONDITION, what + " on " + this + " after it was closed");
@@ -225,7 +230,7 @@ public final class RemoteDevice implements Device {
 
     /** Starts a queue frame: checks the lists, relays foreign semaphores, records owed signals. */
     private FrameWriter queueFrame(int opcode, String what, long affinity, SemaphoreList waits, SemaphoreList signals,
-            int payloadHint) {
+            int payloadHint, List<Object> uses) {
         requireOpen(what);
         if (waits == null || signals == null) {
             throw new StatusException(StatusCode.INVALID_ARGUMENT, what + " wait or signal list is null (use "
@@ -237,7 +242,7 @@ public final class RemoteDevice implements Device {
             Semaphore semaphore = waits.semaphore(i);
             long value = waits.value(i);
             out.putI64(semaphore instanceof RemoteSemaphore own && own.connection() == connection ? own.handle()
-                    : imports.waitHandle(semaphore, value)).putI64(value);
+                    : imports.waitHandle(semaphore, value, uses)).putI64(value);
         }
         out.putI32(signals.size());
         for (int i = 0; i < signals.size(); i++) {
@@ -248,11 +253,27 @@ public final class RemoteDevice implements Device {
                 own.owe(value);
                 handle = own.handle();
             } else {
-                handle = imports.signalHandle(semaphore, value);
+                handle = imports.signalHandle(semaphore, value, uses);
             }
             out.putI64(handle).putI64(value);
         }
         return out;
+    }
+
+    /**
+     * Builds a queue frame ({@code body} appends the operation's fields) and sends it; imported
+     * semaphores it names stay imported at least until the frame is queued.
+     */
+    private void submit(int opcode, String what, long affinity, SemaphoreList waits, SemaphoreList signals,
+            int payloadHint, java.util.function.Consumer<FrameWriter> body) {
+        List<Object> uses = new java.util.ArrayList<>(2);
+        try {
+            FrameWriter out = queueFrame(opcode, what, affinity, waits, signals, payloadHint, uses);
+            body.accept(out);
+            connection.send(out);
+        } finally {
+            imports.settleAll(uses);
+        }
     }
 
     @Override
@@ -264,9 +285,9 @@ public final class RemoteDevice implements Device {
         }
         long handle = connection.newHandle();
         RemoteBuffer buffer = new RemoteBuffer(connection, handle, size, null, null);
-        FrameWriter out = queueFrame(Protocol.QUEUE_ALLOCA, "queueAlloca", queueAffinity, waits, signals, 64);
         connection.register(handle, buffer);
-        connection.send(RemoteAllocator.putParams(out.putI64(handle), params).putI64(size).putI64(flags));
+        submit(Protocol.QUEUE_ALLOCA, "queueAlloca", queueAffinity, waits, signals, 64,
+                out -> RemoteAllocator.putParams(out.putI64(handle), params).putI64(size).putI64(flags));
         return buffer;
     }
 
@@ -274,8 +295,8 @@ public final class RemoteDevice implements Device {
     public void queueDealloca(long queueAffinity, SemaphoreList waits, SemaphoreList signals, Buffer buffer,
             long flags) {
         RemoteBuffer remote = buffer(buffer, "queueDealloca buffer");
-        connection.send(queueFrame(Protocol.QUEUE_DEALLOCA, "queueDealloca", queueAffinity, waits, signals, 16)
-                .putI64(remote.handle()).putI64(flags));
+        submit(Protocol.QUEUE_DEALLOCA, "queueDealloca", queueAffinity, waits, signals, 16,
+                out -> out.putI64(remote.handle()).putI64(flags));
     }
 
     @Override
@@ -284,7 +305,7 @@ public final class RemoteDevice implements Device {
         RemoteBuffer remote = buffer(target, "queueFill target");
         long resolved = Checks.range("queueFill target", offset, length, remote.byteLength());
         Checks.pattern("queueFill", offset, resolved, patternLength);
-        connection.send(queueFrame(Protocol.QUEUE_FILL, "queueFill", queueAffinity, waits, signals, 40)
+        submit(Protocol.QUEUE_FILL, "queueFill", queueAffinity, waits, signals, 40, out -> out
                 .putI64(remote.handle()).putI64(remote.byteOffset() + offset).putI64(resolved).putI32(pattern)
                 .putI32(patternLength).putI64(flags));
     }
@@ -300,7 +321,7 @@ public final class RemoteDevice implements Device {
                     + " bytes exceeds the remote limit of " + Protocol.TRANSFER_CHUNK_BYTES + " bytes per update");
         }
         int size = (int) source.byteSize();
-        connection.send(queueFrame(Protocol.QUEUE_UPDATE, "queueUpdate", queueAffinity, waits, signals, size + 32)
+        submit(Protocol.QUEUE_UPDATE, "queueUpdate", queueAffinity, waits, signals, size + 32, out -> out
                 .putBytes(source, 0, size).putI64(remote.handle()).putI64(remote.byteOffset() + targetOffset)
                 .putI64(flags));
     }
@@ -312,7 +333,7 @@ public final class RemoteDevice implements Device {
         RemoteBuffer to = buffer(target, "queueCopy target");
         long resolved = Checks.range("queueCopy source", sourceOffset, length, from.byteLength());
         Checks.range("queueCopy target", targetOffset, resolved, to.byteLength());
-        connection.send(queueFrame(Protocol.QUEUE_COPY, "queueCopy", queueAffinity, waits, signals, 48)
+        submit(Protocol.QUEUE_COPY, "queueCopy", queueAffinity, waits, signals, 48, out -> out
                 .putI64(from.handle()).putI64(from.byteOffset() + sourceOffset).putI64(to.handle())
                 .putI64(to.byteOffset() + targetOffset).putI64(resolved).putI64(flags));
     }
@@ -329,8 +350,8 @@ public final class RemoteDevice implements Device {
             }
             return encodeRef(out, ref, what);
         }, "queueDispatch");
-        connection.send(queueFrame(Protocol.QUEUE_DISPATCH, "queueDispatch", queueAffinity, waits, signals,
-                body.size()).putAll(body).putI64(flags));
+        submit(Protocol.QUEUE_DISPATCH, "queueDispatch", queueAffinity, waits, signals, body.size(),
+                out -> out.putAll(body).putI64(flags));
     }
 
     @Override
@@ -365,8 +386,8 @@ public final class RemoteDevice implements Device {
         if (create != null) {
             connection.send(create);
         }
-        connection.send(queueFrame(Protocol.QUEUE_EXECUTE, "queueExecute", queueAffinity, waits, signals,
-                tableBytes.size() + 16).putI64(remote.handle()).putAll(tableBytes).putI64(flags));
+        submit(Protocol.QUEUE_EXECUTE, "queueExecute", queueAffinity, waits, signals, tableBytes.size() + 16,
+                out -> out.putI64(remote.handle()).putAll(tableBytes).putI64(flags));
     }
 
     /**
@@ -390,8 +411,7 @@ public final class RemoteDevice implements Device {
             }
             return;
         }
-        connection.send(queueFrame(Protocol.QUEUE_BARRIER, "queueBarrier", queueAffinity, waits, signals, 8)
-                .putI64(flags));
+        submit(Protocol.QUEUE_BARRIER, "queueBarrier", queueAffinity, waits, signals, 8, out -> out.putI64(flags));
     }
 
     /** Runs on this client once the waits are reached (the call is host code); signals travel as host signals. */

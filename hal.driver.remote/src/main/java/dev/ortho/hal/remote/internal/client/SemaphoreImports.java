@@ -22,7 +22,9 @@ import java.util.concurrent.atomic.AtomicLong;
  *   <li>a signal of {@code S} by this device's work is reported by the server and applied to
  *       {@code S} (with the frontier), so other devices' work waiting on it proceeds.
  * </ul>
- * An import retains its semaphore until the device closes. Thread-safe.
+ * An import retains its semaphore while it is in use: each relayed wait and each owed signal
+ * counts as a use until its timepoint or the server's report arrives; the last one releases the
+ * stand-in and the semaphore (a later use imports it afresh). Thread-safe.
  */
 final class SemaphoreImports {
     /** One imported semaphore. */
@@ -31,6 +33,8 @@ final class SemaphoreImports {
         final long handle;
         final AtomicLong forwarded = new AtomicLong(Long.MIN_VALUE);
         final AtomicLong owed = new AtomicLong(Long.MIN_VALUE);
+        /** Relayed waits and owed signals not yet settled; guarded by the imports lock when it reaches 0. */
+        int uses;
 
         Import(Semaphore semaphore, long handle) {
             this.semaphore = semaphore;
@@ -62,12 +66,18 @@ final class SemaphoreImports {
                 }
             } catch (StatusException raced) {
                 // signalled meanwhile by someone else, or failed: nothing to add
+            } finally {
+                settle(this); // one report per owed signal
             }
         }
 
         @Override
         public void failed(StatusException status) {
-            semaphore.fail(status);
+            try {
+                semaphore.fail(status);
+            } finally {
+                settle(this);
+            }
         }
 
         @Override
@@ -89,11 +99,12 @@ final class SemaphoreImports {
         this.connection = connection;
     }
 
-    /** The stand-in handle for {@code semaphore}, created (one-way) on first use. */
+    /** The stand-in for {@code semaphore}, created (one-way) on first use, with one more use counted. */
     private Import importOf(Semaphore semaphore) {
         synchronized (imports) {
             Import existing = imports.get(semaphore);
             if (existing != null) {
+                existing.uses++;
                 return existing;
             }
             long handle = connection.newHandle();
@@ -106,6 +117,7 @@ final class SemaphoreImports {
                 failed = failedMeanwhile;
             }
             Import created = new Import(semaphore, handle);
+            created.uses = 1;
             created.forwarded.set(current);
             semaphore.retain();
             imports.put(semaphore, created);
@@ -118,23 +130,59 @@ final class SemaphoreImports {
         }
     }
 
-    /** The handle to send for a wait on {@code semaphore >= value}; arranges forwarding. */
-    long waitHandle(Semaphore semaphore, long value) {
-        Import imported = importOf(semaphore);
+    /** Drops one use; the last one releases the stand-in and the semaphore. */
+    private void settle(Import imported) {
+        synchronized (imports) {
+            if (--imported.uses > 0 || imports.get(imported.semaphore) != imported) {
+                return;
+            }
+            imports.remove(imported.semaphore);
+        }
+        connection.unregister(imported.handle);
+        connection.sendQuietly(connection.request(Protocol.RELEASE).putI64(imported.handle));
+        imported.semaphore.release();
+    }
+
+    /** Settles the frame uses collected by {@link #waitHandle} and {@link #signalHandle}. */
+    void settleAll(List<Object> uses) {
+        for (Object use : uses) {
+            settle((Import) use);
+        }
+    }
+
+    /**
+     * The handle to send for a wait on {@code semaphore >= value}; arranges forwarding. Adds a
+     * use to {@code frameUses} that the caller settles once the frame is queued.
+     */
+    long waitHandle(Semaphore semaphore, long value, List<Object> frameUses) {
+        Import imported = importOf(semaphore); // the forwarding timepoint's use
+        frameUses.add(importOf(semaphore)); // the frame's use
         semaphore.addTimepoint(value, (s, reached, failure) -> {
-            if (failure != null) {
-                connection.sendQuietly(connection.request(Protocol.SEMAPHORE_FAIL).putI64(imported.handle)
-                        .putStatus(failure));
-            } else {
-                imported.forward(reached);
+            try {
+                if (failure != null) {
+                    connection.sendQuietly(connection.request(Protocol.SEMAPHORE_FAIL).putI64(imported.handle)
+                            .putStatus(failure));
+                } else {
+                    imported.forward(reached);
+                }
+            } finally {
+                settle(imported);
             }
         });
         return imported.handle;
     }
 
-    /** The handle to send for a signal of {@code semaphore} to {@code value}. */
-    long signalHandle(Semaphore semaphore, long value) {
-        Import imported = importOf(semaphore);
+    /** Imports in use now (for tests). */
+    int size() {
+        synchronized (imports) {
+            return imports.size();
+        }
+    }
+
+    /** The handle to send for a signal of {@code semaphore} to {@code value}; adds a frame use as {@link #waitHandle}. */
+    long signalHandle(Semaphore semaphore, long value, List<Object> frameUses) {
+        Import imported = importOf(semaphore); // the owed report's use
+        frameUses.add(importOf(semaphore)); // the frame's use
         imported.owed.accumulateAndGet(value, Math::max);
         return imported.handle;
     }

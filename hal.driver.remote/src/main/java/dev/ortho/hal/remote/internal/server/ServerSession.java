@@ -512,14 +512,18 @@ public final class ServerSession implements Transport.Listener {
         return SemaphoreList.of(semaphores, list[1]);
     }
 
-    /** Tells the client about signal semaphores it mirrors that the server cannot resolve. */
+    /**
+     * An operation whose signal list cannot be resolved fails every semaphore in it: the ones the
+     * server has, and (by a report, one per entry, as for any signal) the client's view of each.
+     */
     private void failUnresolved(long[][] signals, StatusException status) {
         for (long handle : signals[0]) {
             try {
                 handles.get(handle, Semaphore.class, "signal semaphore").fail(status);
             } catch (StatusException unresolved) {
-                send(FrameWriter.frame(Protocol.SEMAPHORE_FAILED, 0).putI64(handle).putStatus(status));
+                // only the client's view exists
             }
+            send(FrameWriter.frame(Protocol.SEMAPHORE_FAILED, 0).putI64(handle).putStatus(status));
         }
     }
 
