@@ -24,6 +24,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  */
 public final class TcpConnection implements Transport, IoLoop.Handler {
     private static final int MAX_FRAMES_PER_READY = 64;
+    private static final int BATCH = 64;
 
     private final IoLoop loop;
     private final SocketChannel channel;
@@ -36,6 +37,7 @@ public final class TcpConnection implements Transport, IoLoop.Handler {
     /** Held by whoever is writing: a sender thread or the loop. */
     private final AtomicBoolean writing = new AtomicBoolean();
     private final AtomicBoolean closed = new AtomicBoolean();
+    private final ByteBuffer[] batch = new ByteBuffer[BATCH];
     private final ByteBuffer lengthPrefix = ByteBuffer.allocate(Protocol.LENGTH_BYTES).order(ByteOrder.LITTLE_ENDIAN);
     private volatile Listener listener;
     private volatile SelectionKey key;
@@ -105,19 +107,35 @@ public final class TcpConnection implements Transport, IoLoop.Handler {
         }
     }
 
-    /** Writes queued frames; true if the queue emptied, false if the socket is full. Caller holds {@code writing}. */
+    /**
+     * Writes queued frames, up to {@link #BATCH} per gathering write (one system call for a burst
+     * of small frames); true if the queue emptied, false if the socket is full. Caller holds
+     * {@code writing}, which also guards {@link #batch}.
+     */
     private boolean drain() throws IOException {
-        ByteBuffer frame;
-        while ((frame = outbound.peek()) != null) {
-            int before = frame.remaining();
-            channel.write(frame);
-            queuedBytes.addAndGet(frame.remaining() - before);
-            if (frame.hasRemaining()) {
+        while (true) {
+            int n = 0;
+            for (ByteBuffer frame : outbound) {
+                batch[n++] = frame;
+                if (n == BATCH) {
+                    break;
+                }
+            }
+            if (n == 0) {
+                return true;
+            }
+            long written = channel.write(batch, 0, n);
+            queuedBytes.addAndGet(-written);
+            int done = 0;
+            while (done < n && !batch[done].hasRemaining()) {
+                outbound.poll(); // only the holder of `writing` removes, so the head is batch[done]
+                done++;
+            }
+            java.util.Arrays.fill(batch, 0, n, null);
+            if (done < n) {
                 return false;
             }
-            outbound.poll();
         }
-        return true;
     }
 
     /** Releases {@code writing}; re-acquires it if a frame slipped in meanwhile. */
