@@ -145,15 +145,15 @@ class FaultTest {
 
     @Test
     void aClientThatFallsSilentIsDroppedAfterTheIdleTimeout() throws Exception {
-        try (Loopback loopback = Loopback.start(o -> o.withIdleTimeout(Duration.ofMillis(300)));
+        try (Loopback loopback = Loopback.start(o -> o.withIdleTimeout(Duration.ofMillis(2000)));
                 RawClient raw = new RawClient(loopback.server.address().getPort())) {
             assertEquals(0, raw.hello(Loopback.TOKEN));
             assertTrue(raw.closedByServer()); // never pinged: dropped, its device closed
-            try (Device pinging = loopback.connect("deadline_ms=200")) { // pings every 50 ms: kept
+            try (Device pinging = loopback.connect("deadline_ms=2000")) { // pings every 500 ms: kept
                 Semaphore s = pinging.createSemaphore(0);
                 TimelineSemaphore host = new TimelineSemaphore("host", 0);
                 pinging.queueBarrier(ANY, SemaphoreList.of(host, 1), SemaphoreList.of(s, 1), 0);
-                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(900)); // three idle timeouts pass
+                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(3000)); // more than an idle timeout passes
                 host.signal(1);
                 s.await(1, GUARD);
                 s.release();
