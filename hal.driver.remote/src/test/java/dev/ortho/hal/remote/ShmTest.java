@@ -46,6 +46,21 @@ class ShmTest {
     }
 
     @Test
+    void framesLargerThanTheMailboxSpanSeveralHandOffs() {
+        try (RemoteDriver driver = new RemoteDriver(name -> null); Device device = driver.createDevice(DeviceUri.parse(
+                "remote://shm?mode=thread&workers=1&mailbox_bytes=65536&supplier=" + SUPPLIER));
+                dev.ortho.hal.Buffer buffer = device.allocator().allocateBuffer(dev.ortho.hal.BufferParams.hostLocal(),
+                        6 << 20)) {
+            byte[] data = new byte[6 << 20];
+            new java.util.Random(11).nextBytes(data);
+            buffer.write(0, java.lang.foreign.MemorySegment.ofArray(data)); // 4 MiB frames through 64 KiB blocks
+            byte[] back = new byte[data.length];
+            buffer.read(0, java.lang.foreign.MemorySegment.ofArray(back));
+            assertEquals(-1, java.util.Arrays.mismatch(data, back));
+        }
+    }
+
+    @Test
     void pickIdleAppliesBackpressureWhenEveryWorkerIsBusy() {
         try (RemoteDriver driver = new RemoteDriver(name -> null)) {
             DeviceUri uri = DeviceUri.parse("remote://shm?mode=thread&workers=1&deadline_ms=1000&supplier=" + SUPPLIER);

@@ -58,6 +58,7 @@ public final class ShmChild {
      */
     public static void serve(Mailbox mailbox, Supplier<Device> devices, java.util.function.BooleanSupplier parentAlive,
             ExecutorService executor, java.util.function.BooleanSupplier stop, CountDownLatch ended) {
+        mailbox.acquire(); // held by this session until it has decided whether to serve another
         mailbox.reset();
         ServerOptions options = ServerOptions.defaults(mailbox.token());
         ServerSession[] session = new ServerSession[1];
@@ -85,6 +86,8 @@ public final class ShmChild {
             } catch (RuntimeException e) {
                 ended.countDown();
                 throw e;
+            } finally {
+                mailbox.close(); // this session's hold; a next session took its own
             }
         });
         transport[0].start(session[0]);
