@@ -71,6 +71,12 @@ public final class WorkerPool implements AutoCloseable {
             return process == null || process.isAlive();
         }
 
+        /** Serving and both channels idle: the last session is fully over on both sides. */
+        boolean isReady() {
+            return mailbox.lvReady() && mailbox.lvState(Mailbox.TO_PARENT) == Mailbox.IDLE
+                    && mailbox.lvState(Mailbox.TO_CHILD) == Mailbox.IDLE;
+        }
+
         @Override
         public String toString() {
             return mode + " worker " + id + (process == null ? "" : " (pid " + process.pid() + ")");
@@ -167,8 +173,11 @@ public final class WorkerPool implements AutoCloseable {
             }
             synchronized (this) {
                 for (Worker worker : workers) {
-                    if (worker.mailbox.lvReady() && worker.isAlive() && worker.busy.compareAndSet(false, true)) {
-                        return worker;
+                    if (worker.isReady() && worker.isAlive() && worker.busy.compareAndSet(false, true)) {
+                        if (worker.isReady()) {
+                            return worker;
+                        }
+                        worker.busy.set(false); // it stopped being ready under us: look again
                     }
                 }
             }
