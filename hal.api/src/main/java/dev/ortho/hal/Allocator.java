@@ -1,5 +1,7 @@
 package dev.ortho.hal;
 
+import dev.ortho.base.StatusCode;
+import dev.ortho.base.StatusException;
 import java.lang.foreign.MemorySegment;
 import java.util.List;
 import org.osgi.annotation.versioning.ProviderType;
@@ -54,6 +56,24 @@ public interface Allocator {
      *     or is read-only while {@code params} allow writes
      */
     Buffer importBuffer(BufferParams params, MemorySegment memory, Runnable releaseCallback);
+
+    /**
+     * Wraps a direct {@link java.nio.ByteBuffer} the caller owns (its remaining bytes, from
+     * {@code position()} to {@code limit()}) without copying, as
+     * {@link #importBuffer(BufferParams, MemorySegment, Runnable)}; a read-only buffer can only be
+     * imported with read-only access. The ByteBuffer must stay reachable and unchanged in size
+     * until the returned buffer's last release.
+     *
+     * @throws dev.ortho.base.StatusException INVALID_ARGUMENT for null or a heap (non-direct)
+     *     buffer, which the JVM may move; as the segment overload otherwise
+     */
+    default Buffer importBuffer(BufferParams params, java.nio.ByteBuffer memory, Runnable releaseCallback) {
+        if (memory == null || !memory.isDirect()) {
+            throw new StatusException(StatusCode.INVALID_ARGUMENT,
+                    "imported ByteBuffer " + memory + " is " + (memory == null ? "null" : "not direct"));
+        }
+        return importBuffer(params, MemorySegment.ofBuffer(memory), releaseCallback);
+    }
 
     /** Cumulative counters. */
     AllocatorStatistics statistics();

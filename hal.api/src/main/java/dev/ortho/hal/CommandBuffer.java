@@ -1,5 +1,7 @@
 package dev.ortho.hal;
 
+import dev.ortho.base.StatusCode;
+import dev.ortho.base.StatusException;
 import java.lang.foreign.MemorySegment;
 import org.osgi.annotation.versioning.ProviderType;
 
@@ -54,6 +56,18 @@ public interface CommandBuffer extends Resource {
      */
     void executionBarrier(int sourceStages, int targetStages, int flags);
 
+    /**
+     * An execution barrier with IREE's finer memory and buffer barriers
+     * ({@code iree_hal_command_buffer_execution_barrier} in full): a device may use them to
+     * order less than everything. The default records a full
+     * {@link #executionBarrier(int, int, int)}, which is always correct; arrays may be null or
+     * empty and are read during the call only.
+     */
+    default void executionBarrier(int sourceStages, int targetStages, int flags, MemoryBarrier[] memoryBarriers,
+            BufferBarrier[] bufferBarriers) {
+        executionBarrier(sourceStages, targetStages, flags);
+    }
+
     /** Signals {@code event} once commands before it reach {@code sourceStages}. */
     void signalEvent(Event event, int sourceStages);
 
@@ -62,6 +76,50 @@ public interface CommandBuffer extends Resource {
 
     /** Waits until every event in {@code events} is signalled before {@code targetStages}. */
     void waitEvents(Event[] events, int sourceStages, int targetStages);
+
+    /**
+     * Waits for {@code events} with IREE's memory and buffer barriers
+     * ({@code iree_hal_command_buffer_wait_events} in full). The default waits with
+     * {@link #waitEvents(Event[], int, int)}, which orders everything and is always correct.
+     */
+    default void waitEvents(Event[] events, int sourceStages, int targetStages, MemoryBarrier[] memoryBarriers,
+            BufferBarrier[] bufferBarriers) {
+        waitEvents(events, sourceStages, targetStages);
+    }
+
+    /**
+     * Advises the device how {@code buffer} will be used: IREE's
+     * {@code iree_hal_command_buffer_advise_buffer}. A hint that never changes results. IREE
+     * defines no advice flags yet, so {@code flags} must be 0; {@code arg0} and {@code arg1} are
+     * flag-specific. The default validates the arguments and records nothing.
+     *
+     * @throws dev.ortho.base.StatusException INVALID_ARGUMENT for a null reference or unknown
+     *     flags (naming them)
+     */
+    default void adviseBuffer(BufferRef buffer, long flags, long arg0, long arg1) {
+        if (buffer == null) {
+            throw new StatusException(StatusCode.INVALID_ARGUMENT,
+                    "adviseBuffer buffer reference is null");
+        }
+        if (flags != 0) {
+            throw new StatusException(StatusCode.INVALID_ARGUMENT,
+                    "adviseBuffer flags 0x" + Long.toHexString(flags) + " are unknown (none are defined)");
+        }
+    }
+
+    /**
+     * Records a collective operation over {@code channel}: IREE's
+     * {@code iree_hal_command_buffer_collective}. {@code op} is a {@link CollectiveOp#pack packed}
+     * operation, {@code param} its kind-specific parameter (root or peer rank), and
+     * {@code elementCount} the number of elements sent. Devices without collectives
+     * ({@link DeviceCapability#COLLECTIVES} unset) report UNIMPLEMENTED, as the default does.
+     *
+     * @throws dev.ortho.base.StatusException UNIMPLEMENTED if the device has no collectives
+     */
+    default void collective(Channel channel, int op, int param, BufferRef send, BufferRef recv, long elementCount) {
+        throw new StatusException(StatusCode.UNIMPLEMENTED,
+                "collectives are not implemented by command buffer " + this);
+    }
 
     /**
      * Fills {@code target} with the low {@code patternLength} (1, 2 or 4) bytes of

@@ -1,5 +1,8 @@
 package dev.ortho.hal;
 
+import dev.ortho.base.StatusCode;
+import dev.ortho.base.StatusException;
+import dev.ortho.hal.frontier.SemaphoreScope;
 import java.lang.foreign.MemorySegment;
 import org.osgi.annotation.versioning.ProviderType;
 
@@ -34,25 +37,56 @@ public interface Device extends Resource {
     Allocator allocator();
 
     /**
-     * A device property: IREE's {@code iree_hal_device_query_i64}. Keys every device answers:
-     * category {@code hal.device} key {@code id} (the device id), {@code concurrency}; category
-     * {@code hal.dispatch} key {@code concurrency}; category {@code hal.executable.format} with a
-     * format name as key (1 if supported, 0 if not).
+     * A device property: IREE's {@code iree_hal_device_query_i64}, with IREE's categories and
+     * keys. Every device answers:
+     * <ul>
+     *   <li>category {@code hal.device.id}, key a pattern ({@code *} and {@code ?} wildcards,
+     *       see {@link dev.ortho.hal.spi.DeviceQueries#matchesPattern}): 1 if the device's
+     *       identifier (its driver name, e.g. {@code local-sync}) matches, else 0;
+     *   <li>category {@code hal.executable.format}, key a format name: 1 if the device can
+     *       prepare executables of that format, else 0;
+     *   <li>category {@code hal.device} key {@code concurrency}: the number of queues;
+     *   <li>category {@code hal.dispatch} key {@code concurrency}: workgroups run at once.
+     * </ul>
      *
-     * @throws dev.ortho.base.StatusException NOT_FOUND naming the category and key if unknown
+     * @throws dev.ortho.base.StatusException INVALID_ARGUMENT if either is null; NOT_FOUND
+     *     naming the category and key if the device does not know them
      */
     long queryI64(String category, String key);
 
-    /** IREE's {@code iree_hal_device_capability_bits_t} for this device. */
+    /**
+     * What this device can do: {@link DeviceCapability} bits, IREE's
+     * {@code iree_hal_device_capability_bits_t} plus Ortho's scheduling features
+     * ({@link DeviceCapability#ASYNC_QUEUES}, {@link DeviceCapability#MULTI_QUEUE}, ...). Fixed
+     * for the device's life; cheap.
+     */
     long capabilities();
 
     /**
-     * Creates a timeline semaphore at {@code initialValue}. The caller owns it.
+     * Creates a timeline semaphore at {@code initialValue} whose visibility is {@code scope},
+     * fixed for its life (seed 002, "Scopes"). {@link SemaphoreScope#QUEUE_LOCAL} semaphores are
+     * signalled and waited on by one queue's work (plus host polls and waits) and pay no
+     * synchronisation for frontiers: they record none, since the queue's FIFO already orders
+     * their waiters ({@link Semaphore#frontierAt} reports reached values as unknown, so no other
+     * queue ever elides a wait on their strength). {@link SemaphoreScope#DEVICE} and wider record
+     * the frontier of each signalled value for waiters on other queues, devices and the host.
+     * The caller owns the semaphore.
      *
-     * @throws dev.ortho.base.StatusException OUT_OF_RANGE for a value outside
-     *     {@code [0, Semaphore.MAX_VALUE]}
+     * @throws dev.ortho.base.StatusException INVALID_ARGUMENT if {@code scope} is null;
+     *     OUT_OF_RANGE for a value outside {@code [0, Semaphore.MAX_VALUE]}; UNIMPLEMENTED if
+     *     the device cannot provide {@code scope}
      */
-    Semaphore createSemaphore(long initialValue);
+    Semaphore createSemaphore(long initialValue, SemaphoreScope scope);
+
+    /**
+     * Creates a {@link SemaphoreScope#PROCESS}-scoped timeline semaphore (visible to the host and
+     * every device of the process, as IREE's default semaphore flags) at {@code initialValue}.
+     *
+     * @throws dev.ortho.base.StatusException as {@link #createSemaphore(long, SemaphoreScope)}
+     */
+    default Semaphore createSemaphore(long initialValue) {
+        return createSemaphore(initialValue, SemaphoreScope.PROCESS);
+    }
 
     /** Creates an event for use in this device's command buffers. The caller owns it. */
     Event createEvent();
@@ -69,12 +103,34 @@ public interface Device extends Resource {
      */
     CommandBuffer createCommandBuffer(int mode, int categories, long queueAffinity, int bindingCapacity);
 
+    /**
+     * Joins a collective group: IREE's {@code iree_hal_device_create_channel}. The caller owns
+     * the channel. Devices without collectives ({@link DeviceCapability#COLLECTIVES} unset)
+     * report UNIMPLEMENTED, as the default does.
+     *
+     * @throws dev.ortho.base.StatusException UNIMPLEMENTED without collectives; INVALID_ARGUMENT
+     *     for null params or a rank outside {@code [0, count)}
+     */
+    default Channel createChannel(long queueAffinity, ChannelParams params) {
+        throw new StatusException(StatusCode.UNIMPLEMENTED,
+                "collectives are not implemented by device '" + info().name() + "'");
+    }
+
     /** Creates an executable cache; {@code identifier} names it in logs. The caller owns it. */
     ExecutableCache createExecutableCache(String identifier);
 
     /**
      * Allocates a buffer of {@code size} bytes in queue order: the returned buffer may be used
      * by work that waits on {@code signals}. The caller owns the reference.
+     *
+     * <p>Memory is committed only once {@code waits} are reached. If a wait fails, nothing is
+     * allocated: the signals fail with that wait's status and the returned buffer has no memory
+     * (every use of it fails with FAILED_PRECONDITION); the caller still releases it. An
+     * allocation that fails when it runs (RESOURCE_EXHAUSTED) is reported the same way. A
+     * synchronous device returns after the waits, an asynchronous one at once.
+     *
+     * @throws dev.ortho.base.StatusException INVALID_ARGUMENT for null lists or params, a
+     *     negative size or a bad alignment; INVALID_ARGUMENT for an affinity selecting no queue
      */
     Buffer queueAlloca(long queueAffinity, SemaphoreList waits, SemaphoreList signals, BufferParams params,
             long size, long flags);
@@ -90,7 +146,11 @@ public interface Device extends Resource {
     void queueUpdate(long queueAffinity, SemaphoreList waits, SemaphoreList signals, MemorySegment source,
             Buffer target, long targetOffset, long flags);
 
-    /** Copies {@code length} bytes between buffers. */
+    /**
+     * Copies {@code length} bytes between buffers. As IREE, the ranges must not overlap when
+     * both lie in one allocation (the same buffer or subspans of one root): that is
+     * INVALID_ARGUMENT at the call, naming both ranges, and nothing is signalled or failed.
+     */
     void queueCopy(long queueAffinity, SemaphoreList waits, SemaphoreList signals, Buffer source,
             long sourceOffset, Buffer target, long targetOffset, long length, long flags);
 
@@ -101,6 +161,12 @@ public interface Device extends Resource {
     /**
      * Executes a finished command buffer, resolving its indirect references against
      * {@code bindings} (captured at the call). A null command buffer is a barrier.
+     *
+     * @throws dev.ortho.base.StatusException INVALID_ARGUMENT if {@code queueAffinity} selects
+     *     no queue of the device, or no queue the command buffer was created for (the two
+     *     affinities, with {@code 0} and {@code -1} meaning any, must intersect; the message
+     *     names both); FAILED_PRECONDITION if the command buffer is still recording or a
+     *     one-shot command buffer was already submitted
      */
     void queueExecute(long queueAffinity, SemaphoreList waits, SemaphoreList signals,
             CommandBuffer commandBuffer, BindingTable bindings, long flags);

@@ -46,12 +46,17 @@ public final class Fence implements Resource {
     /**
      * Adds {@code semaphore >= value}; if the semaphore is present already, keeps the larger value.
      *
-     * @throws StatusException INVALID_ARGUMENT if {@code semaphore} is null,
-     *     FAILED_PRECONDITION if the fence was destroyed
+     * @throws StatusException INVALID_ARGUMENT if {@code semaphore} is null, OUT_OF_RANGE if
+     *     {@code value} is outside {@code [0, Semaphore.MAX_VALUE]}, FAILED_PRECONDITION if the
+     *     fence was destroyed
      */
     public void insert(Semaphore semaphore, long value) {
         if (semaphore == null) {
             throw new StatusException(StatusCode.INVALID_ARGUMENT, "cannot insert a null semaphore into a fence");
+        }
+        if (value < 0 || value > Semaphore.MAX_VALUE) {
+            throw new StatusException(StatusCode.OUT_OF_RANGE, "fence timepoint value " + value
+                    + " is outside [0, " + Semaphore.MAX_VALUE + "]");
         }
         synchronized (lock) {
             if (destroyed) {

@@ -4,16 +4,22 @@ import java.lang.foreign.MemorySegment;
 import org.osgi.annotation.versioning.ProviderType;
 
 /**
- * A host view of a range of a {@link Buffer}: IREE's {@code iree_hal_buffer_mapping_t}. Scoped
- * mappings end with {@link #close()}; the segment must not be used afterwards (it may be backed
- * by memory that is released or reused).
+ * A host view of a range of a {@link Buffer}: IREE's {@code iree_hal_buffer_mapping_t}, made by
+ * {@link Buffer#map(int, int, long, long)} in scoped or persistent mode. Either way the mapping
+ * retains its buffer until {@link #close()}, so the memory stays valid while mapped even if the
+ * caller releases the buffer; the segment must not be used after closing (it may be backed by
+ * memory that is then freed or reused), and {@link #contents()} then fails.
  *
  * <p>Not thread-safe: one mapping belongs to one user.
  */
 @ProviderType
 public interface MappedMemory extends AutoCloseable {
 
-    /** The mapped bytes, {@link #byteLength()} long; read-only unless mapped with WRITE. */
+    /**
+     * The mapped bytes, {@link #byteLength()} long; read-only unless mapped with WRITE.
+     *
+     * @throws dev.ortho.base.StatusException FAILED_PRECONDITION after {@link #close()}
+     */
     MemorySegment contents();
 
     /** Offset of the mapping within the buffer it was mapped from. */
@@ -41,7 +47,7 @@ public interface MappedMemory extends AutoCloseable {
      */
     void invalidate(long offset, long length);
 
-    /** Unmaps; idempotent. */
+    /** Unmaps and releases the mapping's reference to its buffer; idempotent. */
     @Override
     void close();
 }

@@ -3,6 +3,7 @@ package dev.ortho.hal;
 import dev.ortho.base.StatusException;
 import dev.ortho.base.Timeout;
 import dev.ortho.hal.frontier.Frontier;
+import dev.ortho.hal.frontier.SemaphoreScope;
 import org.osgi.annotation.versioning.ProviderType;
 
 /**
@@ -24,6 +25,16 @@ public interface Semaphore extends Resource {
      * the lowest bound Vulkan implementations guarantee).
      */
     long MAX_VALUE = 2147483647L - 1;
+
+    /**
+     * The visibility this semaphore was created with, fixed for its life (see
+     * {@link Device#createSemaphore(long, SemaphoreScope)}). Semaphores made by the host rather
+     * than by a device are {@link SemaphoreScope#PROCESS}-scoped unless their implementation
+     * says otherwise.
+     */
+    default SemaphoreScope scope() {
+        return SemaphoreScope.PROCESS;
+    }
 
     /**
      * The current payload value.

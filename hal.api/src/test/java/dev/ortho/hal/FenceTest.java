@@ -128,4 +128,18 @@ class FenceTest {
         assertEquals(StatusCode.INVALID_ARGUMENT,
                 assertThrows(StatusException.class, () -> new Fence().insert(null, 1)).code());
     }
+
+    @Test
+    void timepointValuesOutsideTheSemaphoreRangeAreOutOfRange() {
+        try (Fence fence = new Fence()) {
+            TimelineSemaphore s = new TimelineSemaphore("s", 0);
+            StatusException e = assertThrows(StatusException.class, () -> fence.insert(s, -1));
+            assertEquals(StatusCode.OUT_OF_RANGE, e.code());
+            assertTrue(e.getMessage().contains("-1"), e.getMessage());
+            assertEquals(StatusCode.OUT_OF_RANGE,
+                    assertThrows(StatusException.class, () -> fence.insert(s, Semaphore.MAX_VALUE + 1)).code());
+            assertEquals(0, fence.timepointCount());
+            s.release();
+        }
+    }
 }

@@ -6,8 +6,11 @@ package dev.ortho.hal.frontier;
  * scheduler picks the narrowest scope that covers every waiter, so the common case
  * (queue-local sequential work) pays nothing. Constants are ordered from narrowest to widest.
  *
- * <p>The scope does not change frontier tracking: every scope records {@link TimelineFrontiers}
- * the same way; it only decides which primitive carries the timeline value.
+ * <p>Frontiers: a {@link #QUEUE_LOCAL} semaphore records none (its waiters are on the queue that
+ * signals it, whose FIFO and own frontier already cover the signaller's causal past), so its
+ * signal is one atomic update with no lock; every wider scope records the frontier of each
+ * signalled value ({@link TimelineFrontiers}) for waiters elsewhere. The scope also decides which
+ * primitive carries the timeline value on devices that have several.
  */
 public enum SemaphoreScope {
     /**

@@ -8,6 +8,7 @@ import dev.ortho.hal.Semaphore;
 import dev.ortho.hal.Timepoint;
 import dev.ortho.hal.TimepointCallback;
 import dev.ortho.hal.frontier.Frontier;
+import dev.ortho.hal.frontier.SemaphoreScope;
 import dev.ortho.hal.frontier.TimelineFrontiers;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -73,6 +74,7 @@ public final class TimelineSemaphore implements Semaphore {
     public static final int DEFAULT_FRONTIER_AXES = 8;
 
     private final String name;
+    private final SemaphoreScope scope;
     /** Per-value frontiers, or null when tracking is off; also orders signal + record. */
     private final TimelineFrontiers frontiers;
     private final Object lock = new Object();
@@ -97,6 +99,27 @@ public final class TimelineSemaphore implements Semaphore {
     }
 
     /**
+     * Creates a semaphore at {@code initialValue} with visibility {@code scope}: a
+     * {@link SemaphoreScope#QUEUE_LOCAL} one keeps no frontiers (its signal is one CAS, no lock;
+     * {@link #frontierAt} reports reached values as unknown: empty and tainted), every wider
+     * scope keeps those of its last {@link #DEFAULT_FRONTIER_VALUES} values.
+     *
+     * @throws StatusException INVALID_ARGUMENT if {@code scope} is null; OUT_OF_RANGE if
+     *     {@code initialValue} is outside {@code [0, MAX_VALUE]}
+     */
+    public TimelineSemaphore(String name, long initialValue, SemaphoreScope scope) {
+        this(name, initialValue, requireScope(name, scope),
+                scope == SemaphoreScope.QUEUE_LOCAL ? 0 : DEFAULT_FRONTIER_VALUES, DEFAULT_FRONTIER_AXES);
+    }
+
+    private static SemaphoreScope requireScope(String name, SemaphoreScope scope) {
+        if (scope == null) {
+            throw new StatusException(StatusCode.INVALID_ARGUMENT, "semaphore '" + name + "' scope is null");
+        }
+        return scope;
+    }
+
+    /**
      * Creates a semaphore at {@code initialValue} keeping the frontiers of its last
      * {@code frontierValues} values with up to {@code frontierAxes} axes each; 0 values turns
      * frontier tracking off (then {@link #frontierAt} reports reached values as unknown: empty
@@ -106,7 +129,13 @@ public final class TimelineSemaphore implements Semaphore {
      *     {@code [0, MAX_VALUE]}; INVALID_ARGUMENT or OUT_OF_RANGE for a bad capacity
      */
     public TimelineSemaphore(String name, long initialValue, int frontierValues, int frontierAxes) {
+        this(name, initialValue, SemaphoreScope.PROCESS, frontierValues, frontierAxes);
+    }
+
+    private TimelineSemaphore(String name, long initialValue, SemaphoreScope scope, int frontierValues,
+            int frontierAxes) {
         this.name = name;
+        this.scope = scope;
         checkRange(initialValue);
         if (frontierValues < 0) {
             throw new StatusException(StatusCode.INVALID_ARGUMENT, "semaphore '" + name
@@ -115,6 +144,11 @@ public final class TimelineSemaphore implements Semaphore {
         this.frontiers = frontierValues == 0 ? null
                 : new TimelineFrontiers(initialValue, frontierValues, frontierAxes);
         this.value = initialValue;
+    }
+
+    @Override
+    public SemaphoreScope scope() {
+        return scope;
     }
 
     @Override
@@ -153,6 +187,38 @@ public final class TimelineSemaphore implements Semaphore {
         if (pending != 0) {
             dispatch(detachReached(newValue), null);
         }
+    }
+
+    /**
+     * Advances the payload to {@code value} on behalf of work this process did not witness (an
+     * imported event, another process or driver): the value's frontier is {@code partial} (what
+     * is known; {@code null} for nothing) marked tainted, and the untainted watermark does not
+     * move (seed 002, "Taint"), so no waiter elides a wait on its strength. Without frontier
+     * tracking this is a plain {@link #signal(long)}.
+     *
+     * @throws StatusException as {@link #signal(long)}
+     */
+    public void signalExternal(long newValue, Frontier partial) {
+        checkRange(newValue);
+        if (frontiers == null) {
+            advance(newValue);
+        } else {
+            synchronized (frontiers) {
+                advance(newValue);
+                frontiers.signalExternal(newValue, partial);
+            }
+        }
+        if (pending != 0) {
+            dispatch(detachReached(newValue), null);
+        }
+    }
+
+    /**
+     * Whether {@code value} may have been reached by unwitnessed work: above the untainted
+     * watermark, or always when frontier tracking is off (nothing is known then).
+     */
+    public boolean isValueTainted(long value) {
+        return frontiers == null || frontiers.isValueTainted(value);
     }
 
     private void advance(long newValue) {

@@ -1,6 +1,10 @@
 /**
- * What HAL driver bundles implement: {@link dev.ortho.hal.spi.DriverFactory}, registered as an OSGi
- * service (or with {@link dev.ortho.hal.DriverRegistry#register} in plain Java).
+ * What HAL driver bundles and device wrappers implement: {@link dev.ortho.hal.spi.DriverFactory},
+ * registered as an OSGi service (or with {@link dev.ortho.hal.DriverRegistry#register} in plain
+ * Java); {@link dev.ortho.hal.spi.DeviceWrapper}, composed by device URI
+ * ({@code validation+local-sync://}); the {@code Forwarding…} bases wrappers build on
+ * ({@link dev.ortho.hal.spi.ForwardingDevice} and one class per object a device hands out); and
+ * {@link dev.ortho.hal.spi.TimelineSemaphore}, the host semaphore drivers share.
  */
 @Export
 @Version("1.0.0")

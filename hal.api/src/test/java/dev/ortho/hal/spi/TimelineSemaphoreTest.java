@@ -15,6 +15,7 @@ import dev.ortho.hal.Semaphore;
 import dev.ortho.hal.Timepoint;
 import dev.ortho.hal.frontier.Axis;
 import dev.ortho.hal.frontier.Frontier;
+import dev.ortho.hal.frontier.SemaphoreScope;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -303,5 +304,48 @@ class TimelineSemaphoreTest {
         s.fail(new StatusException(StatusCode.ABORTED, "x"));
         assertEquals(StatusCode.ABORTED,
                 assertThrows(StatusException.class, () -> s.frontierAt(0, new Frontier(1))).code());
+    }
+
+    @Test
+    void queueLocalSemaphoresRecordNoFrontiersWiderOnesDo() {
+        Frontier signalled = new Frontier(2);
+        signalled.insertOrRaise(Axis.queue(0, 0, 1, 1), 4);
+        TimelineSemaphore local = new TimelineSemaphore("local", 0, SemaphoreScope.QUEUE_LOCAL);
+        TimelineSemaphore device = new TimelineSemaphore("device", 0, SemaphoreScope.DEVICE);
+        assertEquals(SemaphoreScope.QUEUE_LOCAL, local.scope());
+        assertEquals(SemaphoreScope.DEVICE, device.scope());
+        assertEquals(SemaphoreScope.PROCESS, new TimelineSemaphore("host", 0).scope());
+        local.signal(1, signalled);
+        device.signal(1, signalled);
+        Frontier out = new Frontier(2);
+        assertTrue(local.frontierAt(1, out));
+        assertTrue(out.isEmpty() && out.isTainted(), "queue-local: reached, but claims no knowledge");
+        assertTrue(device.frontierAt(1, out));
+        assertEquals(signalled, out);
+        assertEquals(StatusCode.INVALID_ARGUMENT,
+                assertThrows(StatusException.class, () -> new TimelineSemaphore("x", 0, null)).code());
+    }
+
+    @Test
+    void externalSignalsTaintTheirValueUntilAWitnessedSignalPassesIt() {
+        Frontier witnessed = new Frontier(2);
+        witnessed.insertOrRaise(Axis.queue(0, 0, 0, 0), 1);
+        TimelineSemaphore s = new TimelineSemaphore("imported", 0, SemaphoreScope.SYSTEM);
+        s.signal(1, witnessed);
+        s.signalExternal(2, witnessed);
+        assertEquals(2, s.query());
+        assertFalse(s.isValueTainted(1));
+        assertTrue(s.isValueTainted(2));
+        Frontier out = new Frontier(2);
+        assertTrue(s.frontierAt(2, out));
+        assertTrue(out.isTainted(), "an external value's frontier never claims full knowledge");
+        s.signal(3, witnessed);
+        assertFalse(s.isValueTainted(3), "a witnessed signal past the external one recovers");
+        assertEquals(StatusCode.INVALID_ARGUMENT,
+                assertThrows(StatusException.class, () -> s.signalExternal(3, null)).code());
+        TimelineSemaphore untracked = new TimelineSemaphore("local", 0, SemaphoreScope.QUEUE_LOCAL);
+        untracked.signalExternal(1, null);
+        assertEquals(1, untracked.query());
+        assertTrue(untracked.isValueTainted(1));
     }
 }

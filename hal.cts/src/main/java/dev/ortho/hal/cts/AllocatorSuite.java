@@ -13,6 +13,8 @@ import dev.ortho.hal.BufferUsage;
 import dev.ortho.hal.MemoryType;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
@@ -95,5 +97,24 @@ public abstract class AllocatorSuite extends DeviceTestBase {
             assertStatus(StatusCode.INVALID_ARGUMENT,
                     () -> device.allocator().importBuffer(BufferParams.hostLocal(), memory, null));
         }
+    }
+
+    @Test
+    void directByteBuffersImportTheirRemainingBytesWithoutCopying() {
+        ByteBuffer direct = ByteBuffer.allocateDirect(256).order(ByteOrder.LITTLE_ENDIAN);
+        long address = MemorySegment.ofBuffer(direct).address();
+        int skip = (int) ((64 - (address & 63)) & 63); // start the view on a 64-byte boundary
+        direct.position(skip).limit(skip + 64);
+        AtomicInteger released = new AtomicInteger();
+        try (Buffer buffer = device.allocator().importBuffer(BufferParams.hostLocal(), direct.slice()
+                .order(ByteOrder.LITTLE_ENDIAN), released::incrementAndGet)) {
+            assertEquals(64, buffer.byteLength());
+            buffer.write(4, i32(1234));
+            assertEquals(1234, direct.getInt(skip + 4));
+        }
+        assertEquals(1, released.get());
+        var e = assertStatus(StatusCode.INVALID_ARGUMENT, () -> device.allocator().importBuffer(
+                BufferParams.hostLocal(), ByteBuffer.allocate(64), null));
+        assertTrue(e.getMessage().contains("not direct"), e.getMessage());
     }
 }

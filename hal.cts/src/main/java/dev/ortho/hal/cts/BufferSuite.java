@@ -7,11 +7,17 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.ortho.base.StatusCode;
+import dev.ortho.base.Timeout;
 import dev.ortho.hal.Buffer;
+import dev.ortho.hal.BufferOverlap;
 import dev.ortho.hal.BufferParams;
+import dev.ortho.hal.BufferUsage;
+import dev.ortho.hal.Device;
 import dev.ortho.hal.MappedMemory;
 import dev.ortho.hal.MemoryAccess;
 import dev.ortho.hal.MemoryType;
+import dev.ortho.hal.Semaphore;
+import dev.ortho.hal.SemaphoreList;
 import java.lang.foreign.MemorySegment;
 import org.junit.jupiter.api.Test;
 
@@ -122,6 +128,82 @@ public abstract class BufferSuite extends DeviceTestBase {
             for (int i = 1; i < values.length; i++) {
                 assertEquals(7, values[i], "element " + i);
             }
+        }
+    }
+
+    @Test
+    void aMappingKeepsItsBufferAliveAfterTheLastOtherRelease() {
+        Buffer buffer = ints(4, 5, 6);
+        MappedMemory mapping = buffer.map(MemoryAccess.READ, 0, Buffer.WHOLE_BUFFER);
+        buffer.release();
+        assertEquals(5, mapping.contents().getAtIndex(I32, 1));
+        assertTrue(device.allocator().statistics().bytesLive() >= 12, "still mapped, still live");
+        mapping.close();
+        assertEquals(0, device.allocator().statistics().bytesLive(), "unmapping released the last reference");
+    }
+
+    @Test
+    void persistentMappingsNeedPersistentMappingUsage() {
+        try (Buffer buffer = ints(1, 2); MappedMemory mapping = buffer.map(Buffer.MAPPING_MODE_PERSISTENT,
+                MemoryAccess.READ | MemoryAccess.WRITE, 0, 8)) {
+            mapping.contents().setAtIndex(I32, 0, 3);
+            assertArrayEquals(new int[] {3, 2}, readInts(buffer));
+        }
+        try (Buffer buffer = allocate(4)) {
+            var e = assertStatus(StatusCode.INVALID_ARGUMENT, () -> buffer.map(3, MemoryAccess.READ, 0, 4));
+            assertTrue(e.getMessage().contains("mode 3"), e.getMessage());
+        }
+        BufferParams scopedOnly = new BufferParams(MemoryType.DEVICE_LOCAL, MemoryAccess.ALL,
+                BufferUsage.TRANSFER | BufferUsage.MAPPING_SCOPED, 0, 0);
+        try (Buffer buffer = device.allocator().allocateBuffer(scopedOnly, 16)) {
+            if ((buffer.allowedUsage() & BufferUsage.MAPPING_PERSISTENT) == 0) {
+                var denied = assertStatus(StatusCode.PERMISSION_DENIED,
+                        () -> buffer.map(Buffer.MAPPING_MODE_PERSISTENT, MemoryAccess.READ, 0, 16));
+                assertTrue(denied.getMessage().contains("MAPPING_PERSISTENT"), denied.getMessage());
+            }
+        }
+    }
+
+    @Test
+    void deallocaWhileMappedFreesTheMemoryOnlyAfterUnmapping() {
+        try (Semaphore s = device.createSemaphore(0)) {
+            Buffer buffer = device.queueAlloca(Device.QUEUE_AFFINITY_ANY, SemaphoreList.empty(),
+                    SemaphoreList.of(s, 1), BufferParams.hostLocal(), 64, 0);
+            s.await(1, Timeout.infinite());
+            MappedMemory mapping = buffer.map(MemoryAccess.WRITE, 0, 64);
+            device.queueDealloca(Device.QUEUE_AFFINITY_ANY, SemaphoreList.of(s, 1), SemaphoreList.of(s, 2), buffer, 0);
+            s.await(2, Timeout.infinite());
+            mapping.contents().setAtIndex(I32, 3, 77); // still valid memory while mapped
+            assertStatus(StatusCode.FAILED_PRECONDITION, () -> buffer.map(MemoryAccess.READ, 0, 4));
+            mapping.close();
+            buffer.release();
+        }
+        if (!capabilities().contains(STREAM_ORDERED_REUSE)) { // a pool may keep dealloca'd memory for reuse
+            assertEquals(0, device.allocator().statistics().bytesLive());
+        }
+    }
+
+    @Test
+    void mapCopyCopiesBetweenBuffersButRefusesOverlap() {
+        try (Buffer a = ints(1, 2, 3, 4); Buffer b = allocate(16)) {
+            Buffer.mapCopy(a, 4, b, 0, 8);
+            assertArrayEquals(new int[] {2, 3, 0, 0}, readInts(b));
+            Buffer.mapCopy(a, 0, a, 8, 8);
+            assertArrayEquals(new int[] {1, 2, 1, 2}, readInts(a));
+            var e = assertStatus(StatusCode.INVALID_ARGUMENT, () -> Buffer.mapCopy(a, 0, a, 4, 8));
+            assertTrue(e.getMessage().contains("[0, 8)") && e.getMessage().contains("[4, 12)"), e.getMessage());
+            assertStatus(StatusCode.OUT_OF_RANGE, () -> Buffer.mapCopy(a, 12, b, 0, 8));
+        }
+    }
+
+    @Test
+    void overlapIsJudgedWithinTheRootAllocation() {
+        try (Buffer a = allocate(64); Buffer b = allocate(64); Buffer tail = a.subspan(32, 32)) {
+            assertEquals(BufferOverlap.DISJOINT, BufferOverlap.test(a, 0, 32, b, 0, 32));
+            assertEquals(BufferOverlap.DISJOINT, BufferOverlap.test(a, 0, 32, tail, 0, 32));
+            assertEquals(BufferOverlap.COMPLETE, BufferOverlap.test(a, 32, Buffer.WHOLE_BUFFER, tail, 0, 32));
+            assertEquals(BufferOverlap.PARTIAL, BufferOverlap.test(a, 16, 32, tail, 0, 8));
+            assertEquals(BufferOverlap.DISJOINT, BufferOverlap.test(a, 16, 0, a, 16, 8), "empty ranges never overlap");
         }
     }
 }

@@ -6,15 +6,21 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.ortho.base.StatusCode;
 import dev.ortho.base.Timeout;
+import dev.ortho.hal.AccessScope;
 import dev.ortho.hal.BindingTable;
 import dev.ortho.hal.Buffer;
+import dev.ortho.hal.BufferBarrier;
 import dev.ortho.hal.BufferRef;
 import dev.ortho.hal.CommandBuffer;
 import dev.ortho.hal.CommandBufferMode;
+import dev.ortho.hal.ChannelParams;
+import dev.ortho.hal.CollectiveOp;
 import dev.ortho.hal.CommandCategory;
+import dev.ortho.hal.DeviceCapability;
 import dev.ortho.hal.Device;
 import dev.ortho.hal.Event;
 import dev.ortho.hal.ExecutionStage;
+import dev.ortho.hal.MemoryBarrier;
 import dev.ortho.hal.Semaphore;
 import dev.ortho.hal.SemaphoreList;
 import org.junit.jupiter.api.Test;
@@ -172,5 +178,83 @@ public abstract class CommandBufferSuite extends DeviceTestBase {
 
     private static StatusCode assertThrowsStatus(org.junit.jupiter.api.function.Executable call) {
         return org.junit.jupiter.api.Assertions.assertThrows(dev.ortho.base.StatusException.class, call).code();
+    }
+
+    @Test
+    void fineGrainedBarriersOrderTransfersLikeFullOnes() {
+        try (CommandBuffer cb = create(0, CommandCategory.TRANSFER, 0); Buffer a = allocate(16); Buffer b = allocate(16)) {
+            cb.begin();
+            cb.fillBuffer(BufferRef.of(a), 3, 4, 0);
+            cb.executionBarrier(ExecutionStage.TRANSFER, ExecutionStage.TRANSFER, 0,
+                    new MemoryBarrier[] {new MemoryBarrier(AccessScope.TRANSFER_WRITE, AccessScope.TRANSFER_READ)},
+                    new BufferBarrier[] {new BufferBarrier(AccessScope.TRANSFER_WRITE, AccessScope.TRANSFER_READ,
+                            BufferRef.of(a))});
+            cb.copyBuffer(BufferRef.of(a), BufferRef.of(b), 0);
+            cb.executionBarrier(ExecutionStage.TRANSFER, ExecutionStage.TRANSFER, 0, null, null);
+            cb.fillBuffer(BufferRef.of(a, 0, 4), 9, 4, 0);
+            cb.end();
+            execute(cb, BindingTable.empty());
+            assertArrayEquals(new int[] {3, 3, 3, 3}, readInts(b));
+            assertArrayEquals(new int[] {9, 3, 3, 3}, readInts(a));
+        }
+    }
+
+    @Test
+    void barriersCheckTheirBufferRangesAndNulls() {
+        try (CommandBuffer cb = create(0, CommandCategory.TRANSFER, 0); Buffer a = allocate(16)) {
+            cb.begin();
+            var range = assertStatus(StatusCode.OUT_OF_RANGE, () -> cb.executionBarrier(ExecutionStage.TRANSFER,
+                    ExecutionStage.TRANSFER, 0, null, new BufferBarrier[] {new BufferBarrier(
+                            AccessScope.TRANSFER_WRITE, AccessScope.TRANSFER_READ, BufferRef.of(a, 8, 16))}));
+            assertTrue(range.getMessage().contains("[8, 24)"), range.getMessage());
+            assertStatus(StatusCode.INVALID_ARGUMENT, () -> cb.executionBarrier(ExecutionStage.TRANSFER,
+                    ExecutionStage.TRANSFER, 0, new MemoryBarrier[] {null}, null));
+            cb.end();
+        }
+    }
+
+    @Test
+    void adviceIsAHintThatChecksItsArguments() {
+        try (CommandBuffer cb = create(0, CommandCategory.TRANSFER, 1); Buffer a = ints(1, 2)) {
+            assertStatus(StatusCode.FAILED_PRECONDITION, () -> cb.adviseBuffer(BufferRef.of(a), 0, 0, 0));
+            cb.begin();
+            cb.adviseBuffer(BufferRef.of(a), 0, 0, 0);
+            cb.adviseBuffer(BufferRef.slot(0, 0, 8), 0, 0, 0);
+            var flags = assertStatus(StatusCode.INVALID_ARGUMENT, () -> cb.adviseBuffer(BufferRef.of(a), 0x4, 0, 0));
+            assertTrue(flags.getMessage().contains("0x4"), flags.getMessage());
+            assertStatus(StatusCode.INVALID_ARGUMENT, () -> cb.adviseBuffer(null, 0, 0, 0));
+            assertStatus(StatusCode.OUT_OF_RANGE, () -> cb.adviseBuffer(BufferRef.of(a, 4, 8), 0, 0, 0));
+            assertStatus(StatusCode.OUT_OF_RANGE, () -> cb.adviseBuffer(BufferRef.slot(1, 0, 8), 0, 0, 0));
+            cb.end();
+            execute(cb, BindingTable.of(a));
+            assertArrayEquals(new int[] {1, 2}, readInts(a), "advice never changes contents");
+        }
+    }
+
+    @Test
+    void collectivesAreUnimplementedWithoutTheCapability() {
+        org.junit.jupiter.api.Assumptions.assumeFalse(
+                DeviceCapability.has(device.capabilities(), DeviceCapability.COLLECTIVES),
+                "device has collectives; its own suite covers them");
+        var e = assertStatus(StatusCode.UNIMPLEMENTED, () -> device.createChannel(Device.QUEUE_AFFINITY_ANY,
+                new ChannelParams(0, new byte[0], "", 0, 1)));
+        assertTrue(e.getMessage().contains(device.info().name()), e.getMessage());
+        try (CommandBuffer cb = create(0, CommandCategory.ANY, 0); Buffer a = allocate(16)) {
+            cb.begin();
+            int op = CollectiveOp.pack(CollectiveOp.KIND_ALL_REDUCE, CollectiveOp.REDUCTION_SUM,
+                    CollectiveOp.ELEMENT_FLOAT_32);
+            assertStatus(StatusCode.UNIMPLEMENTED, () -> cb.collective(null, op, 0, BufferRef.of(a), BufferRef.of(a), 4));
+            cb.end();
+        }
+    }
+
+    @Test
+    void creationNamesTheBadArgument() {
+        var mode = assertStatus(StatusCode.INVALID_ARGUMENT, () -> create(1 << 30, CommandCategory.ANY, 0));
+        assertTrue(mode.getMessage().contains("mode"), mode.getMessage());
+        var categories = assertStatus(StatusCode.INVALID_ARGUMENT, () -> create(0, 0, 0));
+        assertTrue(categories.getMessage().contains("categories"), categories.getMessage());
+        var capacity = assertStatus(StatusCode.INVALID_ARGUMENT, () -> create(0, CommandCategory.ANY, -2));
+        assertTrue(capacity.getMessage().contains("capacity -2"), capacity.getMessage());
     }
 }

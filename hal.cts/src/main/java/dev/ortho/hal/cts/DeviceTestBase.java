@@ -8,10 +8,13 @@ import dev.ortho.base.StatusException;
 import dev.ortho.hal.Buffer;
 import dev.ortho.hal.BufferParams;
 import dev.ortho.hal.Device;
+import dev.ortho.hal.DeviceCapability;
 import dev.ortho.hal.ExecutableParams;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteOrder;
+import java.util.LinkedHashSet;
+import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Assumptions;
@@ -20,13 +23,14 @@ import org.junit.jupiter.api.function.Executable;
 
 /**
  * The base of every suite: a fresh device per test from {@link #createDevice()}, the
- * capabilities it declares, and helpers. A driver module runs a suite with a subclass that
- * implements {@link #createDevice()} (and overrides {@link #capabilities()} and
- * {@link #testExecutable()} where it can).
+ * capabilities it has, and helpers. A driver module runs a suite with a subclass that implements
+ * {@link #createDevice()} (and overrides {@link #testExecutable()} where it can).
  *
- * <p>Tests that need a capability call {@link #require(String)}: on a device without it they are
- * aborted, which JUnit reports as skipped with the capability's name. Suites also carry JUnit
- * {@code @Tag}s named like the capabilities, so a build can exclude whole groups.
+ * <p>Capabilities are derived from the device ({@link Device#capabilities()}, see
+ * {@link #CAPABILITY_BITS}), so a skip always reflects what the device says of itself. Tests that
+ * need a capability call {@link #require(String)}: on a device without it they are aborted, which
+ * JUnit reports as skipped with the capability's name and the device's capabilities. Suites also
+ * carry JUnit {@code @Tag}s named like the capabilities, so a build can exclude whole groups.
  */
 public abstract class DeviceTestBase {
     /** Queue operations return before their waits are reached (not true of synchronous devices). */
@@ -37,6 +41,16 @@ public abstract class DeviceTestBase {
     public static final String STREAM_ORDERED_REUSE = "stream-ordered-reuse";
     /** Signals carry frontiers across queues (seed 002). */
     public static final String FRONTIERS = "frontiers";
+    /** Collective operations on channels. */
+    public static final String COLLECTIVES = "collectives";
+
+    /** The {@link DeviceCapability} bit behind each capability name. */
+    public static final Map<String, Long> CAPABILITY_BITS = Map.of(
+            ASYNC_QUEUE, DeviceCapability.ASYNC_QUEUES,
+            MULTI_QUEUE, DeviceCapability.MULTI_QUEUE,
+            STREAM_ORDERED_REUSE, DeviceCapability.STREAM_ORDERED_REUSE,
+            FRONTIERS, DeviceCapability.FRONTIERS,
+            COLLECTIVES, DeviceCapability.COLLECTIVES);
 
     static final ValueLayout.OfInt I32 = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
     static final ValueLayout.OfFloat F32 = ValueLayout.JAVA_FLOAT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
@@ -47,9 +61,20 @@ public abstract class DeviceTestBase {
     /** Creates the device under test; the suite owns and closes it. */
     protected abstract Device createDevice();
 
-    /** The capabilities (constants of this class) the device has; none by default. */
+    /**
+     * The capabilities (constants of this class) the device under test has: those whose
+     * {@link #CAPABILITY_BITS} bit is set in {@link Device#capabilities()}. Override only to
+     * narrow them (e.g. to skip a known failure, which then shows in the report).
+     */
     protected Set<String> capabilities() {
-        return Set.of();
+        long bits = device.capabilities();
+        Set<String> names = new LinkedHashSet<>();
+        CAPABILITY_BITS.forEach((name, bit) -> {
+            if (DeviceCapability.has(bits, bit)) {
+                names.add(name);
+            }
+        });
+        return names;
     }
 
     /**
@@ -76,7 +101,9 @@ public abstract class DeviceTestBase {
 
     /** Skips the calling test (visibly) unless the device has {@code capability}. */
     protected final void require(String capability) {
-        Assumptions.assumeTrue(capabilities().contains(capability), "device lacks capability '" + capability + "'");
+        Assumptions.assumeTrue(capabilities().contains(capability), () -> "device " + device.info().name()
+                + " lacks capability '" + capability + "' (it has "
+                + DeviceCapability.format(device.capabilities()) + ")");
     }
 
     /** A host-local mappable buffer of {@code size} bytes. */

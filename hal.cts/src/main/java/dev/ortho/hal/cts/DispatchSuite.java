@@ -7,7 +7,9 @@ import dev.ortho.base.StatusCode;
 import dev.ortho.base.Timeout;
 import dev.ortho.hal.BindingTable;
 import dev.ortho.hal.Buffer;
+import dev.ortho.hal.BufferParams;
 import dev.ortho.hal.BufferRef;
+import dev.ortho.hal.BufferUsage;
 import dev.ortho.hal.CommandBuffer;
 import dev.ortho.hal.CommandCategory;
 import dev.ortho.hal.Device;
@@ -16,6 +18,7 @@ import dev.ortho.hal.DispatchFlags;
 import dev.ortho.hal.Executable;
 import dev.ortho.hal.ExecutableCache;
 import dev.ortho.hal.ExecutableParams;
+import dev.ortho.hal.MemoryAccess;
 import dev.ortho.hal.Semaphore;
 import dev.ortho.hal.SemaphoreList;
 import java.lang.foreign.MemorySegment;
@@ -129,7 +132,12 @@ public abstract class DispatchSuite extends DeviceTestBase {
 
     @Test
     void indirectWorkgroupCountsAreReadWhenTheDispatchRuns() {
-        try (Buffer count = ints(1, 1, 1); Buffer out = allocate(8); Semaphore done = device.createSemaphore(0)) {
+        // IREE requires DISPATCH_INDIRECT_PARAMETERS usage of a workgroup count buffer (the validation wrapper checks it)
+        BufferParams countParams = new BufferParams(BufferParams.hostLocal().type(), MemoryAccess.ALL,
+                BufferUsage.DEFAULT | BufferUsage.MAPPING | BufferUsage.DISPATCH_INDIRECT_PARAMETERS, 0, 0);
+        try (Buffer count = device.allocator().allocateBuffer(countParams, 12); Buffer out = allocate(8);
+                Semaphore done = device.createSemaphore(0)) {
+            count.write(0, i32(1, 1, 1));
             BufferRef countRef = BufferRef.of(count);
             device.queueDispatch(ANY, SemaphoreList.empty(), SemaphoreList.of(done, 1), executable,
                     executable.lookupFunction("fill_x32"), DispatchConfig.indirect(countRef), i32(2, 77),

@@ -27,16 +27,6 @@ public abstract class QueueSuite extends DeviceTestBase {
     private static final SemaphoreList NONE = SemaphoreList.empty();
 
     @Test
-    void queryAnswersTheDocumentedKeysAndNotFoundOtherwise() {
-        assertEquals(device.info().id(), device.queryI64("hal.device", "id"));
-        assertTrue(device.queryI64("hal.device", "concurrency") >= 1);
-        assertTrue(device.queryI64("hal.dispatch", "concurrency") >= 1);
-        assertEquals(0, device.queryI64("hal.executable.format", "no-such-format"));
-        var e = assertStatus(StatusCode.NOT_FOUND, () -> device.queryI64("hal.device", "colour"));
-        assertTrue(e.getMessage().contains("colour"), e.getMessage());
-    }
-
-    @Test
     void fillUpdateAndCopyRunInQueueOrderAndSignal() {
         try (Semaphore done = device.createSemaphore(0); Buffer a = allocate(16); Buffer b = allocate(16)) {
             device.queueFill(ANY, NONE, SemaphoreList.of(done, 1), a, 0, 16, 0x01010101, 4, 0);

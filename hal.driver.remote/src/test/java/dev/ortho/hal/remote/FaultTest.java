@@ -130,7 +130,7 @@ class FaultTest {
             in.readFully(body);
             long id = new FrameReader(ByteBuffer.wrap(body).order(ByteOrder.LITTLE_ENDIAN)).requestId();
             ByteBuffer welcome = FrameWriter.frame(Protocol.REPLY, id).putI32(0).putI64(1).putString("")
-                    .putString("stalled").putI64(0).putI32(0).finish();
+                    .putString("stalled").putI64(0).putI32(1).putU8(0x1F).putI32(0).finish(); // 1 queue, every scope, no heaps
             OutputStream out = socket.getOutputStream();
             out.write(welcome.array(), 0, welcome.limit());
             out.flush();

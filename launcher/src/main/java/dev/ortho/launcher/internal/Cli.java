@@ -14,7 +14,7 @@ import java.util.Map;
  * <p>Contract: no arguments starts the shell; {@code --help} prints usage to stdout (exit 0); an
  * unknown subcommand or flag prints the problem and usage to stderr (exit 2); a tool that fails
  * prints IREE's {@code CODE; message} to stderr and exits 1. Flags use IREE's names
- * ({@code --list_drivers}, {@code --list_devices[=driver]}).
+ * ({@code --list_drivers}, {@code --list_devices[=driver]}, {@code --dump_devices[=driver]}).
  *
  * <p>Plain Java: built from its collaborators, usable without a framework. Not thread-safe; one
  * invocation at a time.
@@ -113,6 +113,19 @@ final class Cli {
             out.print(DriverListing.devices(drivers, driverName));
             return EXIT_OK;
         }
+        if (flag.equals("--dump_devices")) {
+            out.print(DeviceDump.dumpDevices(drivers, null));
+            return EXIT_OK;
+        }
+        if (flag.startsWith("--dump_devices=")) {
+            String driverName = flag.substring("--dump_devices=".length());
+            if (driverName.isEmpty()) {
+                throw new StatusException(StatusCode.INVALID_ARGUMENT,
+                        "--dump_devices= needs a driver name, e.g. --dump_devices=local-sync");
+            }
+            out.print(DeviceDump.dumpDevices(drivers, driverName));
+            return EXIT_OK;
+        }
         return usageError("unknown flag '" + flag + "'", err);
     }
 
@@ -138,6 +151,8 @@ final class Cli {
                 .append(String.format("  %-22s %s%n", "--list_drivers", "list the available HAL drivers"))
                 .append(String.format("  %-22s %s%n", "--list_devices[=NAME]",
                         "list the devices of every driver, or of driver NAME"))
+                .append(String.format("  %-22s %s%n", "--dump_devices[=NAME]",
+                        "create and describe every device of every driver, or of driver NAME"))
                 .append(String.format("  %-22s %s%n", "--help", "print this help"))
                 .append("\nExit codes: 0 success, 1 failure (printed as 'CODE; message'), 2 usage error.\n");
         return text.toString();

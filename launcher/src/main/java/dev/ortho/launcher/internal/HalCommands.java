@@ -15,7 +15,8 @@ import org.osgi.service.component.annotations.Reference;
 @Component(service = HalCommands.class, property = {
     "osgi.command.scope=hal",
     "osgi.command.function=drivers",
-    "osgi.command.function=devices"})
+    "osgi.command.function=devices",
+    "osgi.command.function=dump"})
 public final class HalCommands {
     private final DriverRegistry registry;
 
@@ -48,5 +49,11 @@ public final class HalCommands {
     @Descriptor("list the devices of one HAL driver as device URIs")
     public String devices(@Descriptor("driver name, e.g. local-task") String driverName) {
         return DriverListing.devices(registry, driverName).stripTrailing();
+    }
+
+    @Descriptor("create a HAL device by URI, print its info, queries, capabilities, heaps and "
+            + "allocator statistics, then release it")
+    public String dump(@Descriptor("device URI, e.g. local-sync://") String deviceUri) {
+        return DeviceDump.dump(registry, deviceUri).stripTrailing();
     }
 }

@@ -143,4 +143,30 @@ class CliTest {
         assertEquals(1, cli.run(new String[] {"--list_devices="}, out, err));
         assertTrue(err().contains("INVALID_ARGUMENT; --list_devices= needs a driver name"), err());
     }
+
+    @Test
+    void dumpDevicesSkipsDriversThatCannotBeCreatedUnlessNamed() {
+        registry.register(new DriverFactory() {
+            @Override
+            public List<DriverInfo> enumerate() {
+                return List.of(new DriverInfo("broken", "cannot start here"));
+            }
+
+            @Override
+            public Driver createDriver(String driverName) {
+                throw new dev.ortho.base.StatusException(dev.ortho.base.StatusCode.UNAVAILABLE, "no hardware");
+            }
+        });
+        assertEquals(0, cli.run(new String[] {"--dump_devices"}, out, err));
+        assertEquals("""
+                # ============================================================================
+                # Enumerated devices for driver 'broken'
+                # ============================================================================
+
+                """, out());
+        assertEquals(1, cli.run(new String[] {"--dump_devices=broken"}, out, err));
+        assertEquals("UNAVAILABLE; no hardware; while creating driver 'broken'\n", err());
+        assertEquals(1, cli.run(new String[] {"--dump_devices="}, out, err));
+        assertTrue(err().contains("INVALID_ARGUMENT; --dump_devices= needs a driver name"), err());
+    }
 }

@@ -113,4 +113,19 @@ class OrthoJarIT {
         assertEquals(1, run.exitCode());
         assertTrue(run.err().startsWith("NOT_FOUND; no HAL driver 'nope' is registered"), run.err());
     }
+
+    @Test
+    void shellDumpDescribesTheLocalSyncDeviceAndDumpDevicesAgrees() throws Exception {
+        Run shell = ortho("hal:dump local-sync://\n");
+        assertEquals(0, shell.exitCode(), shell.err());
+        assertTrue(shell.out().startsWith("# ===---"), shell.out());
+        assertTrue(shell.out().contains("# --device=local-sync://\n"), shell.out());
+        assertTrue(shell.out().contains("  hal.executable.format :: jvm-static = 1\n"), shell.out());
+        assertTrue(shell.out().contains("allocator statistics:\n  ALL: "), shell.out());
+
+        Run flag = ortho(null, "--dump_devices=local-sync");
+        assertEquals(0, flag.exitCode(), flag.err());
+        assertTrue(flag.out().contains("# Enumerated devices for driver 'local-sync'\n"), flag.out());
+        assertTrue(flag.out().endsWith(shell.out()), "the flag prints the same device description:\n" + flag.out());
+    }
 }

@@ -3,18 +3,11 @@ package dev.ortho.hal.remote.cts;
 import dev.ortho.hal.Device;
 import dev.ortho.hal.cts.QueueSuite;
 import dev.ortho.hal.remote.Loopback;
-import java.util.Set;
 
 /** The Queue conformance suite on {@code remote://} over TCP, against a loopback server serving local-sync. */
 class RemoteTcpQueueTest extends QueueSuite {
     @Override
     protected Device createDevice() {
         return Loopback.shared().connect();
-    }
-
-    /** Remote queue operations return before their waits are reached, whatever the served device does. */
-    @Override
-    protected Set<String> capabilities() {
-        return Set.of(ASYNC_QUEUE);
     }
 }

@@ -1,4 +1,5 @@
 /**
- * The {@code hal} VM module, version 7 (private): exposes HAL devices to VM programs through a ModuleProvider service. Exports nothing.
+ * Implementation of the {@code hal} VM module: the exports (grouped by the HAL object they act
+ * on), the ref wrapper, the per-context state and the DS adapter in {@code osgi}. Private.
  */
 package dev.ortho.modules.hal.internal;

@@ -3,6 +3,7 @@ package dev.ortho.hal.cpu.internal.command;
 import dev.ortho.base.StatusCode;
 import dev.ortho.base.StatusException;
 import dev.ortho.hal.Buffer;
+import dev.ortho.hal.BufferOverlap;
 import dev.ortho.hal.BufferRef;
 import dev.ortho.hal.DispatchConfig;
 import dev.ortho.hal.DispatchFlags;
@@ -71,7 +72,18 @@ public sealed interface Command {
             throw new StatusException(StatusCode.INVALID_ARGUMENT, "copy source length " + sourceLength
                     + " differs from target length " + targetLength);
         }
+        if (sourceLength >= 0 && targetLength >= 0 && BufferOverlap.test(source.buffer(), source.offset(),
+                sourceLength, target.buffer(), target.offset(), targetLength) != BufferOverlap.DISJOINT) {
+            throw overlap(source.offset(), target.offset(), sourceLength);
+        }
         return new Copy(source, target);
+    }
+
+    /** IREE's rule for copies: source and target must not overlap within one allocation. */
+    static StatusException overlap(long sourceOffset, long targetOffset, long length) {
+        return new StatusException(StatusCode.INVALID_ARGUMENT, "copy source range [" + sourceOffset + ", "
+                + (sourceOffset + length) + ") and target range [" + targetOffset + ", " + (targetOffset + length)
+                + ") overlap within the same allocation");
     }
 
     /**
@@ -166,6 +178,17 @@ public sealed interface Command {
             throw new StatusException(StatusCode.INVALID_ARGUMENT, what + " buffer reference is null");
         }
         return ref;
+    }
+
+    /**
+     * Checks a reference recorded outside any command (barriers, advice): non-null, and a direct
+     * one's range fits its buffer; returns its resolved length, or -1 for an indirect one.
+     *
+     * @throws StatusException INVALID_ARGUMENT for null or a foreign buffer, OUT_OF_RANGE naming
+     *     {@code what}, the range and the buffer length
+     */
+    static long checkReference(BufferRef ref, String what) {
+        return directLength(ref, what);
     }
 
     /** The resolved length of a direct reference (checking its range now), or -1 for an indirect one. */

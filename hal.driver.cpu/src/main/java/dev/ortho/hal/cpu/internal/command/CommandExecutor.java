@@ -78,6 +78,9 @@ public final class CommandExecutor {
                     throw new StatusException(StatusCode.INVALID_ARGUMENT, "copy source length " + source.byteSize()
                             + " differs from target length " + target.byteSize());
                 }
+                if (source.asOverlappingSlice(target).isPresent()) { // binding-table slots may alias
+                    throw Command.overlap(copy.source().offset(), copy.target().offset(), source.byteSize());
+                }
                 MemorySegment.copy(source, 0, target, 0, source.byteSize());
             }
             case Command.Dispatch dispatch -> {

@@ -2,6 +2,7 @@ package dev.ortho.hal.cpu.internal.command;
 
 import dev.ortho.base.StatusCode;
 import dev.ortho.base.StatusException;
+import dev.ortho.hal.BufferBarrier;
 import dev.ortho.hal.BufferRef;
 import dev.ortho.hal.CommandBuffer;
 import dev.ortho.hal.CommandBufferMode;
@@ -9,6 +10,7 @@ import dev.ortho.hal.CommandCategory;
 import dev.ortho.hal.DispatchConfig;
 import dev.ortho.hal.Event;
 import dev.ortho.hal.Executable;
+import dev.ortho.hal.MemoryBarrier;
 import dev.ortho.hal.Resource;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
@@ -108,6 +110,60 @@ public final class LocalCommandBuffer implements CommandBuffer {
     @Override
     public void executionBarrier(int sourceStages, int targetStages, int flags) {
         requireRecording("executionBarrier");
+    }
+
+    /** Commands run in order on a CPU device, so finer barriers order no less than a full one. */
+    @Override
+    public void executionBarrier(int sourceStages, int targetStages, int flags, MemoryBarrier[] memoryBarriers,
+            BufferBarrier[] bufferBarriers) {
+        requireRecording("executionBarrier");
+        checkBarriers("executionBarrier", memoryBarriers, bufferBarriers);
+    }
+
+    @Override
+    public void waitEvents(Event[] events, int sourceStages, int targetStages, MemoryBarrier[] memoryBarriers,
+            BufferBarrier[] bufferBarriers) {
+        waitEvents(events, sourceStages, targetStages);
+        checkBarriers("waitEvents", memoryBarriers, bufferBarriers);
+    }
+
+    private void checkBarriers(String what, MemoryBarrier[] memoryBarriers, BufferBarrier[] bufferBarriers) {
+        if (memoryBarriers != null) {
+            for (int i = 0; i < memoryBarriers.length; i++) {
+                if (memoryBarriers[i] == null) {
+                    throw new StatusException(StatusCode.INVALID_ARGUMENT, what + " memory barrier " + i + " is null");
+                }
+            }
+        }
+        if (bufferBarriers != null) {
+            for (int i = 0; i < bufferBarriers.length; i++) {
+                String barrier = what + " buffer barrier " + i;
+                if (bufferBarriers[i] == null) {
+                    throw new StatusException(StatusCode.INVALID_ARGUMENT, barrier + " is null");
+                }
+                long length = Command.checkReference(bufferBarriers[i].buffer(), barrier);
+                if (length < 0) {
+                    requireSlot(bufferBarriers[i].buffer().bufferSlot(), barrier);
+                }
+            }
+        }
+    }
+
+    /** A hint only: validated (recording state, flags, the reference's range), nothing recorded. */
+    @Override
+    public void adviseBuffer(BufferRef buffer, long flags, long arg0, long arg1) {
+        requireRecording("adviseBuffer");
+        CommandBuffer.super.adviseBuffer(buffer, flags, arg0, arg1);
+        if (Command.checkReference(buffer, "adviseBuffer") < 0) {
+            requireSlot(buffer.bufferSlot(), "adviseBuffer");
+        }
+    }
+
+    private void requireSlot(int slot, String what) {
+        if (slot >= bindingCapacity) {
+            throw new StatusException(StatusCode.OUT_OF_RANGE, what + " uses binding table slot " + slot
+                    + " but the command buffer's binding capacity is " + bindingCapacity);
+        }
     }
 
     @Override

@@ -38,6 +38,10 @@ public final class LocalExecutableCache implements ExecutableCache {
                     + "' is not supported by executable cache '" + identifier + "' (supported: "
                     + JvmStaticFormat.FORMAT + ")");
         }
+        if (params.constants() != null && params.constants().length != 0) {
+            throw new StatusException(StatusCode.INVALID_ARGUMENT, "executable cache '" + identifier + "': "
+                    + params.constants().length + " executable constants given, but jvm-static executables take none");
+        }
         try {
             JvmStaticFormat.Descriptor descriptor = JvmStaticFormat.parse(params.data());
             return JvmStaticExecutable.resolve(descriptor, libraries.find(descriptor.library()));

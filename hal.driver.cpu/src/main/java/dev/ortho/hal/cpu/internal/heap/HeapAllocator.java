@@ -106,6 +106,18 @@ public final class HeapAllocator implements Allocator {
                 });
     }
 
+    /**
+     * A queue-allocated buffer of {@code size} bytes with the type, access and usage
+     * {@link #allocate} would give it, but no memory: what a queue alloca whose waits failed
+     * returns. Allocates nothing and changes no statistics.
+     *
+     * @throws StatusException as {@link #allocate} for bad params or size
+     */
+    public HeapBuffer uncommitted(BufferParams params, long size) {
+        checkParams(params, size);
+        return HeapBuffer.uncommitted(size, normalizedType(params), normalizedAccess(params), normalizedUsage(params));
+    }
+
     @Override
     public Buffer importBuffer(BufferParams params, MemorySegment memory, Runnable releaseCallback) {
         if (memory == null) {

@@ -17,7 +17,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * action exactly once: on its last release, or earlier by {@link #decommit()} (queue dealloca).
  *
  * <p>Thread-safe: all fields are final except the reference count and the freed flag, which are
- * atomic.
+ * atomic, and the root's open-mapping count, guarded by the root's monitor (taken only to map,
+ * unmap and free, never on device access).
  */
 public final class HeapBuffer implements Buffer {
     private final HeapBuffer root;
@@ -31,6 +32,11 @@ public final class HeapBuffer implements Buffer {
     private final Runnable free;
     private final AtomicInteger references = new AtomicInteger(1);
     private final AtomicBoolean freed = new AtomicBoolean();
+    private final long allocationSize;
+    /** Open mappings of this root; guarded by the root's monitor. */
+    private int openMappings;
+    /** Whether {@code free} ran; guarded by the root's monitor. */
+    private boolean memoryFreed;
 
     /**
      * A root buffer over all of {@code memory}; {@code free} runs once when the memory is freed.
@@ -42,6 +48,7 @@ public final class HeapBuffer implements Buffer {
         this.memory = memory;
         this.byteOffset = 0;
         this.byteLength = memory.byteSize();
+        this.allocationSize = memory.byteSize();
         this.memoryType = memoryType;
         this.allowedAccess = allowedAccess;
         this.allowedUsage = allowedUsage;
@@ -49,11 +56,36 @@ public final class HeapBuffer implements Buffer {
         this.free = free;
     }
 
+    /** A root of {@code size} bytes that never got memory (its queue alloca's wait failed). */
+    private HeapBuffer(long size, int memoryType, int allowedAccess, int allowedUsage) {
+        this.root = this;
+        this.memory = MemorySegment.NULL;
+        this.byteOffset = 0;
+        this.byteLength = size;
+        this.allocationSize = size;
+        this.memoryType = memoryType;
+        this.allowedAccess = allowedAccess;
+        this.allowedUsage = allowedUsage;
+        this.queueAllocated = true;
+        this.free = () -> { };
+        this.freed.set(true);
+        this.memoryFreed = true;
+    }
+
+    /**
+     * A queue-allocated buffer that has no memory, returned by a queue alloca whose waits failed:
+     * every access fails with FAILED_PRECONDITION, release frees nothing.
+     */
+    static HeapBuffer uncommitted(long size, int memoryType, int allowedAccess, int allowedUsage) {
+        return new HeapBuffer(size, memoryType, allowedAccess, allowedUsage);
+    }
+
     private HeapBuffer(HeapBuffer root, long byteOffset, long byteLength) {
         this.root = root;
         this.memory = root.memory;
         this.byteOffset = byteOffset;
         this.byteLength = byteLength;
+        this.allocationSize = root.allocationSize;
         this.memoryType = root.memoryType;
         this.allowedAccess = root.allowedAccess;
         this.allowedUsage = root.allowedUsage;
@@ -81,7 +113,7 @@ public final class HeapBuffer implements Buffer {
 
     @Override
     public long allocationSize() {
-        return memory.byteSize();
+        return allocationSize;
     }
 
     @Override
@@ -131,20 +163,25 @@ public final class HeapBuffer implements Buffer {
         long resolved = Ranges.resolve(what, offset, length, byteLength);
         if (root.freed.get()) {
             throw new StatusException(StatusCode.FAILED_PRECONDITION, what + " buffer " + this
-                    + " was deallocated");
+                    + " has no memory: it was deallocated, or its queue alloca failed");
         }
         return memory.asSlice(byteOffset + offset, resolved);
     }
 
     @Override
-    public MappedMemory map(int access, long offset, long length) {
+    public MappedMemory map(int mode, int access, long offset, long length) {
+        if (mode != MAPPING_MODE_SCOPED && mode != MAPPING_MODE_PERSISTENT) {
+            throw new StatusException(StatusCode.INVALID_ARGUMENT, "mapping mode " + mode + " of buffer " + this
+                    + " is neither SCOPED (1) nor PERSISTENT (2)");
+        }
         if (!MemoryType.has(memoryType, MemoryType.HOST_VISIBLE)) {
             throw new StatusException(StatusCode.PERMISSION_DENIED, "buffer " + this
                     + " is not HOST_VISIBLE (memory type " + MemoryType.format(memoryType) + ")");
         }
-        if ((allowedUsage & (BufferUsage.MAPPING_SCOPED | BufferUsage.MAPPING_PERSISTENT)) == 0) {
-            throw new StatusException(StatusCode.PERMISSION_DENIED, "buffer " + this
-                    + " does not allow mapping (usage " + BufferUsage.format(allowedUsage) + ")");
+        int usage = mode == MAPPING_MODE_PERSISTENT ? BufferUsage.MAPPING_PERSISTENT : BufferUsage.MAPPING_SCOPED;
+        if ((allowedUsage & usage) == 0) {
+            throw new StatusException(StatusCode.PERMISSION_DENIED, "buffer " + this + " does not allow "
+                    + BufferUsage.format(usage) + " (usage " + BufferUsage.format(allowedUsage) + ")");
         }
         int requested = access & MemoryAccess.ALL;
         if (requested == 0 || (requested & ~allowedAccess) != 0) {
@@ -153,7 +190,9 @@ public final class HeapBuffer implements Buffer {
                     + MemoryAccess.format(allowedAccess) + ")");
         }
         MemorySegment contents = range("map", offset, length);
-        return new HeapMapping(MemoryAccess.has(access, MemoryAccess.WRITE) ? contents : contents.asReadOnly(),
+        root.openMapping();
+        retain(); // released by HeapMapping.close(): the buffer stays alive while mapped
+        return new HeapMapping(this, MemoryAccess.has(access, MemoryAccess.WRITE) ? contents : contents.asReadOnly(),
                 offset, access);
     }
 
@@ -180,10 +219,40 @@ public final class HeapBuffer implements Buffer {
         }
     }
 
-    /** Frees the root's memory now (queue dealloca); later accesses fail, the last release is a no-op. */
+    /**
+     * Frees the root's memory now (queue dealloca): later accesses fail, the last release is a
+     * no-op. If mappings are open the memory is freed when the last one closes, so no mapping
+     * ever sees freed memory.
+     */
     public void decommit() {
-        if (root.freed.compareAndSet(false, true)) {
-            root.free.run();
+        root.decommitRoot();
+    }
+
+    private synchronized void decommitRoot() {
+        freed.set(true);
+        if (openMappings == 0 && !memoryFreed) {
+            memoryFreed = true;
+            free.run();
+        }
+    }
+
+    private synchronized void openMapping() {
+        if (freed.get()) { // re-checked under the monitor: a dealloca may have raced range()
+            throw new StatusException(StatusCode.FAILED_PRECONDITION, "map buffer " + this
+                    + " has no memory: it was deallocated");
+        }
+        openMappings++;
+    }
+
+    /** Called by {@link HeapMapping#close()} on the buffer it mapped. */
+    void closeMapping() {
+        root.closeRootMapping();
+    }
+
+    private synchronized void closeRootMapping() {
+        if (--openMappings == 0 && freed.get() && !memoryFreed) {
+            memoryFreed = true;
+            free.run();
         }
     }
 
@@ -211,6 +280,6 @@ public final class HeapBuffer implements Buffer {
 
     @Override
     public String toString() {
-        return "heap buffer [" + byteOffset + ", " + (byteOffset + byteLength) + ") of " + memory.byteSize() + " bytes";
+        return "heap buffer [" + byteOffset + ", " + (byteOffset + byteLength) + ") of " + allocationSize + " bytes";
     }
 }

@@ -7,15 +7,19 @@ import java.lang.foreign.MemorySegment;
 
 /**
  * A mapping of a heap buffer: a view of its host memory (heap memory is host-coherent, so flush
- * and invalidate only check their range). Not thread-safe, as {@link MappedMemory}.
+ * and invalidate only check their range). Holds a reference to the buffer until closed, so the
+ * memory cannot be freed under it. Not thread-safe, as {@link MappedMemory}.
  */
 final class HeapMapping implements MappedMemory {
+    private final HeapBuffer buffer;
     private final MemorySegment contents;
     private final long byteOffset;
     private final int access;
     private boolean closed;
 
-    HeapMapping(MemorySegment contents, long byteOffset, int access) {
+    /** Takes over one reference to {@code buffer}, released on close. */
+    HeapMapping(HeapBuffer buffer, MemorySegment contents, long byteOffset, int access) {
+        this.buffer = buffer;
         this.contents = contents;
         this.byteOffset = byteOffset;
         this.access = access;
@@ -58,6 +62,10 @@ final class HeapMapping implements MappedMemory {
 
     @Override
     public void close() {
-        closed = true;
+        if (!closed) {
+            closed = true;
+            buffer.closeMapping();
+            buffer.release();
+        }
     }
 }

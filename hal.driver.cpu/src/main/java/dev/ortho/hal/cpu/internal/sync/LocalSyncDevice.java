@@ -12,6 +12,7 @@ import dev.ortho.hal.CommandBuffer;
 import dev.ortho.hal.CommandBufferMode;
 import dev.ortho.hal.CommandCategory;
 import dev.ortho.hal.Device;
+import dev.ortho.hal.DeviceCapability;
 import dev.ortho.hal.DeviceInfo;
 import dev.ortho.hal.DispatchConfig;
 import dev.ortho.hal.Event;
@@ -29,6 +30,8 @@ import dev.ortho.hal.cpu.internal.executable.LocalExecutableCache;
 import dev.ortho.hal.cpu.internal.heap.HeapAllocator;
 import dev.ortho.hal.cpu.internal.heap.HeapBuffer;
 import dev.ortho.hal.cpu.kernel.JvmStaticFormat;
+import dev.ortho.hal.frontier.SemaphoreScope;
+import dev.ortho.hal.spi.DeviceQueries;
 import dev.ortho.hal.spi.TimelineSemaphore;
 import java.lang.foreign.MemorySegment;
 import java.util.Arrays;
@@ -55,6 +58,14 @@ public final class LocalSyncDevice implements Device {
             | CommandBufferMode.UNVALIDATED | CommandBufferMode.UNRETAINED | CommandBufferMode.RETAIN_PROFILE_METADATA
             | CommandBufferMode.RETAIN_DISPATCH_METADATA;
     private static final int HOST_CALL_ARGS = 4;
+    /** The identifier {@code hal.device.id} patterns match, as IREE's synchronous CPU device. */
+    public static final String IDENTIFIER = "local-sync";
+    /**
+     * IREE's bits that hold for host memory run inline, and none of Ortho's scheduling features:
+     * operations complete on the caller's thread, on one queue, without pooling or frontiers.
+     */
+    static final long CAPABILITIES = DeviceCapability.TIMELINE_SEMAPHORES | DeviceCapability.UNIFIED_MEMORY
+            | DeviceCapability.HOST_COHERENT | DeviceCapability.HOST_ZERO_COPY_OK | DeviceCapability.CONCURRENT_SAFE;
 
     private final DeviceInfo info;
     private final HeapAllocator allocator;
@@ -90,29 +101,39 @@ public final class LocalSyncDevice implements Device {
             throw new StatusException(StatusCode.INVALID_ARGUMENT, "query category '" + category + "' key '" + key
                     + "' must not be null");
         }
-        return switch (category + "::" + key) {
-            case "hal.device::id" -> info.id();
-            case "hal.device::concurrency", "hal.dispatch::concurrency" -> 1;
-            default -> {
-                if (category.equals("hal.executable.format")) {
-                    yield JvmStaticFormat.FORMAT.equals(key) ? 1 : 0;
+        return switch (category) {
+            case DeviceQueries.DEVICE_ID -> DeviceQueries.matchesPattern(IDENTIFIER, key) ? 1 : 0;
+            case DeviceQueries.EXECUTABLE_FORMAT -> JvmStaticFormat.FORMAT.equals(key) ? 1 : 0;
+            case "hal.device", "hal.dispatch" -> {
+                if (key.equals("concurrency")) {
+                    yield 1; // one queue; workgroups run one after another
                 }
-                throw new StatusException(StatusCode.NOT_FOUND, "device '" + info.name() + "' has no property '"
-                        + category + "' :: '" + key + "'");
+                throw unknownQuery(category, key);
             }
+            default -> throw unknownQuery(category, key);
         };
     }
 
-    /** None of IREE's optional device capabilities. */
-    @Override
-    public long capabilities() {
-        return 0;
+    private StatusException unknownQuery(String category, String key) {
+        return new StatusException(StatusCode.NOT_FOUND, "device '" + info.name()
+                + "' has no configuration key value '" + category + " :: " + key + "'");
     }
 
+    /** See {@link #CAPABILITIES}. */
     @Override
-    public Semaphore createSemaphore(long initialValue) {
+    public long capabilities() {
+        return CAPABILITIES;
+    }
+
+    /**
+     * Every scope is backed by the same host-memory {@link TimelineSemaphore} (the CPU shares the
+     * host's memory); queue-local ones skip frontier recording.
+     */
+    @Override
+    public Semaphore createSemaphore(long initialValue, SemaphoreScope scope) {
         requireOpen("createSemaphore");
-        return new TimelineSemaphore(info.name() + " semaphore " + semaphoreCount.incrementAndGet(), initialValue);
+        return new TimelineSemaphore(info.name() + " semaphore " + semaphoreCount.incrementAndGet(), initialValue,
+                scope);
     }
 
     @Override
@@ -124,12 +145,18 @@ public final class LocalSyncDevice implements Device {
     @Override
     public CommandBuffer createCommandBuffer(int mode, int categories, long queueAffinity, int bindingCapacity) {
         requireOpen("createCommandBuffer");
-        if ((mode & ~KNOWN_MODES) != 0 || categories == 0 || (categories & ~CommandCategory.ANY) != 0
-                || bindingCapacity < 0) {
+        if ((mode & ~KNOWN_MODES) != 0) {
             throw new StatusException(StatusCode.INVALID_ARGUMENT, "command buffer mode "
-                    + CommandBufferMode.format(mode) + ", categories " + CommandCategory.format(categories)
-                    + " or binding capacity " + bindingCapacity + " is invalid (known modes "
-                    + CommandBufferMode.format(KNOWN_MODES) + ", categories TRANSFER|DISPATCH, capacity >= 0)");
+                    + CommandBufferMode.format(mode) + " has unknown bits 0x" + Integer.toHexString(mode & ~KNOWN_MODES)
+                    + " (known: " + CommandBufferMode.format(KNOWN_MODES) + ")");
+        }
+        if (categories == 0 || (categories & ~CommandCategory.ANY) != 0) {
+            throw new StatusException(StatusCode.INVALID_ARGUMENT, "command buffer categories 0x"
+                    + Integer.toHexString(categories) + " must be a non-empty subset of TRANSFER|DISPATCH");
+        }
+        if (bindingCapacity < 0) {
+            throw new StatusException(StatusCode.INVALID_ARGUMENT, "command buffer binding capacity "
+                    + bindingCapacity + " is negative");
         }
         checkAffinity(queueAffinity);
         return new LocalCommandBuffer(mode, categories, queueAffinity, bindingCapacity);
@@ -145,8 +172,21 @@ public final class LocalSyncDevice implements Device {
     public Buffer queueAlloca(long queueAffinity, SemaphoreList waits, SemaphoreList signals, BufferParams params,
             long size, long flags) {
         checkQueue("queueAlloca", queueAffinity, waits, signals);
-        HeapBuffer buffer = allocator.allocate(params, size, true);
-        complete(waits, signals, () -> { });
+        HeapBuffer empty = allocator.uncommitted(params, size); // checks params and size before waiting
+        StatusException waitFailure = awaitWaits(waits);
+        if (waitFailure != null) {
+            signals.fail(waitFailure);
+            return empty; // nothing allocated: the caller releases a buffer without memory
+        }
+        HeapBuffer buffer;
+        try {
+            buffer = allocator.allocate(params, size, true);
+        } catch (StatusException e) {
+            signals.fail(e);
+            return empty;
+        }
+        empty.release();
+        signals.signal();
         return buffer;
     }
 
@@ -217,6 +257,8 @@ public final class LocalSyncDevice implements Device {
             throw new StatusException(StatusCode.INVALID_ARGUMENT, "queueExecute command buffer " + commandBuffer
                     + " was not created by a local CPU device");
         }
+        // one queue: checkAffinity proved queueAffinity selects queue 0, and createCommandBuffer
+        // proved the command buffer allows it, so the two affinities always intersect here
         List<Command> commands = local.commandsForSubmission();
         MemorySegment[] slots = CommandExecutor.resolveSlots(bindings, local.usedSlots());
         complete(waits, signals, () -> CommandExecutor.executeAll(commands, slots));

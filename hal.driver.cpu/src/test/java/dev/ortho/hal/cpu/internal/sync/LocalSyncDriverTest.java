@@ -33,7 +33,9 @@ class LocalSyncDriverTest {
         registry.register(new LocalSyncDriverFactory(libraries));
         assertEquals(LocalSyncDriver.DESCRIPTION, registry.enumerate().getFirst().description());
         try (Device device = registry.createDevice("local-sync://")) {
-            assertEquals(0, device.queryI64("hal.device", "id"));
+            assertEquals(1, device.queryI64("hal.device.id", "local-sync"));
+            assertEquals(1, device.queryI64("hal.device.id", "local-*"));
+            assertEquals(0, device.queryI64("hal.device.id", "local-task"));
             assertEquals(1, device.queryI64("hal.executable.format", JvmStaticFormat.FORMAT));
         }
     }

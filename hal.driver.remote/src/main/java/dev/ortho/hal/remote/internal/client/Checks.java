@@ -3,6 +3,7 @@ package dev.ortho.hal.remote.internal.client;
 import dev.ortho.base.StatusCode;
 import dev.ortho.base.StatusException;
 import dev.ortho.hal.Buffer;
+import dev.ortho.hal.BufferOverlap;
 
 /**
  * Argument checks the client makes before anything is sent, so argument errors are thrown at the
@@ -44,6 +45,19 @@ final class Checks {
         if (offset % patternLength != 0 || length % patternLength != 0) {
             throw new StatusException(StatusCode.INVALID_ARGUMENT, what + " offset " + offset + " length " + length
                     + " is not a multiple of the pattern length " + patternLength);
+        }
+    }
+
+    /**
+     * IREE's copy rule: INVALID_ARGUMENT naming both ranges if they overlap within one allocation
+     * (lengths resolved).
+     */
+    static void disjoint(Buffer source, long sourceOffset, Buffer target, long targetOffset, long length) {
+        if (BufferOverlap.test(source, sourceOffset, length, target, targetOffset, length) != BufferOverlap.DISJOINT) {
+            long from = source.byteOffset() + sourceOffset;
+            long to = target.byteOffset() + targetOffset;
+            throw new StatusException(StatusCode.INVALID_ARGUMENT, "copy source range [" + from + ", " + (from + length)
+                    + ") and target range [" + to + ", " + (to + length) + ") overlap within the same allocation");
         }
     }
 

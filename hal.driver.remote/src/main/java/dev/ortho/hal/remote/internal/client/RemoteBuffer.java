@@ -12,6 +12,8 @@ import dev.ortho.hal.remote.internal.protocol.FrameReader;
 import dev.ortho.hal.remote.internal.protocol.Protocol;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
@@ -23,8 +25,8 @@ import java.util.concurrent.locks.LockSupport;
  *
  * <p><b>Contents move explicitly.</b> {@link #read} round-trips; {@link #write} and {@link #fill}
  * are one-way. A {@link #map mapping} is a local shadow: READ mappings fetch the range at map
- * time, {@link MappedMemory#invalidate} re-fetches, {@link MappedMemory#flush} sends; unmapping
- * does not flush. The buffer therefore reports its memory as not {@code HOST_COHERENT}.
+ * time, {@link MappedMemory#invalidate} re-fetches, {@link MappedMemory#flush} sends, and so does
+ * unmapping a writable mapping. The buffer therefore reports its memory as not {@code HOST_COHERENT}.
  * An imported buffer shares the caller's memory as its shadow: host writes land in it and are
  * sent, host reads first fetch the device's contents into it.
  *
@@ -47,6 +49,8 @@ final class RemoteBuffer implements Buffer, RemoteConnection.Target {
     private volatile int allowedAccess;
     private volatile int allowedUsage;
     private volatile Thread waiter;
+    /** Open writable persistent mappings of this root, written back before host reads (root only). */
+    private final List<RemoteMapping> persistentWrites = new CopyOnWriteArrayList<>();
 
     /** A root whose properties are known (allocated or imported); {@code imported} may be null. */
     RemoteBuffer(RemoteConnection connection, long handle, long size, int type, int access, int usage,
@@ -187,16 +191,24 @@ final class RemoteBuffer implements Buffer, RemoteConnection.Target {
         return new RemoteBuffer(root, byteOffset + offset, resolvedLength);
     }
 
-    /** Checks host access {@code access} to {@code [offset, offset + length)}; returns the length. */
-    long checkHostAccess(String what, int access, long offset, long length) {
+    /**
+     * Checks host access {@code access} to {@code [offset, offset + length)} in mapping
+     * {@code mode} (read, write and fill are scoped); returns the length.
+     */
+    long checkHostAccess(String what, int mode, int access, long offset, long length) {
+        if (mode != MAPPING_MODE_SCOPED && mode != MAPPING_MODE_PERSISTENT) {
+            throw new StatusException(StatusCode.INVALID_ARGUMENT, what + ": mapping mode " + mode + " of " + this
+                    + " is neither SCOPED (1) nor PERSISTENT (2)");
+        }
         RemoteBuffer r = properties();
         if (!MemoryType.has(r.memoryType, MemoryType.HOST_VISIBLE)) {
             throw new StatusException(StatusCode.PERMISSION_DENIED, what + ": " + this + " is not HOST_VISIBLE (memory "
                     + "type " + MemoryType.format(r.memoryType) + ")");
         }
-        if ((r.allowedUsage & (BufferUsage.MAPPING_SCOPED | BufferUsage.MAPPING_PERSISTENT)) == 0) {
-            throw new StatusException(StatusCode.PERMISSION_DENIED, what + ": " + this + " does not allow mapping "
-                    + "(usage " + BufferUsage.format(r.allowedUsage) + ")");
+        int usage = mode == MAPPING_MODE_PERSISTENT ? BufferUsage.MAPPING_PERSISTENT : BufferUsage.MAPPING_SCOPED;
+        if ((r.allowedUsage & usage) == 0) {
+            throw new StatusException(StatusCode.PERMISSION_DENIED, what + ": " + this + " does not allow "
+                    + BufferUsage.format(usage) + " (usage " + BufferUsage.format(r.allowedUsage) + ")");
         }
         int requested = access & MemoryAccess.ALL;
         if (requested == 0 || (requested & ~r.allowedAccess) != 0) {
@@ -206,15 +218,48 @@ final class RemoteBuffer implements Buffer, RemoteConnection.Target {
         return Checks.range(what, offset, length, byteLength);
     }
 
+    /**
+     * A shadow of the range (see the class comment); scoped and persistent mappings behave alike
+     * (explicit flush and invalidate), differing only in the usage they require. The mapping
+     * retains this buffer until it is closed.
+     */
     @Override
-    public MappedMemory map(int access, long offset, long length) {
-        long resolvedLength = checkHostAccess("map", access, offset, length);
-        return new RemoteMapping(this, access, offset, resolvedLength);
+    public MappedMemory map(int mode, int access, long offset, long length) {
+        long resolvedLength = checkHostAccess("map", mode, access, offset, length);
+        retain();
+        try {
+            root.writeBackPersistent();
+            RemoteMapping mapping = new RemoteMapping(this, access, offset, resolvedLength);
+            if (mode == MAPPING_MODE_PERSISTENT && MemoryAccess.has(access, MemoryAccess.WRITE)) {
+                root.persistentWrites.add(mapping);
+            }
+            return mapping;
+        } catch (RuntimeException e) {
+            release();
+            throw e;
+        }
+    }
+
+    /**
+     * Sends what the host wrote through open persistent mappings, so host reads of the buffer see
+     * them (a persistent mapping stays in use alongside other host access; the device still needs
+     * {@link MappedMemory#flush}, as the memory is not HOST_COHERENT).
+     */
+    private void writeBackPersistent() {
+        for (RemoteMapping mapping : persistentWrites) {
+            mapping.writeBack();
+        }
+    }
+
+    /** Called by a mapping as it closes. */
+    void unmapped(RemoteMapping mapping) {
+        root.persistentWrites.remove(mapping);
     }
 
     @Override
     public void read(long offset, MemorySegment target) {
-        checkHostAccess("read", MemoryAccess.READ, offset, target.byteSize());
+        checkHostAccess("read", MAPPING_MODE_SCOPED, MemoryAccess.READ, offset, target.byteSize());
+        root.writeBackPersistent();
         fetch(byteOffset + offset, target);
         if (imported != null) {
             MemorySegment.copy(target, 0, imported, byteOffset + offset, target.byteSize());
@@ -223,7 +268,7 @@ final class RemoteBuffer implements Buffer, RemoteConnection.Target {
 
     @Override
     public void write(long offset, MemorySegment source) {
-        checkHostAccess("write", MemoryAccess.WRITE, offset, source.byteSize());
+        checkHostAccess("write", MAPPING_MODE_SCOPED, MemoryAccess.WRITE, offset, source.byteSize());
         if (imported != null) {
             MemorySegment.copy(source, 0, imported, byteOffset + offset, source.byteSize());
         }
@@ -234,7 +279,7 @@ final class RemoteBuffer implements Buffer, RemoteConnection.Target {
     public void fill(long offset, long length, int pattern, int patternLength) {
         long resolvedLength = Checks.range("fill", offset, length, byteLength);
         Checks.pattern("fill", offset, resolvedLength, patternLength);
-        checkHostAccess("fill", MemoryAccess.WRITE, offset, resolvedLength);
+        checkHostAccess("fill", MAPPING_MODE_SCOPED, MemoryAccess.WRITE, offset, resolvedLength);
         if (imported != null) {
             MemorySegment range = imported.asSlice(byteOffset + offset, resolvedLength);
             for (long i = 0; i < resolvedLength; i += patternLength) {

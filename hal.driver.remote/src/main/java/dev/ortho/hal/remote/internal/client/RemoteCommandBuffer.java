@@ -2,6 +2,7 @@ package dev.ortho.hal.remote.internal.client;
 
 import dev.ortho.base.StatusCode;
 import dev.ortho.base.StatusException;
+import dev.ortho.hal.BufferBarrier;
 import dev.ortho.hal.BufferRef;
 import dev.ortho.hal.CommandBuffer;
 import dev.ortho.hal.CommandBufferMode;
@@ -9,6 +10,7 @@ import dev.ortho.hal.CommandCategory;
 import dev.ortho.hal.DispatchConfig;
 import dev.ortho.hal.Event;
 import dev.ortho.hal.Executable;
+import dev.ortho.hal.MemoryBarrier;
 import dev.ortho.hal.Resource;
 import dev.ortho.hal.remote.internal.protocol.FrameWriter;
 import dev.ortho.hal.remote.internal.protocol.Protocol;
@@ -137,8 +139,51 @@ final class RemoteCommandBuffer implements CommandBuffer {
 
     @Override
     public void executionBarrier(int sourceStages, int targetStages, int flags) {
+        executionBarrier(sourceStages, targetStages, flags, null, null);
+    }
+
+    /** Recorded with its memory and buffer barriers; the served device decides how finely to order. */
+    @Override
+    public void executionBarrier(int sourceStages, int targetStages, int flags, MemoryBarrier[] memoryBarriers,
+            BufferBarrier[] bufferBarriers) {
         recording("executionBarrier");
-        command(Protocol.CMD_BARRIER).putI32(sourceStages).putI32(targetStages).putI32(flags);
+        FrameWriter barriers = barriers("executionBarrier", memoryBarriers, bufferBarriers);
+        command(Protocol.CMD_BARRIER).putI32(sourceStages).putI32(targetStages).putI32(flags).putAll(barriers);
+    }
+
+    /** Checks and encodes memory and buffer barriers (null arrays are empty). */
+    private FrameWriter barriers(String what, MemoryBarrier[] memoryBarriers, BufferBarrier[] bufferBarriers) {
+        int memoryCount = memoryBarriers == null ? 0 : memoryBarriers.length;
+        int bufferCount = bufferBarriers == null ? 0 : bufferBarriers.length;
+        FrameWriter out = FrameWriter.unframed(8 + 8 * memoryCount + 40 * bufferCount).putI32(memoryCount);
+        for (int i = 0; i < memoryCount; i++) {
+            MemoryBarrier barrier = memoryBarriers[i];
+            Checks.notNull(barrier, what + " memory barrier " + i);
+            out.putI32(barrier.sourceScope()).putI32(barrier.targetScope());
+        }
+        out.putI32(bufferCount);
+        for (int i = 0; i < bufferCount; i++) {
+            BufferBarrier barrier = bufferBarriers[i];
+            String name = what + " buffer barrier " + i;
+            Checks.notNull(barrier, name);
+            Checks.notNull(barrier.buffer(), name + " buffer reference");
+            out.putI32(barrier.sourceScope()).putI32(barrier.targetScope());
+            ref(out, barrier.buffer(), name);
+        }
+        return out;
+    }
+
+    /**
+     * A hint: checked (recording state, reference, flags) and forwarded, so the served device sees
+     * the advice IREE's API gives it.
+     */
+    @Override
+    public void adviseBuffer(BufferRef buffer, long flags, long arg0, long arg1) {
+        recording("adviseBuffer");
+        CommandBuffer.super.adviseBuffer(buffer, flags, arg0, arg1);
+        FrameWriter refs = FrameWriter.unframed(32);
+        ref(refs, buffer, "adviseBuffer");
+        command(Protocol.CMD_ADVISE).putAll(refs).putI64(flags).putI64(arg0).putI64(arg1);
     }
 
     @Override
@@ -155,8 +200,15 @@ final class RemoteCommandBuffer implements CommandBuffer {
 
     @Override
     public void waitEvents(Event[] events, int sourceStages, int targetStages) {
+        waitEvents(events, sourceStages, targetStages, null, null);
+    }
+
+    @Override
+    public void waitEvents(Event[] events, int sourceStages, int targetStages, MemoryBarrier[] memoryBarriers,
+            BufferBarrier[] bufferBarriers) {
         recording("waitEvents");
         Checks.notNull(events, "waitEvents events");
+        FrameWriter barriers = barriers("waitEvents", memoryBarriers, bufferBarriers);
         long[] handles = new long[events.length];
         for (int i = 0; i < events.length; i++) {
             handles[i] = event(events[i]).handle();
@@ -165,7 +217,7 @@ final class RemoteCommandBuffer implements CommandBuffer {
         for (long h : handles) {
             out.putI64(h);
         }
-        out.putI32(sourceStages).putI32(targetStages);
+        out.putI32(sourceStages).putI32(targetStages).putAll(barriers);
     }
 
     private RemoteEvent event(Event event) {
@@ -209,8 +261,12 @@ final class RemoteCommandBuffer implements CommandBuffer {
         Checks.notNull(source, "copyBuffer source");
         Checks.notNull(target, "copyBuffer target");
         FrameWriter refs = FrameWriter.unframed(64);
-        ref(refs, source, "copyBuffer source");
-        ref(refs, target, "copyBuffer target");
+        long sourceLength = ref(refs, source, "copyBuffer source");
+        long targetLength = ref(refs, target, "copyBuffer target");
+        if (sourceLength >= 0 && targetLength >= 0) {
+            Checks.disjoint(source.buffer(), source.offset(), target.buffer(), target.offset(),
+                    Math.min(sourceLength, targetLength));
+        }
         command(Protocol.CMD_COPY).putAll(refs).putI32(flags);
     }
 

@@ -20,7 +20,11 @@ import dev.ortho.hal.HostCall;
 import dev.ortho.hal.MemoryHeap;
 import dev.ortho.hal.Semaphore;
 import dev.ortho.hal.SemaphoreList;
+import dev.ortho.hal.CommandBufferMode;
+import dev.ortho.hal.DeviceCapability;
 import dev.ortho.hal.frontier.Frontier;
+import dev.ortho.hal.frontier.SemaphoreScope;
+import dev.ortho.hal.spi.DeviceQueries;
 import dev.ortho.hal.remote.internal.protocol.FrameWriter;
 import dev.ortho.hal.remote.internal.protocol.Protocol;
 import dev.ortho.hal.remote.internal.sync.Gate;
@@ -58,6 +62,23 @@ public final class RemoteDevice implements Device {
     private static final Logger LOG = LoggerFactory.getLogger(RemoteDevice.class);
     private static final AtomicInteger HOST_THREADS = new AtomicInteger();
     private static final int HOST_CALL_ARGS = 4;
+    /** The identifier {@code hal.device.id} patterns match besides the served device's own. */
+    public static final String IDENTIFIER = "remote";
+    /**
+     * Served-device capabilities that hold over the wire: the device's own scheduling and
+     * execution properties. Memory-model bits (unified, coherent, zero-copy, peer and
+     * system-scope access) describe the server's address space, not the client's: host access
+     * goes through explicitly synchronised shadows, so they are cleared; collectives are not
+     * forwarded (channels are UNIMPLEMENTED).
+     */
+    static final long FORWARDED_CAPABILITIES = DeviceCapability.TIMELINE_SEMAPHORES | DeviceCapability.ISOLATED
+            | DeviceCapability.ATOMIC_SCOPE_DEVICE | DeviceCapability.MULTI_QUEUE
+            | DeviceCapability.STREAM_ORDERED_REUSE | DeviceCapability.FRONTIERS;
+    /** Capabilities every remote device has: its calls are thread-safe and its queues never run on the caller. */
+    static final long REMOTE_CAPABILITIES = DeviceCapability.CONCURRENT_SAFE | DeviceCapability.ASYNC_QUEUES;
+    private static final int KNOWN_MODES = CommandBufferMode.ONE_SHOT | CommandBufferMode.ALLOW_INLINE_EXECUTION
+            | CommandBufferMode.UNVALIDATED | CommandBufferMode.UNRETAINED | CommandBufferMode.RETAIN_PROFILE_METADATA
+            | CommandBufferMode.RETAIN_DISPATCH_METADATA;
 
     /** Encodes one buffer reference into a frame; returns the direct length, or -1 for a slot. */
     interface RefEncoder {
@@ -67,6 +88,8 @@ public final class RemoteDevice implements Device {
     private final RemoteConnection connection;
     private final DeviceInfo info;
     private final long capabilities;
+    private final int queueCount;
+    private final int scopes;
     private final RemoteAllocator allocator;
     private final SemaphoreImports imports;
     private final AtomicInteger references = new AtomicInteger(1);
@@ -74,11 +97,18 @@ public final class RemoteDevice implements Device {
     private volatile ExecutorService hostCalls;
     private volatile boolean closed;
 
-    RemoteDevice(RemoteConnection connection, DeviceInfo info, long capabilities, List<MemoryHeap> heaps,
-            Runnable onClose) {
+    /**
+     * @param servedCapabilities the served device's {@link DeviceCapability} bits
+     * @param queueCount the served device's queues
+     * @param scopes mask of the {@link SemaphoreScope} ordinals the served device provides
+     */
+    RemoteDevice(RemoteConnection connection, DeviceInfo info, long servedCapabilities, int queueCount, int scopes,
+            List<MemoryHeap> heaps, Runnable onClose) {
         this.connection = connection;
         this.info = info;
-        this.capabilities = capabilities;
+        this.capabilities = servedCapabilities & FORWARDED_CAPABILITIES | REMOTE_CAPABILITIES;
+        this.queueCount = queueCount;
+        this.scopes = scopes;
         this.allocator = new RemoteAllocator(this, heaps);
         this.imports = new SemaphoreImports(connection);
         this.onClose = onClose;
@@ -110,11 +140,20 @@ public final class RemoteDevice implements Device {
         return allocator;
     }
 
+    /**
+     * Answers {@code hal.device.id} for {@link #IDENTIFIER} here and otherwise asks the server, so
+     * a pattern matches if it matches {@code remote} or the served device (a program compiled for
+     * {@code local-*} runs on a remote {@code local-sync}); every other key is the served
+     * device's answer (executable formats only if the server also trusts them).
+     */
     @Override
     public long queryI64(String category, String key) {
         requireOpen("queryI64");
         Checks.notNull(category, "query category");
         Checks.notNull(key, "query key");
+        if (category.equals(DeviceQueries.DEVICE_ID) && DeviceQueries.matchesPattern(IDENTIFIER, key)) {
+            return 1;
+        }
         return connection.call(connection.request(Protocol.QUERY_I64).putString(category).putString(key),
                 "queryI64").i64("value");
     }
@@ -124,17 +163,27 @@ public final class RemoteDevice implements Device {
         return capabilities;
     }
 
+    /**
+     * A semaphore the server creates with {@code scope} on the served device, mirrored here with
+     * the same scope (so a queue-local mirror records no frontiers either).
+     */
     @Override
-    public Semaphore createSemaphore(long initialValue) {
+    public Semaphore createSemaphore(long initialValue, SemaphoreScope scope) {
         requireOpen("createSemaphore");
+        Checks.notNull(scope, "semaphore scope");
+        if ((scopes & 1 << scope.ordinal()) == 0) {
+            throw new StatusException(StatusCode.UNIMPLEMENTED, "semaphore scope " + scope
+                    + " is not provided by the device served to " + this);
+        }
         if (initialValue < 0 || initialValue > Semaphore.MAX_VALUE) {
             throw new StatusException(StatusCode.OUT_OF_RANGE, "semaphore initial value " + initialValue
                     + " is outside [0, " + Semaphore.MAX_VALUE + "]");
         }
         long handle = connection.newHandle();
-        RemoteSemaphore semaphore = new RemoteSemaphore(connection, handle, initialValue);
+        RemoteSemaphore semaphore = new RemoteSemaphore(connection, handle, initialValue, scope);
         connection.register(handle, semaphore);
-        connection.send(connection.request(Protocol.SEMAPHORE_CREATE).putI64(handle).putI64(initialValue));
+        connection.send(connection.request(Protocol.SEMAPHORE_CREATE).putI64(handle).putI64(initialValue)
+                .putU8(scope.ordinal()));
         return semaphore;
     }
 
@@ -149,10 +198,20 @@ public final class RemoteDevice implements Device {
     @Override
     public CommandBuffer createCommandBuffer(int mode, int categories, long queueAffinity, int bindingCapacity) {
         requireOpen("createCommandBuffer");
-        if (categories == 0 || (categories & ~CommandCategory.ANY) != 0 || bindingCapacity < 0) {
-            throw new StatusException(StatusCode.INVALID_ARGUMENT, "command buffer categories "
-                    + CommandCategory.format(categories) + " or binding capacity " + bindingCapacity + " is invalid");
+        if ((mode & ~KNOWN_MODES) != 0) {
+            throw new StatusException(StatusCode.INVALID_ARGUMENT, "command buffer mode 0x" + Integer.toHexString(mode)
+                    + " has unknown bits 0x" + Integer.toHexString(mode & ~KNOWN_MODES) + " (known: "
+                    + CommandBufferMode.format(KNOWN_MODES) + ")");
         }
+        if (categories == 0 || (categories & ~CommandCategory.ANY) != 0) {
+            throw new StatusException(StatusCode.INVALID_ARGUMENT, "command buffer categories 0x"
+                    + Integer.toHexString(categories) + " must be a non-empty subset of TRANSFER|DISPATCH");
+        }
+        if (bindingCapacity < 0) {
+            throw new StatusException(StatusCode.INVALID_ARGUMENT, "command buffer binding capacity "
+                    + bindingCapacity + " is negative");
+        }
+        checkAffinity("createCommandBuffer", queueAffinity);
         return new RemoteCommandBuffer(this, connection.newHandle(), mode, categories, queueAffinity, bindingCapacity);
     }
 
@@ -228,14 +287,25 @@ public final class RemoteDevice implements Device {
         }
     }
 
+    /** INVALID_ARGUMENT unless {@code affinity} is any ({@code 0}, {@code -1}) or selects a served queue. */
+    void checkAffinity(String what, long affinity) {
+        long queues = queueCount >= 64 ? -1L : (1L << queueCount) - 1;
+        if (affinity != 0 && affinity != QUEUE_AFFINITY_ANY && (affinity & queues) == 0) {
+            throw new StatusException(StatusCode.INVALID_ARGUMENT, what + " queue affinity 0x"
+                    + Long.toHexString(affinity) + " selects no queue of " + this + " (it has " + queueCount
+                    + " queue(s), mask 0x" + Long.toHexString(queues) + ")");
+        }
+    }
+
     /** Starts a queue frame: checks the lists, relays foreign semaphores, records owed signals. */
     private FrameWriter queueFrame(int opcode, String what, long affinity, SemaphoreList waits, SemaphoreList signals,
             int payloadHint, List<Object> uses) {
         requireOpen(what);
         if (waits == null || signals == null) {
             throw new StatusException(StatusCode.INVALID_ARGUMENT, what + " wait or signal list is null (use "
-                    + "SemaphoreList.empty())");
+                + "SemaphoreList.empty())");
         }
+        checkAffinity(what, affinity);
         FrameWriter out = connection.request(opcode, payloadHint + 32 * (waits.size() + signals.size()) + 64);
         out.putI64(affinity).putI32(waits.size());
         for (int i = 0; i < waits.size(); i++) {
@@ -333,6 +403,7 @@ public final class RemoteDevice implements Device {
         RemoteBuffer to = buffer(target, "queueCopy target");
         long resolved = Checks.range("queueCopy source", sourceOffset, length, from.byteLength());
         Checks.range("queueCopy target", targetOffset, resolved, to.byteLength());
+        Checks.disjoint(from, sourceOffset, to, targetOffset, resolved);
         submit(Protocol.QUEUE_COPY, "queueCopy", queueAffinity, waits, signals, 48, out -> out
                 .putI64(from.handle()).putI64(from.byteOffset() + sourceOffset).putI64(to.handle())
                 .putI64(to.byteOffset() + targetOffset).putI64(resolved).putI64(flags));
@@ -364,6 +435,13 @@ public final class RemoteDevice implements Device {
         if (!(commandBuffer instanceof RemoteCommandBuffer remote)) {
             throw new StatusException(StatusCode.INVALID_ARGUMENT, "queueExecute command buffer " + commandBuffer
                     + " was not created by " + this);
+        }
+        checkAffinity("queueExecute", queueAffinity);
+        long allowed = anyToAll(remote.queueAffinity()) & anyToAll(queueAffinity);
+        if (allowed == 0) {
+            throw new StatusException(StatusCode.INVALID_ARGUMENT, "queueExecute queue affinity 0x"
+                    + Long.toHexString(queueAffinity) + " and " + remote + "'s affinity 0x"
+                    + Long.toHexString(remote.queueAffinity()) + " select no common queue");
         }
         BindingTable table = bindings == null ? BindingTable.empty() : bindings;
         if (table.size() < remote.slotsUsed()) {
@@ -508,9 +586,14 @@ public final class RemoteDevice implements Device {
         return executor;
     }
 
+    private static long anyToAll(long affinity) {
+        return affinity == 0 ? -1L : affinity;
+    }
+
     @Override
     public void queueFlush(long queueAffinity) {
         requireOpen("queueFlush");
+        checkAffinity("queueFlush", queueAffinity);
         connection.send(connection.request(Protocol.QUEUE_FLUSH).putI64(queueAffinity));
     }
 

@@ -181,6 +181,12 @@ public final class RemoteDriver implements Driver {
             welcome.string("device path");
             String name = welcome.string("device name");
             long capabilities = welcome.i64("capabilities");
+            int queueCount = welcome.i32("queue count");
+            int scopes = welcome.u8("semaphore scopes");
+            if (queueCount < 1 || queueCount > 64) {
+                throw new StatusException(StatusCode.DATA_LOSS, "handshake queue count " + queueCount
+                        + " is outside [1, 64]");
+            }
             int heapCount = welcome.count("heaps");
             List<MemoryHeap> heaps = new ArrayList<>(heapCount);
             for (int i = 0; i < heapCount; i++) {
@@ -188,8 +194,8 @@ public final class RemoteDriver implements Driver {
                         welcome.i64("heap max allocation"), welcome.i64("heap alignment")));
             }
             welcome.end();
-            return new RemoteDevice(connection, new DeviceInfo(id, peer, name + " at " + peer), capabilities, heaps,
-                    () -> { });
+            return new RemoteDevice(connection, new DeviceInfo(id, peer, name + " at " + peer), capabilities,
+                    queueCount, scopes, heaps, () -> { });
         } catch (StatusException e) {
             connection.close(e);
             throw e.annotate("while connecting to remote device " + peer);

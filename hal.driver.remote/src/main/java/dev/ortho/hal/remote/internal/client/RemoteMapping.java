@@ -11,9 +11,12 @@ import java.nio.ByteOrder;
 
 /**
  * A host mapping of a remote buffer: a local shadow of the range (off-heap, freed at unmap; for an
- * imported buffer, the imported memory itself). READ mappings are fetched when made;
- * {@link #invalidate} fetches again, {@link #flush} sends host writes to the server; unmapping
- * sends nothing. Not thread-safe.
+ * imported buffer, the imported memory itself). Mappings are fetched when made unless they are
+ * write-only with DISCARD;
+ * {@link #invalidate} fetches again, {@link #flush} sends host writes to the server early, and
+ * unmapping a writable mapping sends the whole range (hal.api's helpers such as
+ * {@code Buffer.mapCopy} and {@code BufferView.parse} unmap without flushing, as they may on a
+ * coherent device). Retains its buffer until closed. Not thread-safe.
  */
 final class RemoteMapping implements MappedMemory {
     static final ValueLayout.OfShort SHORT_LE = ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
@@ -40,8 +43,17 @@ final class RemoteMapping implements MappedMemory {
             this.arena = Arena.ofShared();
             this.shadow = arena.allocate(Math.max(1, length), 64).asSlice(0, length);
         }
-        if (MemoryAccess.has(access, MemoryAccess.READ)) {
-            buffer.fetch(buffer.byteOffset() + offset, shadow);
+        // a writable mapping is sent back whole at unmap, so unless the caller discards the old
+        // contents the shadow must start from them (or the bytes it does not write would be lost)
+        if (MemoryAccess.has(access, MemoryAccess.READ) || !MemoryAccess.has(access, MemoryAccess.DISCARD)) {
+            try {
+                buffer.fetch(buffer.byteOffset() + offset, shadow);
+            } catch (RuntimeException e) {
+                if (arena != null) {
+                    arena.close();
+                }
+                throw e;
+            }
         }
     }
 
@@ -81,6 +93,13 @@ final class RemoteMapping implements MappedMemory {
         }
     }
 
+    /** Sends the whole shadow (a writable persistent mapping, before another host read of its buffer). */
+    void writeBack() {
+        if (!closed && length > 0) {
+            buffer.push(buffer.byteOffset() + offset, shadow);
+        }
+    }
+
     @Override
     public void invalidate(long rangeOffset, long rangeLength) {
         checkOpen();
@@ -92,11 +111,20 @@ final class RemoteMapping implements MappedMemory {
 
     @Override
     public void close() {
-        if (!closed) {
-            closed = true;
+        if (closed) {
+            return;
+        }
+        closed = true;
+        buffer.unmapped(this);
+        try {
+            if (MemoryAccess.has(access, MemoryAccess.WRITE) && length > 0) {
+                buffer.push(buffer.byteOffset() + offset, shadow); // host writes are never lost at unmap
+            }
+        } finally {
             if (arena != null) {
                 arena.close();
             }
+            buffer.release(); // the reference map() took
         }
     }
 

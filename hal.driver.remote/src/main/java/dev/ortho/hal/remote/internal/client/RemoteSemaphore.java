@@ -7,6 +7,7 @@ import dev.ortho.hal.Semaphore;
 import dev.ortho.hal.Timepoint;
 import dev.ortho.hal.TimepointCallback;
 import dev.ortho.hal.frontier.Frontier;
+import dev.ortho.hal.frontier.SemaphoreScope;
 import dev.ortho.hal.remote.internal.protocol.Protocol;
 import dev.ortho.hal.spi.TimelineSemaphore;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -30,10 +31,17 @@ final class RemoteSemaphore implements Semaphore, RemoteConnection.Target {
     private final AtomicLong owed = new AtomicLong(Long.MIN_VALUE);
     private final AtomicInteger references = new AtomicInteger(1);
 
-    RemoteSemaphore(RemoteConnection connection, long handle, long initialValue) {
+    RemoteSemaphore(RemoteConnection connection, long handle, long initialValue, SemaphoreScope scope) {
         this.connection = connection;
         this.handle = handle;
-        this.mirror = new TimelineSemaphore("remote " + connection.peer() + " semaphore " + handle, initialValue);
+        this.mirror = new TimelineSemaphore("remote " + connection.peer() + " semaphore " + handle, initialValue,
+                scope);
+    }
+
+    /** The scope it was created with; the server's semaphore and this mirror both have it. */
+    @Override
+    public SemaphoreScope scope() {
+        return mirror.scope();
     }
 
     RemoteConnection connection() {

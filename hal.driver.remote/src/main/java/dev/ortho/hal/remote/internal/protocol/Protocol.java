@@ -30,8 +30,13 @@ public final class Protocol {
 
     /** "ORTH" little-endian: the first field of {@link #HELLO}. */
     public static final int MAGIC = 0x4854524F;
-    /** This protocol's version; a server refuses any other with INCOMPATIBLE. */
-    public static final int VERSION = 1;
+    /**
+     * This protocol's version; a server refuses any other with INCOMPATIBLE. Version 2 added the
+     * queue count and semaphore scopes to the handshake, the scope to {@link #SEMAPHORE_CREATE},
+     * memory and buffer barriers to {@link #CMD_BARRIER} and {@link #CMD_WAIT_EVENTS}, and
+     * {@link #CMD_ADVISE}.
+     */
+    public static final int VERSION = 2;
     /** Opcode + request id after the length prefix. */
     public static final int HEADER_BYTES = 12;
     /** Length prefix size. */
@@ -42,13 +47,17 @@ public final class Protocol {
     public static final int TRANSFER_CHUNK_BYTES = 4 << 20;
 
     // ---- client -> server ----
-    /** u32 magic, u32 version, bytes token. Reply: device id, path, name, capabilities, heaps. */
+    /**
+     * u32 magic, u32 version, bytes token. Reply: u64 device id, string path, string name, u64
+     * capabilities, u32 queue count, u8 mask of the {@code SemaphoreScope} ordinals the device
+     * provides, u32 n, n heaps.
+     */
     public static final int HELLO = 1;
     /** Keep-alive; answered by {@link #PONG}. */
     public static final int PING = 2;
     /** u64 handle: drop the connection's reference to a resource. */
     public static final int RELEASE = 3;
-    /** u64 handle, u64 initial value. */
+    /** u64 handle, u64 initial value, u8 {@code SemaphoreScope} ordinal. */
     public static final int SEMAPHORE_CREATE = 10;
     /** u64 handle, u64 current value: a server-side stand-in for a semaphore of another device. */
     public static final int SEMAPHORE_IMPORT = 11;
@@ -111,6 +120,10 @@ public final class Protocol {
     public static final int BUFFER_FAILED = 106;
 
     // ---- recorded commands (inside COMMAND_BUFFER) ----
+    // CMD_BARRIER: u32 source stages, u32 target stages, u32 flags, barriers; CMD_WAIT_EVENTS: u32 n,
+    // n u64 events, u32 source stages, u32 target stages, barriers. Barriers: u32 n, n (u32 source
+    // scope, u32 target scope) memory barriers, u32 m, m (u32 source scope, u32 target scope,
+    // buffer reference) buffer barriers. CMD_ADVISE: buffer reference, u64 flags, u64 arg0, u64 arg1.
     public static final int CMD_BEGIN_DEBUG_GROUP = 1;
     public static final int CMD_END_DEBUG_GROUP = 2;
     public static final int CMD_BARRIER = 3;
@@ -121,6 +134,7 @@ public final class Protocol {
     public static final int CMD_UPDATE = 8;
     public static final int CMD_COPY = 9;
     public static final int CMD_DISPATCH = 10;
+    public static final int CMD_ADVISE = 11;
 
     /** Buffer reference kinds. */
     public static final int REF_NONE = 0;

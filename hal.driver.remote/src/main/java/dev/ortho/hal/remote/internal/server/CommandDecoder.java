@@ -2,10 +2,13 @@ package dev.ortho.hal.remote.internal.server;
 
 import dev.ortho.base.StatusCode;
 import dev.ortho.base.StatusException;
+import dev.ortho.hal.BufferBarrier;
+import dev.ortho.hal.BufferRef;
 import dev.ortho.hal.CommandBuffer;
 import dev.ortho.hal.Device;
 import dev.ortho.hal.Event;
 import dev.ortho.hal.Executable;
+import dev.ortho.hal.MemoryBarrier;
 import dev.ortho.hal.Resource;
 import dev.ortho.hal.remote.internal.protocol.FrameReader;
 import dev.ortho.hal.remote.internal.protocol.Protocol;
@@ -56,8 +59,13 @@ final class CommandDecoder {
         switch (kind) {
             case Protocol.CMD_BEGIN_DEBUG_GROUP -> cb.beginDebugGroup(in.string("label"));
             case Protocol.CMD_END_DEBUG_GROUP -> cb.endDebugGroup();
-            case Protocol.CMD_BARRIER -> cb.executionBarrier(in.i32("source stages"), in.i32("target stages"),
-                    in.i32("flags"));
+            case Protocol.CMD_BARRIER -> {
+                int source = in.i32("source stages");
+                int target = in.i32("target stages");
+                int flags = in.i32("flags");
+                MemoryBarrier[] memory = memoryBarriers(in);
+                cb.executionBarrier(source, target, flags, memory, bufferBarriers(in, handles, used));
+            }
             case Protocol.CMD_SIGNAL_EVENT -> cb.signalEvent(handles.get(in.i64("event"), Event.class, "event"),
                     in.i32("stages"));
             case Protocol.CMD_RESET_EVENT -> cb.resetEvent(handles.get(in.i64("event"), Event.class, "event"),
@@ -68,8 +76,13 @@ final class CommandDecoder {
                 for (int i = 0; i < n; i++) {
                     events[i] = handles.get(in.i64("event"), Event.class, "event");
                 }
-                cb.waitEvents(events, in.i32("source stages"), in.i32("target stages"));
+                int source = in.i32("source stages");
+                int target = in.i32("target stages");
+                MemoryBarrier[] memory = memoryBarriers(in);
+                cb.waitEvents(events, source, target, memory, bufferBarriers(in, handles, used));
             }
+            case Protocol.CMD_ADVISE -> cb.adviseBuffer(QueueDecoder.ref(in, handles, used), in.i64("flags"),
+                    in.i64("arg0"), in.i64("arg1"));
             case Protocol.CMD_FILL -> cb.fillBuffer(QueueDecoder.ref(in, handles, used), in.i32("pattern"),
                     in.i32("pattern length"), in.i32("flags"));
             case Protocol.CMD_UPDATE -> {
@@ -88,5 +101,29 @@ final class CommandDecoder {
             }
             default -> throw new StatusException(StatusCode.INVALID_ARGUMENT, "command kind " + kind + " is unknown");
         }
+    }
+
+    private static MemoryBarrier[] memoryBarriers(FrameReader in) {
+        int n = in.count("memory barriers");
+        MemoryBarrier[] barriers = new MemoryBarrier[n];
+        for (int i = 0; i < n; i++) {
+            barriers[i] = new MemoryBarrier(in.i32("memory barrier source scope"), in.i32("memory barrier target scope"));
+        }
+        return barriers;
+    }
+
+    private static BufferBarrier[] bufferBarriers(FrameReader in, HandleTable handles, List<Resource> used) {
+        int n = in.count("buffer barriers");
+        BufferBarrier[] barriers = new BufferBarrier[n];
+        for (int i = 0; i < n; i++) {
+            int source = in.i32("buffer barrier source scope");
+            int target = in.i32("buffer barrier target scope");
+            BufferRef ref = QueueDecoder.ref(in, handles, used);
+            if (ref == null) {
+                throw new StatusException(StatusCode.INVALID_ARGUMENT, "buffer barrier " + i + " has no buffer");
+            }
+            barriers[i] = new BufferBarrier(source, target, ref);
+        }
+        return barriers;
     }
 }

@@ -83,8 +83,40 @@ final class HandleTable {
         return entries.size();
     }
 
-    /** The resource of {@code handle} as {@code type}; NOT_FOUND, INVALID_ARGUMENT or the poison otherwise. */
+    /**
+     * The resource of {@code handle} as {@code type}; NOT_FOUND, INVALID_ARGUMENT or the poison
+     * otherwise. A {@link QueueAllocation} asked for as a {@link Buffer} is its committed buffer
+     * (FAILED_PRECONDITION while it has none).
+     */
     synchronized <T> T get(long handle, Class<T> type, String what) {
+        Entry entry = entry(handle, what);
+        if (type == Buffer.class && entry.resource instanceof QueueAllocation pending) {
+            return type.cast(pending.buffer(what));
+        }
+        if (!type.isInstance(entry.resource)) {
+            throw new StatusException(StatusCode.INVALID_ARGUMENT, what + " handle " + handle + " is a "
+                    + entry.resource.getClass().getSimpleName() + ", not a " + type.getSimpleName());
+        }
+        return type.cast(entry.resource);
+    }
+
+    /**
+     * The buffer of {@code handle}, or the {@link QueueAllocation} that will become it, for a queue
+     * operation that resolves it when it runs ({@link QueueAllocation#resolve}).
+     */
+    synchronized Resource bufferLater(long handle, String what) {
+        Entry entry = entry(handle, what);
+        if (entry.resource instanceof QueueAllocation pending) {
+            return pending;
+        }
+        if (!(entry.resource instanceof Buffer buffer)) {
+            throw new StatusException(StatusCode.INVALID_ARGUMENT, what + " handle " + handle + " is a "
+                    + entry.resource.getClass().getSimpleName() + ", not a Buffer");
+        }
+        return buffer;
+    }
+
+    private Entry entry(long handle, String what) {
         Entry entry = entries.get(handle);
         if (entry == null) {
             throw new StatusException(StatusCode.NOT_FOUND, what + " handle " + handle + " is unknown");
@@ -93,11 +125,7 @@ final class HandleTable {
             throw new StatusException(entry.poison.code(), what + " handle " + handle + " was never created: "
                     + entry.poison.getMessage());
         }
-        if (!type.isInstance(entry.resource)) {
-            throw new StatusException(StatusCode.INVALID_ARGUMENT, what + " handle " + handle + " is a "
-                    + entry.resource.getClass().getSimpleName() + ", not a " + type.getSimpleName());
-        }
-        return type.cast(entry.resource);
+        return entry;
     }
 
     /** The quota bytes still charged to buffer {@code handle}, now uncharged (for a dealloca). */
@@ -129,12 +157,16 @@ final class HandleTable {
         }
     }
 
+    private static boolean isBuffer(Object resource) {
+        return resource instanceof Buffer || resource instanceof QueueAllocation;
+    }
+
     /** Releases every resource (the client is gone). */
     synchronized void clear() {
         List<Entry> all = new ArrayList<>(entries.values());
         entries.clear();
         // semaphores last: releasing buffers first lets nothing observe a half-torn session
-        all.sort((a, b) -> Boolean.compare(!(a.resource instanceof Buffer), !(b.resource instanceof Buffer)));
+        all.sort((a, b) -> Boolean.compare(!isBuffer(a.resource), !isBuffer(b.resource)));
         for (Entry entry : all) {
             try {
                 drop(entry);

@@ -20,6 +20,7 @@ import dev.ortho.hal.Resource;
 import dev.ortho.hal.Semaphore;
 import dev.ortho.hal.SemaphoreList;
 import dev.ortho.hal.frontier.Frontier;
+import dev.ortho.hal.frontier.SemaphoreScope;
 import dev.ortho.hal.remote.ServerOptions;
 import dev.ortho.hal.remote.internal.protocol.FrameReader;
 import dev.ortho.hal.remote.internal.sync.Gate;
@@ -164,7 +165,7 @@ public final class ServerSession implements Transport.Listener {
         device = created;
         FrameWriter out = FrameWriter.frame(Protocol.REPLY, id).putI32(0);
         out.putI64(created.info().id()).putString(created.info().path()).putString(created.info().name())
-                .putI64(created.capabilities());
+                .putI64(created.capabilities()).putI32(queueCount(created)).putU8(scopeMask(created));
         List<MemoryHeap> heaps = created.allocator().heaps();
         out.putI32(heaps.size());
         for (MemoryHeap heap : heaps) {
@@ -175,6 +176,33 @@ public final class ServerSession implements Transport.Listener {
         if (closed.get()) {
             created.close(); // the client vanished while the device was being created
         }
+    }
+
+    /** The served device's queue count ({@code hal.device :: concurrency}), at least 1. */
+    private static int queueCount(Device device) {
+        try {
+            return (int) Math.clamp(device.queryI64("hal.device", "concurrency"), 1, 64);
+        } catch (StatusException e) {
+            return 1;
+        }
+    }
+
+    /**
+     * The semaphore scopes the served device provides, as a mask of ordinals: probed once per
+     * client by creating (and releasing) one semaphore of each, so the client can refuse an
+     * unavailable scope at the call (UNIMPLEMENTED) although semaphore creation is one-way.
+     */
+    private static int scopeMask(Device device) {
+        int mask = 0;
+        for (SemaphoreScope scope : SemaphoreScope.values()) {
+            try {
+                device.createSemaphore(0, scope).release();
+                mask |= 1 << scope.ordinal();
+            } catch (StatusException e) {
+                // not provided by this device
+            }
+        }
+        return mask;
     }
 
     private void refuse(long id, StatusException status) {
@@ -197,8 +225,15 @@ public final class ServerSession implements Transport.Listener {
             case Protocol.SEMAPHORE_CREATE -> {
                 long handle = in.i64("handle");
                 long initial = in.i64("initial value");
+                int scope = in.u8("scope");
                 in.end();
-                createSemaphore(handle, () -> device.createSemaphore(initial));
+                createSemaphore(handle, () -> {
+                    if (scope >= SemaphoreScope.values().length) {
+                        throw new StatusException(StatusCode.INVALID_ARGUMENT, "semaphore scope " + scope
+                                + " is not a scope ordinal (0.." + (SemaphoreScope.values().length - 1) + ")");
+                    }
+                    return device.createSemaphore(initial, SemaphoreScope.values()[scope]);
+                });
             }
             case Protocol.SEMAPHORE_IMPORT -> {
                 long handle = in.i64("handle");
@@ -413,18 +448,21 @@ public final class ServerSession implements Transport.Listener {
         }
         notifyOnSignal(signals, signalList);
         List<Resource> retained = new ArrayList<>();
-        QueueOp op;
+        QueueOp op = null;
         SemaphoreList waitList;
         long[] transferBytes = new long[1];
         try {
             waitList = resolve(waits, "wait");
-            op = QueueDecoder.decode(this, opcode, in, handles, device, affinity, retained, transferBytes);
+            op = QueueDecoder.decode(this, opcode, in, handles, device, affinity, waitList, retained, transferBytes);
             in.end();
             if (inFlight.get() >= options.maxInFlight()) {
                 throw new StatusException(StatusCode.RESOURCE_EXHAUSTED, name + " has " + inFlight.get()
                         + " queue operations in flight, its quota");
             }
         } catch (StatusException e) {
+            if (op != null) {
+                op.abandon(e);
+            }
             signalList.fail(e);
             if (in.isMalformed()) {
                 throw e;
@@ -448,6 +486,10 @@ public final class ServerSession implements Transport.Listener {
     /** A decoded queue operation, run once its waits are reached. */
     interface QueueOp {
         void run(SemaphoreList waits, SemaphoreList signals);
+
+        /** Called instead of {@link #run} when the operation will never run (a failed wait, a disconnect). */
+        default void abandon(StatusException status) {
+        }
     }
 
     private void submit(SemaphoreList waits, SemaphoreList signals, List<Resource> retained, QueueOp op) {
@@ -465,9 +507,12 @@ public final class ServerSession implements Transport.Listener {
         Gate gate = Gate.open(waits, serial, failure -> {
             try {
                 if (failure != null) {
+                    op.abandon(failure);
                     signals.fail(failure);
                 } else if (closed.get()) {
-                    signals.fail(new StatusException(StatusCode.CANCELLED, name + " disconnected"));
+                    StatusException cancelled = new StatusException(StatusCode.CANCELLED, name + " disconnected");
+                    op.abandon(cancelled);
+                    signals.fail(cancelled);
                 } else {
                     op.run(waits, signals);
                 }

@@ -68,7 +68,7 @@ class ServerSessionFuzzTest {
 
     private static List<byte[]> samples() {
         List<FrameWriter> frames = new ArrayList<>();
-        frames.add(FrameWriter.frame(Protocol.SEMAPHORE_CREATE, 2).putI64(100).putI64(0));
+        frames.add(FrameWriter.frame(Protocol.SEMAPHORE_CREATE, 2).putI64(100).putI64(0).putU8(3));
         frames.add(FrameWriter.frame(Protocol.SEMAPHORE_SIGNAL, 3).putI64(100).putI64(1).putU8(1).putU8(0)
                 .putI64(7).putI64(9));
         frames.add(FrameWriter.frame(Protocol.SEMAPHORE_FAIL, 3).putI64(100).putI32(10).putString("x"));
@@ -86,8 +86,11 @@ class ServerSessionFuzzTest {
         frames.add(FrameWriter.frame(Protocol.QUEUE_ALLOCA, 12).putI64(-1).putI32(0).putI32(0).putI64(103)
                 .putI32(0x30).putI32(7).putI32(0).putI64(0).putI64(0).putI64(128).putI64(0));
         frames.add(FrameWriter.frame(Protocol.COMMAND_BUFFER, 13).putI64(104).putI32(0).putI32(3).putI64(-1)
-                .putI32(2).putI32(2).putU8(Protocol.CMD_FILL).putU8(Protocol.REF_SLOT).putI32(1).putI64(0).putI64(4)
-                .putI32(0).putI32(4).putI32(0).putU8(Protocol.CMD_BARRIER).putI32(1).putI32(1).putI32(0));
+                .putI32(2).putI32(3).putU8(Protocol.CMD_FILL).putU8(Protocol.REF_SLOT).putI32(1).putI64(0).putI64(4)
+                .putI32(0).putI32(4).putI32(0).putU8(Protocol.CMD_BARRIER).putI32(1).putI32(1).putI32(0)
+                .putI32(1).putI32(1).putI32(2).putI32(1).putI32(1).putI32(2).putU8(Protocol.REF_SLOT).putI32(0)
+                .putI64(0).putI64(8).putU8(Protocol.CMD_ADVISE).putU8(Protocol.REF_SLOT).putI32(1).putI64(0)
+                .putI64(4).putI64(0).putI64(0).putI64(0));
         frames.add(FrameWriter.frame(Protocol.QUEUE_EXECUTE, 14).putI64(-1).putI32(0).putI32(0).putI64(104)
                 .putI32(2).putI64(101).putI64(0).putI64(64).putI64(101).putI64(0).putI64(64).putI64(0));
         frames.add(FrameWriter.frame(Protocol.RELEASE, 15).putI64(103));

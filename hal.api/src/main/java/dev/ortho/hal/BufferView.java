@@ -1,0 +1,315 @@
+package dev.ortho.hal;
+
+import dev.ortho.base.StatusCode;
+import dev.ortho.base.StatusException;
+import dev.ortho.base.Timeout;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * A typed, shaped view of a {@link Buffer}: IREE's {@code iree_hal_buffer_view_t}. It holds a
+ * shape (dimensions, rank 0 for a scalar), an {@link ElementType}
+ * ({@code (numerical_type << 24) | bit_count}), an {@link EncodingType} and the buffer, which it
+ * retains until its own last release. Metadata only: creating a view copies no memory.
+ *
+ * <p>{@link #byteLength()} is the size of the dense contents, {@code ceil(elements * bits / 8)}
+ * (sub-byte types packed), as IREE's {@code iree_hal_buffer_view_byte_length}. Unlike IREE, a
+ * view longer than its buffer is refused at creation, so every view can be mapped whole.
+ *
+ * <p>Text form: {@link #parse} and {@link #format} speak IREE's {@code 2x2xf32=[1 2][3 4]}
+ * syntax (see {@link BufferViewText}); parsing allocates the buffer from a device the way IREE's
+ * {@code iree_hal_buffer_view_parse} does.
+ *
+ * <p>Immutable apart from its reference count; thread-safe. The creator owns one reference.
+ */
+public final class BufferView implements Resource {
+    /** Largest host-to-device update one staging step issues (IREE's inline update limit). */
+    static final long MAX_UPDATE_BYTES = 64 * 1024;
+    private final Buffer buffer;
+    private final long[] shape;
+    private final int elementType;
+    private final int encodingType;
+    private final long elementCount;
+    private final long byteLength;
+    private final AtomicInteger references = new AtomicInteger(1);
+
+    private BufferView(Buffer buffer, long[] shape, int elementType, int encodingType, long elementCount,
+            long byteLength) {
+        this.buffer = buffer;
+        this.shape = shape;
+        this.elementType = elementType;
+        this.encodingType = encodingType;
+        this.elementCount = elementCount;
+        this.byteLength = byteLength;
+    }
+
+    /**
+     * Creates a view of {@code buffer} (retained by the view) with a copy of {@code shape}: IREE's
+     * {@code iree_hal_buffer_view_create}. The caller owns the view and keeps its own reference
+     * to the buffer.
+     *
+     * @param encodingType {@link EncodingType#DENSE_ROW_MAJOR} or {@link EncodingType#OPAQUE}
+     * @throws StatusException INVALID_ARGUMENT if {@code buffer} or {@code shape} is null, the
+     *     element type has bits set outside its numerical type and bit count
+     *     ({@code 0x00FFFF00}) or the encoding is unknown, each naming the value;
+     *     OUT_OF_RANGE naming the dimension if one is negative, if the element count or byte
+     *     length overflows, or if the view needs more bytes than {@code buffer} has
+     */
+    public static BufferView create(Buffer buffer, long[] shape, int elementType, int encodingType) {
+        if (buffer == null) {
+            throw new StatusException(StatusCode.INVALID_ARGUMENT, "buffer view buffer is null");
+        }
+        if (shape == null) {
+            throw new StatusException(StatusCode.INVALID_ARGUMENT, "buffer view shape is null (use an empty "
+                    + "array for a scalar)");
+        }
+        long[] dims = shape.clone();
+        for (int i = 0; i < dims.length; i++) {
+            if (dims[i] < 0) {
+                throw new StatusException(StatusCode.OUT_OF_RANGE, "buffer view shape[" + i + "] = " + dims[i]
+                        + " is negative");
+            }
+        }
+        if ((elementType & 0x00FFFF00) != 0) {
+            throw new StatusException(StatusCode.INVALID_ARGUMENT, "buffer view element type 0x"
+                    + Integer.toHexString(elementType) + " has bits outside (numerical_type << 24) | bit_count");
+        }
+        if (encodingType != EncodingType.DENSE_ROW_MAJOR && encodingType != EncodingType.OPAQUE) {
+            throw new StatusException(StatusCode.INVALID_ARGUMENT, "buffer view encoding type " + encodingType
+                    + " is unknown (OPAQUE = 0, DENSE_ROW_MAJOR = 1)");
+        }
+        long count = Shape.elementCount(dims);
+        long bytes = ElementType.packedByteCount(elementType, count);
+        if (bytes > buffer.byteLength()) {
+            throw new StatusException(StatusCode.OUT_OF_RANGE, "buffer view " + describe(dims, elementType)
+                    + " needs " + bytes + " bytes but buffer " + buffer + " has " + buffer.byteLength());
+        }
+        buffer.retain();
+        return new BufferView(buffer, dims, elementType, encodingType, count, bytes);
+    }
+
+    /**
+     * Allocates a zero-filled buffer for a dense view of {@code shape} and {@code elementType}
+     * from {@code allocator} with {@code params} and returns the view, which owns the buffer's
+     * only reference.
+     *
+     * @throws StatusException as {@link #create} and {@link Allocator#allocateBuffer}
+     */
+    public static BufferView allocate(Allocator allocator, BufferParams params, long[] shape, int elementType) {
+        if (allocator == null) {
+            throw new StatusException(StatusCode.INVALID_ARGUMENT, "buffer view allocator is null");
+        }
+        if (shape == null) {
+            throw new StatusException(StatusCode.INVALID_ARGUMENT, "buffer view shape is null");
+        }
+        long bytes = ElementType.packedByteCount(elementType, Shape.elementCount(shape));
+        try (Buffer buffer = allocator.allocateBuffer(params, bytes)) {
+            return create(buffer, shape, elementType, EncodingType.DENSE_ROW_MAJOR);
+        }
+    }
+
+    /**
+     * Parses IREE's text form ({@code 2x2xf32=[1 2][3 4]}, {@code 4xi8=1,2,3,4}, {@code f32=1})
+     * into a new device-local buffer of {@code device}: IREE's {@code iree_hal_buffer_view_parse}.
+     * The elements are written through a mapping when the buffer is host-visible and mappable,
+     * otherwise staged on the host and copied with {@link Device#queueUpdate} (this call then
+     * blocks until the copy completes). The caller owns the view; the view owns the buffer.
+     *
+     * @throws StatusException as {@link BufferViewText#parseHeader} and
+     *     {@link BufferViewText#parseElements} (INVALID_ARGUMENT / OUT_OF_RANGE naming the bad
+     *     element or shape); as {@link Allocator#allocateBuffer}
+     */
+    public static BufferView parse(String text, Device device) {
+        if (device == null) {
+            throw new StatusException(StatusCode.INVALID_ARGUMENT, "buffer view parse device is null");
+        }
+        BufferViewText.Header header = BufferViewText.parseHeader(text);
+        long bytes = header.byteLength();
+        String data = dataOf(text);
+        BufferParams params = new BufferParams(MemoryType.DEVICE_LOCAL, MemoryAccess.ALL,
+                BufferUsage.DEFAULT | BufferUsage.MAPPING_SCOPED, 0, 0);
+        try (Buffer buffer = device.allocator().allocateBuffer(params, bytes)) {
+            if (bytes > 0) {
+                fill(device, buffer, header, data);
+            }
+            return create(buffer, header.shape(), header.elementType(), header.encodingType());
+        }
+    }
+
+    private static void fill(Device device, Buffer buffer, BufferViewText.Header header, String data) {
+        boolean mappable = MemoryType.has(buffer.memoryType(), MemoryType.HOST_VISIBLE)
+                && (buffer.allowedUsage() & BufferUsage.MAPPING_SCOPED) != 0;
+        if (mappable) {
+            try (MappedMemory mapping = buffer.map(MemoryAccess.DISCARD_WRITE, 0, header.byteLength())) {
+                BufferViewText.parseElements(data, header.elementType(), header.elementCount(), mapping.contents());
+            }
+            return;
+        }
+        try (Arena arena = Arena.ofConfined(); Semaphore done = device.createSemaphore(0)) {
+            long length = header.byteLength();
+            MemorySegment staging = arena.allocate(length, BufferViewText.ALIGNMENT);
+            BufferViewText.parseElements(data, header.elementType(), header.elementCount(), staging);
+            // chained chunks of IREE's 64 KiB update limit: chunk i waits for i, signals i + 1
+            long chunks = 0;
+            for (long offset = 0; offset < length; offset += MAX_UPDATE_BYTES, chunks++) {
+                long size = Math.min(MAX_UPDATE_BYTES, length - offset);
+                device.queueUpdate(Device.QUEUE_AFFINITY_ANY, SemaphoreList.of(done, chunks),
+                        SemaphoreList.of(done, chunks + 1), staging.asSlice(offset, size), buffer, offset, 0);
+            }
+            done.await(chunks, Timeout.infinite());
+        }
+    }
+
+    /** The text after the first {@code =} of the unquoted, trimmed text; empty if none. */
+    private static String dataOf(String text) {
+        String value = text.strip();
+        if (value.startsWith("\"")) {
+            value = value.substring(1);
+        }
+        if (value.endsWith("\"")) {
+            value = value.substring(0, value.length() - 1);
+        }
+        int equals = value.indexOf('=');
+        return equals < 0 ? "" : value.substring(equals + 1);
+    }
+
+    /** The viewed buffer; borrowed, valid while this view is. */
+    public Buffer buffer() {
+        return buffer;
+    }
+
+    /** A copy of the dimensions. */
+    public long[] shape() {
+        return shape.clone();
+    }
+
+    /** Number of dimensions (0 for a scalar). */
+    public int rank() {
+        return shape.length;
+    }
+
+    /**
+     * Dimension {@code index}.
+     *
+     * @throws StatusException OUT_OF_RANGE naming the index and the rank
+     */
+    public long dim(int index) {
+        if (index < 0 || index >= shape.length) {
+            throw new StatusException(StatusCode.OUT_OF_RANGE, "buffer view dimension " + index
+                    + " is outside rank " + shape.length);
+        }
+        return shape[index];
+    }
+
+    /** The {@link ElementType} value. */
+    public int elementType() {
+        return elementType;
+    }
+
+    /** The {@link EncodingType} value. */
+    public int encodingType() {
+        return encodingType;
+    }
+
+    /** Product of the dimensions (1 for a scalar). */
+    public long elementCount() {
+        return elementCount;
+    }
+
+    /** Bytes one element occupies on its own (IREE's {@code iree_hal_buffer_view_element_size}). */
+    public int elementSize() {
+        return ElementType.denseByteCount(elementType);
+    }
+
+    /** Bytes of the dense contents: IREE's {@code iree_hal_buffer_view_byte_length}. */
+    public long byteLength() {
+        return byteLength;
+    }
+
+    /**
+     * The byte offset of the element at {@code indices} (one per dimension): IREE's
+     * {@code iree_hal_buffer_view_compute_offset}.
+     *
+     * @throws StatusException INVALID_ARGUMENT for a non-dense encoding, an opaque or sub-byte
+     *     element type, or an index count other than the rank; OUT_OF_RANGE naming the index that
+     *     is not below its dimension
+     */
+    public long computeOffset(long... indices) {
+        requireIndexable("offset");
+        if (indices == null || indices.length != shape.length) {
+            throw new StatusException(StatusCode.INVALID_ARGUMENT, "buffer view shape rank/indices mismatch: "
+                    + shape.length + " != " + (indices == null ? 0 : indices.length));
+        }
+        long offset = 0;
+        for (int i = 0; i < indices.length; i++) {
+            if (indices[i] < 0 || indices[i] >= shape[i]) {
+                throw new StatusException(StatusCode.OUT_OF_RANGE, "buffer view index[" + i + "] out of bounds: "
+                        + indices[i] + " >= " + shape[i]);
+            }
+            offset = offset * shape[i] + indices[i];
+        }
+        return offset * elementSize();
+    }
+
+    private void requireIndexable(String what) {
+        if (encodingType != EncodingType.DENSE_ROW_MAJOR) {
+            throw new StatusException(StatusCode.INVALID_ARGUMENT, "buffer view " + this
+                    + ": only dense encodings support view " + what + " computation");
+        }
+        if (ElementType.bitCount(elementType) == 0 || !ElementType.isByteAligned(elementType)) {
+            throw new StatusException(StatusCode.INVALID_ARGUMENT, "buffer view " + this
+                    + ": opaque and sub-byte element types cannot be indexed");
+        }
+    }
+
+    /**
+     * Formats the view completely ({@code 2x2xf32=[1 2][3 4]}), reading the buffer through a
+     * scoped mapping.
+     *
+     * @throws StatusException as {@link #format(long)}
+     */
+    public String format() {
+        return format(Long.MAX_VALUE);
+    }
+
+    /**
+     * Formats the view printing at most {@code maxElementCount} elements, as IREE's
+     * {@code iree_hal_buffer_view_format} ({@code 4xi8=1 2...}).
+     *
+     * @throws StatusException PERMISSION_DENIED if the buffer cannot be mapped for reading;
+     *     INVALID_ARGUMENT for a negative limit or a 0-bit element type
+     */
+    public String format(long maxElementCount) {
+        try (MappedMemory mapping = buffer.map(MemoryAccess.READ, 0, byteLength)) {
+            return BufferViewText.format(mapping.contents(), shape, elementType, maxElementCount);
+        }
+    }
+
+    @Override
+    public void retain() {
+        references.incrementAndGet();
+    }
+
+    @Override
+    public void release() {
+        int remaining = references.decrementAndGet();
+        if (remaining == 0) {
+            buffer.release();
+        } else if (remaining < 0) {
+            throw new StatusException(StatusCode.FAILED_PRECONDITION, "buffer view " + this
+                    + " released more times than it was retained");
+        }
+    }
+
+    /** The metadata, e.g. {@code 2x2xf32}; never reads the buffer. */
+    @Override
+    public String toString() {
+        return describe(shape, elementType);
+    }
+
+    private static String describe(long[] dims, int elementType) {
+        String type = ElementType.format(elementType);
+        return dims.length == 0 ? type : Shape.format(dims) + "x" + type;
+    }
+}

@@ -1,0 +1,79 @@
+package dev.ortho.modules.hal.internal.osgi;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.ortho.base.StatusCode;
+import dev.ortho.base.StatusException;
+import dev.ortho.hal.DriverRegistry;
+import dev.ortho.hal.cpu.internal.builtin.BuiltinKernels;
+import dev.ortho.hal.cpu.internal.executable.KernelLibraryRegistry;
+import dev.ortho.hal.cpu.internal.sync.LocalSyncDriverFactory;
+import dev.ortho.modules.hal.HalRefs;
+import dev.ortho.vm.Context;
+import dev.ortho.vm.Instance;
+import dev.ortho.vm.Invocation;
+import dev.ortho.vm.Module;
+import dev.ortho.vm.ValueType;
+import dev.ortho.vm.VmList;
+import java.lang.annotation.Annotation;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class HalModuleComponentTest {
+    static HalModuleComponent.Config config(String... uris) {
+        return new HalModuleComponent.Config() {
+            @Override
+            public String[] hal_device() {
+                return uris;
+            }
+
+            @Override
+            public Class<? extends Annotation> annotationType() {
+                return HalModuleComponent.Config.class;
+            }
+        };
+    }
+
+    static DriverRegistry registry() {
+        DriverRegistry registry = new DriverRegistry();
+        registry.register(new LocalSyncDriverFactory(new KernelLibraryRegistry(List.of(new BuiltinKernels()))));
+        return registry;
+    }
+
+    @Test
+    void createsHalModulesOverTheConfiguredDevicesSharedAcrossModules() {
+        HalModuleComponent component = new HalModuleComponent(registry(), config("local-sync", "local-sync://"));
+        Instance instance = new Instance();
+        Module first = component.createModule(instance);
+        Module second = component.createModule(instance);
+        assertEquals("hal", first.name());
+        assertEquals(7, first.version());
+        try (Context a = Context.create(instance, first); Context b = Context.create(instance, second)) {
+            VmList out = VmList.ofVariants(1);
+            Invocation.invoke(a, a.resolveFunction("hal.devices.count"), null, out);
+            assertEquals(2, out.getI32(0));
+            VmList index = VmList.ofValues(ValueType.I32, 1);
+            index.pushI32(1);
+            Invocation.invoke(a, a.resolveFunction("hal.devices.get"), index, out);
+            VmList other = VmList.ofVariants(1);
+            Invocation.invoke(b, b.resolveFunction("hal.devices.get"), index, other);
+            assertEquals(HalRefs.device(out.getRef(0)), HalRefs.device(other.getRef(0)),
+                    "modules of one component share its devices");
+            out.release();
+            other.release();
+            index.release();
+        }
+        component.deactivate();
+    }
+
+    @Test
+    void unknownDriverFailsModuleCreationNamingTheConfiguration() {
+        HalModuleComponent component = new HalModuleComponent(registry(), config("local-sync", "cuda://0"));
+        StatusException e = assertThrows(StatusException.class, () -> component.createModule(new Instance()));
+        assertEquals(StatusCode.NOT_FOUND, e.code());
+        assertTrue(e.getMessage().contains("dev.ortho.modules.hal hal.device=[local-sync, cuda://0]"), e.getMessage());
+        component.deactivate();
+    }
+}

@@ -1,0 +1,29 @@
+package dev.ortho.vm.spi;
+
+import java.util.List;
+import org.osgi.annotation.versioning.ConsumerType;
+
+/**
+ * An optional opcode set of the bytecode VM, selected in bytecode by a prefix byte (IREE's
+ * ExtF32 is {@code 0xE0}, ExtF64 {@code 0xE1}). Registered as an OSGi service with properties
+ * {@code vm.extension.prefix} and {@code vm.extension.feature}; a module whose requirements name
+ * a feature no registered extension provides fails to load.
+ *
+ * <p>The assembler, disassembler and verifier use {@link #ops()}; the interpreter executes the
+ * ops. Implementations are immutable and thread-safe.
+ */
+@ConsumerType
+public interface InstructionExtension {
+
+    /** A short name for messages and listings ({@code ext_f32}). */
+    String name();
+
+    /** The prefix byte that selects this opcode set (0xE0–0xFF). */
+    int prefix();
+
+    /** The {@code FeatureBits} bit a module must declare to use these ops. */
+    int feature();
+
+    /** Every op of the set, opcodes unique. */
+    List<OpDescriptor> ops();
+}
