@@ -12,7 +12,13 @@ import dev.ortho.hal.DeviceUri;
 import dev.ortho.hal.Semaphore;
 import dev.ortho.hal.SemaphoreList;
 import dev.ortho.hal.remote.internal.client.RemoteDriver;
+import dev.ortho.hal.remote.internal.protocol.FrameReader;
+import dev.ortho.hal.remote.internal.protocol.FrameWriter;
+import dev.ortho.hal.remote.internal.protocol.Protocol;
 import dev.ortho.hal.remote.internal.shm.Mailbox;
+import dev.ortho.hal.remote.internal.shm.MailboxTransport;
+import dev.ortho.hal.remote.internal.shm.ShmChild;
+import dev.ortho.hal.remote.internal.transport.Transport;
 import dev.ortho.hal.remote.internal.shm.WorkerPool;
 import dev.ortho.hal.spi.TimelineSemaphore;
 import java.nio.charset.StandardCharsets;
@@ -93,6 +99,69 @@ class ShmTest {
                 TrustTest.assertServes(replacement);
             }
             never.release();
+        }
+    }
+
+    /**
+     * The handshake race behind the old "peer shut the mailbox down" flake: a worker session was
+     * timed from when it was prepared, so a worker left idle past the handshake timeout closed
+     * its session by itself, and the next client to pick it was shut down mid-handshake (or, with
+     * both channels required idle, the worker was never picked again). Now the timeout runs from
+     * the client's first block.
+     */
+    @Test
+    void aWorkerIdleLongerThanTheHandshakeTimeoutStillServesTheNextClient() throws Exception {
+        byte[] token = "idle-worker-token".getBytes(StandardCharsets.UTF_8);
+        ServerOptions defaults = ServerOptions.defaults(token);
+        ServerOptions quick = new ServerOptions(defaults.listen(), false, token, defaults.maxMemoryBytes(),
+                defaults.maxHandles(), defaults.maxInFlight(), defaults.allowedFormats(), defaults.maxFrameBytes(),
+                defaults.executorThreads(), Duration.ofMillis(20), defaults.idleTimeout());
+        java.util.concurrent.ExecutorService executor = java.util.concurrent.Executors.newFixedThreadPool(1);
+        java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
+        java.util.concurrent.CountDownLatch ended = new java.util.concurrent.CountDownLatch(1);
+        Mailbox mailbox = Mailbox.inMemory(1 << 16, token);
+        try {
+            ShmChild.serve(mailbox, new LocalSyncSupplier(), quick, () -> true, executor, stop::get, ended);
+            // ten handshake timeouts pass with no client (waiting for a timeout to elapse is the point here)
+            java.util.concurrent.locks.LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(200));
+            assertTrue(mailbox.lvReady(), "still serving");
+            assertEquals(Mailbox.IDLE, mailbox.lvState(Mailbox.TO_PARENT), "the worker did not shut its idle session");
+            java.util.concurrent.CompletableFuture<Integer> status = new java.util.concurrent.CompletableFuture<>();
+            MailboxTransport client = new MailboxTransport(mailbox, true, () -> true, "test client",
+                    Protocol.DEFAULT_MAX_FRAME_BYTES, () -> { });
+            client.start(new Transport.Listener() {
+                @Override
+                public void onFrame(java.nio.ByteBuffer body) {
+                    FrameReader reply = new FrameReader(body.order(java.nio.ByteOrder.LITTLE_ENDIAN));
+                    status.complete(reply.i32("status"));
+                }
+
+                @Override
+                public void onClosed(StatusException reason) {
+                    status.completeExceptionally(reason);
+                }
+            });
+            client.send(FrameWriter.frame(Protocol.HELLO, 1).putI32(Protocol.MAGIC).putI32(Protocol.VERSION)
+                    .putBytes(token, 0, token.length).finish());
+            assertEquals(0, status.get(60, TimeUnit.SECONDS), "the handshake succeeded");
+            client.close(new StatusException(StatusCode.CANCELLED, "test done"));
+        } finally {
+            stop.set(true);
+            mailbox.close();
+            executor.shutdown();
+        }
+    }
+
+    @Test
+    void aChildThatDiesWhileIdleIsReplacedWhenTheNextClientPicks() throws Exception {
+        try (WorkerPool pool = new WorkerPool(WorkerPool.Mode.PROCESS, 1, SUPPLIER, 1 << 16)) {
+            WorkerPool.Worker first = pool.pickIdle(GUARD);
+            pool.release(first); // idle again, never served
+            first.process().destroyForcibly();
+            first.process().onExit().get(60, TimeUnit.SECONDS);
+            WorkerPool.Worker next = pool.pickIdle(GUARD); // not RESOURCE_EXHAUSTED: a fresh child took its place
+            assertTrue(next != first && next.isAlive(), next.toString());
+            pool.release(next);
         }
     }
 

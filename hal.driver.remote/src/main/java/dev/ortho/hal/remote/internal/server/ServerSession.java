@@ -66,7 +66,6 @@ public final class ServerSession implements Transport.Listener {
     private final Set<Gate> pending = ConcurrentHashMap.newKeySet();
     private final AtomicInteger inFlight = new AtomicInteger();
     private final AtomicBoolean closed = new AtomicBoolean();
-    private final long openedNanos = System.nanoTime();
     private final String name = "client " + CLIENTS.incrementAndGet();
     private volatile Device device;
 
@@ -82,10 +81,13 @@ public final class ServerSession implements Transport.Listener {
 
     /**
      * Called by the server's I/O thread periodically: drops connections that do not authenticate
-     * in time, and clients silent past the idle timeout (a vanished peer that never closed).
+     * in time (timed from when the peer arrived: a worker waiting to be picked is not late), and
+     * clients silent past the idle timeout (a vanished peer that never closed).
      */
     public void tick(long now) {
-        if (device == null && now - openedNanos > options.handshakeTimeout().toNanos()) {
+        long peerSince = transport.peerSinceNanos();
+        if (device == null && peerSince != Transport.NO_PEER_YET
+                && now - peerSince > options.handshakeTimeout().toNanos()) {
             transport.close(new StatusException(StatusCode.DEADLINE_EXCEEDED, name + " did not authenticate within "
                     + options.handshakeTimeout().toMillis() + " ms"));
         } else if (device != null && now - transport.lastReceiveNanos() > options.idleTimeout().toNanos()) {

@@ -50,6 +50,7 @@ public final class MailboxTransport implements Transport {
     private final Runnable tick;
     private volatile Listener listener;
     private volatile long lastReceiveNanos = System.nanoTime();
+    private volatile long peerSinceNanos = NO_PEER_YET;
     private volatile StatusException closeReason;
     private volatile boolean flushThenClose;
     private ByteBuffer body; // pump thread only
@@ -176,6 +177,9 @@ public final class MailboxTransport implements Transport {
         byte[] block = mailbox.data(in).asSlice(0, length).toArray(java.lang.foreign.ValueLayout.JAVA_BYTE);
         mailbox.soState(in, Mailbox.TASK_DONE); // the block is copied out; the peer may reuse the channel
         lastReceiveNanos = System.nanoTime();
+        if (peerSinceNanos == NO_PEER_YET) {
+            peerSinceNanos = lastReceiveNanos;
+        }
         assemble(ByteBuffer.wrap(block));
         return true;
     }
@@ -252,6 +256,12 @@ public final class MailboxTransport implements Transport {
     @Override
     public long lastReceiveNanos() {
         return lastReceiveNanos;
+    }
+
+    /** When the first block arrived: a worker waiting to be picked has no peer yet. */
+    @Override
+    public long peerSinceNanos() {
+        return peerSinceNanos;
     }
 
     /** Waits (bounded) for the pump thread to exit and unmap the mailbox. */

@@ -53,14 +53,17 @@ public final class ShmChild {
      * ready for the next client. Returns at once; sessions run on the transport and executor
      * threads.
      *
+     * @param options the sessions' quotas and timeouts; the token must be the mailbox's (the
+     *     handshake timeout runs from the client's first block, not while the worker waits to be
+     *     picked)
      * @param parentAlive whether the client side still exists
      * @param stop checked between sessions; true ends serving (and counts {@code ended} down)
      */
-    public static void serve(Mailbox mailbox, Supplier<Device> devices, java.util.function.BooleanSupplier parentAlive,
-            ExecutorService executor, java.util.function.BooleanSupplier stop, CountDownLatch ended) {
+    public static void serve(Mailbox mailbox, Supplier<Device> devices, ServerOptions options,
+            java.util.function.BooleanSupplier parentAlive, ExecutorService executor,
+            java.util.function.BooleanSupplier stop, CountDownLatch ended) {
         mailbox.acquire(); // held by this session until it has decided whether to serve another
         mailbox.reset();
-        ServerOptions options = ServerOptions.defaults(mailbox.token());
         ServerSession[] session = new ServerSession[1];
         MailboxTransport[] transport = new MailboxTransport[1];
         transport[0] = new MailboxTransport(mailbox, false, parentAlive, "shm client",
@@ -79,7 +82,7 @@ public final class ShmChild {
                     ended.countDown();
                     return;
                 }
-                serve(mailbox, devices, parentAlive, executor, stop, ended);
+                serve(mailbox, devices, options, parentAlive, executor, stop, ended);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 ended.countDown();
@@ -106,7 +109,8 @@ public final class ShmChild {
                 .name("ortho-remote-exec-shm-" + THREADS.incrementAndGet()).unstarted(runnable));
         ProcessHandle parent = ProcessHandle.current().parent().orElse(null);
         CountDownLatch ended = new CountDownLatch(1);
-        serve(mailbox, devices, () -> parent == null || parent.isAlive(), executor, () -> false, ended);
+        serve(mailbox, devices, ServerOptions.defaults(mailbox.token()), () -> parent == null || parent.isAlive(),
+                executor, () -> false, ended);
         while (!ended.await(1, TimeUnit.SECONDS)) {
             if (parent != null && !parent.isAlive()) {
                 break; // the client process died: nobody will use this worker again

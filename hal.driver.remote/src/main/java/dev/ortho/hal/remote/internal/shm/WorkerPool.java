@@ -30,7 +30,8 @@ import org.slf4j.LoggerFactory;
  * </ul>
  * {@link #pickIdle} hands out an idle, ready worker or waits (bounded) for one: backpressure.
  * A worker serves one device at a time and is reused after it closes; a worker whose process
- * died is replaced by a fresh spawn, so the pool stays warm. Thread-safe.
+ * died (while serving, or while idle) is replaced by a fresh spawn, so the pool stays warm.
+ * Thread-safe.
  */
 public final class WorkerPool implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(WorkerPool.class);
@@ -154,7 +155,8 @@ public final class WorkerPool implements AutoCloseable {
 
     private void startInProcess(Worker worker) {
         // the client is this JVM; the worker stops when the pool closes
-        ShmChild.serve(worker.mailbox, ShmChild.supplier(supplierClass), () -> true, executor, () -> closed,
+        ShmChild.serve(worker.mailbox, ShmChild.supplier(supplierClass),
+                dev.ortho.hal.remote.ServerOptions.defaults(worker.token), () -> true, executor, () -> closed,
                 new java.util.concurrent.CountDownLatch(1));
     }
 
@@ -171,15 +173,31 @@ public final class WorkerPool implements AutoCloseable {
             if (closed) {
                 throw new StatusException(StatusCode.UNAVAILABLE, "shared-memory worker pool is closed");
             }
+            Worker picked = null;
+            List<Worker> dead = null;
             synchronized (this) {
                 for (Worker worker : workers) {
-                    if (worker.isReady() && worker.isAlive() && worker.busy.compareAndSet(false, true)) {
-                        if (worker.isReady()) {
-                            return worker;
+                    if (!worker.isAlive()) {
+                        if (worker.busy.compareAndSet(false, true)) { // died while idle: nobody will release it
+                            (dead == null ? dead = new ArrayList<>() : dead).add(worker);
                         }
-                        worker.busy.set(false); // it stopped being ready under us: look again
+                    } else if (picked == null && worker.isReady() && worker.busy.compareAndSet(false, true)) {
+                        if (worker.isReady()) {
+                            picked = worker;
+                        } else {
+                            worker.busy.set(false); // it stopped being ready under us: look again
+                        }
                     }
                 }
+            }
+            if (dead != null) {
+                for (Worker worker : dead) {
+                    LOG.warn("{} died while idle; replacing it", worker);
+                    retire(worker);
+                }
+            }
+            if (picked != null) {
+                return picked;
             }
             long remaining = deadline - System.nanoTime();
             if (remaining <= 0) {

@@ -42,6 +42,7 @@ public final class TcpConnection implements Transport, IoLoop.Handler {
     private volatile Listener listener;
     private volatile SelectionKey key;
     private volatile long lastReceiveNanos = System.nanoTime();
+    private final long openedNanos = System.nanoTime();
     private volatile StatusException closeAfterFlush;
     private ByteBuffer body; // loop thread only
 
@@ -295,6 +296,12 @@ public final class TcpConnection implements Transport, IoLoop.Handler {
     @Override
     public long lastReceiveNanos() {
         return lastReceiveNanos;
+    }
+
+    /** When this connection was made. */
+    @Override
+    public long peerSinceNanos() {
+        return openedNanos;
     }
 
     private StatusException unavailable(String why) {

@@ -46,4 +46,15 @@ public interface Transport {
 
     /** {@link System#nanoTime()} when the last frame arrived (or when the transport opened). */
     long lastReceiveNanos();
+
+    /** {@link #peerSinceNanos()} of a transport no peer has reached yet. */
+    long NO_PEER_YET = Long.MIN_VALUE;
+
+    /**
+     * {@link System#nanoTime()} from which a server times its peer's handshake: when a TCP
+     * connection was accepted; for a worker's mailbox, when the first block arrived, since a
+     * prepared worker has no client until one picks it ({@link #NO_PEER_YET} until then, so an
+     * idle worker never times out waiting to be picked).
+     */
+    long peerSinceNanos();
 }

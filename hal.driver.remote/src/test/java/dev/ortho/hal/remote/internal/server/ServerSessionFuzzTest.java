@@ -59,6 +59,11 @@ class ServerSessionFuzzTest {
         public long lastReceiveNanos() {
             return System.nanoTime();
         }
+
+        @Override
+        public long peerSinceNanos() {
+            return System.nanoTime();
+        }
     }
 
     private static ByteBuffer body(FrameWriter writer) {
