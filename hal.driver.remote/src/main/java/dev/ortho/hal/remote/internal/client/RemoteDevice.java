@@ -475,6 +475,7 @@ public final class RemoteDevice implements Device {
     @Override
     public void queueBarrier(long queueAffinity, SemaphoreList waits, SemaphoreList signals, long flags) {
         requireOpen("queueBarrier");
+        checkAffinity("queueBarrier", queueAffinity);
         if (waits != null && signals != null && waits.poll()) {
             Frontier merged = new Frontier(TimelineSemaphore.DEFAULT_FRONTIER_AXES);
             Frontier one = new Frontier(TimelineSemaphore.DEFAULT_FRONTIER_AXES);
@@ -497,6 +498,7 @@ public final class RemoteDevice implements Device {
     public void queueHostCall(long queueAffinity, SemaphoreList waits, SemaphoreList signals, HostCall call,
             long[] args, long flags) {
         requireOpen("queueHostCall");
+        checkAffinity("queueHostCall", queueAffinity);
         if (waits == null || signals == null) {
             throw new StatusException(StatusCode.INVALID_ARGUMENT, "queueHostCall wait or signal list is null");
         }
