@@ -187,6 +187,13 @@ class TrustTest {
             for (int i = 0; i < 64; i++) { // 64 MiB of replies requested, none read
                 raw.send(FrameWriter.frame(Protocol.BUFFER_READ, 3 + i).putI64(1).putI64(0).putI64(1 << 20).finish());
             }
+            // nothing is read until the server has dropped the session (reading first would drain
+            // the replies and let a loaded server keep up: the test raced that before)
+            long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(60); // hang guard
+            while (loopback.server.sessionCount() > 1 && System.nanoTime() < deadline) {
+                java.util.concurrent.locks.LockSupport.parkNanos(java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(5));
+            }
+            assertEquals(1, loopback.server.sessionCount(), "the non-reading client was dropped");
             assertTrue(raw.closedByServer());
             assertServes(good);
         }
