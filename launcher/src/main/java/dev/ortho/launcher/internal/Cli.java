@@ -47,6 +47,7 @@ final class Cli {
         this.drivers = drivers;
         this.version = version;
         this.shell = shell;
+        subcommands.put("serve-device", new ServeDevice(drivers, ServeDevice::untilStopped));
         subcommands.put("version", new Subcommand() {
             @Override
             public String summary() {

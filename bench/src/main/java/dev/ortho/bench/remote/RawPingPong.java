@@ -1,0 +1,104 @@
+package dev.ortho.bench.remote;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
+
+/**
+ * The peer of the remote HAL: a raw loopback TCP ping-pong. A blocking echo thread answers each
+ * {@code request}-byte message with a {@code response}-byte one; the client writes and reads on
+ * blocking channels with TCP_NODELAY. Also streams bulk bytes for the transfer peer.
+ */
+final class RawPingPong implements AutoCloseable {
+    private final ServerSocketChannel acceptor;
+    private final SocketChannel client;
+    private final Thread echo;
+    private final ByteBuffer request;
+    private final ByteBuffer response;
+
+    RawPingPong(int requestBytes, int responseBytes) {
+        try {
+            acceptor = ServerSocketChannel.open().bind(new InetSocketAddress("127.0.0.1", 0));
+            client = SocketChannel.open(acceptor.getLocalAddress());
+            client.socket().setTcpNoDelay(true);
+            SocketChannel server = acceptor.accept();
+            server.socket().setTcpNoDelay(true);
+            echo = Thread.ofPlatform().daemon().name("raw-echo").start(() -> serve(server, requestBytes, responseBytes));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        request = ByteBuffer.allocateDirect(requestBytes);
+        response = ByteBuffer.allocateDirect(responseBytes);
+    }
+
+    private static void serve(SocketChannel server, int requestBytes, int responseBytes) {
+        ByteBuffer in = ByteBuffer.allocateDirect(Math.max(requestBytes, 1 << 16));
+        ByteBuffer out = ByteBuffer.allocateDirect(responseBytes);
+        try (server) {
+            long pending = 0;
+            while (true) {
+                in.clear();
+                int n = server.read(in);
+                if (n < 0) {
+                    return;
+                }
+                pending += n;
+                while (pending >= requestBytes) {
+                    pending -= requestBytes;
+                    out.clear();
+                    while (out.hasRemaining()) {
+                        server.write(out);
+                    }
+                }
+            }
+        } catch (IOException closed) {
+            // benchmark over
+        }
+    }
+
+    /** One request and its response. */
+    void roundTrip() throws IOException {
+        request.clear();
+        while (request.hasRemaining()) {
+            client.write(request);
+        }
+        response.clear();
+        while (response.hasRemaining()) {
+            if (client.read(response) < 0) {
+                throw new IOException("echo closed");
+            }
+        }
+    }
+
+    /** Sends {@code data} whole (the echo answers every {@code requestBytes}); used for bulk streaming. */
+    void send(ByteBuffer data) throws IOException {
+        while (data.hasRemaining()) {
+            client.write(data);
+        }
+    }
+
+    /** Reads exactly {@code bytes} response bytes. */
+    void receive(long bytes) throws IOException {
+        for (long done = 0; done < bytes; ) {
+            response.clear();
+            if (bytes - done < response.capacity()) {
+                response.limit((int) (bytes - done));
+            }
+            int n = client.read(response);
+            if (n < 0) {
+                throw new IOException("echo closed");
+            }
+            done += n;
+        }
+    }
+
+    @Override
+    public void close() throws IOException {
+        client.close();
+        acceptor.close();
+        echo.interrupt();
+    }
+}

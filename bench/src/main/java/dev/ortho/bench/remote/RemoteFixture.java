@@ -1,0 +1,67 @@
+package dev.ortho.bench.remote;
+
+import dev.ortho.hal.Device;
+import dev.ortho.hal.DeviceUri;
+import dev.ortho.hal.DriverRegistry;
+import dev.ortho.hal.cpu.internal.builtin.BuiltinKernels;
+import dev.ortho.hal.cpu.internal.executable.KernelLibraryRegistry;
+import dev.ortho.hal.cpu.internal.sync.LocalSyncDriverFactory;
+import dev.ortho.hal.remote.DeviceServer;
+import dev.ortho.hal.remote.ServerOptions;
+import dev.ortho.hal.remote.internal.client.RemoteDriver;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+/** An in-process loopback device server serving local-sync, and clients of it. */
+final class RemoteFixture implements AutoCloseable {
+    final DriverRegistry registry = new DriverRegistry();
+    final DeviceServer server;
+    private final Path token;
+    private final RemoteDriver remoteDriver = new RemoteDriver(name -> null);
+
+    RemoteFixture() {
+        registry.register(new LocalSyncDriverFactory(new KernelLibraryRegistry(List.of(new BuiltinKernels()))));
+        try {
+            token = Files.createTempFile("ortho-bench-token", "");
+            Files.writeString(token, "bench-token", StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        server = DeviceServer.start(() -> registry.createDevice("local-sync"),
+                ServerOptions.defaults("bench-token".getBytes(StandardCharsets.UTF_8))
+                        .withListen(new InetSocketAddress("127.0.0.1", 0), false));
+    }
+
+    Device connect() {
+        try (RemoteDriver driver = new RemoteDriver(name -> null)) {
+            return driver.createDevice(DeviceUri.parse("remote://127.0.0.1:" + server.address().getPort()
+                    + "?token_file=" + token));
+        }
+    }
+
+    /** A device on a pre-spawned shared-memory worker ("process" or "thread") serving local-sync. */
+    Device connectShm(String mode) {
+        return remoteDriver.createDevice(DeviceUri.parse("remote://shm?mode=" + mode + "&supplier="
+                + LocalSyncSupplier.class.getName()));
+    }
+
+    Device local() {
+        return registry.createDevice("local-sync");
+    }
+
+    @Override
+    public void close() {
+        server.close();
+        remoteDriver.close();
+        try {
+            Files.deleteIfExists(token);
+        } catch (IOException ignored) {
+            // temp file
+        }
+    }
+}

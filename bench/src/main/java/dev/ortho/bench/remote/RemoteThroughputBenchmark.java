@@ -1,0 +1,130 @@
+package dev.ortho.bench.remote;
+
+import dev.ortho.base.Timeout;
+import dev.ortho.hal.Buffer;
+import dev.ortho.hal.BufferParams;
+import dev.ortho.hal.BufferRef;
+import dev.ortho.hal.Device;
+import dev.ortho.hal.DispatchConfig;
+import dev.ortho.hal.Executable;
+import dev.ortho.hal.ExecutableCache;
+import dev.ortho.hal.ExecutableParams;
+import dev.ortho.hal.Semaphore;
+import dev.ortho.hal.SemaphoreList;
+import dev.ortho.hal.cpu.internal.builtin.BuiltinKernels;
+import dev.ortho.hal.cpu.kernel.JvmStaticFormat;
+import java.io.IOException;
+import java.lang.foreign.MemorySegment;
+import java.nio.ByteBuffer;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OperationsPerInvocation;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * Throughput of the remote HAL: pipelined 1-tile dispatches ({@code fill_x32} of 64 elements,
+ * 64 submitted back to back, one host wait at the end) against the same work on a local-sync
+ * device in process; and bulk transfer (16 MiB host write then read back) against streaming the
+ * same bytes both ways over a raw loopback socket.
+ */
+@State(Scope.Thread)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.MICROSECONDS)
+@Warmup(iterations = 3, time = 1)
+@Measurement(iterations = 5, time = 1)
+@Fork(1)
+public class RemoteThroughputBenchmark {
+    private static final int BATCH = 64;
+    private static final int BULK = 16 << 20;
+
+    @Param({"remote", "local"})
+    public String impl;
+
+    private RemoteFixture fixture;
+    private Device device;
+    private ExecutableCache cache;
+    private Executable executable;
+    private int fill;
+    private Buffer out;
+    private Buffer bulk;
+    private Semaphore done;
+    private long value;
+    private MemorySegment constants;
+    private MemorySegment bulkHost;
+    private RawPingPong raw;
+    private ByteBuffer rawBulk;
+
+    @Setup(Level.Trial)
+    public void setUp() {
+        fixture = new RemoteFixture();
+        device = impl.equals("remote") ? fixture.connect() : fixture.local();
+        cache = device.createExecutableCache("bench");
+        executable = cache.prepareExecutable(new ExecutableParams(JvmStaticFormat.FORMAT,
+                JvmStaticFormat.encode(BuiltinKernels.NAME), new int[0]));
+        fill = executable.lookupFunction("fill_x32");
+        out = device.allocator().allocateBuffer(BufferParams.hostLocal(), 256);
+        bulk = device.allocator().allocateBuffer(BufferParams.hostLocal(), BULK);
+        bulkHost = MemorySegment.ofArray(new byte[BULK]);
+        done = device.createSemaphore(0);
+        constants = MemorySegment.ofArray(new int[] {64, 5});
+        if (impl.equals("local")) {
+            raw = new RawPingPong(BULK, BULK);
+            rawBulk = ByteBuffer.allocateDirect(BULK);
+        }
+    }
+
+    @Benchmark
+    @OperationsPerInvocation(BATCH)
+    public long pipelinedDispatches() {
+        BufferRef[] bindings = {BufferRef.of(out)};
+        for (int i = 0; i < BATCH; i++) {
+            device.queueDispatch(-1, SemaphoreList.empty(), SemaphoreList.of(done, ++value), executable, fill,
+                    DispatchConfig.ofCount(1, 1, 1), constants, bindings, 0);
+        }
+        done.await(value, Timeout.infinite());
+        return value;
+    }
+
+    /**
+     * 16 MiB to the device and back: {@code remote} through {@code Buffer.write}/{@code read};
+     * the {@code local} row instead streams the same bytes out and back over a raw loopback
+     * socket, the network floor the remote path is compared with.
+     */
+    @Benchmark
+    public long bulkTransfer() throws IOException {
+        if (raw != null) {
+            rawBulk.clear();
+            raw.send(rawBulk);
+            raw.receive(BULK);
+            return BULK;
+        }
+        bulk.write(0, bulkHost);
+        bulk.read(0, bulkHost);
+        return bulkHost.byteSize();
+    }
+
+    @TearDown(Level.Trial)
+    public void tearDown() throws IOException {
+        done.release();
+        bulk.release();
+        out.release();
+        executable.release();
+        cache.release();
+        device.close();
+        fixture.close();
+        if (raw != null) {
+            raw.close();
+        }
+    }
+}

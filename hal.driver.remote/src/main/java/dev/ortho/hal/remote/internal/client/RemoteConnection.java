@@ -1,0 +1,304 @@
+package dev.ortho.hal.remote.internal.client;
+
+import dev.ortho.base.StatusCode;
+import dev.ortho.base.StatusException;
+import dev.ortho.hal.frontier.Frontier;
+import dev.ortho.hal.remote.internal.protocol.FrameReader;
+import dev.ortho.hal.remote.internal.protocol.FrameWriter;
+import dev.ortho.hal.remote.internal.protocol.Protocol;
+import dev.ortho.hal.remote.internal.transport.Transport;
+import java.nio.ByteBuffer;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The client end of one connection: numbers requests and handles, matches replies to waiting
+ * callers, routes server notifications (semaphore signals and failures, queue-allocated buffer
+ * properties) and watches the peer's liveness.
+ *
+ * <p><b>Failure.</b> When the transport closes, the peer stops answering pings for
+ * {@code deadlineNanos}, or the server sends something it should not, the connection fails:
+ * every waiting call and every later call throws UNAVAILABLE, and every semaphore the server was
+ * still expected to signal fails with UNAVAILABLE, so no waiter hangs.
+ *
+ * <p>Thread-safe.
+ */
+final class RemoteConnection implements Transport.Listener {
+    private static final Logger LOG = LoggerFactory.getLogger(RemoteConnection.class);
+    private static final int CALL_DEADLINES = 12;
+
+    /** Receives notifications about one handle. */
+    interface Target {
+        void reached(long value, Frontier frontier);
+
+        void failed(StatusException status);
+
+        /** The connection failed: fail if the server still owed a signal. */
+        void connectionLost(StatusException status);
+    }
+
+    /** A caller waiting for a reply. */
+    private static final class Pending {
+        final Thread waiter = Thread.currentThread();
+        volatile FrameReader reply;
+        volatile StatusException failure;
+    }
+
+    private final String peer;
+    private final long deadlineNanos;
+    private final AtomicLong requests = new AtomicLong();
+    private final AtomicLong handles = new AtomicLong();
+    private final Map<Long, Pending> pending = new ConcurrentHashMap<>();
+    private final Map<Long, Target> targets = new ConcurrentHashMap<>();
+    private volatile Transport transport;
+    private volatile StatusException failure;
+    private volatile long lastPingNanos = System.nanoTime();
+    private volatile Runnable afterClose = () -> { };
+
+    /**
+     * @param deadlineNanos how long the peer may stay silent (it is pinged at a quarter of it)
+     *     before the connection fails; replies to calls are awaited at most
+     *     {@value #CALL_DEADLINES} times as long
+     */
+    RemoteConnection(String peer, long deadlineNanos) {
+        this.peer = peer;
+        this.deadlineNanos = deadlineNanos;
+    }
+
+    /** Runs once after the connection has failed or closed (stops its I/O thread). */
+    void afterClose(Runnable hook) {
+        this.afterClose = hook;
+    }
+
+    void attach(Transport transport) {
+        this.transport = transport;
+    }
+
+    String peer() {
+        return peer;
+    }
+
+    long newHandle() {
+        return handles.incrementAndGet();
+    }
+
+    long newRequestId() {
+        return requests.incrementAndGet();
+    }
+
+    /** A frame for a new request. */
+    FrameWriter request(int opcode) {
+        return FrameWriter.frame(opcode, newRequestId());
+    }
+
+    FrameWriter request(int opcode, int payloadHint) {
+        return FrameWriter.frame(opcode, newRequestId(), payloadHint);
+    }
+
+    /** Throws UNAVAILABLE if the connection has failed. */
+    void checkOpen() {
+        StatusException failed = failure;
+        if (failed != null) {
+            throw new StatusException(failed.code(), failed.getMessage(), failed);
+        }
+    }
+
+    boolean isOpen() {
+        return failure == null;
+    }
+
+    /** Queued bytes above which callers of {@link #send} wait for the transport to drain. */
+    static final long BACKPRESSURE_BYTES = 2L * Protocol.TRANSFER_CHUNK_BYTES;
+
+    /**
+     * Sends a one-way request; UNAVAILABLE if the connection has failed. Backpressure: while more
+     * than {@link #BACKPRESSURE_BYTES} wait to be sent, the caller parks (the connection fails a
+     * peer that stops reading, so this wait is bounded by the liveness deadline).
+     */
+    void send(FrameWriter frame) {
+        checkOpen();
+        Transport t = transport;
+        for (int round = 0; t.queuedBytes() > BACKPRESSURE_BYTES; round++) {
+            checkOpen();
+            if (round < 64) {
+                Thread.onSpinWait();
+            } else {
+                LockSupport.parkNanos(this, 50_000);
+            }
+        }
+        t.send(frame.finish());
+    }
+
+    /** Sends if still open; for notifications and releases that may race a failure. */
+    void sendQuietly(FrameWriter frame) {
+        if (failure == null) {
+            transport.send(frame.finish());
+        }
+    }
+
+    /**
+     * Sends a request and waits for its reply; returns the reader positioned after the OK status.
+     * Waits until the reply arrives or the connection fails (a silent peer fails it within the
+     * liveness deadline).
+     *
+     * @throws StatusException the server's status, annotated with {@code what}; UNAVAILABLE if
+     *     the connection fails first
+     */
+    FrameReader call(FrameWriter frame, String what) {
+        ByteBuffer bytes = frame.finish();
+        long id = bytes.getLong(Protocol.LENGTH_BYTES + 4);
+        Pending call = new Pending();
+        pending.put(id, call);
+        long giveUp = System.nanoTime() + CALL_DEADLINES * deadlineNanos;
+        try {
+            checkOpen();
+            transport.send(bytes);
+            while (call.reply == null && call.failure == null) {
+                long remaining = giveUp - System.nanoTime();
+                if (remaining <= 0) {
+                    throw new StatusException(StatusCode.DEADLINE_EXCEEDED, what + " on " + peer + " got no reply within "
+                            + CALL_DEADLINES * deadlineNanos / 1_000_000 + " ms");
+                }
+                LockSupport.parkNanos(this, Math.min(remaining, deadlineNanos));
+                if (Thread.interrupted()) {
+                    Thread.currentThread().interrupt();
+                    throw new StatusException(StatusCode.ABORTED, what + " on " + peer + " was interrupted");
+                }
+                if (call.reply == null && call.failure == null && failure != null) {
+                    call.failure = failure;
+                }
+            }
+        } finally {
+            pending.remove(id);
+        }
+        FrameReader reply = call.reply;
+        if (reply == null) { // a reply that arrived just before the connection closed still counts
+            throw new StatusException(call.failure.code(), what + " on " + peer + ": " + call.failure.getMessage(),
+                    call.failure);
+        }
+        int code = reply.i32("status code");
+        if (code != 0) {
+            StatusCode status;
+            try {
+                status = StatusCode.fromValue(code);
+            } catch (StatusException e) {
+                status = StatusCode.UNKNOWN;
+            }
+            throw new StatusException(status, reply.string("status message"));
+        }
+        return reply;
+    }
+
+    void register(long handle, Target target) {
+        targets.put(handle, target);
+    }
+
+    void unregister(long handle) {
+        targets.remove(handle);
+    }
+
+    @Override
+    public void onFrame(ByteBuffer body) {
+        FrameReader in = new FrameReader(body);
+        switch (in.opcode()) {
+            case Protocol.REPLY -> {
+                Pending call = pending.get(in.requestId());
+                if (call != null) {
+                    call.reply = in;
+                    LockSupport.unpark(call.waiter);
+                }
+            }
+            case Protocol.PONG -> in.end();
+            case Protocol.ERROR -> {
+                StatusException status = in.status("error");
+                LOG.warn("remote device {} refused one-way request {}: {}", peer, in.requestId(), status.toString());
+            }
+            case Protocol.SEMAPHORE_REACHED -> {
+                long handle = in.i64("handle");
+                long value = in.i64("value");
+                Frontier frontier = in.frontier("frontier");
+                in.end();
+                Target target = targets.get(handle);
+                if (target != null) {
+                    target.reached(value, frontier);
+                }
+            }
+            case Protocol.SEMAPHORE_FAILED, Protocol.BUFFER_FAILED -> {
+                long handle = in.i64("handle");
+                StatusException status = in.status("failure");
+                in.end();
+                Target target = targets.get(handle);
+                if (target != null) {
+                    target.failed(status);
+                }
+            }
+            case Protocol.BUFFER_INFO -> {
+                long handle = in.i64("handle");
+                int type = in.i32("memory type");
+                int access = in.i32("access");
+                int usage = in.i32("usage");
+                in.end();
+                if (targets.get(handle) instanceof RemoteBuffer buffer) {
+                    buffer.resolve(type, access, usage);
+                }
+            }
+            default -> throw new StatusException(StatusCode.INVALID_ARGUMENT, "remote device " + peer
+                    + " sent unexpected opcode " + in.opcode());
+        }
+    }
+
+    /** Liveness: pings a quiet peer and fails the connection when it stays silent past the deadline. */
+    void tick(long now) {
+        Transport t = transport;
+        if (t == null || failure != null) {
+            return;
+        }
+        if (now - t.lastReceiveNanos() > deadlineNanos) {
+            t.close(new StatusException(StatusCode.UNAVAILABLE, "remote device " + peer + " did not answer for "
+                    + deadlineNanos / 1_000_000 + " ms"));
+            return;
+        }
+        if (now - lastPingNanos > deadlineNanos / 4) {
+            lastPingNanos = now;
+            t.send(request(Protocol.PING).finish());
+        }
+    }
+
+    /** Closes the connection; pending work fails with {@code status}. */
+    void close(StatusException status) {
+        Transport t = transport;
+        if (t != null) {
+            t.closeAfterFlush(status);
+        } else {
+            onClosed(status);
+        }
+    }
+
+    @Override
+    public void onClosed(StatusException reason) {
+        StatusException status = new StatusException(StatusCode.UNAVAILABLE, "remote device " + peer
+                + " is unavailable: " + reason.getMessage());
+        if (failure != null) {
+            return;
+        }
+        failure = status;
+        for (Pending call : pending.values()) {
+            if (call.reply == null) {
+                call.failure = status;
+            }
+            LockSupport.unpark(call.waiter);
+        }
+        for (Target target : targets.values()) {
+            try {
+                target.connectionLost(status);
+            } catch (RuntimeException e) {
+                LOG.warn("failing a semaphore of {} failed", peer, e);
+            }
+        }
+        afterClose.run();
+    }
+}

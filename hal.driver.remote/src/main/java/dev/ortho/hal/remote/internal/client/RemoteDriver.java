@@ -1,0 +1,257 @@
+package dev.ortho.hal.remote.internal.client;
+
+import dev.ortho.base.StatusCode;
+import dev.ortho.base.StatusException;
+import dev.ortho.hal.Device;
+import dev.ortho.hal.DeviceInfo;
+import dev.ortho.hal.DeviceUri;
+import dev.ortho.hal.Driver;
+import dev.ortho.hal.DriverInfo;
+import dev.ortho.hal.MemoryHeap;
+import dev.ortho.hal.remote.ServerOptions;
+import dev.ortho.hal.remote.internal.protocol.FrameReader;
+import dev.ortho.base.Timeout;
+import dev.ortho.hal.remote.internal.protocol.Protocol;
+import dev.ortho.hal.remote.internal.shm.MailboxTransport;
+import dev.ortho.hal.remote.internal.shm.ShmPools;
+import dev.ortho.hal.remote.internal.shm.WorkerPool;
+import dev.ortho.hal.remote.internal.transport.IoLoop;
+import dev.ortho.hal.remote.internal.transport.TcpConnection;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.nio.channels.SocketChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+
+/**
+ * The {@code remote} driver: creates a {@link RemoteDevice} per device URI
+ * {@code remote://HOST:PORT?token_file=PATH&deadline_ms=N&connect_timeout_ms=N} (path defaults
+ * to {@code 127.0.0.1:7640}). The token is the contents of {@code token_file}, else the
+ * environment variable {@code ORTHO_REMOTE_TOKEN}. {@code deadline_ms} (default 5000) is how long
+ * the server may stay silent before the device fails with UNAVAILABLE.
+ *
+ * <p>Shared memory instead of TCP:
+ * {@code remote://shm?supplier=CLASS&mode=process|thread&workers=N&mailbox_bytes=N} hands the
+ * device to an idle worker of a pre-spawned {@link WorkerPool} (a child JVM in PROCESS mode, the
+ * default, or an in-process worker in THREAD mode) that serves the device {@code CLASS} (a public
+ * {@code Supplier<Device>}) supplies; the pool's random token replaces {@code token_file}.
+ *
+ * <p>It cannot list devices without connecting, so {@link #queryAvailableDevices()} is empty.
+ * Each device has its own connection and I/O (or pump) thread. Thread-safe.
+ */
+public final class RemoteDriver implements Driver {
+    /** The driver name (URI scheme). */
+    public static final String NAME = "remote";
+    public static final String DESCRIPTION = "Remote HAL device served by 'ortho serve-device' "
+            + "(remote://HOST:PORT?token_file=PATH)";
+    public static final DriverInfo INFO = new DriverInfo(NAME, DESCRIPTION);
+    /** Environment variable holding the token when the URI has no token_file. */
+    public static final String TOKEN_ENV = "ORTHO_REMOTE_TOKEN";
+    private static final Set<String> PARAMS = Set.of("token_file", "deadline_ms", "connect_timeout_ms", "mode",
+            "supplier", "workers", "mailbox_bytes");
+    /** The device path that selects the shared-memory transport. */
+    public static final String SHM_PATH = "shm";
+
+    private final Function<String, String> environment;
+    private final ShmPools pools;
+    private final boolean ownsPools;
+    private volatile boolean closed;
+
+    /**
+     * A driver with its own worker pools (closed with the driver).
+     *
+     * @param environment looks up environment variables ({@code System::getenv} in production)
+     */
+    public RemoteDriver(Function<String, String> environment) {
+        this(environment, new ShmPools(), true);
+    }
+
+    /** A driver using a factory's long-lived worker pools. */
+    RemoteDriver(Function<String, String> environment, ShmPools pools, boolean ownsPools) {
+        this.environment = environment;
+        this.pools = pools;
+        this.ownsPools = ownsPools;
+    }
+
+    @Override
+    public DriverInfo info() {
+        return INFO;
+    }
+
+    @Override
+    public List<DeviceInfo> queryAvailableDevices() {
+        if (closed) {
+            throw new StatusException(StatusCode.UNAVAILABLE, "driver '" + NAME + "' was closed");
+        }
+        return List.of();
+    }
+
+    @Override
+    public Device createDevice(DeviceUri uri) {
+        if (closed) {
+            throw new StatusException(StatusCode.UNAVAILABLE, "driver '" + NAME + "' was closed");
+        }
+        for (String key : uri.params().keySet()) {
+            if (!PARAMS.contains(key)) {
+                throw new StatusException(StatusCode.INVALID_ARGUMENT, "device URI '" + uri + "' has unknown parameter '"
+                        + key + "' (known: " + PARAMS + ")");
+            }
+        }
+        long deadlineNanos = TimeUnit.MILLISECONDS.toNanos(millis(uri, "deadline_ms", 5000));
+        if (uri.path().equals(SHM_PATH)) {
+            return createShmDevice(uri, deadlineNanos);
+        }
+        InetSocketAddress address = address(uri);
+        int connectTimeout = (int) millis(uri, "connect_timeout_ms", 5000);
+        byte[] token = token(uri);
+        String peer = address.getHostString() + ":" + address.getPort();
+        SocketChannel channel;
+        try {
+            channel = SocketChannel.open();
+            try {
+                channel.socket().connect(address, connectTimeout);
+            } catch (IOException e) {
+                channel.close();
+                throw e;
+            }
+        } catch (IOException e) {
+            throw new StatusException(StatusCode.UNAVAILABLE, "cannot connect to remote device " + peer + ": "
+                    + e.getMessage());
+        }
+        RemoteConnection connection = new RemoteConnection(peer, deadlineNanos);
+        IoLoop loop = new IoLoop(deadlineNanos / 8, () -> connection.tick(System.nanoTime()));
+        connection.afterClose(loop::close);
+        try {
+            TcpConnection transport = new TcpConnection(loop, channel, Protocol.DEFAULT_MAX_FRAME_BYTES, peer);
+            connection.attach(transport);
+            transport.start(connection);
+        } catch (IOException e) {
+            loop.close();
+            throw new StatusException(StatusCode.UNAVAILABLE, "cannot set up connection to " + peer + ": "
+                    + e.getMessage());
+        }
+        return handshake(connection, token, peer);
+    }
+
+    /**
+     * {@code remote://shm?supplier=CLASS&mode=process|thread&workers=N&mailbox_bytes=N}: a device
+     * served by an idle worker of a pre-spawned pool over a shared-memory mailbox.
+     */
+    private Device createShmDevice(DeviceUri uri, long deadlineNanos) {
+        String supplier = uri.param("supplier", null);
+        if (supplier == null || supplier.isEmpty()) {
+            throw new StatusException(StatusCode.INVALID_ARGUMENT, "device URI '" + uri + "' needs supplier=CLASS "
+                    + "(a Supplier<Device> the worker instantiates)");
+        }
+        String modeText = uri.param("mode", "process");
+        WorkerPool.Mode mode = switch (modeText) {
+            case "process" -> WorkerPool.Mode.PROCESS;
+            case "thread" -> WorkerPool.Mode.THREAD;
+            default -> throw new StatusException(StatusCode.INVALID_ARGUMENT, "device URI '" + uri + "' mode '"
+                    + modeText + "' is not 'process' or 'thread'");
+        };
+        int workers = (int) millis(uri, "workers", 1);
+        long mailboxBytes = millis(uri, "mailbox_bytes", 1 << 20);
+        WorkerPool pool = pools.pool(mode, supplier, workers, mailboxBytes);
+        WorkerPool.Worker worker = pool.pickIdle(Timeout.ofNanos(deadlineNanos));
+        String peer = "shm " + worker;
+        RemoteConnection connection = new RemoteConnection(peer, deadlineNanos);
+        MailboxTransport transport = new MailboxTransport(worker.mailbox(), true, worker::isAlive, peer,
+                Protocol.DEFAULT_MAX_FRAME_BYTES, () -> connection.tick(System.nanoTime()));
+        connection.attach(transport);
+        connection.afterClose(() -> pool.release(worker));
+        if (worker.process() != null) {
+            worker.process().onExit().thenRun(() -> transport.close(new StatusException(StatusCode.UNAVAILABLE,
+                    "worker process " + worker.process().pid() + " exited with code " + worker.process().exitValue())));
+        }
+        transport.start(connection);
+        return handshake(connection, worker.token(), peer);
+    }
+
+    private static Device handshake(RemoteConnection connection, byte[] token, String peer) {
+        try {
+            FrameReader welcome = connection.call(connection.request(Protocol.HELLO).putI32(Protocol.MAGIC)
+                    .putI32(Protocol.VERSION).putBytes(token, 0, token.length), "handshake");
+            long id = welcome.i64("device id");
+            welcome.string("device path");
+            String name = welcome.string("device name");
+            long capabilities = welcome.i64("capabilities");
+            int queueCount = welcome.i32("queue count");
+            int scopes = welcome.u8("semaphore scopes");
+            if (queueCount < 1 || queueCount > 64) {
+                throw new StatusException(StatusCode.DATA_LOSS, "handshake queue count " + queueCount
+                        + " is outside [1, 64]");
+            }
+            int heapCount = welcome.count("heaps");
+            List<MemoryHeap> heaps = new ArrayList<>(heapCount);
+            for (int i = 0; i < heapCount; i++) {
+                heaps.add(new MemoryHeap(welcome.i32("heap type"), welcome.i32("heap usage"),
+                        welcome.i64("heap max allocation"), welcome.i64("heap alignment")));
+            }
+            welcome.end();
+            return new RemoteDevice(connection, new DeviceInfo(id, peer, name + " at " + peer), capabilities,
+                    queueCount, scopes, heaps, () -> { });
+        } catch (StatusException e) {
+            connection.close(e);
+            throw e.annotate("while connecting to remote device " + peer);
+        }
+    }
+
+    private static InetSocketAddress address(DeviceUri uri) {
+        String path = uri.path().isEmpty() ? "127.0.0.1:" + ServerOptions.DEFAULT_PORT : uri.path();
+        int colon = path.lastIndexOf(':');
+        String host = colon < 0 ? path : path.substring(0, colon);
+        int port = ServerOptions.DEFAULT_PORT;
+        if (colon >= 0) {
+            try {
+                port = Integer.parseInt(path.substring(colon + 1));
+            } catch (NumberFormatException e) {
+                port = -1;
+            }
+        }
+        if (host.isEmpty() || port <= 0 || port > 65535) {
+            throw new StatusException(StatusCode.INVALID_ARGUMENT, "device URI '" + uri + "' path '" + path
+                    + "' is not HOST:PORT with a port in [1, 65535]");
+        }
+        return new InetSocketAddress(host, port);
+    }
+
+    private static long millis(DeviceUri uri, String key, long defaultValue) {
+        String text = uri.param(key, null);
+        if (text == null) {
+            return defaultValue;
+        }
+        try {
+            long value = Long.parseLong(text);
+            if (value > 0) {
+                return value;
+            }
+        } catch (NumberFormatException e) {
+            // reported below
+        }
+        throw new StatusException(StatusCode.INVALID_ARGUMENT, "device URI '" + uri + "' parameter " + key + "='"
+                + text + "' is not a positive number of milliseconds");
+    }
+
+    private byte[] token(DeviceUri uri) {
+        String file = uri.param("token_file", null);
+        if (file != null) {
+            return ServerOptions.readToken(Path.of(file));
+        }
+        String value = environment.apply(TOKEN_ENV);
+        return value == null ? new byte[0] : value.strip().getBytes(StandardCharsets.UTF_8);
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+        if (ownsPools) {
+            pools.close();
+        }
+    }
+}

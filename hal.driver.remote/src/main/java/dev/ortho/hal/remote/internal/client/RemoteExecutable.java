@@ -1,0 +1,85 @@
+package dev.ortho.hal.remote.internal.client;
+
+import dev.ortho.base.StatusCode;
+import dev.ortho.base.StatusException;
+import dev.ortho.hal.Executable;
+import dev.ortho.hal.ExecutableFunctionInfo;
+import dev.ortho.hal.remote.internal.protocol.Protocol;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * An executable prepared on a remote device. Its function table arrives with the preparation
+ * reply, so lookups and dispatch checks are local. Thread-safe.
+ */
+final class RemoteExecutable implements Executable {
+    private final RemoteDevice device;
+    private final long handle;
+    private final String format;
+    private final List<ExecutableFunctionInfo> functions;
+    private final AtomicInteger references = new AtomicInteger(1);
+
+    RemoteExecutable(RemoteDevice device, long handle, String format, List<ExecutableFunctionInfo> functions) {
+        this.device = device;
+        this.handle = handle;
+        this.format = format;
+        this.functions = List.copyOf(functions);
+    }
+
+    RemoteDevice device() {
+        return device;
+    }
+
+    long handle() {
+        return handle;
+    }
+
+    @Override
+    public String format() {
+        return format;
+    }
+
+    @Override
+    public int functionCount() {
+        return functions.size();
+    }
+
+    @Override
+    public ExecutableFunctionInfo functionInfo(int ordinal) {
+        if (ordinal < 0 || ordinal >= functions.size()) {
+            throw new StatusException(StatusCode.OUT_OF_RANGE, "function ordinal " + ordinal + " is outside [0, "
+                    + functions.size() + ") of " + this);
+        }
+        return functions.get(ordinal);
+    }
+
+    @Override
+    public int lookupFunction(String name) {
+        for (int i = 0; i < functions.size(); i++) {
+            if (functions.get(i).name().equals(name)) {
+                return i;
+            }
+        }
+        throw new StatusException(StatusCode.NOT_FOUND, "function '" + name + "' is not exported by " + this);
+    }
+
+    @Override
+    public void retain() {
+        references.incrementAndGet();
+    }
+
+    @Override
+    public void release() {
+        int remaining = references.decrementAndGet();
+        if (remaining == 0) {
+            device.connection().sendQuietly(device.connection().request(Protocol.RELEASE).putI64(handle));
+        } else if (remaining < 0) {
+            throw new StatusException(StatusCode.FAILED_PRECONDITION, this + " released more times than retained");
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "remote " + format + " executable " + handle;
+    }
+}

@@ -1,0 +1,148 @@
+package dev.ortho.hal.remote.internal.client;
+
+import dev.ortho.base.StatusCode;
+import dev.ortho.base.StatusException;
+import dev.ortho.base.Timeout;
+import dev.ortho.hal.Semaphore;
+import dev.ortho.hal.Timepoint;
+import dev.ortho.hal.TimepointCallback;
+import dev.ortho.hal.frontier.Frontier;
+import dev.ortho.hal.frontier.SemaphoreScope;
+import dev.ortho.hal.remote.internal.protocol.Protocol;
+import dev.ortho.hal.spi.TimelineSemaphore;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * A semaphore of a remote device: the server holds the real one, the client a local mirror that
+ * the server keeps current by reporting every value its queue operations signal (with the
+ * frontier). Queries, waits and timepoints therefore never round-trip; host signals and failures
+ * update the mirror and travel to the server one-way.
+ *
+ * <p>If the connection fails while the server still owes a signal (a submitted operation had not
+ * signalled yet), the mirror fails with UNAVAILABLE, so waiters return instead of hanging.
+ * Thread-safe.
+ */
+final class RemoteSemaphore implements Semaphore, RemoteConnection.Target {
+    private final RemoteConnection connection;
+    private final long handle;
+    private final TimelineSemaphore mirror;
+    /** The largest value a submitted operation will signal. */
+    private final AtomicLong owed = new AtomicLong(Long.MIN_VALUE);
+    private final AtomicInteger references = new AtomicInteger(1);
+
+    RemoteSemaphore(RemoteConnection connection, long handle, long initialValue, SemaphoreScope scope) {
+        this.connection = connection;
+        this.handle = handle;
+        this.mirror = new TimelineSemaphore("remote " + connection.peer() + " semaphore " + handle, initialValue,
+                scope);
+    }
+
+    /** The scope it was created with; the server's semaphore and this mirror both have it. */
+    @Override
+    public SemaphoreScope scope() {
+        return mirror.scope();
+    }
+
+    RemoteConnection connection() {
+        return connection;
+    }
+
+    long handle() {
+        return handle;
+    }
+
+    /** Records that a submitted operation will signal {@code value}. */
+    void owe(long value) {
+        owed.accumulateAndGet(value, Math::max);
+    }
+
+    @Override
+    public long query() {
+        return mirror.query();
+    }
+
+    @Override
+    public StatusException failure() {
+        return mirror.failure();
+    }
+
+    @Override
+    public void signal(long value) {
+        signal(value, null);
+    }
+
+    @Override
+    public void signal(long value, Frontier frontier) {
+        connection.checkOpen();
+        mirror.signal(value, frontier);
+        connection.send(connection.request(Protocol.SEMAPHORE_SIGNAL).putI64(handle).putI64(value)
+                .putFrontier(frontier));
+    }
+
+    @Override
+    public boolean frontierAt(long value, Frontier out) {
+        return mirror.frontierAt(value, out);
+    }
+
+    @Override
+    public void fail(StatusException status) {
+        mirror.fail(status);
+        connection.sendQuietly(connection.request(Protocol.SEMAPHORE_FAIL).putI64(handle).putStatus(status));
+    }
+
+    @Override
+    public void await(long value, Timeout timeout) {
+        mirror.await(value, timeout);
+    }
+
+    @Override
+    public Timepoint addTimepoint(long value, TimepointCallback callback) {
+        return mirror.addTimepoint(value, (semaphore, reached, failure) -> callback.onTimepoint(this, reached, failure));
+    }
+
+    @Override
+    public void reached(long value, Frontier frontier) {
+        if (mirror.failure() == null && mirror.query() < value) {
+            try {
+                mirror.signal(value, frontier);
+            } catch (StatusException raced) {
+                // a host signal got there first: the value is reached either way
+            }
+        }
+    }
+
+    @Override
+    public void failed(StatusException status) {
+        mirror.fail(status);
+    }
+
+    @Override
+    public void connectionLost(StatusException status) {
+        if (mirror.failure() == null && mirror.query() < owed.get()) {
+            mirror.fail(status);
+        }
+    }
+
+    @Override
+    public void retain() {
+        references.incrementAndGet();
+    }
+
+    @Override
+    public void release() {
+        int remaining = references.decrementAndGet();
+        if (remaining == 0) {
+            connection.unregister(handle);
+            connection.sendQuietly(connection.request(Protocol.RELEASE).putI64(handle));
+            mirror.release();
+        } else if (remaining < 0) {
+            throw new StatusException(StatusCode.FAILED_PRECONDITION, this + " released more times than retained");
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "remote " + connection.peer() + " semaphore " + handle;
+    }
+}

@@ -1,0 +1,644 @@
+package dev.ortho.hal.remote.internal.server;
+
+import dev.ortho.base.StatusCode;
+import dev.ortho.base.StatusException;
+import dev.ortho.hal.AllocatorStatistics;
+import dev.ortho.hal.BindingTable;
+import dev.ortho.hal.Buffer;
+import dev.ortho.hal.BufferParams;
+import dev.ortho.hal.BufferRef;
+import dev.ortho.hal.CommandBuffer;
+import dev.ortho.hal.Device;
+import dev.ortho.hal.DispatchConfig;
+import dev.ortho.hal.Event;
+import dev.ortho.hal.Executable;
+import dev.ortho.hal.ExecutableCache;
+import dev.ortho.hal.ExecutableFunctionInfo;
+import dev.ortho.hal.ExecutableParams;
+import dev.ortho.hal.MemoryHeap;
+import dev.ortho.hal.Resource;
+import dev.ortho.hal.Semaphore;
+import dev.ortho.hal.SemaphoreList;
+import dev.ortho.hal.frontier.Frontier;
+import dev.ortho.hal.frontier.SemaphoreScope;
+import dev.ortho.hal.remote.ServerOptions;
+import dev.ortho.hal.remote.internal.protocol.FrameReader;
+import dev.ortho.hal.remote.internal.sync.Gate;
+import dev.ortho.hal.remote.internal.sync.SerialExecutor;
+import dev.ortho.hal.remote.internal.protocol.FrameWriter;
+import dev.ortho.hal.remote.internal.protocol.Protocol;
+import dev.ortho.hal.remote.internal.transport.Transport;
+import dev.ortho.hal.spi.TimelineSemaphore;
+import java.lang.foreign.MemorySegment;
+import java.nio.ByteBuffer;
+import java.security.MessageDigest;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One client of a device server: authenticates it, owns its device and handle table, decodes
+ * its frames (on the I/O thread) and runs its queue operations once their waits are reached
+ * (through a {@link Gate} onto a {@link SerialExecutor}).
+ *
+ * <p>A frame that cannot be decoded closes this session only (the transport closes with the
+ * decoder's INVALID_ARGUMENT); a request that decodes but fails answers with the status (a
+ * {@code REPLY}, an {@code ERROR}, or the failure of the operation's signal semaphores).
+ */
+public final class ServerSession implements Transport.Listener {
+    private static final Logger LOG = LoggerFactory.getLogger(ServerSession.class);
+    private static final AtomicInteger CLIENTS = new AtomicInteger();
+
+    private final Transport transport;
+    private final ServerOptions options;
+    private final Supplier<Device> devices;
+    private final SerialExecutor serial;
+    private final Consumer<ServerSession> onClose;
+    private final HandleTable handles;
+    private final Set<Gate> pending = ConcurrentHashMap.newKeySet();
+    private final AtomicInteger inFlight = new AtomicInteger();
+    private final AtomicBoolean closed = new AtomicBoolean();
+    private final String name = "client " + CLIENTS.incrementAndGet();
+    private volatile Device device;
+
+    public ServerSession(Transport transport, ServerOptions options, Supplier<Device> devices, Executor pool,
+            Consumer<ServerSession> onClose) {
+        this.transport = transport;
+        this.options = options;
+        this.devices = devices;
+        this.serial = new SerialExecutor(pool);
+        this.onClose = onClose;
+        this.handles = new HandleTable(options.maxHandles(), options.maxMemoryBytes());
+    }
+
+    /**
+     * Called by the server's I/O thread periodically: drops connections that do not authenticate
+     * in time (timed from when the peer arrived: a worker waiting to be picked is not late), and
+     * clients silent past the idle timeout (a vanished peer that never closed).
+     */
+    public void tick(long now) {
+        long peerSince = transport.peerSinceNanos();
+        if (device == null && peerSince != Transport.NO_PEER_YET
+                && now - peerSince > options.handshakeTimeout().toNanos()) {
+            transport.close(new StatusException(StatusCode.DEADLINE_EXCEEDED, name + " did not authenticate within "
+                    + options.handshakeTimeout().toMillis() + " ms"));
+        } else if (device != null && now - transport.lastReceiveNanos() > options.idleTimeout().toNanos()) {
+            transport.close(new StatusException(StatusCode.UNAVAILABLE, name + " was silent for more than "
+                    + options.idleTimeout().toMillis() + " ms"));
+        }
+    }
+
+    @Override
+    public void onFrame(ByteBuffer body) {
+        FrameReader in = new FrameReader(body);
+        if (device == null) {
+            hello(in);
+            return;
+        }
+        long id = in.requestId();
+        try {
+            handle(in);
+        } catch (StatusException e) {
+            if (in.isMalformed() || in.opcode() >= Protocol.REPLY) {
+                throw e; // closes this connection only
+            }
+            if (isRoundTrip(in.opcode())) {
+                reply(id, e);
+            } else {
+                send(FrameWriter.frame(Protocol.ERROR, id).putStatus(e));
+                LOG.debug("{} request {} (opcode {}) failed: {}", name, id, in.opcode(), e.toString());
+            }
+        }
+    }
+
+    private static boolean isRoundTrip(int opcode) {
+        return switch (opcode) {
+            case Protocol.BUFFER_ALLOCATE, Protocol.BUFFER_READ, Protocol.ALLOCATOR_COMPATIBILITY,
+                    Protocol.ALLOCATOR_STATISTICS, Protocol.QUERY_I64, Protocol.CACHE_CAN_PREPARE,
+                    Protocol.CACHE_PREPARE -> true;
+            default -> false;
+        };
+    }
+
+    private void hello(FrameReader in) {
+        long id = in.requestId();
+        if (in.opcode() != Protocol.HELLO) {
+            refuse(id, new StatusException(StatusCode.UNAUTHENTICATED, "the first frame must be HELLO, got opcode "
+                    + in.opcode()));
+            return;
+        }
+        int magic = in.i32("magic");
+        int version = in.i32("version");
+        ByteBuffer token = in.bytes("token");
+        in.end();
+        if (magic != Protocol.MAGIC) {
+            refuse(id, new StatusException(StatusCode.INVALID_ARGUMENT, "HELLO magic 0x" + Integer.toHexString(magic)
+                    + " is not the remote HAL's 0x" + Integer.toHexString(Protocol.MAGIC)));
+            return;
+        }
+        if (version != Protocol.VERSION) {
+            refuse(id, new StatusException(StatusCode.INCOMPATIBLE, "protocol version " + version
+                    + " is not supported; this server speaks version " + Protocol.VERSION));
+            return;
+        }
+        byte[] presented = new byte[token.remaining()];
+        token.get(presented);
+        if (!MessageDigest.isEqual(presented, options.token())) { // constant time in the contents
+            refuse(id, new StatusException(StatusCode.UNAUTHENTICATED, "the token presented by " + name
+                    + " does not match the server's token"));
+            return;
+        }
+        Device created;
+        try {
+            created = devices.get();
+        } catch (RuntimeException e) {
+            refuse(id, e instanceof StatusException s ? s
+                    : new StatusException(StatusCode.UNAVAILABLE, "cannot create the served device: " + e));
+            return;
+        }
+        device = created;
+        FrameWriter out = FrameWriter.frame(Protocol.REPLY, id).putI32(0);
+        out.putI64(created.info().id()).putString(created.info().path()).putString(created.info().name())
+                .putI64(created.capabilities()).putI32(queueCount(created)).putU8(scopeMask(created));
+        List<MemoryHeap> heaps = created.allocator().heaps();
+        out.putI32(heaps.size());
+        for (MemoryHeap heap : heaps) {
+            out.putI32(heap.type()).putI32(heap.allowedUsage()).putI64(heap.maxAllocationSize())
+                    .putI64(heap.minAlignment());
+        }
+        send(out);
+        if (closed.get()) {
+            created.close(); // the client vanished while the device was being created
+        }
+    }
+
+    /** The served device's queue count ({@code hal.device :: concurrency}), at least 1. */
+    private static int queueCount(Device device) {
+        try {
+            return (int) Math.clamp(device.queryI64("hal.device", "concurrency"), 1, 64);
+        } catch (StatusException e) {
+            return 1;
+        }
+    }
+
+    /**
+     * The semaphore scopes the served device provides, as a mask of ordinals: probed once per
+     * client by creating (and releasing) one semaphore of each, so the client can refuse an
+     * unavailable scope at the call (UNIMPLEMENTED) although semaphore creation is one-way.
+     */
+    private static int scopeMask(Device device) {
+        int mask = 0;
+        for (SemaphoreScope scope : SemaphoreScope.values()) {
+            try {
+                device.createSemaphore(0, scope).release();
+                mask |= 1 << scope.ordinal();
+            } catch (StatusException e) {
+                // not provided by this device
+            }
+        }
+        return mask;
+    }
+
+    private void refuse(long id, StatusException status) {
+        send(FrameWriter.frame(Protocol.REPLY, id).putStatus(status));
+        transport.closeAfterFlush(status);
+    }
+
+    private void handle(FrameReader in) {
+        long id = in.requestId();
+        switch (in.opcode()) {
+            case Protocol.PING -> {
+                in.end();
+                send(FrameWriter.frame(Protocol.PONG, id));
+            }
+            case Protocol.RELEASE -> {
+                long handle = in.i64("handle");
+                in.end();
+                handles.release(handle);
+            }
+            case Protocol.SEMAPHORE_CREATE -> {
+                long handle = in.i64("handle");
+                long initial = in.i64("initial value");
+                int scope = in.u8("scope");
+                in.end();
+                createSemaphore(handle, () -> {
+                    if (scope >= SemaphoreScope.values().length) {
+                        throw new StatusException(StatusCode.INVALID_ARGUMENT, "semaphore scope " + scope
+                                + " is not a scope ordinal (0.." + (SemaphoreScope.values().length - 1) + ")");
+                    }
+                    return device.createSemaphore(initial, SemaphoreScope.values()[scope]);
+                });
+            }
+            case Protocol.SEMAPHORE_IMPORT -> {
+                long handle = in.i64("handle");
+                long initial = in.i64("current value");
+                in.end();
+                createSemaphore(handle, () -> new TimelineSemaphore(name + " import " + handle, initial));
+            }
+            case Protocol.SEMAPHORE_SIGNAL -> {
+                long handle = in.i64("handle");
+                long value = in.i64("value");
+                Frontier frontier = in.frontier("frontier");
+                in.end();
+                Semaphore semaphore = handles.get(handle, Semaphore.class, "signalled semaphore");
+                if (semaphore.query() < value) { // an import may already be there; forwarding is at-least-once
+                    semaphore.signal(value, frontier);
+                }
+            }
+            case Protocol.SEMAPHORE_FAIL -> {
+                long handle = in.i64("handle");
+                StatusException status = in.status("failure");
+                in.end();
+                handles.get(handle, Semaphore.class, "failed semaphore").fail(status);
+            }
+            case Protocol.BUFFER_ALLOCATE -> allocate(in);
+            case Protocol.BUFFER_READ -> {
+                Buffer buffer = handles.get(in.i64("handle"), Buffer.class, "read buffer");
+                long offset = in.i64("offset");
+                long length = in.i64("length");
+                in.end();
+                if (length < 0 || length > Protocol.TRANSFER_CHUNK_BYTES) {
+                    throw new StatusException(StatusCode.INVALID_ARGUMENT, "read length " + length + " is outside [0, "
+                            + Protocol.TRANSFER_CHUNK_BYTES + "]");
+                }
+                FrameWriter out = FrameWriter.frame(Protocol.REPLY, id, (int) length + 8).putI32(0);
+                buffer.read(offset, out.reserveBytes((int) length));
+                send(out);
+            }
+            case Protocol.BUFFER_WRITE -> {
+                Buffer buffer = handles.get(in.i64("handle"), Buffer.class, "written buffer");
+                long offset = in.i64("offset");
+                ByteBuffer data = in.bytes("data");
+                in.end();
+                buffer.write(offset, MemorySegment.ofBuffer(data));
+            }
+            case Protocol.BUFFER_FILL -> {
+                Buffer buffer = handles.get(in.i64("handle"), Buffer.class, "filled buffer");
+                long offset = in.i64("offset");
+                long length = in.i64("length");
+                int pattern = in.i32("pattern");
+                int patternLength = in.i32("pattern length");
+                in.end();
+                buffer.fill(offset, length, pattern, patternLength);
+            }
+            case Protocol.ALLOCATOR_COMPATIBILITY -> {
+                BufferParams params = params(in);
+                long size = in.i64("size");
+                in.end();
+                int compatibility = device.allocator().queryBufferCompatibility(params, size);
+                send(FrameWriter.frame(Protocol.REPLY, id).putI32(0).putI32(compatibility));
+            }
+            case Protocol.ALLOCATOR_STATISTICS -> {
+                in.end();
+                AllocatorStatistics stats = device.allocator().statistics();
+                send(FrameWriter.frame(Protocol.REPLY, id).putI32(0).putI64(stats.bytesAllocated())
+                        .putI64(stats.bytesFreed()).putI64(stats.bytesPeak()));
+            }
+            case Protocol.ALLOCATOR_TRIM -> {
+                in.end();
+                device.allocator().trim();
+            }
+            case Protocol.QUERY_I64 -> {
+                String category = in.string("category");
+                String key = in.string("key");
+                in.end();
+                long value = category.equals("hal.executable.format") && !options.allowedFormats().contains(key) ? 0
+                        : device.queryI64(category, key);
+                send(FrameWriter.frame(Protocol.REPLY, id).putI32(0).putI64(value));
+            }
+            case Protocol.EVENT_CREATE -> {
+                long handle = in.i64("handle");
+                in.end();
+                create(handle, device::createEvent);
+            }
+            case Protocol.CACHE_CREATE -> {
+                long handle = in.i64("handle");
+                String identifier = in.string("identifier");
+                in.end();
+                create(handle, () -> device.createExecutableCache(identifier));
+            }
+            case Protocol.CACHE_CAN_PREPARE -> {
+                ExecutableCache cache = handles.get(in.i64("cache"), ExecutableCache.class, "executable cache");
+                String format = in.string("format");
+                in.end();
+                boolean can = options.allowedFormats().contains(format) && cache.canPrepareFormat(format);
+                send(FrameWriter.frame(Protocol.REPLY, id).putI32(0).putU8(can ? 1 : 0));
+            }
+            case Protocol.CACHE_PREPARE -> prepare(in);
+            case Protocol.COMMAND_BUFFER -> CommandDecoder.record(in, handles, device);
+            case Protocol.QUEUE_FLUSH -> {
+                long affinity = in.i64("affinity");
+                in.end();
+                device.queueFlush(affinity);
+            }
+            default -> {
+                if (in.opcode() >= Protocol.QUEUE_ALLOCA && in.opcode() <= Protocol.QUEUE_BARRIER) {
+                    queue(in);
+                } else {
+                    throw new StatusException(StatusCode.INVALID_ARGUMENT, "unknown opcode " + in.opcode());
+                }
+            }
+        }
+    }
+
+    private void createSemaphore(long handle, Supplier<Semaphore> factory) {
+        try {
+            create(handle, factory::get);
+        } catch (StatusException e) {
+            // the client mirrors the semaphore already: tell it the semaphore failed
+            send(FrameWriter.frame(Protocol.SEMAPHORE_FAILED, 0).putI64(handle).putStatus(e));
+            throw e;
+        }
+    }
+
+    private void create(long handle, Supplier<? extends Resource> factory) {
+        try {
+            handles.checkNew(handle);
+            handles.put(handle, factory.get(), 0);
+        } catch (StatusException e) {
+            if (e.code() != StatusCode.ALREADY_EXISTS) {
+                handles.poison(handle, e);
+            }
+            throw e;
+        }
+    }
+
+    private static BufferParams params(FrameReader in) {
+        int type = in.i32("memory type");
+        int access = in.i32("access");
+        int usage = in.i32("usage");
+        long affinity = in.i64("queue affinity");
+        long alignment = in.i64("alignment");
+        return new BufferParams(type, access, usage, affinity, alignment);
+    }
+
+    private void allocate(FrameReader in) {
+        long id = in.requestId();
+        long handle = in.i64("handle");
+        BufferParams params = params(in);
+        long size = in.i64("size");
+        in.end();
+        handles.checkNew(handle);
+        handles.reserveMemory(size, "buffer " + handle);
+        Buffer buffer;
+        try {
+            buffer = device.allocator().allocateBuffer(params, size);
+        } catch (RuntimeException e) {
+            handles.releaseMemory(size);
+            throw e;
+        }
+        handles.put(handle, buffer, size);
+        send(FrameWriter.frame(Protocol.REPLY, id).putI32(0).putI32(buffer.memoryType())
+                .putI32(buffer.allowedAccess()).putI32(buffer.allowedUsage()));
+    }
+
+    private void prepare(FrameReader in) {
+        long id = in.requestId();
+        ExecutableCache cache = handles.get(in.i64("cache"), ExecutableCache.class, "executable cache");
+        long handle = in.i64("handle");
+        String format = in.string("format");
+        ByteBuffer data = in.bytes("data");
+        int count = in.count("constants");
+        int[] constants = new int[count];
+        for (int i = 0; i < count; i++) {
+            constants[i] = in.i32("constant");
+        }
+        in.end();
+        handles.checkNew(handle);
+        if (!cache.canPrepareFormat(format)) {
+            throw new StatusException(StatusCode.INCOMPATIBLE, "executable format '" + format
+                    + "' cannot be prepared by device '" + device.info().name() + "'");
+        }
+        if (!options.allowedFormats().contains(format)) {
+            throw new StatusException(StatusCode.PERMISSION_DENIED, "executable format '" + format
+                    + "' is not trusted by this server (allowed: " + options.allowedFormats() + ")");
+        }
+        Executable executable = cache.prepareExecutable(new ExecutableParams(format, MemorySegment.ofBuffer(data),
+                constants));
+        handles.put(handle, executable, 0);
+        FrameWriter out = FrameWriter.frame(Protocol.REPLY, id).putI32(0).putString(executable.format())
+                .putI32(executable.functionCount());
+        for (int i = 0; i < executable.functionCount(); i++) {
+            ExecutableFunctionInfo info = executable.functionInfo(i);
+            out.putString(info.name()).putI32(info.constantCount()).putI32(info.bindingCount())
+                    .putI32(info.workgroupSizeX()).putI32(info.workgroupSizeY()).putI32(info.workgroupSizeZ())
+                    .putI32(info.localMemory());
+        }
+        send(out);
+    }
+
+    /** Decodes a queue operation; its errors fail its signals instead of answering. */
+    private void queue(FrameReader in) {
+        int opcode = in.opcode();
+        long affinity = in.i64("affinity");
+        long[][] waits = semaphoreList(in, "waits");
+        long[][] signals = semaphoreList(in, "signals");
+        SemaphoreList signalList;
+        try {
+            signalList = resolve(signals, "signal");
+        } catch (StatusException e) {
+            failUnresolved(signals, e);
+            throw e;
+        }
+        notifyOnSignal(signals, signalList);
+        List<Resource> retained = new ArrayList<>();
+        QueueOp op = null;
+        SemaphoreList waitList;
+        long[] transferBytes = new long[1];
+        try {
+            waitList = resolve(waits, "wait");
+            op = QueueDecoder.decode(this, opcode, in, handles, device, affinity, waitList, retained, transferBytes);
+            in.end();
+            if (inFlight.get() >= options.maxInFlight()) {
+                throw new StatusException(StatusCode.RESOURCE_EXHAUSTED, name + " has " + inFlight.get()
+                        + " queue operations in flight, its quota");
+            }
+        } catch (StatusException e) {
+            if (op != null) {
+                op.abandon(e);
+            }
+            signalList.fail(e);
+            if (in.isMalformed()) {
+                throw e;
+            }
+            return;
+        }
+        if (QueueDecoder.cheap(opcode, transferBytes[0]) && waitList.poll()) {
+            // nothing holds it and it is short: run it here, saving the hand-off to an executor thread
+            try {
+                op.run(waitList, signalList);
+            } catch (StatusException e) {
+                signalList.fail(e);
+            } catch (RuntimeException e) {
+                signalList.fail(new StatusException(StatusCode.INTERNAL, "queue operation failed: " + e, e));
+            }
+            return;
+        }
+        submit(waitList, signalList, retained, op);
+    }
+
+    /** A decoded queue operation, run once its waits are reached. */
+    interface QueueOp {
+        void run(SemaphoreList waits, SemaphoreList signals);
+
+        /** Called instead of {@link #run} when the operation will never run (a failed wait, a disconnect). */
+        default void abandon(StatusException status) {
+        }
+    }
+
+    private void submit(SemaphoreList waits, SemaphoreList signals, List<Resource> retained, QueueOp op) {
+        for (int i = 0; i < waits.size(); i++) {
+            retained.add(waits.semaphore(i));
+        }
+        for (int i = 0; i < signals.size(); i++) {
+            retained.add(signals.semaphore(i));
+        }
+        for (Resource resource : retained) {
+            resource.retain();
+        }
+        inFlight.incrementAndGet();
+        Gate[] self = new Gate[1];
+        Gate gate = Gate.open(waits, serial, failure -> {
+            try {
+                if (failure != null) {
+                    op.abandon(failure);
+                    signals.fail(failure);
+                } else if (closed.get()) {
+                    StatusException cancelled = new StatusException(StatusCode.CANCELLED, name + " disconnected");
+                    op.abandon(cancelled);
+                    signals.fail(cancelled);
+                } else {
+                    op.run(waits, signals);
+                }
+            } catch (StatusException e) {
+                signals.fail(e);
+            } catch (RuntimeException e) {
+                signals.fail(new StatusException(StatusCode.INTERNAL, "queue operation failed: " + e, e));
+            } finally {
+                inFlight.decrementAndGet();
+                for (Resource resource : retained) {
+                    resource.release();
+                }
+                if (self[0] != null) {
+                    pending.remove(self[0]);
+                }
+            }
+        });
+        self[0] = gate;
+        if (!gate.hasFired()) {
+            pending.add(gate);
+            if (gate.hasFired()) {
+                pending.remove(gate);
+            }
+        }
+    }
+
+    private static long[][] semaphoreList(FrameReader in, String field) {
+        int count = in.count(field);
+        long[][] list = new long[2][count];
+        for (int i = 0; i < count; i++) {
+            list[0][i] = in.i64(field + " handle");
+            list[1][i] = in.i64(field + " value");
+        }
+        return list;
+    }
+
+    private SemaphoreList resolve(long[][] list, String what) {
+        Semaphore[] semaphores = new Semaphore[list[0].length];
+        for (int i = 0; i < semaphores.length; i++) {
+            semaphores[i] = handles.get(list[0][i], Semaphore.class, what + " semaphore");
+        }
+        return SemaphoreList.of(semaphores, list[1]);
+    }
+
+    /**
+     * An operation whose signal list cannot be resolved fails every semaphore in it: the ones the
+     * server has, and (by a report, one per entry, as for any signal) the client's view of each.
+     */
+    private void failUnresolved(long[][] signals, StatusException status) {
+        for (long handle : signals[0]) {
+            try {
+                handles.get(handle, Semaphore.class, "signal semaphore").fail(status);
+            } catch (StatusException unresolved) {
+                // only the client's view exists
+            }
+            send(FrameWriter.frame(Protocol.SEMAPHORE_FAILED, 0).putI64(handle).putStatus(status));
+        }
+    }
+
+    /** Reports each signal to the client when it happens (or fails), with its frontier. */
+    private void notifyOnSignal(long[][] handlesAndValues, SemaphoreList signals) {
+        for (int i = 0; i < signals.size(); i++) {
+            long handle = handlesAndValues[0][i];
+            signals.semaphore(i).addTimepoint(signals.value(i), (semaphore, value, failure) -> {
+                if (failure != null) {
+                    send(FrameWriter.frame(Protocol.SEMAPHORE_FAILED, 0).putI64(handle).putStatus(failure));
+                    return;
+                }
+                Frontier frontier = new Frontier(TimelineSemaphore.DEFAULT_FRONTIER_AXES);
+                try {
+                    semaphore.frontierAt(value, frontier);
+                } catch (StatusException failedMeanwhile) {
+                    frontier.reset();
+                }
+                send(FrameWriter.frame(Protocol.SEMAPHORE_REACHED, 0).putI64(handle).putI64(value)
+                        .putFrontier(frontier));
+            });
+        }
+    }
+
+    void send(FrameWriter frame) {
+        transport.send(frame.finish());
+    }
+
+    private void reply(long id, StatusException status) {
+        send(FrameWriter.frame(Protocol.REPLY, id).putStatus(status));
+    }
+
+    /** Sends a buffer's resolved properties after a queue allocation. */
+    void bufferInfo(long handle, Buffer buffer) {
+        send(FrameWriter.frame(Protocol.BUFFER_INFO, 0).putI64(handle).putI32(buffer.memoryType())
+                .putI32(buffer.allowedAccess()).putI32(buffer.allowedUsage()));
+    }
+
+    @Override
+    public void onClosed(StatusException reason) {
+        close(reason);
+    }
+
+    /** Disconnects: aborts held operations, releases every handle and closes the client's device. */
+    public void close(StatusException reason) {
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
+        transport.close(reason);
+        LOG.debug("{} disconnected: {}", name, reason.toString());
+        StatusException cancelled = new StatusException(StatusCode.CANCELLED, name + " disconnected: "
+                + reason.getMessage());
+        for (Gate gate : pending) {
+            gate.abort(cancelled);
+        }
+        serial.execute(() -> {
+            // after every aborted operation has released what it held
+            handles.clear();
+            Device d = device;
+            if (d != null) {
+                d.close();
+            }
+            onClose.accept(this);
+        });
+    }
+
+    @Override
+    public String toString() {
+        return name;
+    }
+}

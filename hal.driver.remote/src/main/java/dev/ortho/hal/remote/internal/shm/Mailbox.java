@@ -1,0 +1,215 @@
+package dev.ortho.hal.remote.internal.shm;
+
+import dev.ortho.base.StatusCode;
+import dev.ortho.base.StatusException;
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.lang.invoke.VarHandle;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+
+/**
+ * The shared-memory mailbox between a client and a worker (seed 001's PROCESS mode): a memory
+ * mapped file (or, for THREAD mode, plain shared memory) holding a header and two one-way
+ * channels, parent to child and child to parent.
+ *
+ * <p>Each channel is seed 001's state machine on one {@code int}: the sender waits for
+ * {@link #IDLE}, writes a block of bytes and its length, and publishes {@link #TASK_READY}; the
+ * receiver copies the block out and answers {@link #TASK_DONE}; the sender then returns the
+ * channel to {@link #IDLE}. {@link #SHUTDOWN} on either channel ends the conversation. The blocks
+ * carry the protocol's byte stream, so frames larger than a block span several hand-offs.
+ *
+ * <p>Layout (little-endian): {@code 0} magic, {@code 4} version, {@code 8} token length,
+ * {@code 12..76} token; channel {@code c} has its state at {@code 128 + c * stride}, its length 4
+ * bytes later and its data 64 bytes after the state, {@code stride = 64 + capacity} rounded up
+ * to 64. States are read with acquire and written with release ordering, so a block's bytes are
+ * visible before its state says so. Thread-safe per channel role (one sender, one receiver).
+ */
+public final class Mailbox implements AutoCloseable {
+    public static final int IDLE = 0;
+    public static final int TASK_READY = 1;
+    public static final int TASK_DONE = 2;
+    public static final int SHUTDOWN = 3;
+
+    /** "OSHM". */
+    static final int MAGIC = 0x4D48534F;
+    static final int VERSION = 1;
+    static final int MAX_TOKEN = 64;
+    private static final long HEADER = 128;
+    private static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT;
+    private static final VarHandle STATE = INT.varHandle();
+
+    /** Channel written by the parent (client). */
+    public static final int TO_CHILD = 0;
+    /** Channel written by the child (worker). */
+    public static final int TO_PARENT = 1;
+
+    private final Arena arena;
+    private final java.util.concurrent.atomic.AtomicInteger users;
+    private final MemorySegment memory;
+    private final long capacity;
+    private final long stride;
+
+    private Mailbox(Arena arena, MemorySegment memory, long capacity, int users) {
+        this.arena = arena;
+        this.users = new java.util.concurrent.atomic.AtomicInteger(users);
+        this.memory = memory;
+        this.capacity = capacity;
+        this.stride = (64 + capacity + 63) & ~63L;
+    }
+
+    /** Bytes a mailbox with {@code capacity}-byte blocks occupies. */
+    public static long size(long capacity) {
+        return HEADER + 2 * ((64 + capacity + 63) & ~63L);
+    }
+
+    /** A new mailbox in {@code file} (created or truncated), both channels IDLE, with {@code token}. */
+    public static Mailbox create(Path file, long capacity, byte[] token) {
+        Mailbox mailbox = map(file, capacity, true);
+        mailbox.initialize(token);
+        return mailbox;
+    }
+
+    /** A mailbox in process memory, for THREAD-mode workers. */
+    public static Mailbox inMemory(long capacity, byte[] token) {
+        Arena arena = Arena.ofShared();
+        Mailbox mailbox = new Mailbox(arena, arena.allocate(size(capacity), 64), capacity, 1);
+        mailbox.initialize(token);
+        return mailbox;
+    }
+
+    /**
+     * Opens a mailbox another process created.
+     *
+     * @throws StatusException INVALID_ARGUMENT if the file is not a mailbox of this version
+     */
+    public static Mailbox open(Path file, long capacity) {
+        Mailbox mailbox = map(file, capacity, false);
+        if (mailbox.memory.byteSize() < HEADER || mailbox.memory.get(INT, 0) != MAGIC || mailbox.memory.get(INT, 4) != VERSION) {
+            mailbox.close();
+            throw new StatusException(StatusCode.INVALID_ARGUMENT, "file '" + file + "' is not a version "
+                    + VERSION + " remote HAL mailbox");
+        }
+        return mailbox;
+    }
+
+    private static Mailbox map(Path file, long capacity, boolean create) {
+        if (capacity < 4096 || capacity > (1L << 30)) {
+            throw new StatusException(StatusCode.INVALID_ARGUMENT, "mailbox capacity " + capacity
+                    + " is outside [4096, 2^30]");
+        }
+        Arena arena = Arena.ofShared();
+        try (FileChannel channel = create
+                ? FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE,
+                        StandardOpenOption.TRUNCATE_EXISTING)
+                : FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+            long size = size(capacity);
+            if (!create && channel.size() != size) {
+                throw new StatusException(StatusCode.INVALID_ARGUMENT, "mailbox file '" + file + "' has "
+                        + channel.size() + " bytes, expected " + size);
+            }
+            MemorySegment memory = channel.map(FileChannel.MapMode.READ_WRITE, 0, size, arena);
+            return new Mailbox(arena, memory, capacity, 1);
+        } catch (IOException e) {
+            arena.close();
+            throw new StatusException(StatusCode.UNAVAILABLE, "cannot map mailbox file '" + file + "': "
+                    + e.getMessage());
+        } catch (RuntimeException e) {
+            arena.close();
+            throw e;
+        }
+    }
+
+    private void initialize(byte[] token) {
+        if (token.length > MAX_TOKEN) {
+            throw new StatusException(StatusCode.INVALID_ARGUMENT, "mailbox token of " + token.length
+                    + " bytes exceeds " + MAX_TOKEN);
+        }
+        memory.set(INT, 0, MAGIC);
+        memory.set(INT, 4, VERSION);
+        memory.set(INT, 8, token.length);
+        MemorySegment.copy(MemorySegment.ofArray(token), 0, memory, 12, token.length);
+        STATE.setRelease(memory, stateOffset(TO_CHILD), IDLE);
+        STATE.setRelease(memory, stateOffset(TO_PARENT), IDLE);
+    }
+
+    /** The token the creator stored (the child presents it in its handshake check). */
+    public byte[] token() {
+        int length = memory.get(INT, 8);
+        if (length < 0 || length > MAX_TOKEN) {
+            throw new StatusException(StatusCode.INVALID_ARGUMENT, "mailbox token length " + length + " is invalid");
+        }
+        return memory.asSlice(12, length).toArray(ValueLayout.JAVA_BYTE);
+    }
+
+    public long capacity() {
+        return capacity;
+    }
+
+    private long stateOffset(int channel) {
+        return HEADER + channel * stride;
+    }
+
+    /** Acquire load of the channel's state; pairs with {@link #soState}. */
+    public int lvState(int channel) {
+        return (int) STATE.getAcquire(memory, stateOffset(channel));
+    }
+
+    /** Release store of the channel's state: publishes the block written before it. */
+    public void soState(int channel, int state) {
+        STATE.setRelease(memory, stateOffset(channel), state);
+    }
+
+    /** The channel's block length (read after seeing TASK_READY). */
+    public int length(int channel) {
+        return memory.get(INT, stateOffset(channel) + 4);
+    }
+
+    /** Sets the block length (before publishing TASK_READY). */
+    public void length(int channel, int length) {
+        memory.set(INT, stateOffset(channel) + 4, length);
+    }
+
+    /** The channel's data block. */
+    public MemorySegment data(int channel) {
+        return memory.asSlice(stateOffset(channel) + 64, capacity);
+    }
+
+    /** Offset of the int the child sets to 1 once it has mapped the mailbox and is serving. */
+    private static final long READY = 96;
+
+    /** Marks the child side as serving or not (release; pairs with {@link #lvReady()}). */
+    public void soReady(boolean ready) {
+        STATE.setRelease(memory, READY, ready ? 1 : 0);
+    }
+
+    /** Returns both channels to IDLE for the next session (the child, once the client has shut down). */
+    public void reset() {
+        soState(TO_PARENT, IDLE);
+        soState(TO_CHILD, IDLE);
+    }
+
+    /** Whether the child side is serving. */
+    public boolean lvReady() {
+        return (int) STATE.getAcquire(memory, READY) == 1;
+    }
+
+    /** Adds a user (a transport pumping it); each user closes it once. */
+    public void acquire() {
+        users.incrementAndGet();
+    }
+
+    /**
+     * Drops a user; the last one unmaps it. The creator is the first user; each transport
+     * {@link #acquire()}s it while pumping, so memory is never unmapped under a running pump.
+     */
+    @Override
+    public void close() {
+        if (users.decrementAndGet() == 0) {
+            arena.close();
+        }
+    }
+}

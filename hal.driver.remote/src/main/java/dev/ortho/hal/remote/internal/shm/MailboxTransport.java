@@ -1,0 +1,276 @@
+package dev.ortho.hal.remote.internal.shm;
+
+import dev.ortho.base.StatusCode;
+import dev.ortho.base.StatusException;
+import dev.ortho.hal.remote.internal.protocol.Protocol;
+import dev.ortho.hal.remote.internal.transport.Transport;
+import java.lang.foreign.MemorySegment;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
+
+/**
+ * A {@link Transport} over a {@link Mailbox}: one pump thread ({@code ortho-remote-shm-N},
+ * daemon) per side moves queued frames into the outgoing channel and incoming blocks into frames.
+ *
+ * <p><b>Waiting.</b> When there is nothing to do the pump spins briefly ({@link #SPINS}
+ * {@link Thread#onSpinWait()} rounds, where a reply usually arrives), then parks for
+ * exponentially growing slices from 1 µs up to {@link #MAX_PARK_NANOS}; a local send unparks it
+ * at once. Every wait is bounded, none is a fixed sleep.
+ *
+ * <p><b>Liveness.</b> {@code peerAlive} is checked between parks (the parent passes the child
+ * process's {@code isAlive}, the child its parent's), and process exit callbacks close the
+ * transport at once, so a dead peer is noticed within a park slice. A peer that writes
+ * {@link Mailbox#SHUTDOWN} closes it too. The mailbox is closed (unmapped) by the pump thread
+ * when it exits.
+ */
+public final class MailboxTransport implements Transport {
+    static final int SPINS = 2_000;
+    static final long MAX_PARK_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
+    private static final AtomicInteger THREADS = new AtomicInteger();
+
+    private final Mailbox mailbox;
+    private final int out;
+    private final int in;
+    private final boolean parent;
+    private final BooleanSupplier peerAlive;
+    private final String peer;
+    private final int maxFrameBytes;
+    private final Queue<ByteBuffer> outbound = new ConcurrentLinkedQueue<>();
+    private final java.util.concurrent.atomic.AtomicLong queuedBytes = new java.util.concurrent.atomic.AtomicLong();
+    private final AtomicBoolean closed = new AtomicBoolean();
+    private final ByteBuffer lengthPrefix = ByteBuffer.allocate(Protocol.LENGTH_BYTES).order(ByteOrder.LITTLE_ENDIAN);
+    private final Thread pump;
+    private final Runnable tick;
+    private volatile Listener listener;
+    private volatile long lastReceiveNanos = System.nanoTime();
+    private volatile long peerSinceNanos = NO_PEER_YET;
+    private volatile StatusException closeReason;
+    private volatile boolean flushThenClose;
+    private ByteBuffer body; // pump thread only
+
+    /**
+     * @param parent true on the client side (writes {@link Mailbox#TO_CHILD})
+     * @param peerAlive whether the other side still exists
+     * @param tick run by the pump about every 10 ms (liveness pings); must not block
+     */
+    public MailboxTransport(Mailbox mailbox, boolean parent, BooleanSupplier peerAlive, String peer, int maxFrameBytes,
+            Runnable tick) {
+        this.mailbox = mailbox;
+        mailbox.acquire(); // released when the pump exits
+        this.parent = parent;
+        this.out = parent ? Mailbox.TO_CHILD : Mailbox.TO_PARENT;
+        this.in = parent ? Mailbox.TO_PARENT : Mailbox.TO_CHILD;
+        this.peerAlive = peerAlive;
+        this.peer = peer;
+        this.maxFrameBytes = maxFrameBytes;
+        this.tick = tick;
+        this.pump = Thread.ofPlatform().daemon().name("ortho-remote-shm-" + THREADS.incrementAndGet())
+                .unstarted(this::run);
+    }
+
+    /** Starts pumping, delivering to {@code listener}. Call once (the mailbox is held until the pump exits). */
+    public void start(Listener listener) {
+        this.listener = listener;
+        pump.start();
+    }
+
+    @Override
+    public void send(ByteBuffer frame) {
+        if (closed.get()) {
+            return;
+        }
+        queuedBytes.addAndGet(frame.remaining());
+        outbound.add(frame);
+        LockSupport.unpark(pump);
+    }
+
+    private void run() {
+        int idle = 0;
+        long nextTick = System.nanoTime();
+        try {
+            while (!closed.get()) {
+                boolean progress = pumpIn() | pumpOut();
+                if (flushThenClose && outbound.isEmpty() && mailbox.lvState(out) != Mailbox.TASK_READY) {
+                    finish(closeReason);
+                    break;
+                }
+                long now = System.nanoTime();
+                if (now - nextTick >= 0) {
+                    nextTick = now + TimeUnit.MILLISECONDS.toNanos(10);
+                    tick.run();
+                }
+                if (progress) {
+                    idle = 0;
+                } else if (++idle < SPINS) {
+                    Thread.onSpinWait();
+                } else {
+                    if (!peerAlive.getAsBoolean()) {
+                        finish(unavailable("the peer process is gone"));
+                        break;
+                    }
+                    LockSupport.parkNanos(this, Math.min(MAX_PARK_NANOS, 1000L << Math.min(idle - SPINS, 20)));
+                }
+            }
+        } catch (StatusException e) {
+            finish(e);
+        } catch (RuntimeException e) {
+            finish(new StatusException(StatusCode.INTERNAL, "mailbox transport to " + peer + " failed: " + e, e));
+        } finally {
+            if (parent) {
+                mailbox.soReady(false); // the worker is not serving a new client until it has reset
+            }
+            mailbox.soState(out, Mailbox.SHUTDOWN); // tell the peer this session is over
+            mailbox.close();
+        }
+    }
+
+    /** Moves queued bytes into the outgoing channel when it is free. */
+    private boolean pumpOut() {
+        int state = mailbox.lvState(out);
+        if (state == Mailbox.TASK_DONE) {
+            mailbox.soState(out, Mailbox.IDLE); // the peer consumed the last block
+            state = Mailbox.IDLE;
+        }
+        if (state != Mailbox.IDLE || outbound.isEmpty()) {
+            return false;
+        }
+        MemorySegment data = mailbox.data(out);
+        long capacity = mailbox.capacity();
+        int written = 0;
+        ByteBuffer frame;
+        while (written < capacity && (frame = outbound.peek()) != null) {
+            int n = (int) Math.min(frame.remaining(), capacity - written);
+            MemorySegment.copy(MemorySegment.ofBuffer(frame), 0, data, written, n);
+            frame.position(frame.position() + n);
+            queuedBytes.addAndGet(-n);
+            written += n;
+            if (!frame.hasRemaining()) {
+                outbound.poll();
+            }
+        }
+        mailbox.length(out, written);
+        mailbox.soState(out, Mailbox.TASK_READY); // release: publishes the block
+        return true;
+    }
+
+    /** Takes a ready incoming block and delivers the frames it completes. */
+    private boolean pumpIn() {
+        int state = mailbox.lvState(in);
+        if (state == Mailbox.SHUTDOWN) {
+            throw unavailable("the peer shut the mailbox down");
+        }
+        if (state != Mailbox.TASK_READY) {
+            return false;
+        }
+        int length = mailbox.length(in);
+        if (length < 0 || length > mailbox.capacity()) {
+            throw new StatusException(StatusCode.INVALID_ARGUMENT, "mailbox block length " + length
+                    + " from " + peer + " is outside [0, " + mailbox.capacity() + "]");
+        }
+        byte[] block = mailbox.data(in).asSlice(0, length).toArray(java.lang.foreign.ValueLayout.JAVA_BYTE);
+        mailbox.soState(in, Mailbox.TASK_DONE); // the block is copied out; the peer may reuse the channel
+        lastReceiveNanos = System.nanoTime();
+        if (peerSinceNanos == NO_PEER_YET) {
+            peerSinceNanos = lastReceiveNanos;
+        }
+        assemble(ByteBuffer.wrap(block));
+        return true;
+    }
+
+    private void assemble(ByteBuffer chunk) {
+        while (chunk.hasRemaining() && !closed.get()) {
+            if (body == null) {
+                while (lengthPrefix.hasRemaining() && chunk.hasRemaining()) {
+                    lengthPrefix.put(chunk.get());
+                }
+                if (lengthPrefix.hasRemaining()) {
+                    return;
+                }
+                int length = lengthPrefix.getInt(0);
+                lengthPrefix.clear();
+                if (length < Protocol.HEADER_BYTES || length > maxFrameBytes) {
+                    throw new StatusException(StatusCode.INVALID_ARGUMENT, "frame length "
+                            + Integer.toUnsignedString(length) + " from " + peer + " is outside ["
+                            + Protocol.HEADER_BYTES + ", " + maxFrameBytes + "]");
+                }
+                body = ByteBuffer.allocate(length);
+            }
+            int n = Math.min(chunk.remaining(), body.remaining());
+            body.put(body.position(), chunk, chunk.position(), n);
+            body.position(body.position() + n);
+            chunk.position(chunk.position() + n);
+            if (!body.hasRemaining()) {
+                ByteBuffer frame = body.flip();
+                body = null;
+                listener.onFrame(frame);
+            }
+        }
+    }
+
+    private void finish(StatusException reason) {
+        if (closed.compareAndSet(false, true)) {
+            if (parent && pump.isAlive()) {
+                try {
+                    mailbox.soReady(false); // before anyone can hand this worker to the next client
+                } catch (IllegalStateException unmapped) {
+                    // the pump exited and unmapped meanwhile: nobody can pick the worker through us
+                }
+            }
+            Listener l = listener;
+            if (l != null) {
+                l.onClosed(reason);
+            }
+        }
+    }
+
+    @Override
+    public void close(StatusException reason) {
+        finish(reason);
+        LockSupport.unpark(pump);
+    }
+
+    @Override
+    public void closeAfterFlush(StatusException reason) {
+        closeReason = reason;
+        flushThenClose = true;
+        LockSupport.unpark(pump);
+    }
+
+    @Override
+    public boolean isOpen() {
+        return !closed.get();
+    }
+
+    @Override
+    public long queuedBytes() {
+        return queuedBytes.get();
+    }
+
+    @Override
+    public long lastReceiveNanos() {
+        return lastReceiveNanos;
+    }
+
+    /** When the first block arrived: a worker waiting to be picked has no peer yet. */
+    @Override
+    public long peerSinceNanos() {
+        return peerSinceNanos;
+    }
+
+    /** Waits (bounded) for the pump thread to exit and unmap the mailbox. */
+    public boolean awaitTermination(long nanos) throws InterruptedException {
+        pump.join(java.time.Duration.ofNanos(nanos));
+        return !pump.isAlive();
+    }
+
+    private StatusException unavailable(String why) {
+        return new StatusException(StatusCode.UNAVAILABLE, "mailbox to " + peer + ": " + why);
+    }
+}

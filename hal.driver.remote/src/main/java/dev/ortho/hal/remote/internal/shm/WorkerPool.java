@@ -1,0 +1,283 @@
+package dev.ortho.hal.remote.internal.shm;
+
+import dev.ortho.base.StatusCode;
+import dev.ortho.base.StatusException;
+import dev.ortho.base.Timeout;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.security.SecureRandom;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Seed 001's worker pool for shared-memory devices: {@code size} workers, each serving one
+ * device over its own {@link Mailbox}, in one of two modes chosen per device URI:
+ * <ul>
+ *   <li>{@link Mode#THREAD}: the worker runs in this JVM (no process, no isolation);
+ *   <li>{@link Mode#PROCESS}: the worker is a child JVM ({@link ShmChild}) spawned when the pool
+ *       is built, before any thread of the pool exists; the mailbox is a file in a private
+ *       (owner-only) directory holding a random token.
+ * </ul>
+ * {@link #pickIdle} hands out an idle, ready worker or waits (bounded) for one: backpressure.
+ * A worker serves one device at a time and is reused after it closes; a worker whose process
+ * died (while serving, or while idle) is replaced by a fresh spawn, so the pool stays warm.
+ * Thread-safe.
+ */
+public final class WorkerPool implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(WorkerPool.class);
+    private static final AtomicInteger EXEC_THREADS = new AtomicInteger();
+
+    /** Where workers run. */
+    public enum Mode { THREAD, PROCESS }
+
+    /** One worker: a mailbox and the process (PROCESS) serving it. */
+    public final class Worker {
+        private final Mailbox mailbox;
+        private final Process process;
+        private final byte[] token;
+        private final int id;
+        private final AtomicBoolean busy = new AtomicBoolean();
+
+        Worker(Mailbox mailbox, Process process, byte[] token, int id) {
+            this.mailbox = mailbox;
+            this.process = process;
+            this.token = token;
+            this.id = id;
+        }
+
+        public Mailbox mailbox() {
+            return mailbox;
+        }
+
+        /** The child process, or null in THREAD mode. */
+        public Process process() {
+            return process;
+        }
+
+        public byte[] token() {
+            return token.clone();
+        }
+
+        public boolean isAlive() {
+            return process == null || process.isAlive();
+        }
+
+        /** Serving and both channels idle: the last session is fully over on both sides. */
+        boolean isReady() {
+            return mailbox.lvReady() && mailbox.lvState(Mailbox.TO_PARENT) == Mailbox.IDLE
+                    && mailbox.lvState(Mailbox.TO_CHILD) == Mailbox.IDLE;
+        }
+
+        @Override
+        public String toString() {
+            return mode + " worker " + id + (process == null ? "" : " (pid " + process.pid() + ")");
+        }
+    }
+
+    private final Mode mode;
+    private final String supplierClass;
+    private final long capacity;
+    private final Path directory;
+    private final ExecutorService executor;
+    private final List<Worker> workers = new ArrayList<>(); // guarded by this
+    private final AtomicInteger ids = new AtomicInteger();
+    private final SecureRandom random = new SecureRandom();
+    private volatile boolean closed;
+
+    /**
+     * Builds the pool and spawns every worker (PROCESS mode: before any thread of the pool starts).
+     *
+     * @throws StatusException UNAVAILABLE if a worker cannot be spawned
+     */
+    public WorkerPool(Mode mode, int size, String supplierClass, long mailboxBytes) {
+        this.mode = mode;
+        this.supplierClass = supplierClass;
+        this.capacity = mailboxBytes;
+        try {
+            this.directory = Files.createTempDirectory("ortho-shm-",
+                    PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+        } catch (IOException e) {
+            throw new StatusException(StatusCode.UNAVAILABLE, "cannot create a private mailbox directory: "
+                    + e.getMessage());
+        }
+        ShmChild.supplier(supplierClass); // fail here, not in a child, if the class is unusable
+        List<Worker> spawned = new ArrayList<>();
+        for (int i = 0; i < size; i++) {
+            spawned.add(spawn()); // PROCESS: children first ...
+        }
+        this.executor = mode == Mode.THREAD ? Executors.newFixedThreadPool(2, runnable -> Thread.ofPlatform()
+                .daemon().name("ortho-remote-exec-shm-" + EXEC_THREADS.incrementAndGet()).unstarted(runnable)) : null;
+        synchronized (this) {
+            workers.addAll(spawned);
+        }
+        if (mode == Mode.THREAD) {
+            for (Worker worker : spawned) {
+                startInProcess(worker); // ... threads after
+            }
+        }
+    }
+
+    public Mode mode() {
+        return mode;
+    }
+
+    private Worker spawn() {
+        int id = ids.incrementAndGet();
+        byte[] token = new byte[32];
+        random.nextBytes(token);
+        if (mode == Mode.THREAD) {
+            return new Worker(Mailbox.inMemory(capacity, token), null, token, id);
+        }
+        Path file = directory.resolve("mailbox-" + id);
+        Mailbox mailbox = Mailbox.create(file, capacity, token);
+        String java = ProcessHandle.current().info().command().orElse("java");
+        try {
+            Process process = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),
+                    ShmChild.class.getName(), file.toString(), Long.toString(capacity), supplierClass)
+                    .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                    .redirectError(ProcessBuilder.Redirect.INHERIT).start();
+            return new Worker(mailbox, process, token, id);
+        } catch (IOException e) {
+            mailbox.close();
+            throw new StatusException(StatusCode.UNAVAILABLE, "cannot spawn shared-memory worker: " + e.getMessage());
+        }
+    }
+
+    private void startInProcess(Worker worker) {
+        // the client is this JVM; the worker stops when the pool closes
+        ShmChild.serve(worker.mailbox, ShmChild.supplier(supplierClass),
+                dev.ortho.hal.remote.ServerOptions.defaults(worker.token), () -> true, executor, () -> closed,
+                new java.util.concurrent.CountDownLatch(1));
+    }
+
+    /**
+     * An idle worker whose child is ready, marked busy; waits for one until {@code timeout}
+     * (spinning briefly, then parking in growing slices).
+     *
+     * @throws StatusException RESOURCE_EXHAUSTED naming the pool size if none becomes idle in
+     *     time, UNAVAILABLE if the pool is closed
+     */
+    public Worker pickIdle(Timeout timeout) {
+        long deadline = timeout.toDeadlineNanos();
+        for (int round = 0; ; round++) {
+            if (closed) {
+                throw new StatusException(StatusCode.UNAVAILABLE, "shared-memory worker pool is closed");
+            }
+            Worker picked = null;
+            List<Worker> dead = null;
+            synchronized (this) {
+                for (Worker worker : workers) {
+                    if (!worker.isAlive()) {
+                        if (worker.busy.compareAndSet(false, true)) { // died while idle: nobody will release it
+                            (dead == null ? dead = new ArrayList<>() : dead).add(worker);
+                        }
+                    } else if (picked == null && worker.isReady() && worker.busy.compareAndSet(false, true)) {
+                        if (worker.isReady()) {
+                            picked = worker;
+                        } else {
+                            worker.busy.set(false); // it stopped being ready under us: look again
+                        }
+                    }
+                }
+            }
+            if (dead != null) {
+                for (Worker worker : dead) {
+                    LOG.warn("{} died while idle; replacing it", worker);
+                    retire(worker);
+                }
+            }
+            if (picked != null) {
+                return picked;
+            }
+            long remaining = deadline - System.nanoTime();
+            if (remaining <= 0) {
+                int size;
+                synchronized (this) {
+                    size = workers.size();
+                }
+                throw new StatusException(StatusCode.RESOURCE_EXHAUSTED, "all " + size + " shared-memory workers are "
+                        + "busy or still starting");
+            }
+            if (round < 100) {
+                Thread.onSpinWait();
+            } else {
+                LockSupport.parkNanos(this, Math.min(remaining, Math.min(TimeUnit.MILLISECONDS.toNanos(10),
+                        1000L << Math.min(round - 100, 20))));
+            }
+        }
+    }
+
+    /**
+     * Returns {@code worker} after its device closed: it serves the next client once it has
+     * reset (a live worker is reused); a dead one is replaced by a fresh spawn.
+     */
+    public void release(Worker worker) {
+        if (worker.isAlive() && !closed) {
+            worker.busy.set(false);
+            return;
+        }
+        retire(worker);
+    }
+
+    /** Drops {@code worker} and spawns a replacement (unless the pool is closed). */
+    private void retire(Worker worker) {
+        synchronized (this) {
+            workers.remove(worker);
+        }
+        worker.mailbox.close();
+        if (worker.process != null) {
+            // it exits on its own once the mailbox is shut down; make sure it does
+            worker.process.onExit().orTimeout(30, TimeUnit.SECONDS)
+                    .whenComplete((p, timeout) -> worker.process.destroyForcibly());
+        }
+        if (closed) {
+            return;
+        }
+        try {
+            Worker fresh = spawn();
+            synchronized (this) {
+                workers.add(fresh);
+            }
+            if (mode == Mode.THREAD) {
+                startInProcess(fresh);
+            }
+        } catch (StatusException e) {
+            LOG.warn("could not replace retired {}: {}", worker, e.toString());
+        }
+    }
+
+    /** Stops idle workers; busy ones stop when their devices close. */
+    @Override
+    public void close() {
+        closed = true;
+        List<Worker> idle = new ArrayList<>();
+        synchronized (this) {
+            for (Worker worker : workers) {
+                if (worker.busy.compareAndSet(false, true)) {
+                    idle.add(worker);
+                }
+            }
+            workers.removeAll(idle);
+        }
+        for (Worker worker : idle) {
+            worker.mailbox.soState(Mailbox.TO_CHILD, Mailbox.SHUTDOWN);
+            worker.mailbox.close(); // this side never started a transport on it
+            if (worker.process != null) {
+                worker.process.destroy();
+            }
+        }
+        if (executor != null) {
+            executor.shutdown();
+        }
+    }
+}

@@ -1,0 +1,60 @@
+package dev.ortho.hal.remote.internal.sync;
+
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.Executor;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs tasks one at a time, in submission order, on a shared pool: one client's ready queue
+ * operations keep their order and cannot occupy more than one pool thread, so a client with a
+ * long dispatch does not starve the others. Thread-safe.
+ */
+public final class SerialExecutor implements Executor {
+    private static final Logger LOG = LoggerFactory.getLogger(SerialExecutor.class);
+    private static final int BATCH = 64;
+
+    private final Executor pool;
+    private final Queue<Runnable> tasks = new ConcurrentLinkedQueue<>();
+    private final AtomicBoolean scheduled = new AtomicBoolean();
+
+    public SerialExecutor(Executor pool) {
+        this.pool = pool;
+    }
+
+    @Override
+    public void execute(Runnable task) {
+        tasks.add(task);
+        schedule();
+    }
+
+    private void schedule() {
+        if (scheduled.compareAndSet(false, true)) {
+            try {
+                pool.execute(this::drain);
+            } catch (java.util.concurrent.RejectedExecutionException shutDown) {
+                drain(); // the pool is shutting down: finish the work here rather than drop it
+            }
+        }
+    }
+
+    private void drain() {
+        for (int i = 0; i < BATCH; i++) {
+            Runnable task = tasks.poll();
+            if (task == null) {
+                break;
+            }
+            try {
+                task.run();
+            } catch (RuntimeException e) {
+                LOG.error("remote server task failed", e);
+            }
+        }
+        scheduled.set(false);
+        if (!tasks.isEmpty()) {
+            schedule();
+        }
+    }
+}

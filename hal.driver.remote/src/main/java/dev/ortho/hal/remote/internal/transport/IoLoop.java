@@ -1,0 +1,147 @@
+package dev.ortho.hal.remote.internal.transport;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.channels.ClosedSelectorException;
+import java.nio.channels.SelectableChannel;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One NIO selector thread ({@code ortho-remote-io-N}, daemon) that accepts, reads and writes for
+ * any number of channels and runs a periodic tick (heartbeats, deadlines).
+ *
+ * <p>Why plain NIO and not Netty: the remote HAL needs length-prefixed frames over a handful of
+ * connections, one selector thread, and deadlines — about three hundred lines on the JDK.
+ * Netty would add a third-party dependency (and its own thread and buffer-pool model) to a
+ * driver bundle that DESIGN.md allows to depend on hal.api only.
+ *
+ * <p>Thread-safe entry points: {@link #execute} and {@link #close}. Handlers run on the loop
+ * thread and must not block.
+ */
+public final class IoLoop implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(IoLoop.class);
+    private static final AtomicInteger THREADS = new AtomicInteger();
+
+    /** Called on the loop thread when a registered channel is ready. */
+    public interface Handler {
+        void onReady(SelectionKey key) throws IOException;
+
+        /** The handler threw; the loop reports it here and carries on. */
+        void onFailure(Exception failure);
+    }
+
+    private final Selector selector;
+    private final Queue<Runnable> tasks = new ConcurrentLinkedQueue<>();
+    private final Thread thread;
+    private final long tickNanos;
+    private final Runnable tick;
+    private volatile boolean closed;
+
+    /**
+     * Starts the loop thread.
+     *
+     * @param tickNanos period of {@code tick}
+     * @param tick runs on the loop thread about every {@code tickNanos}; must not block
+     */
+    public IoLoop(long tickNanos, Runnable tick) {
+        try {
+            this.selector = Selector.open();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        this.tickNanos = tickNanos;
+        this.tick = tick;
+        this.thread = Thread.ofPlatform().daemon().name("ortho-remote-io-" + THREADS.incrementAndGet())
+                .unstarted(this::run);
+        thread.start();
+    }
+
+    /** Runs {@code task} on the loop thread soon (inline ordering with other tasks is FIFO). */
+    public void execute(Runnable task) {
+        tasks.add(task);
+        selector.wakeup();
+    }
+
+    /** Whether the caller is the loop thread. */
+    public boolean inLoop() {
+        return Thread.currentThread() == thread;
+    }
+
+    /** Registers {@code channel} (non-blocking) for {@code ops}; call on the loop thread. */
+    public SelectionKey register(SelectableChannel channel, int ops, Handler handler) throws IOException {
+        return channel.register(selector, ops, handler);
+    }
+
+    private void run() {
+        long nextTick = System.nanoTime() + tickNanos;
+        try {
+            while (!closed) {
+                long wait = Math.max(1, TimeUnit.NANOSECONDS.toMillis(nextTick - System.nanoTime()));
+                selector.select(wait);
+                Runnable task;
+                while ((task = tasks.poll()) != null) {
+                    runSafely(task);
+                }
+                for (SelectionKey key : selector.selectedKeys()) {
+                    Handler handler = (Handler) key.attachment();
+                    try {
+                        if (key.isValid()) {
+                            handler.onReady(key);
+                        }
+                    } catch (Exception e) {
+                        handler.onFailure(e);
+                    }
+                }
+                selector.selectedKeys().clear();
+                long now = System.nanoTime();
+                if (now - nextTick >= 0) {
+                    nextTick = now + tickNanos;
+                    runSafely(tick);
+                }
+            }
+        } catch (IOException | ClosedSelectorException e) {
+            if (!closed) {
+                LOG.error("remote I/O loop {} failed", thread.getName(), e);
+            }
+        } finally {
+            Runnable task;
+            while ((task = tasks.poll()) != null) {
+                runSafely(task);
+            }
+            for (SelectionKey key : selector.keys()) {
+                try {
+                    key.channel().close();
+                } catch (IOException ignored) {
+                    // closing anyway
+                }
+            }
+            try {
+                selector.close();
+            } catch (IOException ignored) {
+                // closing anyway
+            }
+        }
+    }
+
+    private static void runSafely(Runnable task) {
+        try {
+            task.run();
+        } catch (RuntimeException e) {
+            LOG.error("remote I/O task failed", e);
+        }
+    }
+
+    /** Stops the loop and closes every channel still registered; the thread exits promptly. */
+    @Override
+    public void close() {
+        closed = true;
+        selector.wakeup();
+    }
+}

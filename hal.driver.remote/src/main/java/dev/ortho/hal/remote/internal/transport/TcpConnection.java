@@ -1,0 +1,310 @@
+package dev.ortho.hal.remote.internal.transport;
+
+import dev.ortho.base.StatusCode;
+import dev.ortho.base.StatusException;
+import dev.ortho.hal.remote.internal.protocol.Protocol;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.SocketChannel;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * A {@link Transport} over a non-blocking TCP socket driven by an {@link IoLoop}.
+ *
+ * <p>Receiving: the length prefix is checked against {@code maxFrameBytes} before any body
+ * buffer is allocated, so an oversized or negative length closes the connection with
+ * INVALID_ARGUMENT without allocating; a peer that closes mid-frame closes it with UNAVAILABLE.
+ * Sending: the sender writes directly when no other write is in progress (no selector wake-up
+ * on the common path) and hands the rest to the loop when the socket buffer is full; a peer that
+ * lets more than four maximum frames pile up unread is disconnected with RESOURCE_EXHAUSTED.
+ */
+public final class TcpConnection implements Transport, IoLoop.Handler {
+    private static final int MAX_FRAMES_PER_READY = 64;
+    private static final int BATCH = 64;
+
+    private final IoLoop loop;
+    private final SocketChannel channel;
+    private final int maxFrameBytes;
+    private final String peer;
+    private final Queue<ByteBuffer> outbound = new ConcurrentLinkedQueue<>();
+    /** Bytes queued and not yet written; a peer that stops reading cannot make this grow without bound. */
+    private final java.util.concurrent.atomic.AtomicLong queuedBytes = new java.util.concurrent.atomic.AtomicLong();
+    private final long maxQueuedBytes;
+    /** Held by whoever is writing: a sender thread or the loop. */
+    private final AtomicBoolean writing = new AtomicBoolean();
+    private final AtomicBoolean closed = new AtomicBoolean();
+    private final ByteBuffer[] batch = new ByteBuffer[BATCH];
+    private final ByteBuffer lengthPrefix = ByteBuffer.allocate(Protocol.LENGTH_BYTES).order(ByteOrder.LITTLE_ENDIAN);
+    private volatile Listener listener;
+    private volatile SelectionKey key;
+    private volatile long lastReceiveNanos = System.nanoTime();
+    private final long openedNanos = System.nanoTime();
+    private volatile StatusException closeAfterFlush;
+    private ByteBuffer body; // loop thread only
+
+    /**
+     * @param channel a connected channel; it is switched to non-blocking mode and owned from now on
+     * @param peer a name for messages, e.g. the remote address
+     */
+    public TcpConnection(IoLoop loop, SocketChannel channel, int maxFrameBytes, String peer) throws IOException {
+        this.loop = loop;
+        this.channel = channel;
+        this.maxFrameBytes = maxFrameBytes;
+        this.maxQueuedBytes = 4L * maxFrameBytes;
+        this.peer = peer;
+        channel.configureBlocking(false);
+        channel.socket().setTcpNoDelay(true);
+    }
+
+    /** Starts reading, delivering to {@code listener}. Call once. */
+    public void start(Listener listener) {
+        this.listener = listener;
+        loop.execute(() -> {
+            if (closed.get()) {
+                return;
+            }
+            try {
+                key = loop.register(channel, SelectionKey.OP_READ, this);
+                if (!outbound.isEmpty()) {
+                    flushFromLoop();
+                }
+            } catch (IOException e) {
+                close(unavailable("cannot register: " + e.getMessage()));
+            }
+        });
+    }
+
+    public String peer() {
+        return peer;
+    }
+
+    @Override
+    public void send(ByteBuffer frame) {
+        if (closed.get()) {
+            return;
+        }
+        if (queuedBytes.addAndGet(frame.remaining()) > maxQueuedBytes) {
+            close(new StatusException(StatusCode.RESOURCE_EXHAUSTED, "more than " + maxQueuedBytes
+                    + " bytes are waiting to be sent to " + peer + ", which is not reading them"));
+            return;
+        }
+        outbound.add(frame);
+        if (key != null && writing.compareAndSet(false, true)) {
+            // direct write by the sender: non-blocking, so safe from timepoint callbacks too
+            try {
+                if (drain()) {
+                    finishWriting();
+                } else {
+                    handToLoop();
+                }
+            } catch (IOException e) {
+                writing.set(false);
+                close(unavailable("write failed: " + e.getMessage()));
+            }
+        }
+    }
+
+    /**
+     * Writes queued frames, up to {@link #BATCH} per gathering write (one system call for a burst
+     * of small frames); true if the queue emptied, false if the socket is full. Caller holds
+     * {@code writing}, which also guards {@link #batch}.
+     */
+    private boolean drain() throws IOException {
+        while (true) {
+            int n = 0;
+            for (ByteBuffer frame : outbound) {
+                batch[n++] = frame;
+                if (n == BATCH) {
+                    break;
+                }
+            }
+            if (n == 0) {
+                return true;
+            }
+            long written = channel.write(batch, 0, n);
+            queuedBytes.addAndGet(-written);
+            int done = 0;
+            while (done < n && !batch[done].hasRemaining()) {
+                outbound.poll(); // only the holder of `writing` removes, so the head is batch[done]
+                done++;
+            }
+            java.util.Arrays.fill(batch, 0, n, null);
+            if (done < n) {
+                return false;
+            }
+        }
+    }
+
+    /** Releases {@code writing}; re-acquires it if a frame slipped in meanwhile. */
+    private void finishWriting() throws IOException {
+        while (true) {
+            writing.set(false);
+            if (closeAfterFlush != null && outbound.isEmpty()) {
+                close(closeAfterFlush);
+                return;
+            }
+            if (outbound.isEmpty() || !writing.compareAndSet(false, true)) {
+                return;
+            }
+            if (!drain()) {
+                handToLoop();
+                return;
+            }
+        }
+    }
+
+    /**
+     * The socket is full: gives up {@code writing} and lets the loop continue once the socket is
+     * writable (the partly written frame keeps its position, so whoever writes next resumes it).
+     */
+    private void handToLoop() {
+        writing.set(false);
+        loop.execute(this::flushFromLoop);
+    }
+
+    private void flushFromLoop() {
+        SelectionKey k = key;
+        if (k == null || !k.isValid() || !writing.compareAndSet(false, true)) {
+            return; // a sender is writing; it hands over again if the socket fills
+        }
+        try {
+            if (drain()) {
+                key.interestOps(key.interestOps() & ~SelectionKey.OP_WRITE);
+                finishWriting();
+            } else {
+                key.interestOps(key.interestOps() | SelectionKey.OP_WRITE);
+                writing.set(false);
+            }
+        } catch (IOException e) {
+            writing.set(false);
+            close(unavailable("write failed: " + e.getMessage()));
+        }
+    }
+
+    @Override
+    public void onReady(SelectionKey readyKey) throws IOException {
+        if (readyKey.isWritable()) {
+            flushFromLoop();
+        }
+        if (readyKey.isValid() && readyKey.isReadable()) {
+            read();
+        }
+    }
+
+    private void read() throws IOException {
+        for (int frames = 0; frames < MAX_FRAMES_PER_READY && !closed.get(); ) {
+            if (body == null) {
+                if (channel.read(lengthPrefix) < 0) {
+                    close(unavailable(lengthPrefix.position() == 0 ? "peer closed the connection"
+                            : "peer closed the connection inside a frame length"));
+                    return;
+                }
+                if (lengthPrefix.hasRemaining()) {
+                    return;
+                }
+                int length = lengthPrefix.getInt(0);
+                lengthPrefix.clear();
+                if (length < Protocol.HEADER_BYTES || length > maxFrameBytes) {
+                    close(new StatusException(StatusCode.INVALID_ARGUMENT, "frame length "
+                            + Integer.toUnsignedString(length) + " from " + peer + " is outside ["
+                            + Protocol.HEADER_BYTES + ", " + maxFrameBytes + "]"));
+                    return;
+                }
+                body = ByteBuffer.allocate(length);
+            }
+            int read = channel.read(body);
+            if (read > 0) {
+                lastReceiveNanos = System.nanoTime(); // a long frame still proves the peer alive
+            }
+            if (read < 0) {
+                close(unavailable("peer closed the connection inside a frame (" + body.position() + " of "
+                        + body.capacity() + " bytes received)"));
+                return;
+            }
+            if (body.hasRemaining()) {
+                return;
+            }
+            ByteBuffer frame = body.flip();
+            body = null;
+            lastReceiveNanos = System.nanoTime();
+            frames++;
+            try {
+                listener.onFrame(frame);
+            } catch (StatusException e) {
+                close(e.annotate("while handling a frame from " + peer));
+                return;
+            } catch (RuntimeException e) {
+                close(new StatusException(StatusCode.INTERNAL, "handling a frame from " + peer + " failed: " + e, e));
+                return;
+            }
+        }
+    }
+
+    @Override
+    public void onFailure(Exception failure) {
+        close(unavailable(failure.getMessage() == null ? failure.toString() : failure.getMessage()));
+    }
+
+    @Override
+    public void close(StatusException reason) {
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
+        loop.execute(() -> {
+            SelectionKey k = key;
+            if (k != null) {
+                k.cancel();
+            }
+            try {
+                channel.close();
+            } catch (IOException ignored) {
+                // closing anyway
+            }
+        });
+        Listener l = listener;
+        if (l != null) {
+            l.onClosed(reason);
+        }
+    }
+
+    @Override
+    public void closeAfterFlush(StatusException reason) {
+        closeAfterFlush = reason;
+        if (writing.compareAndSet(false, true)) {
+            try {
+                finishWriting();
+            } catch (IOException e) {
+                close(reason);
+            }
+        }
+    }
+
+    @Override
+    public boolean isOpen() {
+        return !closed.get();
+    }
+
+    @Override
+    public long queuedBytes() {
+        return queuedBytes.get();
+    }
+
+    @Override
+    public long lastReceiveNanos() {
+        return lastReceiveNanos;
+    }
+
+    /** When this connection was made. */
+    @Override
+    public long peerSinceNanos() {
+        return openedNanos;
+    }
+
+    private StatusException unavailable(String why) {
+        return new StatusException(StatusCode.UNAVAILABLE, "connection to " + peer + ": " + why);
+    }
+}

@@ -1,0 +1,60 @@
+package dev.ortho.hal.remote.internal.transport;
+
+import dev.ortho.base.StatusException;
+import java.nio.ByteBuffer;
+
+/**
+ * A bidirectional, ordered, frame-oriented link between a remote HAL client and a device server
+ * (TCP, or a shared-memory mailbox). Frames are whole protocol frames including the length
+ * prefix ({@link dev.ortho.hal.remote.internal.protocol.Protocol}).
+ *
+ * <p>Thread-safe: any thread may {@link #send}; frames from one thread are delivered in order.
+ * Incoming frames and the close notification are delivered to the {@link Listener} on the
+ * transport's own thread, one at a time.
+ */
+public interface Transport {
+
+    /** Receives what arrives on a transport. */
+    interface Listener {
+        /**
+         * One received frame: the body after the length prefix (header and payload), owned by
+         * the listener. Throwing a {@link StatusException} closes the transport with it.
+         */
+        void onFrame(ByteBuffer body);
+
+        /** The transport closed (called once); {@code reason} says why. */
+        void onClosed(StatusException reason);
+    }
+
+    /**
+     * Queues {@code frame} (positioned for reading; not modified by the caller afterwards) for
+     * sending. Never blocks; frames sent after close are dropped.
+     */
+    void send(ByteBuffer frame);
+
+    /** Closes at once (queued frames may be lost) and notifies the listener with {@code reason}. Idempotent. */
+    void close(StatusException reason);
+
+    /** Closes once every frame queued so far has been written, notifying with {@code reason}. */
+    void closeAfterFlush(StatusException reason);
+
+    /** Whether the transport is still open. */
+    boolean isOpen();
+
+    /** Bytes queued for sending and not yet handed to the peer (for sender backpressure). */
+    long queuedBytes();
+
+    /** {@link System#nanoTime()} when the last frame arrived (or when the transport opened). */
+    long lastReceiveNanos();
+
+    /** {@link #peerSinceNanos()} of a transport no peer has reached yet. */
+    long NO_PEER_YET = Long.MIN_VALUE;
+
+    /**
+     * {@link System#nanoTime()} from which a server times its peer's handshake: when a TCP
+     * connection was accepted; for a worker's mailbox, when the first block arrived, since a
+     * prepared worker has no client until one picks it ({@link #NO_PEER_YET} until then, so an
+     * idle worker never times out waiting to be picked).
+     */
+    long peerSinceNanos();
+}

@@ -1,0 +1,13 @@
+package dev.ortho.hal.remote.internal.client;
+
+import dev.ortho.hal.Device;
+
+/** Test access to client internals. */
+public final class ClientProbe {
+    private ClientProbe() {}
+
+    /** How many foreign semaphores {@code device} currently has imported. */
+    public static int imports(Device device) {
+        return ((RemoteDevice) device).importCount();
+    }
+}

@@ -1,0 +1,129 @@
+package dev.ortho.launcher.internal;
+
+import dev.ortho.base.StatusCode;
+import dev.ortho.base.StatusException;
+import dev.ortho.hal.DriverRegistry;
+import dev.ortho.hal.remote.DeviceServer;
+import dev.ortho.hal.remote.ServerOptions;
+import java.io.PrintStream;
+import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * {@code ortho serve-device --device=URI --token_file=PATH [--listen=HOST:PORT]
+ * [--allow_non_loopback] [--max_memory_bytes=N] [--max_handles=N] [--max_in_flight=N]
+ * [--allowed_formats=F,F]}: serves a device (a fresh one per client, created through the driver
+ * registry) to {@code remote://} clients until the process is stopped. Loopback
+ * {@code 127.0.0.1:7640} by default; any other address needs {@code --allow_non_loopback}.
+ */
+final class ServeDevice implements Cli.Subcommand {
+    /** What to do while the server runs; returns when it should stop. */
+    interface Lifetime {
+        void serve(DeviceServer server);
+    }
+
+    private final DriverRegistry drivers;
+    private final Lifetime lifetime;
+
+    ServeDevice(DriverRegistry drivers, Lifetime lifetime) {
+        this.drivers = drivers;
+        this.lifetime = lifetime;
+    }
+
+    /** Production lifetime: until the thread is interrupted or the JVM shuts down. */
+    static void untilStopped(DeviceServer server) {
+        Runtime.getRuntime().addShutdownHook(new Thread(server::close, "ortho-serve-device-shutdown"));
+        while (!Thread.currentThread().isInterrupted()) {
+            LockSupport.parkNanos(TimeUnit.SECONDS.toNanos(1));
+        }
+    }
+
+    @Override
+    public String summary() {
+        return "serve a device to remote:// clients (--device=, --token_file=, --listen=)";
+    }
+
+    @Override
+    public int run(List<String> args, PrintStream out, PrintStream err) {
+        String device = null;
+        String tokenFile = null;
+        String listen = "127.0.0.1:" + ServerOptions.DEFAULT_PORT;
+        boolean nonLoopback = false;
+        long memory = -1;
+        int handles = -1;
+        int inFlight = -1;
+        Set<String> formats = ServerOptions.DEFAULT_FORMATS;
+        for (String arg : args) {
+            int equals = arg.indexOf('=');
+            String flag = equals < 0 ? arg : arg.substring(0, equals);
+            String value = equals < 0 ? null : arg.substring(equals + 1);
+            switch (flag) {
+                case "--device" -> device = required(flag, value);
+                case "--token_file" -> tokenFile = required(flag, value);
+                case "--listen" -> listen = required(flag, value);
+                case "--allow_non_loopback" -> nonLoopback = value == null || Boolean.parseBoolean(value);
+                case "--max_memory_bytes" -> memory = number(flag, value);
+                case "--max_handles" -> handles = (int) number(flag, value);
+                case "--max_in_flight" -> inFlight = (int) number(flag, value);
+                case "--allowed_formats" -> formats = Set.of(required(flag, value).split(","));
+                default -> {
+                    err.println("ortho serve-device: unknown flag '" + arg + "'");
+                    return Cli.EXIT_USAGE;
+                }
+            }
+        }
+        if (device == null || tokenFile == null) {
+            err.println("ortho serve-device: --device= and --token_file= are required");
+            return Cli.EXIT_USAGE;
+        }
+        ServerOptions defaults = ServerOptions.defaults(ServerOptions.readToken(Path.of(tokenFile)));
+        ServerOptions options = defaults.withListen(address(listen), nonLoopback)
+                .withQuotas(memory > 0 ? memory : defaults.maxMemoryBytes(), handles > 0 ? handles : defaults.maxHandles(),
+                        inFlight > 0 ? inFlight : defaults.maxInFlight())
+                .withAllowedFormats(formats);
+        String uri = device;
+        drivers.createDevice(uri).close(); // fail now, not at the first client, if the device cannot be created
+        try (DeviceServer server = DeviceServer.start(() -> drivers.createDevice(uri), options)) {
+            out.println("serving " + uri + " on " + server.address().getHostString() + ":" + server.address().getPort());
+            out.flush();
+            lifetime.serve(server);
+        }
+        return Cli.EXIT_OK;
+    }
+
+    private static String required(String flag, String value) {
+        if (value == null || value.isEmpty()) {
+            throw new StatusException(StatusCode.INVALID_ARGUMENT, flag + " needs a value, e.g. " + flag + "=...");
+        }
+        return value;
+    }
+
+    private static long number(String flag, String value) {
+        try {
+            long n = Long.parseLong(required(flag, value));
+            if (n > 0) {
+                return n;
+            }
+        } catch (NumberFormatException e) {
+            // reported below
+        }
+        throw new StatusException(StatusCode.INVALID_ARGUMENT, flag + "='" + value + "' is not a positive number");
+    }
+
+    private static InetSocketAddress address(String listen) {
+        int colon = listen.lastIndexOf(':');
+        try {
+            int port = Integer.parseInt(listen.substring(colon + 1));
+            if (colon > 0 && port >= 0 && port <= 65535) {
+                return new InetSocketAddress(listen.substring(0, colon), port);
+            }
+        } catch (NumberFormatException e) {
+            // reported below
+        }
+        throw new StatusException(StatusCode.INVALID_ARGUMENT, "--listen='" + listen + "' is not HOST:PORT");
+    }
+}

@@ -1,0 +1,120 @@
+package dev.ortho.launcher.internal;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.ortho.base.Timeout;
+import dev.ortho.hal.Buffer;
+import dev.ortho.hal.BufferParams;
+import dev.ortho.hal.BufferRef;
+import dev.ortho.hal.Device;
+import dev.ortho.hal.DispatchConfig;
+import dev.ortho.hal.DriverRegistry;
+import dev.ortho.hal.Executable;
+import dev.ortho.hal.ExecutableCache;
+import dev.ortho.hal.ExecutableParams;
+import dev.ortho.hal.Semaphore;
+import dev.ortho.hal.SemaphoreList;
+import dev.ortho.hal.cpu.internal.builtin.BuiltinKernels;
+import dev.ortho.hal.cpu.internal.executable.KernelLibraryRegistry;
+import dev.ortho.hal.cpu.internal.sync.LocalSyncDriverFactory;
+import dev.ortho.hal.cpu.kernel.JvmStaticFormat;
+import dev.ortho.hal.remote.DeviceServer;
+import dev.ortho.hal.remote.internal.client.RemoteDriverFactory;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code ortho serve-device}: a remote client gets the same results as the local device it serves. */
+class ServeDeviceTest {
+    private static final ValueLayout.OfInt I32 = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
+    private final ByteArrayOutputStream outBytes = new ByteArrayOutputStream();
+    private final ByteArrayOutputStream errBytes = new ByteArrayOutputStream();
+    private final PrintStream out = new PrintStream(outBytes, true, StandardCharsets.UTF_8);
+    private final PrintStream err = new PrintStream(errBytes, true, StandardCharsets.UTF_8);
+    private final DriverRegistry registry = new DriverRegistry();
+
+    ServeDeviceTest() {
+        registry.register(new LocalSyncDriverFactory(new KernelLibraryRegistry(List.of(new BuiltinKernels()))));
+        registry.register(new RemoteDriverFactory(name -> null));
+    }
+
+    /** mul_i32 of two vectors through the device's queue, read back. */
+    private static int[] multiply(Device device, int[] x, int[] y) {
+        try (ExecutableCache cache = device.createExecutableCache("t");
+                Executable executable = cache.prepareExecutable(new ExecutableParams(JvmStaticFormat.FORMAT,
+                        JvmStaticFormat.encode(BuiltinKernels.NAME), new int[0]));
+                Buffer a = device.allocator().allocateBuffer(BufferParams.hostLocal(), x.length * 4L);
+                Buffer b = device.allocator().allocateBuffer(BufferParams.hostLocal(), y.length * 4L);
+                Buffer c = device.allocator().allocateBuffer(BufferParams.hostLocal(), x.length * 4L);
+                Semaphore done = device.createSemaphore(0)) {
+            a.write(0, MemorySegment.ofArray(x));
+            b.write(0, MemorySegment.ofArray(y));
+            MemorySegment n = MemorySegment.ofArray(new int[] {x.length});
+            device.queueDispatch(-1, SemaphoreList.empty(), SemaphoreList.of(done, 1), executable,
+                    executable.lookupFunction("mul_i32"), DispatchConfig.ofCount(x.length, 1, 1), n,
+                    new BufferRef[] {BufferRef.of(a), BufferRef.of(b), BufferRef.of(c)}, 0);
+            done.await(1, Timeout.of(Duration.ofSeconds(60)));
+            MemorySegment result = MemorySegment.ofArray(new byte[x.length * 4]);
+            c.read(0, result);
+            return result.toArray(I32);
+        }
+    }
+
+    @Test
+    void remoteClientsGetTheSameResultsAsTheLocalDevice(@TempDir Path dir) throws Exception {
+        Path token = dir.resolve("token");
+        Files.writeString(token, "s3cret\n", StandardCharsets.UTF_8);
+        CompletableFuture<DeviceServer> started = new CompletableFuture<>();
+        CountDownLatch stop = new CountDownLatch(1);
+        ServeDevice command = new ServeDevice(registry, server -> {
+            started.complete(server);
+            try {
+                stop.await(120, TimeUnit.SECONDS); // hang guard only
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        CompletableFuture<Integer> exit = CompletableFuture.supplyAsync(() -> command.run(List.of(
+                "--listen=127.0.0.1:0", "--device=local-sync", "--token_file=" + token), out, err));
+        DeviceServer server = started.get(60, TimeUnit.SECONDS);
+        int[] x = {1, 2, 3, 4, 5, 6, 7};
+        int[] y = {7, 6, 5, 4, 3, 2, 1};
+        try (Device remote = registry.createDevice("remote://127.0.0.1:" + server.address().getPort() + "?token_file="
+                + token); Device local = registry.createDevice("local-sync")) {
+            int[] expected = multiply(local, x, y);
+            assertArrayEquals(new int[] {7, 12, 15, 16, 15, 12, 7}, expected);
+            assertArrayEquals(expected, multiply(remote, x, y));
+        }
+        stop.countDown();
+        assertEquals(Cli.EXIT_OK, exit.get(60, TimeUnit.SECONDS));
+        assertTrue(outBytes.toString(StandardCharsets.UTF_8).startsWith("serving local-sync on 127.0.0.1:"));
+    }
+
+    @Test
+    void flagsAreCheckedAndNonLoopbackNeedsAnAllowance(@TempDir Path dir) throws Exception {
+        Path token = dir.resolve("token");
+        Files.writeString(token, "s3cret", StandardCharsets.UTF_8);
+        Cli cli = new Cli(registry, "v", () -> 0);
+        assertEquals(Cli.EXIT_USAGE, cli.run(new String[] {"serve-device", "--device=local-sync"}, out, err));
+        assertEquals(Cli.EXIT_USAGE, cli.run(new String[] {"serve-device", "--colour=red"}, out, err));
+        assertEquals(Cli.EXIT_FAILURE, cli.run(new String[] {"serve-device", "--device=local-sync",
+                "--token_file=" + token, "--listen=0.0.0.0:0"}, out, err));
+        assertTrue(errBytes.toString(StandardCharsets.UTF_8).contains("PERMISSION_DENIED"), errBytes.toString());
+        assertEquals(Cli.EXIT_FAILURE, cli.run(new String[] {"serve-device", "--device=no-such-driver",
+                "--token_file=" + token}, out, err));
+    }
+}
