@@ -88,6 +88,19 @@ class FunctionIoTest {
     }
 
     @Test
+    void hugeShapesFailWithoutExhaustingTheHeap(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+            throws java.io.IOException {
+        for (String spec : new String[] {"100000x100000x100000xf32=1", "9223372036854775807x2xf32=1"}) {
+            StatusException e = assertThrows(StatusException.class, () -> roundTrip("r", spec));
+            assertTrue(e.getMessage().contains("parsing input `" + spec + "`"), e.getMessage());
+        }
+        java.nio.file.Path bin = java.nio.file.Files.write(dir.resolve("small.bin"), new byte[8]);
+        StatusException e = assertThrows(StatusException.class, () -> roundTrip("r", "100000x100000xf32=@" + bin));
+        assertEquals(StatusCode.OUT_OF_RANGE, e.code(), e.getMessage());
+        assertTrue(e.getMessage().contains("has 8 bytes left but the buffer view needs 40000000000"), e.getMessage());
+    }
+
+    @Test
     void emptyInputIsRejected() {
         StatusException e = assertThrows(StatusException.class, () -> roundTrip("i", " "));
         assertTrue(e.getMessage().contains("no value specified for input"), e.getMessage());
