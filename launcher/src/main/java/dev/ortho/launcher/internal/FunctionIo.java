@@ -245,11 +245,14 @@ final class FunctionIo implements Closeable {
         }
         SeekableByteChannel stream = open(path, append);
         Device target = requireDevice("numpy input `" + spec + "`");
-        do {
+        // @ and + read one array; * reads every array left (zero or more)
+        boolean first = true;
+        while (splat ? !atEnd(stream) : first) {
+            first = false;
             consume(cconv, position, 'r');
             NpyFile.Array array = NpyFile.read(stream, path, arena);
             pushView(list, upload(target, array.shape(), array.elementType(), array.contents()));
-        } while (splat && !atEnd(stream));
+        }
     }
 
     private static boolean atEnd(SeekableByteChannel stream) {

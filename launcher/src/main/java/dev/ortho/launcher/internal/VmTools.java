@@ -84,8 +84,9 @@ final class VmTools {
                 this::dumpModule));
         map.put("check-module", tool("run every export as a test ([--module=dep.vmfb ...] x.vmfb|x.vmasm)",
                 this::checkModule));
-        map.put("run-module", tool("invoke a function (--module=x.vmfb --function=f --input=5 ...)", this::runModule));
-        map.put("benchmark-module", tool("time a function (run-module flags, --benchmark_repetitions=N)",
+        map.put("run-module", tool("invoke a function (--module=x.vmfb --function=f --input=\"2xf32=1 2\" "
+                + "--output=... --expected_output=... --device=URI)", this::runModule));
+        map.put("benchmark-module", tool("time a function (run-module inputs, --batch_size=N --benchmark_repetitions=N)",
                 this::benchmarkModule));
         return map;
     }

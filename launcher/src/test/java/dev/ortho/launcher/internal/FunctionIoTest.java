@@ -101,6 +101,22 @@ class FunctionIoTest {
     }
 
     @Test
+    void readingPastTheLastNpyArrayIsEndOfFile(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+            throws java.io.IOException {
+        java.nio.file.Path npy = dir.resolve("one.npy");
+        try (java.lang.foreign.Arena arena = java.lang.foreign.Arena.ofConfined()) {
+            java.nio.file.Files.write(npy, NpyFile.encode(new long[] {2}, dev.ortho.hal.ElementType.SINT_32,
+                    arena.allocateFrom(java.lang.foreign.ValueLayout.JAVA_INT, 1, 2)));
+        }
+        assertEquals("result[0]: hal.buffer_view\n2xsi32=1 2\nresult[1]: hal.buffer_view\n2xsi32=1 2\n",
+                roundTrip("rr", "@" + npy, "@" + npy), "@ starts over");
+        StatusException e = assertThrows(StatusException.class, () -> roundTrip("rr", "@" + npy, "+" + npy));
+        assertEquals(StatusCode.OUT_OF_RANGE, e.code());
+        assertTrue(e.getMessage().contains("end-of-file") && e.getMessage().contains("parsing input `+"),
+                e.getMessage());
+    }
+
+    @Test
     void emptyInputIsRejected() {
         StatusException e = assertThrows(StatusException.class, () -> roundTrip("i", " "));
         assertTrue(e.getMessage().contains("no value specified for input"), e.getMessage());

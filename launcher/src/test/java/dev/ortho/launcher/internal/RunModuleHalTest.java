@@ -96,9 +96,11 @@ class RunModuleHalTest {
         assertEquals(0, run("run-module", "--module=" + program, "--function=mul", "--input=@" + npy,
                 "--input=+" + npy), err());
         assertTrue(out().endsWith("2x2xf32=[5 12][21 32]\n"), out());
-        // * reads every array of the file
-        assertEquals(0, run("run-module", "--module=" + program, "--function=mul", "--input=*" + npy), err());
+        // * reads every array of the file (zero or more: none are left after the two)
+        assertEquals(0, run("run-module", "--module=" + program, "--function=mul", "--input=*" + npy,
+                "--input=*" + npy), err());
         assertTrue(out().endsWith("2x2xf32=[5 12][21 32]\n"), out());
+
         assertEquals(0, run("run-module", "--module=" + program, "--function=mul",
                 "--input=2x2xf32=@" + dir.resolve("in.bin"), "--input=@" + npy), err());
         assertTrue(out().endsWith("2x2xf32=[1 2][6 8]\n"), out());
@@ -193,6 +195,8 @@ class RunModuleHalTest {
                 err());
         assertEquals(0, run("run-module", "--list_devices"), err());
         assertTrue(out().contains("local-sync://"), out());
+        assertEquals(0, run("benchmark-module", "--dump_devices"), err());
+        assertTrue(out().contains("# --device=local-sync://"), out());
         assertEquals(0, run("run-module", "--module=" + program, "--function=mul", "--input=2x2xf32=1",
                 "--input=2x2xf32=3", "--trace_execution"), err());
         assertTrue(out().endsWith("2x2xf32=[3 3][3 3]\n"), out());
