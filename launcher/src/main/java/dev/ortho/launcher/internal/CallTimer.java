@@ -28,10 +28,24 @@ final class CallTimer {
     private static final long MAX_ITERATIONS = 1_000_000_000L;
 
     private final Runnable call;
+    private final long batchSize;
     private final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
 
     CallTimer(Runnable call) {
+        this(call, 1);
+    }
+
+    /**
+     * Each call of {@code call} counts as {@code batchSize} iterations, as Google Benchmark's
+     * {@code KeepRunningBatch} (IREE's {@code --batch_size}): the reported times are per item of
+     * a batch.
+     */
+    CallTimer(Runnable call, long batchSize) {
+        if (batchSize < 1) {
+            throw new IllegalArgumentException("batch size " + batchSize + " < 1");
+        }
         this.call = call;
+        this.batchSize = batchSize;
     }
 
     private long cpuNow() {
@@ -41,7 +55,7 @@ final class CallTimer {
     private Run runOnce(long iterations) {
         long cpu = cpuNow();
         long start = System.nanoTime();
-        for (long i = 0; i < iterations; i++) {
+        for (long i = 0; i < iterations; i += batchSize) {
             call.run();
         }
         long wall = System.nanoTime() - start;
@@ -51,7 +65,7 @@ final class CallTimer {
     /** Runs with growing iteration counts until a run lasts {@code minSeconds}; returns that run. */
     Run measure(double minSeconds) {
         long minNanos = (long) (minSeconds * 1e9);
-        long iterations = 1;
+        long iterations = batchSize;
         while (true) {
             Run run = runOnce(iterations);
             if (run.wallNanos() >= minNanos || iterations >= MAX_ITERATIONS) {
@@ -61,6 +75,7 @@ final class CallTimer {
             double perIteration = Math.max(1.0, run.wallPerIteration());
             long predicted = (long) (minNanos * 1.4 / perIteration);
             iterations = Math.min(MAX_ITERATIONS, Math.max(iterations + 1, Math.min(iterations * 10, predicted)));
+            iterations = (iterations + batchSize - 1) / batchSize * batchSize;
         }
     }
 

@@ -70,7 +70,7 @@ public final class OrthoMain implements Callable<Integer> {
         PrintStream out = new PrintStream(new FileOutputStream(FileDescriptor.out), true, Charset.defaultCharset());
         PrintStream err = new PrintStream(new FileOutputStream(FileDescriptor.err), true, Charset.defaultCharset());
         Cli cli = new Cli(drivers, versionText(), () -> runShell(out, err));
-        new VmTools(instance, () -> extensions == null ? List.of() : List.copyOf(extensions),
+        new VmTools(instance, drivers, () -> extensions == null ? List.of() : List.copyOf(extensions),
                 () -> new FileInputStream(FileDescriptor.in)).subcommands().forEach(cli::add);
         int code = cli.run(args, out, err);
         out.flush();

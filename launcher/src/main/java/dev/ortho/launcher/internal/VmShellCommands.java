@@ -1,5 +1,6 @@
 package dev.ortho.launcher.internal;
 
+import dev.ortho.hal.DriverRegistry;
 import dev.ortho.vm.Function;
 import dev.ortho.vm.Instance;
 import dev.ortho.vm.Module;
@@ -20,8 +21,10 @@ import org.osgi.service.component.annotations.ReferencePolicyOption;
  * <p>{@code vm:load} loads a {@code .vmfb} (or assembles a {@code .vmasm}) against the shared
  * {@link Instance} and keeps it, replacing an earlier module of the same name;
  * {@code vm:invoke} links every loaded module, in load order, into a fresh context and invokes
- * the function with scalar arguments, returning {@code run-module}'s text ({@code EXEC @f},
- * {@code result[0]: i32=5}). A thin adapter over {@link VmTools}; thread-safe (commands are
+ * the function with arguments in {@code run-module}'s {@code --input} syntax (scalars,
+ * {@code (null)}, {@code 2x2xf32=1 2 3 4}, {@code @file.npy}, …; the {@code hal} module over the
+ * default device is added when a module needs it), returning {@code run-module}'s text
+ * ({@code EXEC @f}, {@code result[0]: i32=5}). A thin adapter over {@link VmTools}; thread-safe (commands are
  * serialized on this object). Immediate, so the loaded modules survive between commands (a
  * delayed component would be disposed whenever the shell releases the service).
  */
@@ -39,8 +42,8 @@ public final class VmShellCommands {
     volatile List<InstructionExtension> extensions;
 
     @Activate
-    public VmShellCommands(@Reference Instance instance) {
-        this.tools = new VmTools(instance, () -> extensions == null ? List.of() : List.copyOf(extensions),
+    public VmShellCommands(@Reference Instance instance, @Reference DriverRegistry registry) {
+        this.tools = new VmTools(instance, registry, () -> extensions == null ? List.of() : List.copyOf(extensions),
                 () -> System.in);
     }
 
@@ -56,9 +59,9 @@ public final class VmShellCommands {
         return "loaded module '" + module.name() + "' version " + module.version() + ", exports " + names;
     }
 
-    @Descriptor("invoke an exported function of a loaded module with scalar arguments")
+    @Descriptor("invoke an exported function of a loaded module (arguments in run-module --input syntax)")
     public synchronized String invoke(@Descriptor("module.function") String function,
-            @Descriptor("arguments: i32/i64/f32/f64 values") String... args) {
+            @Descriptor("arguments: scalars, (null), buffer views such as 2x2xf32=1 2 3 4, @file.npy") String... args) {
         return tools.invoke(List.copyOf(loaded), function, List.of(args));
     }
 }

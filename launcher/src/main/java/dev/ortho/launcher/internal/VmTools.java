@@ -2,12 +2,23 @@ package dev.ortho.launcher.internal;
 
 import dev.ortho.base.StatusCode;
 import dev.ortho.base.StatusException;
+import dev.ortho.hal.AllocatorStatistics;
+import dev.ortho.hal.Device;
+import dev.ortho.hal.DriverInfo;
+import dev.ortho.hal.DriverRegistry;
+import dev.ortho.hal.Fence;
+import dev.ortho.hal.Semaphore;
+import dev.ortho.base.Timeout;
+import dev.ortho.modules.hal.HalModule;
+import dev.ortho.modules.hal.HalRefs;
+import dev.ortho.modules.hal.HalTypes;
 import dev.ortho.vm.Context;
+import dev.ortho.vm.ModuleDependency;
+import dev.ortho.vm.RefObject;
 import dev.ortho.vm.Function;
 import dev.ortho.vm.Instance;
 import dev.ortho.vm.Invocation;
 import dev.ortho.vm.Module;
-import dev.ortho.vm.Variant;
 import dev.ortho.vm.VmList;
 import dev.ortho.vm.asm.Assembler;
 import dev.ortho.vm.asm.Disassembler;
@@ -50,11 +61,17 @@ import java.util.function.Supplier;
  */
 final class VmTools {
     private final Instance instance;
+    private final DriverRegistry drivers;
     private final Supplier<List<InstructionExtension>> extensions;
     private final Supplier<InputStream> stdin;
 
-    VmTools(Instance instance, Supplier<List<InstructionExtension>> extensions, Supplier<InputStream> stdin) {
+    VmTools(Instance instance, DriverRegistry drivers, Supplier<List<InstructionExtension>> extensions,
+            Supplier<InputStream> stdin) {
         this.instance = instance;
+        this.drivers = drivers;
+        // Modules that use the hal module name its types; the registration is counted, so this
+        // one (held for the tools' life) coexists with the hal module provider's own.
+        HalTypes.register(instance);
         this.extensions = extensions;
         this.stdin = stdin;
     }
@@ -67,8 +84,9 @@ final class VmTools {
                 this::dumpModule));
         map.put("check-module", tool("run every export as a test ([--module=dep.vmfb ...] x.vmfb|x.vmasm)",
                 this::checkModule));
-        map.put("run-module", tool("invoke a function (--module=x.vmfb --function=f --input=5 ...)", this::runModule));
-        map.put("benchmark-module", tool("time a function (run-module flags, --benchmark_repetitions=N)",
+        map.put("run-module", tool("invoke a function (--module=x.vmfb --function=f --input=\"2xf32=1 2\" "
+                + "--output=... --expected_output=... --device=URI)", this::runModule));
+        map.put("benchmark-module", tool("time a function (run-module inputs, --batch_size=N --benchmark_repetitions=N)",
                 this::benchmarkModule));
         return map;
     }
@@ -268,6 +286,11 @@ final class VmTools {
 
     /** Loads a module file: {@code .vmasm} is assembled, anything else read as an archive. */
     Module load(String file) {
+        return load(file, BytecodeModule.Options.DEFAULT);
+    }
+
+    /** As {@link #load(String)} with interpreter {@code options} (e.g. execution tracing). */
+    Module load(String file, BytecodeModule.Options options) {
         ModuleDef def;
         if (file.endsWith(".vmasm")) {
             def = assemble(file);
@@ -276,7 +299,7 @@ final class VmTools {
         } else {
             def = BytecodeArchive.read(Path.of(file));
         }
-        return BytecodeModule.create(instance, def, extensions.get());
+        return BytecodeModule.create(instance, def, extensions.get(), options);
     }
 
     // ---------------------------------------------------------------- check-module
@@ -322,29 +345,232 @@ final class VmTools {
         }
         return failed ? Cli.EXIT_FAILURE : Cli.EXIT_OK;
     }
-
     // ---------------------------------------------------------------- run-module / benchmark-module
 
-    /** A linked context and the function the flags name; closing releases the context. */
-    private record Target(Context context, Function function, List<String> inputs) implements AutoCloseable {
+    private static final Set<String> RUN_VALUE_FLAGS = Set.of("module", "function", "input", "device");
+    private static final Set<String> RUN_BOOL_FLAGS = Set.of("trace_execution", "print_statistics", "list_devices",
+            "dump_devices");
+    private static final Set<String> RESULT_FLAGS = Set.of("output", "expected_output", "output_max_element_count",
+            "expected_f16_threshold", "expected_f32_threshold", "expected_f64_threshold", "expected_bf16_threshold",
+            "expected_rtol", "equality_mode");
+
+    private static Set<String> union(Set<String> a, Set<String> b, String... more) {
+        Set<String> all = new java.util.HashSet<>(a);
+        all.addAll(b);
+        all.addAll(List.of(more));
+        return all;
+    }
+
+    /**
+     * The device a run uses when no {@code --device=} is given: {@code local-task} if that driver
+     * is registered, else {@code local-sync}.
+     */
+    String defaultDevice() {
+        for (DriverInfo info : drivers.enumerate()) {
+            if (info.name().equals("local-task")) {
+                return "local-task";
+            }
+        }
+        return "local-sync";
+    }
+
+    /** Whether any of {@code modules} depends on (or imports from) the {@code hal} module. */
+    static boolean needsHal(List<Module> modules) {
+        for (Module module : modules) {
+            for (ModuleDependency dependency : module.dependencies()) {
+                if (dependency.name().equals(HalModule.NAME)) {
+                    return true;
+                }
+            }
+            for (Function f : module.imports()) {
+                if (f.name().startsWith(HalModule.NAME + ".")) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    /**
+     * A context over {@code modules} (registered in order), preceded by the {@code hal} module
+     * over the devices {@code deviceUris} (or the {@link #defaultDevice()}) when any module
+     * needs it; closing releases the context, then the devices.
+     */
+    final class Session implements AutoCloseable {
+        final List<Device> devices = new ArrayList<>();
+        final List<String> deviceNames = new ArrayList<>();
+        final Context context;
+        private boolean contextClosed;
+
+        Session(List<Module> modules, List<String> deviceUris) {
+            List<Module> all = new ArrayList<>();
+            try {
+                if (needsHal(modules)) {
+                    for (String uri : deviceUris.isEmpty() ? List.of(defaultDevice()) : deviceUris) {
+                        devices.add(drivers.createDevice(uri));
+                        deviceNames.add(uri);
+                    }
+                    all.add(HalModule.create(instance, devices));
+                }
+                all.addAll(modules);
+                context = Context.create(instance, all.toArray(Module[]::new));
+            } catch (RuntimeException e) {
+                closeDevices();
+                throw e;
+            }
+        }
+
+        /** The first device (IREE's tools allocate inputs there), or null without the hal module. */
+        Device device() {
+            return devices.isEmpty() ? null : devices.get(0);
+        }
+
+        /** The allocator statistics of every device, as IREE's {@code --print_statistics}. */
+        String statistics() {
+            StringBuilder text = new StringBuilder();
+            for (int i = 0; i < devices.size(); i++) {
+                AllocatorStatistics stats = devices.get(i).allocator().statistics();
+                text.append("Device: ").append(deviceNames.get(i)).append('\n')
+                        .append("[[ iree_hal_allocator_t memory statistics ]]\n")
+                        .append(String.format("  HOST_LOCAL: %12dB peak / %12dB allocated / %12dB freed / %12dB live%n",
+                                0L, 0L, 0L, 0L))
+                        .append(String.format("DEVICE_LOCAL: %12dB peak / %12dB allocated / %12dB freed / %12dB live%n",
+                                stats.bytesPeak(), stats.bytesAllocated(), stats.bytesFreed(), stats.bytesLive()))
+                        .append('\n');
+            }
+            return text.toString();
+        }
+
+        /** Releases the context (idempotent); the devices stay open for {@link #statistics()}. */
+        void closeContext() {
+            if (!contextClosed) {
+                contextClosed = true;
+                context.close();
+            }
+        }
+
         @Override
         public void close() {
-            context.close();
+            try {
+                closeContext();
+            } finally {
+                closeDevices();
+            }
+        }
+
+        void closeDevices() {
+            for (Device device : devices) {
+                device.close();
+            }
+            devices.clear();
         }
     }
 
-    private Target target(String tool, ToolFlags flags) {
+    /**
+     * The {@code iree.abi.model=coarse-fences} convention: the caller appends a wait fence (here
+     * already reached) and a signal fence to the arguments and waits on the signal fence after
+     * the call, as IREE's tools do. One semaphore per run, its value advanced per call.
+     */
+    static final class CoarseFences implements AutoCloseable {
+        private final Semaphore semaphore;
+        private Fence signal;
+        private long value;
+
+        CoarseFences(Device device) {
+            this.semaphore = device.createSemaphore(0);
+        }
+
+        /** Appends a fresh (wait, signal) pair to {@code arguments}. */
+        void append(VmList arguments) {
+            Fence wait = new Fence();
+            try {
+                arguments.pushRefMove(HalRefs.wrap(wait));
+            } finally {
+                wait.release();
+            }
+            arguments.pushRefMove(nextSignal());
+        }
+
+        /** Replaces the last two arguments with a fresh pair (for repeated calls). */
+        void renew(VmList arguments) {
+            arguments.resize(arguments.size() - 2);
+            append(arguments);
+        }
+
+        private RefObject nextSignal() {
+            if (signal != null) {
+                signal.release();
+            }
+            signal = Fence.at(semaphore, ++value);
+            return HalRefs.wrap(signal);
+        }
+
+        /** Waits until the call has signalled its fence (or failed it). */
+        void await() {
+            try {
+                signal.await(Timeout.infinite());
+            } catch (StatusException e) {
+                throw e.annotate("waiting on finish fence");
+            }
+        }
+
+        @Override
+        public void close() {
+            if (signal != null) {
+                signal.release();
+            }
+            semaphore.close();
+        }
+    }
+
+    private static boolean isCoarseFences(Function function) {
+        return "coarse-fences".equals(function.attr("iree.abi.model"));
+    }
+
+    /** Parses {@code specs} as the arguments of {@code function} (fences appended for coarse-fences). */
+    static VmList parseInputs(Function function, List<String> specs, FunctionIo io, CoarseFences fences) {
+        if (function.cconv().arguments().isVariadic()) {
+            throw new StatusException(StatusCode.UNIMPLEMENTED, "variadic function `" + function.name()
+                    + "` cannot be invoked from the command line");
+        }
+        String types = function.cconv().arguments().types();
+        if (fences != null) {
+            if (!types.endsWith("rr")) {
+                throw new StatusException(StatusCode.INVALID_ARGUMENT, "function `" + function.name()
+                        + "` declares iree.abi.model=coarse-fences but its arguments (cconv '"
+                        + function.cconv().text() + "') do not end in two fences");
+            }
+            types = types.substring(0, types.length() - 2);
+        }
+        VmList list = io.parse(types, specs);
+        if (list.size() != types.length()) {
+            int given = list.size();
+            list.release();
+            throw new StatusException(StatusCode.INVALID_ARGUMENT, "function `" + function.name() + "` (cconv '"
+                    + function.cconv().text() + "') takes " + types.length() + " arguments but " + given
+                    + " --input= values were given");
+        }
+        if (fences != null) {
+            fences.append(list);
+        }
+        return list;
+    }
+
+    private List<Module> loadModules(String tool, ToolFlags flags) {
         List<String> files = new ArrayList<>(flags.all("module"));
         files.addAll(flags.positional());
         if (files.isEmpty()) {
             throw new StatusException(StatusCode.INVALID_ARGUMENT, tool + ": no --module= specified");
         }
-        Module[] modules = new Module[files.size()];
-        for (int i = 0; i < modules.length; i++) {
-            modules[i] = load(files.get(i));
+        BytecodeModule.Options options = new BytecodeModule.Options(flags.isSet("trace_execution"), false);
+        List<Module> modules = new ArrayList<>();
+        for (String file : files) {
+            modules.add(load(file, options));
         }
-        Module main = modules[modules.length - 1];
-        String name = flags.get("function", "");
+        return modules;
+    }
+
+    private static Function selectFunction(String tool, Module main, String name) {
         if (name.isEmpty()) {
             if (main.exports().size() != 1) {
                 throw new StatusException(StatusCode.INVALID_ARGUMENT, tool + ": no --function= specified; module '"
@@ -357,7 +583,7 @@ final class VmTools {
             throw new StatusException(StatusCode.NOT_FOUND, "no function `" + name + "` exported by module '"
                     + main.name() + "' (exports: " + exportNames(main) + ")");
         }
-        return new Target(Context.create(instance, modules), function, flags.all("input"));
+        return function;
     }
 
     private static String exportNames(Module module) {
@@ -368,33 +594,37 @@ final class VmTools {
         return names.toString();
     }
 
-    private static VmList parseInputs(Function function, List<String> inputs) {
-        String types = function.cconv().arguments().types();
-        if (function.cconv().arguments().isVariadic()) {
-            throw new StatusException(StatusCode.UNIMPLEMENTED, "variadic function `" + function.name()
-                    + "` cannot be invoked from the command line");
+    /** Handles {@code --list_devices} / {@code --dump_devices}; true if one was given (and printed). */
+    private boolean deviceListing(ToolFlags flags, PrintStream out) {
+        if (flags.isSet("list_devices")) {
+            out.print(DriverListing.devices(drivers, null));
+            return true;
         }
-        if (inputs.size() != types.length()) {
-            throw new StatusException(StatusCode.INVALID_ARGUMENT, "function `" + function.name() + "` (cconv '"
-                    + function.cconv().text() + "') takes " + types.length() + " arguments but " + inputs.size()
-                    + " --input= values were given");
+        if (flags.isSet("dump_devices")) {
+            out.print(DeviceDump.dumpDevices(drivers, null));
+            return true;
         }
-        VmList list = VmList.ofVariants(inputs.size());
-        for (int i = 0; i < inputs.size(); i++) {
-            try {
-                Variant value = ScalarText.parse(inputs.get(i), types.charAt(i));
-                list.pushValueBits(value.valueType(), value.bits());
-            } catch (StatusException e) {
-                throw e.annotate("parsing input `" + inputs.get(i).strip() + "`");
-            }
+        return false;
+    }
+
+    /** Calls {@code function}, waiting on the coarse-fences signal fence if any. */
+    private static void call(Session session, Function function, VmList inputs, VmList outputs,
+            CoarseFences fences) {
+        try {
+            Invocation.invoke(session.context, function, inputs, outputs);
+        } catch (StatusException e) {
+            throw e.annotate("invoking function '" + function.name() + "'");
         }
-        return list;
+        if (fences != null) {
+            fences.await();
+        }
     }
 
     /**
      * Invokes {@code qualifiedName} ({@code module.function}) in a fresh context over
-     * {@code modules} (registered in order) with scalar {@code inputs}; returns the
-     * {@code EXEC @f} line and one {@code result[i]: …} line per result.
+     * {@code modules} (registered in order; the {@code hal} module over the default device is
+     * added when they need it) with {@code inputs} in {@code run-module}'s syntax; returns the
+     * {@code EXEC @f} line and the {@code result[i]: …} lines.
      *
      * @throws StatusException NOT_FOUND for an unknown module or function, INVALID_ARGUMENT for
      *     bad inputs, or the callee's failure
@@ -420,64 +650,181 @@ final class VmTools {
             throw new StatusException(StatusCode.NOT_FOUND, "no function `" + qualifiedName.substring(dot + 1)
                     + "` exported by module '" + moduleName + "' (exports: " + exportNames(module) + ")");
         }
-        try (Context context = Context.create(instance, modules.toArray(Module[]::new))) {
-            VmList in = parseInputs(function, inputs);
+        try (Session session = new Session(modules, List.of());
+                FunctionIo io = new FunctionIo(session.device(), false);
+                CoarseFences fences = isCoarseFences(function) ? new CoarseFences(requireDevice(session)) : null) {
+            VmList in = parseInputs(function, inputs, io, fences);
             VmList outputs = VmList.ofVariants(4);
-            StringBuilder text = new StringBuilder("EXEC @").append(function.name());
             try {
-                Invocation.invoke(context, function, in, outputs);
-            } catch (StatusException e) {
-                throw e.annotate("invoking function '" + function.name() + "'");
+                call(session, function, in, outputs, fences);
+                StringBuilder text = new StringBuilder("EXEC @").append(function.name());
+                for (int i = 0; i < outputs.size(); i++) {
+                    text.append("\nresult[").append(i).append("]: ")
+                            .append(FunctionIo.format(outputs.getVariant(i), FunctionIo.DEFAULT_MAX_ELEMENTS));
+                }
+                return text.toString();
+            } finally {
+                outputs.release();
+                in.release();
             }
-            for (int i = 0; i < outputs.size(); i++) {
-                text.append("\nresult[").append(i).append("]: ").append(ScalarText.format(outputs.getVariant(i)));
-            }
-            outputs.release();
-            in.release();
-            return text.toString();
         }
     }
 
+    private static Device requireDevice(Session session) {
+        if (session.device() == null) {
+            throw new StatusException(StatusCode.FAILED_PRECONDITION,
+                    "coarse-fences functions need a HAL device, but no module depends on the 'hal' module");
+        }
+        return session.device();
+    }
+
     private int runModule(List<String> args, PrintStream out, PrintStream err) {
-        ToolFlags flags = ToolFlags.parse("run-module", args, Set.of("module", "function", "input"), Set.of());
-        try (Target target = target("run-module", flags)) {
-            VmList inputs = parseInputs(target.function(), target.inputs());
-            VmList outputs = VmList.ofVariants(4);
-            out.println("EXEC @" + target.function().name());
-            out.flush();
-            try {
-                Invocation.invoke(target.context(), target.function(), inputs, outputs);
-            } catch (StatusException e) {
-                throw e.annotate("invoking function '" + target.function().name() + "'");
-            }
-            for (int i = 0; i < outputs.size(); i++) {
-                out.println("result[" + i + "]: " + ScalarText.format(outputs.getVariant(i)));
-            }
-            outputs.release();
-            inputs.release();
+        ToolFlags flags = ToolFlags.parse("run-module", args, union(RUN_VALUE_FLAGS, RESULT_FLAGS), RUN_BOOL_FLAGS);
+        if (deviceListing(flags, out)) {
             return Cli.EXIT_OK;
         }
+        long maxElements = positiveInt(flags.get("output_max_element_count", "1024"), "--output_max_element_count");
+        FunctionIo.Tolerance tolerance = tolerance(flags);
+        List<Module> modules = loadModules("run-module", flags);
+        Function function = selectFunction("run-module", modules.get(modules.size() - 1), flags.get("function", ""));
+        int exit;
+        String statistics;
+        try (Session session = new Session(modules, flags.all("device"))) {
+            try (FunctionIo io = new FunctionIo(session.device(), false);
+                    CoarseFences fences = isCoarseFences(function) ? new CoarseFences(requireDevice(session)) : null) {
+                VmList inputs = parseInputs(function, flags.all("input"), io, fences);
+                VmList outputs = VmList.ofVariants(4);
+                try {
+                    out.println("EXEC @" + function.name());
+                    out.flush();
+                    call(session, function, inputs, outputs, fences);
+                    exit = processResults(session, function, outputs, flags, maxElements, tolerance, out);
+                } finally {
+                    outputs.release();
+                    inputs.release();
+                }
+            }
+            session.closeContext();
+            statistics = flags.isSet("print_statistics") ? session.statistics() : "";
+        }
+        err.print(statistics);
+        err.flush();
+        return exit;
+    }
+
+    private static int processResults(Session session, Function function, VmList outputs, ToolFlags flags,
+            long maxElements, FunctionIo.Tolerance tolerance, PrintStream out) {
+        List<String> expected = flags.all("expected_output");
+        if (expected.isEmpty()) {
+            try {
+                if (flags.all("output").isEmpty()) {
+                    FunctionIo.print(outputs, maxElements, out);
+                } else {
+                    FunctionIo.write(outputs, flags.all("output"), maxElements, out);
+                }
+            } catch (StatusException e) {
+                throw e.annotate("processing function outputs");
+            }
+            out.flush();
+            return Cli.EXIT_OK;
+        }
+        try (FunctionIo io = new FunctionIo(session.device(), true)) {
+            VmList expectedList;
+            try {
+                expectedList = io.parse(function.cconv().results().types(), expected);
+            } catch (StatusException e) {
+                throw e.annotate("parsing expected function outputs");
+            }
+            try {
+                StringBuilder report = new StringBuilder();
+                boolean matched = FunctionIo.compare(expectedList, outputs, tolerance, report);
+                out.print(report);
+                if (matched) {
+                    out.println("[SUCCESS] all function outputs matched their expected values.");
+                }
+                out.flush();
+                return matched ? Cli.EXIT_OK : Cli.EXIT_FAILURE;
+            } finally {
+                expectedList.release();
+            }
+        }
+    }
+
+    private static FunctionIo.Tolerance tolerance(ToolFlags flags) {
+        String mode = flags.get("equality_mode", "approximate");
+        if (!mode.equals("approximate") && !mode.equals("exact")) {
+            throw new StatusException(StatusCode.INVALID_ARGUMENT,
+                    "--equality_mode must be one of [`approximate`, `exact`], got '" + mode + "'");
+        }
+        FunctionIo.Tolerance d = FunctionIo.Tolerance.DEFAULT;
+        return new FunctionIo.Tolerance(mode.equals("exact"),
+                threshold(flags, "expected_f16_threshold", d.f16()),
+                threshold(flags, "expected_f32_threshold", d.f32()),
+                threshold(flags, "expected_f64_threshold", d.f64()),
+                threshold(flags, "expected_bf16_threshold", d.bf16()),
+                threshold(flags, "expected_rtol", d.rtol()));
+    }
+
+    private static double threshold(ToolFlags flags, String name, double defaultValue) {
+        String text = flags.get(name, null);
+        if (text == null) {
+            return defaultValue;
+        }
+        try {
+            double value = Double.parseDouble(text);
+            if (value >= 0 && Double.isFinite(value)) {
+                return value;
+            }
+        } catch (NumberFormatException e) {
+            // reported below
+        }
+        throw new StatusException(StatusCode.INVALID_ARGUMENT, "--" + name
+                + " must be a finite non-negative number, got '" + text + "'");
     }
 
     private int benchmarkModule(List<String> args, PrintStream out, PrintStream err) {
         ToolFlags flags = ToolFlags.parse("benchmark-module", args,
-                Set.of("module", "function", "input", "benchmark_repetitions", "benchmark_min_time"), Set.of());
-        int repetitions = positiveInt(flags.get("benchmark_repetitions", "1"), "--benchmark_repetitions");
-        double minSeconds = minTime(flags.get("benchmark_min_time", "0.5s"));
-        try (Target target = target("benchmark-module", flags)) {
-            VmList inputs = parseInputs(target.function(), target.inputs());
-            VmList outputs = VmList.ofVariants(4);
-            CallTimer timer = new CallTimer(() -> Invocation.invoke(target.context(), target.function(), inputs, outputs));
-            String name = "BM_" + target.function().name() + "/process_time/real_time";
-            List<CallTimer.Run> runs = new ArrayList<>();
-            for (int r = 0; r < repetitions; r++) {
-                runs.add(timer.measure(minSeconds));
-            }
-            out.print(CallTimer.report(name, runs));
-            outputs.release();
-            inputs.release();
+                union(RUN_VALUE_FLAGS, Set.of(), "benchmark_repetitions", "benchmark_min_time", "batch_size"),
+                RUN_BOOL_FLAGS);
+        if (deviceListing(flags, out)) {
             return Cli.EXIT_OK;
         }
+        int repetitions = positiveInt(flags.get("benchmark_repetitions", "1"), "--benchmark_repetitions");
+        int batchSize = positiveInt(flags.get("batch_size", "1"), "--batch_size");
+        double minSeconds = minTime(flags.get("benchmark_min_time", "0.5s"));
+        List<Module> modules = loadModules("benchmark-module", flags);
+        Function function = selectFunction("benchmark-module", modules.get(modules.size() - 1),
+                flags.get("function", ""));
+        String statistics;
+        try (Session session = new Session(modules, flags.all("device"))) {
+            try (FunctionIo io = new FunctionIo(session.device(), false);
+                    CoarseFences fences = isCoarseFences(function) ? new CoarseFences(requireDevice(session)) : null) {
+                VmList inputs = parseInputs(function, flags.all("input"), io, fences);
+                VmList outputs = VmList.ofVariants(4);
+                try {
+                    CallTimer timer = new CallTimer(() -> {
+                        outputs.clear();
+                        if (fences != null) {
+                            fences.renew(inputs);
+                        }
+                        call(session, function, inputs, outputs, fences);
+                    }, batchSize);
+                    String name = "BM_" + function.name() + "/process_time/real_time";
+                    List<CallTimer.Run> runs = new ArrayList<>();
+                    for (int r = 0; r < repetitions; r++) {
+                        runs.add(timer.measure(minSeconds));
+                    }
+                    out.print(CallTimer.report(name, runs));
+                } finally {
+                    outputs.release();
+                    inputs.release();
+                }
+            }
+            session.closeContext();
+            statistics = flags.isSet("print_statistics") ? session.statistics() : "";
+        }
+        err.print(statistics);
+        return Cli.EXIT_OK;
     }
 
     private static int positiveInt(String text, String flag) {

@@ -177,4 +177,23 @@ class OrthoJarIT {
             assertTrue(run.out().matches("(?s).*\\n[1-9][0-9]* passed, 0 failed\\n"), run.out());
         }
     }
+
+    @Test
+    @Timeout(value = 300, unit = TimeUnit.SECONDS) // hang guard for three JVM launches on a loaded machine
+    void runModuleRunsAHalProgramWithBufferViewsThroughTheJar() throws Exception {
+        Path dir = Files.createTempDirectory("ortho-hal-it");
+        Path program = HalPrograms.mulProgram(dir);
+        Run run = ortho(null, "run-module", "--module=" + program, "--function=mul",
+                "--device=validation+local-sync", "--input=2x2xf32=1 2 3 4", "--input=2x2xf32=[[10 20][30 40]]");
+        assertEquals(0, run.exitCode(), run.err());
+        assertEquals("EXEC @mul\nresult[0]: hal.buffer_view\n2x2xf32=[10 40][90 160]\n", run.out());
+        Run expected = ortho(null, "run-module", "--module=" + program, "--function=mul_async",
+                "--input=2x2xf32=1 2 3 4", "--input=2x2xf32=2", "--expected_output=2x2xf32=2 4 6 9");
+        assertEquals(1, expected.exitCode(), expected.out() + expected.err());
+        assertTrue(expected.out().contains("[FAILED] result[0]: element at index 3 (8) does not match the expected (9)"),
+                expected.out());
+        Run gogo = ortho("vm:load " + program + "\nvm:invoke mul_program.mul \"2x2xf32=[[1 2][3 4]]\" \"2x2xf32=3\"\n");
+        assertEquals(0, gogo.exitCode(), gogo.err());
+        assertTrue(gogo.out().contains("EXEC @mul\nresult[0]: hal.buffer_view\n2x2xf32=[3 6][9 12]"), gogo.out());
+    }
 }

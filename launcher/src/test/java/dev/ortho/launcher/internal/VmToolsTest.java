@@ -56,7 +56,7 @@ class VmToolsTest {
 
     private Cli cli() {
         Cli cli = new Cli(new DriverRegistry(), "ortho test", () -> 0);
-        new VmTools(new Instance(), () -> extensions, () -> new ByteArrayInputStream(stdin)).subcommands()
+        new VmTools(new Instance(), new DriverRegistry(), () -> extensions, () -> new ByteArrayInputStream(stdin)).subcommands()
                 .forEach(cli::add);
         return cli;
     }
@@ -371,7 +371,7 @@ class VmToolsTest {
     @Test
     void gogoLoadAndInvoke(@TempDir Path dir) throws IOException {
         Path vmfb = assembled(dir);
-        VmTools tools = new VmTools(new Instance(), () -> extensions, () -> new ByteArrayInputStream(new byte[0]));
+        VmTools tools = new VmTools(new Instance(), new DriverRegistry(), () -> extensions, () -> new ByteArrayInputStream(new byte[0]));
         assertEquals("EXEC @add\nresult[0]: i32=7",
                 tools.invoke(List.of(tools.load(vmfb.toString())), "calc.add", List.of("3", "4")));
     }
