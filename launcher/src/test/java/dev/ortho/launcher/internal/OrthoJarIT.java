@@ -156,6 +156,11 @@ class OrthoJarIT {
         Run run = ortho(null, "run-module", "--module=" + vmfb, "--function=add", "--input=2", "--input=3");
         assertEquals(0, run.exitCode(), run.err());
         assertEquals("EXEC @add\nresult[0]: i32=5\n", run.out());
+        Run traced = ortho(null, "run-module", "--module=" + vmfb, "--function=add", "--input=2", "--input=3",
+                "--trace_execution");
+        assertEquals(0, traced.exitCode(), traced.err());
+        assertTrue(traced.err().contains("calc.add+") && traced.err().contains("vm.add.i32"),
+                "--trace_execution logs each instruction to stderr: " + traced.err());
         Run dump = ortho(null, "dump-module", "--output=disassembly", vmfb.toString());
         assertEquals(0, dump.exitCode(), dump.err());
         assertTrue(dump.out().startsWith("vm.module @calc version 1\n"), dump.out());
