@@ -121,7 +121,8 @@ public interface Device extends Resource {
 
     /**
      * Allocates a buffer of {@code size} bytes in queue order: the returned buffer may be used
-     * by work that waits on {@code signals}. The caller owns the reference.
+     * by work that waits on {@code signals}. The caller owns the reference. The memory comes from
+     * the device's {@link #defaultPool() default pool} (for devices with pools).
      *
      * <p>Memory is committed only once {@code waits} are reached. If a wait fails, nothing is
      * allocated: the signals fail with that wait's status and the returned buffer has no memory
