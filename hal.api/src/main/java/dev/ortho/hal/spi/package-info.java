@@ -7,7 +7,7 @@
  * {@link dev.ortho.hal.spi.TimelineSemaphore}, the host semaphore drivers share.
  */
 @Export
-@Version("1.1.0")
+@Version("1.0.0")
 package dev.ortho.hal.spi;
 
 import org.osgi.annotation.bundle.Export;
