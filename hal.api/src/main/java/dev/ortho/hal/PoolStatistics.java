@@ -14,8 +14,10 @@ package dev.ortho.hal;
  *     queue already dominated: reuse with no wait at all
  * @param waitsInserted allocations that reused freed memory after ordering themselves behind its
  *     death frontier (imported it into the queue's frontier)
- * @param overBudgetCount allocations that found the quota exhausted and had to wait for memory
- *     (asynchronous devices) or failed (synchronous devices)
+ * @param overBudgetCount times an allocation found the quota taken by memory in use and had to
+ *     wait for some to be returned (asynchronous devices; a woken allocation that still does not
+ *     fit counts again) or failed (synchronous devices); a request above the whole quota fails
+ *     without being counted here
  */
 public record PoolStatistics(long bytesReserved, long bytesCommitted, long bytesPeak, long reservationCount,
         long freshCount, long waitsAvoided, long waitsInserted, long overBudgetCount) {

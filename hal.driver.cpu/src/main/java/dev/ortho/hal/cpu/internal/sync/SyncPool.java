@@ -122,7 +122,6 @@ final class SyncPool implements Pool {
         synchronized (this) {
             checkOpenLocked("queueAlloca");
             if (size > quota) {
-                overBudget++;
                 throw new StatusException(StatusCode.RESOURCE_EXHAUSTED, "pool '" + name + "': alloca of " + size
                         + " bytes exceeds the pool quota of " + quota + " bytes");
             }
