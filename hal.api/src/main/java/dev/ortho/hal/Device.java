@@ -121,7 +121,8 @@ public interface Device extends Resource {
 
     /**
      * Allocates a buffer of {@code size} bytes in queue order: the returned buffer may be used
-     * by work that waits on {@code signals}. The caller owns the reference.
+     * by work that waits on {@code signals}. The caller owns the reference. The memory comes from
+     * the device's {@link #defaultPool() default pool} (for devices with pools).
      *
      * <p>Memory is committed only once {@code waits} are reached. If a wait fails, nothing is
      * allocated: the signals fail with that wait's status and the returned buffer has no memory
@@ -134,6 +135,61 @@ public interface Device extends Resource {
      */
     Buffer queueAlloca(long queueAffinity, SemaphoreList waits, SemaphoreList signals, BufferParams params,
             long size, long flags);
+
+    /**
+     * Allocates from {@code pool} in queue order: IREE's {@code iree_hal_device_queue_alloca}
+     * with its pool argument. Behaves as
+     * {@link #queueAlloca(long, SemaphoreList, SemaphoreList, BufferParams, long, long)} except
+     * that the memory is reserved from {@code pool} (its quota, its free memory, its statistics);
+     * {@code null} selects the device's default pool, i.e. that method. {@code flags} are
+     * {@link AllocaFlags} bits. The returned buffer's dealloca returns the memory to
+     * {@code pool}.
+     *
+     * <p>The default implementation serves {@code null} by the six-argument method and reports
+     * UNIMPLEMENTED for any pool of this device, for devices without pools.
+     *
+     * @throws dev.ortho.base.StatusException INVALID_ARGUMENT if {@code pool} belongs to another
+     *     device (naming both) or for the arguments the six-argument method rejects;
+     *     FAILED_PRECONDITION if {@code pool} was released; UNIMPLEMENTED for a device without
+     *     pools
+     */
+    default Buffer queueAlloca(long queueAffinity, SemaphoreList waits, SemaphoreList signals, Pool pool,
+            BufferParams params, long size, long flags) {
+        if (pool == null) {
+            return queueAlloca(queueAffinity, waits, signals, params, size, flags);
+        }
+        if (pool.device() != this) {
+            throw new StatusException(StatusCode.INVALID_ARGUMENT, "queueAlloca pool " + pool + " belongs to device '"
+                    + pool.device().info().name() + "', not to device '" + info().name() + "'");
+        }
+        throw new StatusException(StatusCode.UNIMPLEMENTED,
+                "queue allocation from a pool is not implemented by device '" + info().name() + "'");
+    }
+
+    /**
+     * Creates a pool with its own quota and free memory for
+     * {@link #queueAlloca(long, SemaphoreList, SemaphoreList, Pool, BufferParams, long, long)}.
+     * The caller owns it. Devices without pools report UNIMPLEMENTED, as the default does.
+     *
+     * @throws dev.ortho.base.StatusException INVALID_ARGUMENT for null params or buffer params,
+     *     a quota that is not positive, or buffer params the device cannot allocate;
+     *     UNIMPLEMENTED for a device without pools
+     */
+    default Pool createPool(PoolParams params) {
+        throw new StatusException(StatusCode.UNIMPLEMENTED,
+                "memory pools are not implemented by device '" + info().name() + "'");
+    }
+
+    /**
+     * The pool queue allocas without a pool use: borrowed, valid while the device is, the same
+     * object on every call. Devices without pools report UNIMPLEMENTED, as the default does.
+     *
+     * @throws dev.ortho.base.StatusException UNIMPLEMENTED for a device without pools
+     */
+    default Pool defaultPool() {
+        throw new StatusException(StatusCode.UNIMPLEMENTED,
+                "memory pools are not implemented by device '" + info().name() + "'");
+    }
 
     /** Frees {@code buffer}'s memory in queue order once {@code waits} are reached. */
     void queueDealloca(long queueAffinity, SemaphoreList waits, SemaphoreList signals, Buffer buffer, long flags);

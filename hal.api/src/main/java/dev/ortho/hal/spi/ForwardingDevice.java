@@ -16,6 +16,8 @@ import dev.ortho.hal.Event;
 import dev.ortho.hal.Executable;
 import dev.ortho.hal.ExecutableCache;
 import dev.ortho.hal.HostCall;
+import dev.ortho.hal.Pool;
+import dev.ortho.hal.PoolParams;
 import dev.ortho.hal.Semaphore;
 import dev.ortho.hal.SemaphoreList;
 import dev.ortho.hal.frontier.SemaphoreScope;
@@ -28,7 +30,7 @@ import java.util.Objects;
  * inner device and never subclasses a driver's implementation.
  *
  * <p><b>Handles.</b> A wrapper that wants to see calls on the objects a device hands out
- * (buffers, semaphores, command buffers, channels, ...) overrides the {@code wrap…} hooks to return its own
+ * (buffers, semaphores, command buffers, channels, pools, ...) overrides the {@code wrap…} hooks to return its own
  * {@code Forwarding…} subclasses ({@link ForwardingBuffer}, {@link ForwardingSemaphore}, ...)
  * owned by this device. Every queue and recording call then translates its arguments back with
  * the {@code unwrap} methods, so the inner device only ever sees its own objects, including those
@@ -44,11 +46,13 @@ import java.util.Objects;
  *
  * <p>Lifetime: the wrapper owns one reference to the inner device; {@code retain}/{@code release}
  * forward, so the last release of the wrapper releases the inner device. Thread-safe if the
- * subclass is: this class keeps no mutable state besides the lazily wrapped allocator.
+ * subclass is: this class keeps no mutable state besides the lazily wrapped allocator and
+ * default pool.
  */
 public abstract class ForwardingDevice implements Device {
     private final Device delegate;
     private volatile Allocator allocator;
+    private volatile Pool defaultPool;
 
     /** Wraps {@code delegate}, taking over the caller's reference to it. */
     protected ForwardingDevice(Device delegate) {
@@ -102,6 +106,14 @@ public abstract class ForwardingDevice implements Device {
         return inner;
     }
 
+    /**
+     * Wraps a pool of the inner device: one it created for a caller (who then owns the wrapper)
+     * or its default pool (called once; the wrapper is borrowed from this device).
+     */
+    protected Pool wrapPool(Pool inner) {
+        return inner;
+    }
+
     /** Wraps an executable an inner executable cache prepared. */
     protected Executable wrapExecutable(Executable inner) {
         return inner;
@@ -137,6 +149,11 @@ public abstract class ForwardingDevice implements Device {
     /** The inner channel if this device handed it out, else {@code channel}. */
     public Channel unwrap(Channel channel) {
         return channel instanceof ForwardingChannel f && f.owner() == this ? f.delegate() : channel;
+    }
+
+    /** The inner pool if this device handed it out, else {@code pool} (null stays null). */
+    public Pool unwrap(Pool pool) {
+        return pool instanceof ForwardingPool f && f.owner() == this ? f.delegate() : pool;
     }
 
     /** {@code ref} with its buffer unwrapped; the same record if nothing changes (or null). */
@@ -343,6 +360,33 @@ public abstract class ForwardingDevice implements Device {
             long size, long flags) {
         return wrapBuffer(delegate.queueAlloca(queueAffinity, unwrap(waits), unwrap(signals), params, size, flags),
                 null);
+    }
+
+    @Override
+    public Buffer queueAlloca(long queueAffinity, SemaphoreList waits, SemaphoreList signals, Pool pool,
+            BufferParams params, long size, long flags) {
+        return wrapBuffer(delegate.queueAlloca(queueAffinity, unwrap(waits), unwrap(signals), unwrap(pool), params,
+                size, flags), null);
+    }
+
+    @Override
+    public Pool createPool(PoolParams params) {
+        return wrapPool(delegate.createPool(params));
+    }
+
+    @Override
+    public Pool defaultPool() {
+        Pool wrapped = defaultPool;
+        if (wrapped == null) {
+            synchronized (this) {
+                wrapped = defaultPool;
+                if (wrapped == null) {
+                    wrapped = wrapPool(delegate.defaultPool());
+                    defaultPool = wrapped; // volatile write: publishes the fully built wrapper
+                }
+            }
+        }
+        return wrapped;
     }
 
     @Override

@@ -27,6 +27,8 @@ final class ValidatingBuffer extends ForwardingBuffer {
     private final ValidatingBuffer root;
     private final boolean fromAlloca;
     private final AtomicBoolean deallocated = new AtomicBoolean();
+    /** Allocated with AllocaFlags.INDETERMINATE_LIFETIME: dealloca is ignored (set before publication). */
+    private volatile boolean indeterminate;
     /** (usage << 32) | compatibility of the last query, or NO_MEMO; volatile keeps 64-bit writes atomic. */
     private volatile long compatibilityMemo = NO_MEMO;
 
@@ -71,6 +73,16 @@ final class ValidatingBuffer extends ForwardingBuffer {
 
     boolean isFromAlloca() {
         return fromAlloca;
+    }
+
+    /** Records that the buffer was allocated with an indeterminate lifetime. */
+    void markIndeterminate() {
+        indeterminate = true;
+    }
+
+    /** Whether dealloca leaves the buffer's memory to its last release (and the buffer usable). */
+    boolean isIndeterminate() {
+        return indeterminate;
     }
 
     /** Marks a dealloca submitted; false if one was submitted before. */

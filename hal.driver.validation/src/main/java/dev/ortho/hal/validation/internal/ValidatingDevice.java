@@ -2,6 +2,7 @@ package dev.ortho.hal.validation.internal;
 
 import dev.ortho.base.StatusCode;
 import dev.ortho.base.StatusException;
+import dev.ortho.hal.AllocaFlags;
 import dev.ortho.hal.Allocator;
 import dev.ortho.hal.BindingTable;
 import dev.ortho.hal.Buffer;
@@ -22,6 +23,8 @@ import dev.ortho.hal.ExecutableCache;
 import dev.ortho.hal.HostCall;
 import dev.ortho.hal.MemoryAccess;
 import dev.ortho.hal.MemoryType;
+import dev.ortho.hal.Pool;
+import dev.ortho.hal.PoolParams;
 import dev.ortho.hal.Semaphore;
 import dev.ortho.hal.SemaphoreList;
 import dev.ortho.hal.frontier.SemaphoreScope;
@@ -110,6 +113,11 @@ public final class ValidatingDevice extends ForwardingDevice {
     @Override
     protected ExecutableCache wrapExecutableCache(ExecutableCache inner) {
         return new ValidatingExecutableCache(this, inner);
+    }
+
+    @Override
+    protected Pool wrapPool(Pool inner) {
+        return new ValidatingPool(this, inner);
     }
 
     @Override
@@ -227,6 +235,25 @@ public final class ValidatingDevice extends ForwardingDevice {
         return super.createExecutableCache(identifier);
     }
 
+    @Override
+    public Pool createPool(PoolParams params) {
+        String call = "device.createPool";
+        checkLive(call);
+        Checks.requireNonNull(params, call, "params");
+        Checks.requireNonNull(params.bufferParams(), call, "params.bufferParams");
+        if (params.quotaBytes() <= 0) {
+            throw Checks.fail(StatusCode.INVALID_ARGUMENT, call, "params.quotaBytes", params.quotaBytes()
+                    + " bytes is not positive");
+        }
+        return super.createPool(params);
+    }
+
+    @Override
+    public Pool defaultPool() {
+        checkLive("device.defaultPool");
+        return super.defaultPool();
+    }
+
     // ---- queue operations ----
 
     @Override
@@ -241,7 +268,53 @@ public final class ValidatingDevice extends ForwardingDevice {
         }
         Buffer inner = delegate().queueAlloca(queueAffinity, unwrap(waits), unwrap(signals), params, size, flags);
         schedule(signals);
-        return new ValidatingBuffer(this, inner, null, true);
+        return allocated(inner, flags);
+    }
+
+    /**
+     * Also checks the pool: null (the default pool), or one this device handed out and not yet
+     * released (FAILED_PRECONDITION), not another device's (INVALID_ARGUMENT naming both); a size
+     * above the pool's maximum allocation is RESOURCE_EXHAUSTED; flags must be IREE's
+     * {@link AllocaFlags} (INVALID_ARGUMENT).
+     */
+    @Override
+    public Buffer queueAlloca(long queueAffinity, SemaphoreList waits, SemaphoreList signals, Pool pool,
+            BufferParams params, long size, long flags) {
+        String call = "device.queueAlloca";
+        checkLive(call);
+        checkLists(call, waits, signals);
+        Checks.requireNonNull(params, call, "params");
+        if (size < 0) {
+            throw Checks.fail(StatusCode.INVALID_ARGUMENT, call, "size", size + " bytes is negative");
+        }
+        if ((flags & ~AllocaFlags.KNOWN) != 0) {
+            throw Checks.fail(StatusCode.INVALID_ARGUMENT, call, "flags", AllocaFlags.format(flags)
+                    + " include unknown bits " + AllocaFlags.format(flags & ~AllocaFlags.KNOWN));
+        }
+        if (pool != null) {
+            if (!(pool instanceof ValidatingPool validating) || validating.owner() != this) {
+                throw Checks.fail(StatusCode.INVALID_ARGUMENT, call, "pool", pool + " belongs to " + pool.device()
+                        + ", not to " + this);
+            }
+            validating.checkLive(call, "pool");
+            long max = validating.delegate().capabilities().maxAllocationSize();
+            if (max > 0 && size > max) {
+                throw Checks.fail(StatusCode.RESOURCE_EXHAUSTED, call, "size", size
+                        + " bytes exceeds the maximum allocation of " + pool + " (" + max + " bytes)");
+            }
+        }
+        Buffer inner = delegate().queueAlloca(queueAffinity, unwrap(waits), unwrap(signals), unwrap(pool), params,
+                size, flags);
+        schedule(signals);
+        return allocated(inner, flags);
+    }
+
+    private ValidatingBuffer allocated(Buffer inner, long flags) {
+        ValidatingBuffer buffer = new ValidatingBuffer(this, inner, null, true);
+        if ((flags & AllocaFlags.INDETERMINATE_LIFETIME) != 0) {
+            buffer.markIndeterminate();
+        }
+        return buffer;
     }
 
     @Override
@@ -259,6 +332,11 @@ public final class ValidatingDevice extends ForwardingDevice {
         if (!validating.isFromAlloca()) {
             throw Checks.fail(StatusCode.INVALID_ARGUMENT, call, "buffer", buffer
                     + " was not returned by queueAlloca (only stream-ordered allocations are deallocated)");
+        }
+        if (validating.isIndeterminate()) { // IREE ignores the dealloca: a barrier, the buffer stays usable
+            super.queueDealloca(queueAffinity, waits, signals, buffer, flags);
+            schedule(signals);
+            return;
         }
         if (!validating.markDeallocated()) {
             throw Checks.fail(StatusCode.FAILED_PRECONDITION, call, "buffer", buffer

@@ -59,8 +59,10 @@ final class DeviceExports {
 
     /**
      * {@code device.queue.alloca(device, queue_affinity, wait_fence, signal_fence, pool,
-     * memory_types, buffer_usage, size, flags) -> buffer}, {@code 0rIrrIiiII_r}: pools other than 0
-     * are UNIMPLEMENTED (as IREE).
+     * memory_types, buffer_usage, size, flags) -> buffer}, {@code 0rIrrIiiII_r}. The pool is an
+     * integer in IREE's ABI: 0 selects the device's default pool (a null
+     * {@link dev.ortho.hal.Pool}); any other value is UNIMPLEMENTED, as IREE (the VM has no pool
+     * references yet).
      */
     static CallOutcome queueAlloca(HalState state, NativeCall call) {
         CallBuffer a = call.args();
@@ -72,7 +74,8 @@ final class DeviceExports {
                     + a.i64(1) + ")");
         }
         BufferParams params = new BufferParams(a.i32(2), 0, a.i32(3), 0, 0);
-        Buffer buffer = device.queueAlloca(a.i64(0), waits, signals, params, a.i64(4), a.i64(5));
+        Buffer buffer = device.queueAlloca(a.i64(0), waits, signals, (dev.ortho.hal.Pool) null, params, a.i64(4),
+                a.i64(5));
         call.results().setRef(0, HalRef.adopt(HalTypes.BUFFER, buffer, buffer));
         return CallOutcome.COMPLETED;
     }

@@ -82,10 +82,13 @@ class DeviceExportsTest {
         RefObject signal = fence();
         RefObject freed = fence();
         try {
+            long served = h.device.defaultPool().statistics().reservationCount();
             RefObject allocated = h.call("device.queue.alloca", p(-1, 0, TYPES, USAGE, 128, 0), device, null, signal)
                     .takeRef(0);
             try {
                 assertEquals(0, query(signal));
+                assertEquals(served + 1, h.device.defaultPool().statistics().reservationCount(),
+                        "pool 0 is the device's default pool");
                 assertEquals(128, h.call("buffer.length", p(), allocated).i64(0));
                 h.run("buffer.store", p(42, 0, 4), allocated);
                 h.run("device.queue.dealloca", p(-1, 0), device, signal, freed, allocated);

@@ -173,6 +173,16 @@ public final class HeapAllocator implements Allocator {
         }
     }
 
+    /** The memory type bits a buffer allocated with {@code params} has. */
+    public int memoryTypeOf(BufferParams params) {
+        return normalizedType(params);
+    }
+
+    /** The usage bits a buffer allocated with {@code params} has. */
+    public int usageOf(BufferParams params) {
+        return normalizedUsage(params);
+    }
+
     private static int normalizedType(BufferParams params) {
         int type = params.type() == 0 ? MemoryType.DEVICE_LOCAL : params.type();
         return (type | MemoryType.HOST_VISIBLE) & ~MemoryType.OPTIMAL;

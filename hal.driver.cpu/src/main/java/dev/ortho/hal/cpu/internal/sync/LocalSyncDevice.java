@@ -19,6 +19,8 @@ import dev.ortho.hal.Event;
 import dev.ortho.hal.Executable;
 import dev.ortho.hal.ExecutableCache;
 import dev.ortho.hal.HostCall;
+import dev.ortho.hal.Pool;
+import dev.ortho.hal.PoolParams;
 import dev.ortho.hal.Semaphore;
 import dev.ortho.hal.SemaphoreList;
 import dev.ortho.hal.cpu.internal.command.Command;
@@ -73,6 +75,8 @@ public final class LocalSyncDevice implements Device {
     private final KernelLibraryRegistry libraries;
     private final AtomicInteger references = new AtomicInteger(1);
     private final AtomicLong semaphoreCount = new AtomicLong();
+    private final AtomicLong poolCount = new AtomicLong();
+    private final SyncPool defaultPool;
     private volatile boolean closed;
 
     /**
@@ -84,6 +88,8 @@ public final class LocalSyncDevice implements Device {
         this.info = info;
         this.libraries = libraries;
         this.allocator = new HeapAllocator(info.name());
+        this.defaultPool = new SyncPool(info.name() + " default pool", this, allocator, BufferParams.deviceLocal(),
+                PoolParams.UNLIMITED, false);
     }
 
     @Override
@@ -169,9 +175,60 @@ public final class LocalSyncDevice implements Device {
         return new LocalExecutableCache(identifier, libraries);
     }
 
+    /**
+     * The pool of queue allocas without a pool: pass-through and unlimited (memory goes back to
+     * the system at dealloca, as plain allocations); borrowed.
+     */
+    @Override
+    public Pool defaultPool() {
+        requireOpen("defaultPool");
+        return defaultPool;
+    }
+
+    /**
+     * A caching pool with its own quota: memory given back is reused by later allocas from it
+     * (always safe here, every operation having finished); see {@link SyncPool}. The caller owns it.
+     */
+    @Override
+    public Pool createPool(PoolParams params) {
+        requireOpen("createPool");
+        if (params == null || params.bufferParams() == null) {
+            throw new StatusException(StatusCode.INVALID_ARGUMENT, "createPool on device '" + info.name() + "': "
+                    + (params == null ? "params" : "params.bufferParams") + " is null");
+        }
+        if (params.quotaBytes() <= 0) {
+            throw new StatusException(StatusCode.INVALID_ARGUMENT, "createPool on device '" + info.name()
+                    + "': quota " + params.quotaBytes() + " bytes is not positive");
+        }
+        allocator.queryBufferCompatibility(params.bufferParams(), 0); // checks the bits
+        return new SyncPool(info.name() + " pool " + poolCount.incrementAndGet(), this, allocator,
+                params.bufferParams(), params.quotaBytes(), true);
+    }
+
     @Override
     public Buffer queueAlloca(long queueAffinity, SemaphoreList waits, SemaphoreList signals, BufferParams params,
             long size, long flags) {
+        return alloca(defaultPool, queueAffinity, waits, signals, params, size, flags);
+    }
+
+    @Override
+    public Buffer queueAlloca(long queueAffinity, SemaphoreList waits, SemaphoreList signals, Pool pool,
+            BufferParams params, long size, long flags) {
+        if (pool == null) {
+            return alloca(defaultPool, queueAffinity, waits, signals, params, size, flags);
+        }
+        if (!(pool instanceof SyncPool own) || pool.device() != this) {
+            Device owner = pool.device();
+            throw new StatusException(StatusCode.INVALID_ARGUMENT, "queueAlloca pool " + pool + " belongs to "
+                    + (owner == null ? "no device" : "device '" + owner.info().name() + "'") + ", not to device '"
+                    + info.name() + "'");
+        }
+        own.checkOpen("queueAlloca on device '" + info.name() + "'");
+        return alloca(own, queueAffinity, waits, signals, params, size, flags);
+    }
+
+    private Buffer alloca(SyncPool pool, long queueAffinity, SemaphoreList waits, SemaphoreList signals,
+            BufferParams params, long size, long flags) {
         checkQueue("queueAlloca", queueAffinity, waits, signals);
         HeapBuffer empty = allocator.uncommitted(params, size); // checks params and size before waiting
         StatusException waitFailure = awaitWaits(waits);
@@ -179,10 +236,11 @@ public final class LocalSyncDevice implements Device {
             signals.fail(waitFailure);
             return empty; // nothing allocated: the caller releases a buffer without memory
         }
-        HeapBuffer buffer;
+        HeapBuffer buffer = allocator.transientBuffer(params, size);
         try {
-            buffer = allocator.allocate(params, size, true);
+            pool.commit(buffer, params.minAlignment(), flags);
         } catch (StatusException e) {
+            buffer.release();
             signals.fail(e);
             return empty;
         }
@@ -197,11 +255,7 @@ public final class LocalSyncDevice implements Device {
             long flags) {
         checkQueue("queueDealloca", queueAffinity, waits, signals);
         HeapBuffer heap = HeapBuffer.cast(buffer, "dealloca buffer");
-        complete(waits, signals, () -> {
-            if (heap.isQueueAllocated()) {
-                heap.decommit();
-            }
-        });
+        complete(waits, signals, () -> SyncPool.dealloca(heap));
     }
 
     @Override
@@ -380,6 +434,7 @@ public final class LocalSyncDevice implements Device {
         int remaining = references.decrementAndGet();
         if (remaining == 0) {
             closed = true;
+            defaultPool.shutdown();
         } else if (remaining < 0) {
             throw new StatusException(StatusCode.FAILED_PRECONDITION, "device '" + info.name()
                     + "' released more times than retained");

@@ -2,7 +2,12 @@ package dev.ortho.hal.cpu.internal.task;
 
 import dev.ortho.base.StatusCode;
 import dev.ortho.base.StatusException;
+import dev.ortho.hal.AllocaFlags;
 import dev.ortho.hal.BufferParams;
+import dev.ortho.hal.Device;
+import dev.ortho.hal.Pool;
+import dev.ortho.hal.PoolCapabilities;
+import dev.ortho.hal.PoolStatistics;
 import dev.ortho.hal.cpu.internal.heap.HeapAllocator;
 import dev.ortho.hal.cpu.internal.heap.HeapBuffer;
 import dev.ortho.hal.frontier.Frontier;
@@ -10,9 +15,12 @@ import java.lang.foreign.MemorySegment;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * The device's stream-ordered allocation pool (seed 004): queue alloca takes a block, queue
+ * A stream-ordered allocation pool of a {@code local-task} device (seed 004), exposed as a
+ * {@link Pool}: the device's default pool, or one created by {@link Device#createPool} with its
+ * own quota, free blocks and statistics: queue alloca takes a block, queue
  * dealloca gives it back with a <em>death frontier</em>, and a later alloca reuses it.
  *
  * <p><b>Reuse rule (seed 002).</b> A dealloca records the deallocating queue's frontier at the
@@ -29,20 +37,35 @@ import java.util.List;
  * whose combined transient needs exceed the quota therefore serialise instead of failing; only a
  * single request above the quota fails (RESOURCE_EXHAUSTED).
  *
+ * <p><b>Alloca flags.</b> {@link dev.ortho.hal.AllocaFlags#ALLOW_POOL_WAIT_FRONTIER} changes
+ * nothing here: a death frontier on this device only names work that has completed, so an
+ * undominated block is immediately usable once its entries are imported (IREE's pools without
+ * the flag may hand out only immediately-usable memory, which this is).
+ * {@link dev.ortho.hal.AllocaFlags#INDETERMINATE_LIFETIME} makes dealloca of the buffer a barrier;
+ * its block goes back to the system at the buffer's last release.
+ *
+ * <p><b>Lifetime.</b> Reference counted; queue allocas retain the pool until they retire. The
+ * last release (or the device's teardown, for the default pool) closes it: idle blocks are freed
+ * at once, blocks in use when their buffers release them.
+ *
  * <p>Thread-safe: the block lists and counters are guarded by this pool's monitor, held only for
  * list updates (never while memory is allocated or semaphores are signalled).
  */
-final class DevicePool {
+final class DevicePool implements Pool {
     /** A committed allocation of the pool. */
     static final class Block {
+        final DevicePool pool;
         final HeapBuffer storage;
         final MemorySegment memory;
         final long size;
         final Frontier death = new Frontier(TaskQueue.FRONTIER_CAPACITY);
         /** Set by dealloca (with the death frontier) before the transient is decommitted. */
         volatile boolean recycle;
+        /** Set at commit from the alloca's flags: dealloca leaves the block to the last release. */
+        volatile boolean indeterminate;
 
-        Block(HeapBuffer storage) {
+        Block(DevicePool pool, HeapBuffer storage) {
+            this.pool = pool;
             this.storage = storage;
             this.memory = storage.range("pool block", 0, HeapBuffer.WHOLE_BUFFER);
             this.size = memory.byteSize();
@@ -50,22 +73,105 @@ final class DevicePool {
     }
 
     private final String name;
+    private final Device device;
     private final HeapAllocator allocator;
     private final long quota;
+    private final PoolCapabilities capabilities;
+    private final AtomicInteger references = new AtomicInteger(1);
     private final List<Block> free = new ArrayList<>();
     private final ArrayDeque<QueueOp> waiters = new ArrayDeque<>();
     private long committed;
+    private long freeBytes;
+    private long peak;
+    private long reservations;
+    private long fresh;
     private boolean closed;
     private long reusedDominated;
     private long reusedAfterImport;
     private long blocksCreated;
     private long parkedAllocas;
 
-    /** @param quota most bytes committed at once ({@code Long.MAX_VALUE}: unlimited) */
-    DevicePool(String name, HeapAllocator allocator, long quota) {
+    /**
+     * @param name names the pool in messages
+     * @param device the device that hands the pool out ({@link #device()})
+     * @param allocator where blocks come from
+     * @param params the bits of the memory the pool serves (already checked)
+     * @param quota most bytes committed at once ({@code Long.MAX_VALUE}: unlimited)
+     */
+    DevicePool(String name, Device device, HeapAllocator allocator, BufferParams params, long quota) {
         this.name = name;
+        this.device = device;
         this.allocator = allocator;
         this.quota = quota;
+        this.capabilities = new PoolCapabilities(allocator.memoryTypeOf(params), allocator.usageOf(params), 0, quota,
+                HeapAllocator.MIN_ALIGNMENT, quota, true);
+    }
+
+    @Override
+    public Device device() {
+        return device;
+    }
+
+    @Override
+    public PoolCapabilities capabilities() {
+        return capabilities;
+    }
+
+    @Override
+    public synchronized PoolStatistics statistics() {
+        return new PoolStatistics(committed - freeBytes, committed, peak, reservations, fresh, reusedDominated,
+                reusedAfterImport, parkedAllocas);
+    }
+
+    /** Frees the idle blocks; blocks in use stay. */
+    @Override
+    public void trim() {
+        List<Block> idle;
+        synchronized (this) {
+            if (closed) {
+                throw new StatusException(StatusCode.FAILED_PRECONDITION, "trim of pool '" + name
+                        + "' after its last release");
+            }
+            idle = new ArrayList<>(free);
+            free.clear();
+            committed -= freeBytes;
+            freeBytes = 0;
+        }
+        idle.forEach(b -> b.storage.release());
+    }
+
+    /**
+     * @throws StatusException FAILED_PRECONDITION naming {@code call} if the pool was released
+     */
+    synchronized void checkOpen(String call) {
+        if (closed) {
+            throw new StatusException(StatusCode.FAILED_PRECONDITION, call + ": pool '" + name
+                    + "' is used after its last release");
+        }
+    }
+
+    @Override
+    public void retain() {
+        int current;
+        do {
+            current = references.get();
+            if (current <= 0) {
+                throw new StatusException(StatusCode.FAILED_PRECONDITION, "retain of pool '" + name
+                        + "' after its last release");
+            }
+        } while (!references.compareAndSet(current, current + 1));
+    }
+
+    @Override
+    public void release() {
+        int remaining = references.decrementAndGet();
+        if (remaining == 0) {
+            shutdown();
+        } else if (remaining < 0) {
+            references.incrementAndGet();
+            throw new StatusException(StatusCode.FAILED_PRECONDITION, "pool '" + name
+                    + "' released more times than retained");
+        }
     }
 
     /**
@@ -96,6 +202,7 @@ final class DevicePool {
                 for (int i = free.size() - 1; i >= 0 && committed + size > quota; i--) {
                     Block idle = free.remove(i);
                     committed -= idle.size;
+                    freeBytes -= idle.size;
                     trimmed.add(idle);
                 }
                 if (committed + size > quota) {
@@ -104,6 +211,7 @@ final class DevicePool {
                     parked = true;
                 } else {
                     committed += size; // reserved for the block allocated below
+                    peak = Math.max(peak, committed);
                 }
             }
         }
@@ -112,17 +220,17 @@ final class DevicePool {
             return false;
         }
         if (block == null) {
-            return allocateBlock(target, size, alignment);
+            return allocateBlock(target, size, alignment, op.flags);
         }
         count(queue.acquire(block.death));
-        commit(target, block);
+        commit(target, block, op.flags);
         return true;
     }
 
-    private boolean allocateBlock(HeapBuffer target, long size, long alignment) {
+    private boolean allocateBlock(HeapBuffer target, long size, long alignment, long flags) {
         Block block;
         try {
-            block = new Block(allocator.allocate(new BufferParams(0, 0, 0, 0, alignment), size, false));
+            block = new Block(this, allocator.allocate(new BufferParams(0, 0, 0, 0, alignment), size, false));
         } catch (StatusException e) {
             synchronized (this) {
                 committed -= size;
@@ -131,17 +239,21 @@ final class DevicePool {
         }
         synchronized (this) {
             blocksCreated++;
+            reservations++;
+            fresh++;
         }
-        commit(target, block);
+        commit(target, block, flags);
         return true;
     }
 
-    private void commit(HeapBuffer target, Block block) {
+    private void commit(HeapBuffer target, Block block, long flags) {
         block.recycle = false;
+        block.indeterminate = (flags & AllocaFlags.INDETERMINATE_LIFETIME) != 0;
         target.commit(block.memory.asSlice(0, target.byteLength()), () -> returnBlock(block), block);
     }
 
     private synchronized void count(boolean dominated) {
+        reservations++;
         if (dominated) {
             reusedDominated++;
         } else {
@@ -165,16 +277,21 @@ final class DevicePool {
                 bestDominated = dominated;
             }
         }
-        return best < 0 ? null : free.remove(best);
+        if (best < 0) {
+            return null;
+        }
+        Block taken = free.remove(best);
+        freeBytes -= taken.size;
+        return taken;
     }
 
     /**
-     * Takes a transient buffer's block back with the deallocating queue's frontier as its death
-     * frontier. A buffer that is not a committed pool transient is left alone (dealloca of it is
-     * a barrier).
+     * Gives a transient buffer's block back to the pool it came from, with the deallocating
+     * queue's frontier as its death frontier. A buffer that is not a committed pool transient, or
+     * was allocated with an indeterminate lifetime, is left alone (dealloca of it is a barrier).
      */
-    void dealloca(HeapBuffer buffer, TaskQueue queue) {
-        if (!(buffer.commitTag() instanceof Block block) || buffer.isDecommitted()) {
+    static void dealloca(HeapBuffer buffer, TaskQueue queue) {
+        if (!(buffer.commitTag() instanceof Block block) || buffer.isDecommitted() || block.indeterminate) {
             return;
         }
         queue.snapshot(block.death);
@@ -193,6 +310,7 @@ final class DevicePool {
             keep = block.recycle && !closed;
             if (keep) {
                 free.add(block);
+                freeBytes += block.size;
             } else {
                 committed -= block.size;
             }
@@ -213,23 +331,32 @@ final class DevicePool {
             waiters.clear();
         }
         for (QueueOp op : parked) {
-            op.queue.requeue(op);
+            if (!op.isRetired()) { // retired: cancelled meanwhile (its device may be gone)
+                op.queue.requeue(op);
+            }
         }
     }
 
     /** Frees the idle blocks; blocks in use are freed when their buffers are released. */
-    void close() {
+    void shutdown() {
         List<Block> idle;
         synchronized (this) {
+            if (closed) {
+                return;
+            }
             closed = true;
             idle = new ArrayList<>(free);
             free.clear();
             waiters.clear();
-            for (Block b : idle) {
-                committed -= b.size;
-            }
+            committed -= freeBytes;
+            freeBytes = 0;
         }
         idle.forEach(b -> b.storage.release());
+    }
+
+    @Override
+    public String toString() {
+        return "pool '" + name + "'";
     }
 
     /** Counters for tests and diagnostics. */

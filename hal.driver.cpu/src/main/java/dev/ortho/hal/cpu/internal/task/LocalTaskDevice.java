@@ -18,6 +18,8 @@ import dev.ortho.hal.Event;
 import dev.ortho.hal.Executable;
 import dev.ortho.hal.ExecutableCache;
 import dev.ortho.hal.HostCall;
+import dev.ortho.hal.Pool;
+import dev.ortho.hal.PoolParams;
 import dev.ortho.hal.Resource;
 import dev.ortho.hal.Semaphore;
 import dev.ortho.hal.SemaphoreList;
@@ -82,6 +84,7 @@ public final class LocalTaskDevice implements Device {
     private final TaskQueue[] queues;
     private final AtomicInteger references = new AtomicInteger(1);
     private final AtomicLong semaphoreCount = new AtomicLong();
+    private final AtomicLong poolCount = new AtomicLong();
     private final Object liveLock = new Object();
     private QueueOp liveHead; // guarded by liveLock
     private int liveCount; // guarded by liveLock
@@ -104,7 +107,8 @@ public final class LocalTaskDevice implements Device {
         int workers = options.workerCount(options.groupCount() > 0 ? options.groupCount() : Topology.detect().groupCount());
         this.executor = Executor.builder().topology(Topology.ofGroupCount(workers)).workerCount(workers)
                 .spinNanos(options.spinMicros() * 1000).name(info.name()).build();
-        this.pool = new DevicePool(info.name(), allocator, options.poolQuotaBytes());
+        this.pool = new DevicePool(info.name() + " default pool", this, allocator, BufferParams.deviceLocal(),
+                options.poolQuotaBytes());
         this.queues = new TaskQueue[options.queueCount()];
         for (int i = 0; i < queues.length; i++) {
             long axis = Axis.queue((ordinal >>> 8) & 0xFF, 0, ordinal & 0xFF, i);
@@ -122,8 +126,35 @@ public final class LocalTaskDevice implements Device {
         return allocator;
     }
 
-    DevicePool pool() {
+    /**
+     * The pool of queue allocas without a pool: device-local, with the quota of
+     * {@link LocalTaskOptions#poolQuotaBytes()}; borrowed.
+     */
+    @Override
+    public Pool defaultPool() {
+        requireOpen("defaultPool");
         return pool;
+    }
+
+    /**
+     * A pool with its own quota, free blocks and statistics, reusing memory by death-frontier
+     * dominance as the default pool does. The caller owns it; it stays usable for allocas while
+     * this device is open.
+     */
+    @Override
+    public Pool createPool(PoolParams params) {
+        requireOpen("createPool");
+        if (params == null || params.bufferParams() == null) {
+            throw new StatusException(StatusCode.INVALID_ARGUMENT, "createPool on device '" + info.name() + "': "
+                    + (params == null ? "params" : "params.bufferParams") + " is null");
+        }
+        if (params.quotaBytes() <= 0) {
+            throw new StatusException(StatusCode.INVALID_ARGUMENT, "createPool on device '" + info.name()
+                    + "': quota " + params.quotaBytes() + " bytes is not positive");
+        }
+        allocator.queryBufferCompatibility(params.bufferParams(), 0); // checks the bits
+        return new DevicePool(info.name() + " pool " + poolCount.incrementAndGet(), this, allocator,
+                params.bufferParams(), params.quotaBytes());
     }
 
     /** Number of queues. */
@@ -241,12 +272,43 @@ public final class LocalTaskDevice implements Device {
     @Override
     public Buffer queueAlloca(long queueAffinity, SemaphoreList waits, SemaphoreList signals, BufferParams params,
             long size, long flags) {
+        return alloca(pool, queueAffinity, waits, signals, params, size, flags);
+    }
+
+    /**
+     * Reserves from {@code pool} (null: the default pool); the operation retains the pool until it
+     * retires.
+     */
+    @Override
+    public Buffer queueAlloca(long queueAffinity, SemaphoreList waits, SemaphoreList signals, Pool pool,
+            BufferParams params, long size, long flags) {
+        if (pool == null) {
+            return alloca(this.pool, queueAffinity, waits, signals, params, size, flags);
+        }
+        if (!(pool instanceof DevicePool own) || pool.device() != this) {
+            Device owner = pool.device();
+            throw new StatusException(StatusCode.INVALID_ARGUMENT, "queueAlloca pool " + pool + " belongs to "
+                    + (owner == null ? "no device" : "device '" + owner.info().name() + "'") + ", not to device '"
+                    + info.name() + "'");
+        }
+        own.checkOpen("queueAlloca on device '" + info.name() + "'");
+        return alloca(own, queueAffinity, waits, signals, params, size, flags);
+    }
+
+    private Buffer alloca(DevicePool from, long queueAffinity, SemaphoreList waits, SemaphoreList signals,
+            BufferParams params, long size, long flags) {
         TaskQueue queue = checkQueue("queueAlloca", queueAffinity, waits, signals);
         HeapBuffer buffer = allocator.transientBuffer(params, size);
         QueueOp op = new QueueOp(queue, QueueOp.Kind.ALLOCA, waits, signals);
         op.buffer = buffer;
+        op.pool = from;
+        op.flags = flags;
         op.alignment = params.minAlignment();
-        submit(op, waits, signals, buffer);
+        if (from == pool) {
+            submit(op, waits, signals, buffer);
+        } else {
+            submit(op, waits, signals, buffer, from);
+        }
         return buffer;
     }
 
@@ -479,7 +541,7 @@ public final class LocalTaskDevice implements Device {
         for (QueueOp op : live) {
             op.releaseResources();
         }
-        pool.close();
+        pool.shutdown();
     }
 
     // ---- checks -------------------------------------------------------------------------------

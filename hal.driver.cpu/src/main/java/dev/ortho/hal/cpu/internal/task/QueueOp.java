@@ -69,6 +69,8 @@ final class QueueOp extends MpscQueue.Node implements TimepointCallback {
     long[] args;
     long flags;
     HeapBuffer buffer;
+    /** The pool an alloca reserves from. */
+    DevicePool pool;
     long alignment;
     /** Bytes a transfer touches (decides inline vs. streaming). */
     long transferBytes;

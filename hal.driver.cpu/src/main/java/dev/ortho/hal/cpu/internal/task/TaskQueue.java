@@ -189,12 +189,12 @@ final class TaskQueue implements DrainFunction {
                 issue(op, op.program, slots, compute);
             }
             case ALLOCA -> {
-                if (device.pool().alloca(op, this)) {
+                if (op.pool.alloca(op, this)) {
                     retire(op, null, true);
                 }
             }
             case DEALLOCA -> {
-                device.pool().dealloca(op.buffer, this);
+                DevicePool.dealloca(op.buffer, this);
                 retire(op, null, true);
             }
             case HOST_CALL -> hostCall(op);

@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.ortho.base.StatusCode;
 import dev.ortho.base.StatusException;
 import dev.ortho.base.Timeout;
+import dev.ortho.hal.AllocaFlags;
 import dev.ortho.hal.BindingTable;
 import dev.ortho.hal.Buffer;
 import dev.ortho.hal.BufferParams;
@@ -24,6 +25,9 @@ import dev.ortho.hal.Executable;
 import dev.ortho.hal.ExecutableCache;
 import dev.ortho.hal.ExecutableParams;
 import dev.ortho.hal.ExecutionStage;
+import dev.ortho.hal.Pool;
+import dev.ortho.hal.PoolParams;
+import dev.ortho.hal.PoolStatistics;
 import dev.ortho.hal.Semaphore;
 import dev.ortho.hal.SemaphoreList;
 import dev.ortho.hal.cpu.internal.builtin.BuiltinKernels;
@@ -180,6 +184,63 @@ class LocalTaskDeviceTest {
             a.release();
             b.release();
         }
+    }
+
+    @Test
+    void aCreatedPoolCountsDominatedAndImportedReuseSeparatelyFromTheDefaultPool() {
+        try (LocalTaskDevice device = device("local-task://?queue_count=2&task_topology_group_count=1");
+                Pool pool = device.createPool(PoolParams.deviceLocal(1 << 20));
+                Semaphore s = device.createSemaphore(0); Semaphore t = device.createSemaphore(0)) {
+            Buffer a = device.queueAlloca(1L, NONE, SemaphoreList.of(s, 1), pool, BufferParams.deviceLocal(), 4096, 0);
+            device.queueDealloca(1L, SemaphoreList.of(s, 1), SemaphoreList.of(s, 2), a, 0);
+            Buffer b = device.queueAlloca(1L, SemaphoreList.of(s, 2), SemaphoreList.of(s, 3), pool,
+                    BufferParams.deviceLocal(), 4096, 0);
+            device.queueDealloca(1L, SemaphoreList.of(s, 3), SemaphoreList.of(s, 4), b, 0);
+            s.await(4, Timeout.infinite());
+            // queue 1 has never heard of queue 0: reuse imports the death frontier's entries
+            Buffer c = device.queueAlloca(2L, NONE, SemaphoreList.of(t, 1), pool, BufferParams.deviceLocal(), 4096,
+                    AllocaFlags.ALLOW_POOL_WAIT_FRONTIER);
+            t.await(1, Timeout.infinite());
+            PoolStatistics stats = pool.statistics();
+            assertEquals(3, stats.reservationCount(), stats.toString());
+            assertEquals(1, stats.freshCount(), stats.toString());
+            assertEquals(1, stats.waitsAvoided(), "same-queue reuse was dominated: " + stats);
+            assertEquals(1, stats.waitsInserted(), "cross-queue reuse imported the death frontier: " + stats);
+            assertTrue(device.queueFrontier(1).epochOf(device.queueAxis(0)) >= 3, device.queueFrontier(1).toString());
+            assertTrue(pool.capabilities().frontierReuse());
+            assertEquals(0, device.poolCounters()[2], "the default pool created no block");
+            a.release();
+            b.release();
+            c.release();
+        }
+    }
+
+    @Test
+    void closingTheDeviceCancelsAnAllocaWaitingForACreatedPoolsMemory() {
+        LocalTaskDevice device = device("local-task://?queue_count=2&task_topology_group_count=1");
+        Pool pool = device.createPool(PoolParams.deviceLocal(65536));
+        Semaphore first = device.createSemaphore(0);
+        Semaphore second = device.createSemaphore(0);
+        Buffer a = device.queueAlloca(1L, NONE, SemaphoreList.of(first, 1), pool, BufferParams.deviceLocal(), 40_000, 0);
+        first.await(1, Timeout.infinite());
+        Buffer b = device.queueAlloca(2L, NONE, SemaphoreList.of(second, 1), pool, BufferParams.deviceLocal(), 40_000, 0);
+        long guard = System.nanoTime() + 60_000_000_000L; // hang guard only
+        while (pool.statistics().overBudgetCount() == 0) {
+            assertTrue(System.nanoTime() < guard, "the second alloca never waited for memory");
+            Thread.onSpinWait();
+        }
+        device.close();
+        assertEquals(StatusCode.CANCELLED,
+                assertThrows(StatusException.class, () -> second.await(1, Timeout.infinite())).code());
+        a.release(); // gives the block back: the cancelled waiter is not woken on the dead device
+        assertEquals(0, pool.statistics().bytesReserved(), pool.statistics().toString());
+        pool.trim();
+        assertEquals(0, pool.statistics().bytesCommitted(), pool.statistics().toString());
+        pool.release();
+        assertEquals(StatusCode.FAILED_PRECONDITION, assertThrows(StatusException.class, pool::trim).code());
+        b.release();
+        first.release();
+        second.release();
     }
 
     private static void assertStatus(org.junit.jupiter.api.function.Executable call) {

@@ -1,0 +1,11 @@
+package dev.ortho.hal.validation.cts;
+
+import dev.ortho.hal.Device;
+import dev.ortho.hal.cts.PoolSuite;
+
+class ValidationLocalSyncPoolTest extends PoolSuite {
+    @Override
+    protected Device createDevice() {
+        return ValidationLocalSync.device();
+    }
+}
