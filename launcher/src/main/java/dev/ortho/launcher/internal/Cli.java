@@ -64,6 +64,12 @@ final class Cli {
         });
     }
 
+    /** Adds {@code subcommand} as {@code ortho <name>}; it is listed in {@code --help} after earlier ones. */
+    Cli add(String name, Subcommand subcommand) {
+        subcommands.put(name, subcommand);
+        return this;
+    }
+
     /** Runs {@code args} (the process arguments) and returns the process exit code. */
     int run(String[] args, PrintStream out, PrintStream err) {
         if (args.length == 0) {

@@ -1,6 +1,8 @@
 package dev.ortho.launcher.internal;
 
 import dev.ortho.hal.DriverRegistry;
+import dev.ortho.vm.Instance;
+import dev.ortho.vm.spi.InstructionExtension;
 import java.io.BufferedReader;
 import java.io.FileDescriptor;
 import java.io.FileInputStream;
@@ -9,6 +11,7 @@ import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.PrintStream;
 import java.nio.charset.Charset;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import org.apache.felix.service.command.CommandProcessor;
@@ -19,6 +22,9 @@ import org.osgi.framework.BundleContext;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Reference;
+import org.osgi.service.component.annotations.ReferenceCardinality;
+import org.osgi.service.component.annotations.ReferencePolicy;
+import org.osgi.service.component.annotations.ReferencePolicyOption;
 
 /**
  * The {@code ortho} process's main thread, run inside the framework.
@@ -35,14 +41,22 @@ public final class OrthoMain implements Callable<Integer> {
     private final DriverRegistry drivers;
     private final CommandProcessor commands;
     private final BundleContext context;
+    private final Instance instance;
+
+    /** Instruction extension services (ExtF32, ExtF64, third parties) for the VM tools; replaced on change. */
+    @Reference(cardinality = ReferenceCardinality.MULTIPLE, policy = ReferencePolicy.DYNAMIC,
+            policyOption = ReferencePolicyOption.GREEDY)
+    volatile List<InstructionExtension> extensions;
 
     @Activate
     public OrthoMain(BundleContext context,
             @Reference(service = Object.class, target = "(launcher.arguments=*)")
             Map<String, Object> launcher,
             @Reference DriverRegistry drivers,
-            @Reference CommandProcessor commands) {
+            @Reference CommandProcessor commands,
+            @Reference Instance instance) {
         this.context = context;
+        this.instance = instance;
         this.args = launcher.get("launcher.arguments") instanceof String[] given ? given.clone() : new String[0];
         this.drivers = drivers;
         this.commands = commands;
@@ -55,7 +69,10 @@ public final class OrthoMain implements Callable<Integer> {
         // multiplexers, and a session writing back into them would recurse forever.
         PrintStream out = new PrintStream(new FileOutputStream(FileDescriptor.out), true, Charset.defaultCharset());
         PrintStream err = new PrintStream(new FileOutputStream(FileDescriptor.err), true, Charset.defaultCharset());
-        int code = new Cli(drivers, versionText(), () -> runShell(out, err)).run(args, out, err);
+        Cli cli = new Cli(drivers, versionText(), () -> runShell(out, err));
+        new VmTools(instance, () -> extensions == null ? List.of() : List.copyOf(extensions),
+                () -> new FileInputStream(FileDescriptor.in)).subcommands().forEach(cli::add);
+        int code = cli.run(args, out, err);
         out.flush();
         err.flush();
         return code;

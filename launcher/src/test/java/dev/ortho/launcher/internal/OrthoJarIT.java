@@ -128,4 +128,44 @@ class OrthoJarIT {
         assertTrue(flag.out().contains("# Enumerated devices for driver 'local-sync'\n"), flag.out());
         assertTrue(flag.out().endsWith(shell.out()), "the flag prints the same device description:\n" + flag.out());
     }
+
+    private static final String CALC = """
+            vm.module @calc version 1
+            vm.export @add
+            vm.func @add(%i0: i32, %i1: i32) -> (i32) {
+              %i2 = vm.add.i32 %i0, %i1
+              vm.return %i2
+            }
+            """;
+
+    @Test
+    void asModuleRunModuleAndDumpModuleWorkThroughTheJar() throws Exception {
+        Path dir = Files.createTempDirectory("ortho-vm-it");
+        Path source = dir.resolve("calc.vmasm");
+        Path vmfb = dir.resolve("calc.vmfb");
+        Files.writeString(source, CALC);
+        Run as = ortho(null, "as-module", "--output=" + vmfb, source.toString());
+        assertEquals(0, as.exitCode(), as.err());
+        Run run = ortho(null, "run-module", "--module=" + vmfb, "--function=add", "--input=2", "--input=3");
+        assertEquals(0, run.exitCode(), run.err());
+        assertEquals("EXEC @add\nresult[0]: i32=5\n", run.out());
+        Run dump = ortho(null, "dump-module", "--output=disassembly", vmfb.toString());
+        assertEquals(0, dump.exitCode(), dump.err());
+        assertTrue(dump.out().startsWith("vm.module @calc version 1\n"), dump.out());
+        Run gogo = ortho("vm:load " + vmfb + "\nvm:invoke calc.add 40 2\n");
+        assertEquals(0, gogo.exitCode(), gogo.err());
+        assertTrue(gogo.out().contains("EXEC @add\nresult[0]: i32=42"), gogo.out());
+    }
+
+    @Test
+    void checkModuleRunsConformanceFilesThroughTheJar() throws Exception {
+        Path dir = VmToolsTest.conformanceDirectory();
+        org.junit.jupiter.api.Assumptions.assumeTrue(dir != null,
+                "IREE VM conformance suite (shared/conformance/vm) not found: skipped");
+        for (String file : List.of("control_flow_ops.vmasm", "call_ops.vmasm")) {
+            Run run = ortho(null, "check-module", dir.resolve(file).toString());
+            assertEquals(0, run.exitCode(), run.out() + run.err());
+            assertTrue(run.out().matches("(?s).*\\n[1-9][0-9]* passed, 0 failed\\n"), run.out());
+        }
+    }
 }

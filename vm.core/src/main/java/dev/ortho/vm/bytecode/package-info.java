@@ -1,5 +1,33 @@
 /**
  * IREE bytecode modules: archive and FlatBuffer reader/writer, verifier, interpreter.
+ *
+ * <h2>Execution</h2>
+ * {@link dev.ortho.vm.bytecode.BytecodeModule#create} turns a {@link dev.ortho.vm.bytecode.ModuleDef}
+ * into a {@link dev.ortho.vm.Module}: it resolves the type table against the
+ * {@link dev.ortho.vm.Instance}, requires an {@link dev.ortho.vm.spi.InstructionExtension} for
+ * every optional feature the module or a function needs (UNIMPLEMENTED naming the feature
+ * otherwise) and verifies every function before anything runs (IREE's rules: decoding in bounds,
+ * known opcodes, register ordinals and banks within the power-of-two rounded counts, even 64-bit
+ * pairs, move bits only where the op takes them, callee register lists matching calling
+ * conventions, block structure, branch targets on block markers; errors annotated
+ * {@code at module.function+PC}).
+ *
+ * <p>The interpreter follows IREE's dispatch and {@code vm/ops.h} numerics: shift amounts
+ * masked to the width, {@code ctlz(0)} = width, IEEE {@code remainder} for {@code rem.f*},
+ * C's {@code round}/{@code lround} (halfway away from zero) for rounding and float-to-int casts
+ * ({@code cast.f64.si32} rounds through float, as IREE's {@code lroundf} does), C comparison
+ * semantics for ordered compares ({@code cmp.ne.*.o} is true for NaN) and
+ * {@code min(l, r) = r < l ? r : l}. Where C leaves behaviour undefined, Ortho fails instead:
+ * integer division by zero is INVALID_ARGUMENT, and a {@code vm.fail} with status 0 that would run
+ * past the end of its function is FAILED_PRECONDITION. Internal calls map arguments and results
+ * by the callee's calling convention (64-bit values as whole pairs). {@code vm.yield} and
+ * yielding imports return {@link dev.ortho.vm.CallOutcome#DEFERRED} with frames kept on the
+ * {@link dev.ortho.vm.Stack}; resuming continues where execution stopped, for native and bytecode
+ * imports alike. Nothing is allocated per instruction.
+ *
+ * <p>{@link dev.ortho.vm.bytecode.ModuleTestRunner} runs a module's exports as tests with
+ * IREE's conformance-suite conventions ({@code fail_} exports must fail, the native
+ * {@code yieldable_test} module registered first, at most 10,000 resumes).
  */
 @Export
 @Version("1.0.0")

@@ -1,5 +1,7 @@
 package dev.ortho.vm.spi;
 
+import dev.ortho.base.StatusCode;
+import dev.ortho.base.StatusException;
 import java.util.List;
 import org.osgi.annotation.versioning.ConsumerType;
 
@@ -14,6 +16,10 @@ import org.osgi.annotation.versioning.ConsumerType;
  */
 @ConsumerType
 public interface InstructionExtension {
+    /** Service property: the prefix byte (Integer, e.g. {@code 0xE0}). */
+    String PREFIX = "vm.extension.prefix";
+    /** Service property: the {@code FeatureBits} bit the extension provides (Integer). */
+    String FEATURE = "vm.extension.feature";
 
     /** A short name for messages and listings ({@code ext_f32}). */
     String name();
@@ -26,4 +32,18 @@ public interface InstructionExtension {
 
     /** Every op of the set, opcodes unique. */
     List<OpDescriptor> ops();
+
+    /**
+     * Executes op {@code opcode} of this set: reads its operands from {@code machine} in the
+     * order of its {@link OpDescriptor}, computes, and writes its results. Called by the
+     * interpreter for every prefixed instruction, so implementations must not allocate on the
+     * arithmetic paths. Only verified bytecode reaches here.
+     *
+     * @throws StatusException for run-time failures (null buffer, out-of-range element, …);
+     *     UNIMPLEMENTED by default, for descriptor-only extensions
+     */
+    default void execute(int opcode, ExtensionMachine machine) {
+        throw new StatusException(StatusCode.UNIMPLEMENTED,
+                "instruction extension '" + name() + "' cannot execute opcode 0x" + Integer.toHexString(opcode));
+    }
 }

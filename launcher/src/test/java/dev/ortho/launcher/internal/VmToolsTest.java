@@ -1,0 +1,324 @@
+package dev.ortho.launcher.internal;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import dev.ortho.hal.DriverRegistry;
+import dev.ortho.vm.Instance;
+import dev.ortho.vm.asm.Assembler;
+import dev.ortho.vm.bytecode.BytecodeArchive;
+import dev.ortho.vm.internal.ext.ExtF32Extension;
+import dev.ortho.vm.internal.ext.ExtF64Extension;
+import dev.ortho.vm.spi.InstructionExtension;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The VM tools through the plain-Java command line, as {@code ortho <tool>} runs them. */
+class VmToolsTest {
+    static final String ADD_MODULE = """
+            vm.module @calc version 3
+            vm.rodata[0] = 68656C6C6F00
+            vm.export @add
+            vm.func @add(%i0: i32, %i1: i32) -> (i32) {
+              %i2 = vm.add.i32 %i0, %i1
+              vm.return %i2
+            }
+            vm.export @wide
+            vm.func @wide(%i0:1: i64, %i2:3: f64, %i4: f32) -> (i64, f64, f32) {
+              vm.return %i0:1, %i2:3, %i4
+            }
+            vm.export @boom
+            vm.func @boom() -> () {
+              %i0 = vm.const.i32 9
+              vm.fail %i0, "boom"
+            }
+            """;
+
+    private final List<InstructionExtension> extensions = List.of(new ExtF32Extension(), new ExtF64Extension());
+    private final ByteArrayOutputStream outBytes = new ByteArrayOutputStream();
+    private final ByteArrayOutputStream errBytes = new ByteArrayOutputStream();
+    private final PrintStream out = new PrintStream(outBytes, true, StandardCharsets.UTF_8);
+    private final PrintStream err = new PrintStream(errBytes, true, StandardCharsets.UTF_8);
+    private byte[] stdin = new byte[0];
+
+    private Cli cli() {
+        Cli cli = new Cli(new DriverRegistry(), "ortho test", () -> 0);
+        new VmTools(new Instance(), () -> extensions, () -> new ByteArrayInputStream(stdin)).subcommands()
+                .forEach(cli::add);
+        return cli;
+    }
+
+    private int run(String... args) {
+        outBytes.reset();
+        errBytes.reset();
+        return cli().run(args, out, err);
+    }
+
+    private String out() {
+        return outBytes.toString(StandardCharsets.UTF_8);
+    }
+
+    private String err() {
+        return errBytes.toString(StandardCharsets.UTF_8);
+    }
+
+    private Path assembled(Path dir) throws IOException {
+        Path source = dir.resolve("calc.vmasm");
+        Files.writeString(source, ADD_MODULE);
+        Path vmfb = dir.resolve("calc.vmfb");
+        assertEquals(0, run("as-module", "--output=" + vmfb, source.toString()), err());
+        return vmfb;
+    }
+
+    @Test
+    void asModuleWritesTheAssemblersArchiveFromAFileOrStdin(@TempDir Path dir) throws IOException {
+        Path vmfb = assembled(dir);
+        byte[] expected = BytecodeArchive.write(new Assembler(extensions).assemble(ADD_MODULE, "calc.vmasm"));
+        assertArrayEquals(expected, Files.readAllBytes(vmfb));
+        stdin = ADD_MODULE.getBytes(StandardCharsets.UTF_8);
+        Path fromStdin = dir.resolve("stdin.vmfb");
+        assertEquals(0, run("as-module", "--output=" + fromStdin, "-"), err());
+        assertArrayEquals(expected, Files.readAllBytes(fromStdin));
+        assertEquals("", out());
+    }
+
+    @Test
+    void asModuleReportsSyntaxAndParseErrors(@TempDir Path dir) throws IOException {
+        assertEquals(1, run("as-module", "x.vmasm"));
+        assertTrue(err().contains("Syntax: ortho as-module --output=module.vmfb module.vmasm"), err());
+        assertTrue(err().contains("INVALID_ARGUMENT; expected one input file and --output"), err());
+        Path bad = dir.resolve("bad.vmasm");
+        Files.writeString(bad, "vm.module @m version 1\nvm.func @f() -> () {\n  vm.bogus\n}\n");
+        assertEquals(1, run("as-module", "--output=" + dir.resolve("o.vmfb"), bad.toString()));
+        assertTrue(err().startsWith("INVALID_ARGUMENT; bad.vmasm:3:"), err());
+        assertEquals(1, run("as-module", "--outptu=x", bad.toString()));
+        assertTrue(err().contains("unknown flag '--outptu'"), err());
+    }
+
+    @Test
+    void dumpModuleDisassemblyReassemblesToTheSameArchive(@TempDir Path dir) throws IOException {
+        Path vmfb = assembled(dir);
+        assertEquals(0, run("dump-module", "--output=disassembly", vmfb.toString()), err());
+        Path again = dir.resolve("again.vmasm");
+        Files.writeString(again, out());
+        Path vmfb2 = dir.resolve("again.vmfb");
+        assertEquals(0, run("as-module", "--output=" + vmfb2, again.toString()), err());
+        assertArrayEquals(Files.readAllBytes(vmfb), Files.readAllBytes(vmfb2));
+    }
+
+    @Test
+    void dumpModuleFunctionFilterKeepsTheHeaderAndMatchingFunctions(@TempDir Path dir) throws IOException {
+        Path vmfb = assembled(dir);
+        assertEquals(0, run("dump-module", "--output=disassembly", vmfb.toString()));
+        String all = out();
+        String header = all.substring(0, all.indexOf("vm.export @add"));
+        String add = all.substring(all.indexOf("vm.export @add"), all.indexOf("vm.export @wide"));
+        String boom = all.substring(all.indexOf("vm.export @boom"));
+        assertEquals(0, run("dump-module", "--output=disassembly", "--function=boom", vmfb.toString()));
+        assertEquals(header + boom, out());
+        assertEquals(0, run("dump-module", "--output=disassembly", "--function=0", vmfb.toString()));
+        assertEquals(header + add.stripTrailing() + "\n", out());
+        assertEquals(0, run("dump-module", "--output=disassembly", "--function=missing", vmfb.toString()));
+        assertEquals(header, out());
+    }
+
+    @Test
+    void dumpModuleMetadataFollowsIreeLayout(@TempDir Path dir) throws IOException {
+        Path vmfb = assembled(dir);
+        long flatBufferSize = Files.size(vmfb) - 4;
+        assertEquals(0, run("dump-module", "--output=metadata", vmfb.toString()), err());
+        String rule = "//===" + "-".repeat(110) + "===//\n";
+        String expected = rule + "// @calc : version 3\n" + rule + "\n"
+                + "Exported Functions:\n"
+                + "  [  0] add(i32, i32) -> (i32)\n"
+                + "  [  1] wide(i64, f64, f32) -> (i64, f64, f32)\n"
+                + "  [  2] boom() -> ()\n"
+                + "\n"
+                + rule + "// Sections\n" + rule + "\n"
+                + "FlatBuffer: " + flatBufferSize + " bytes\n";
+        assertTrue(out().startsWith(expected), out());
+        assertTrue(out().contains("  .rodata[  0] embedded        6 bytes `hello`\n"), out());
+        assertTrue(out().contains(rule + "// Bytecode : version 3\n" + rule + "\n"
+                + "  # | Offset   |   Length | Blocks | i32 # | ref # | Requirements | Aliases\n"
+                + "----+----------+----------+--------+-------+-------+--------------+-"
+                + "-".repeat(52) + "\n"
+                + "  0 | 00000000 |"), out());
+        assertTrue(out().contains("|     5 |     0 |              | wide\n"), out());
+        assertTrue(out().contains("|              | boom\n"), out());
+    }
+
+    @Test
+    void dumpModuleAllPrintsMetadataThenDisassembly(@TempDir Path dir) throws IOException {
+        Path vmfb = assembled(dir);
+        assertEquals(0, run("dump-module", "--output=metadata", vmfb.toString()));
+        String metadata = out();
+        assertEquals(0, run("dump-module", "--output=disassembly", vmfb.toString()));
+        String disassembly = out();
+        assertEquals(0, run("dump-module", vmfb.toString()));
+        assertEquals(metadata + "\n" + disassembly, out());
+        assertEquals(1, run("dump-module", "--output=yaml", vmfb.toString()));
+        assertTrue(err().contains("INVALID_ARGUMENT; unrecognized --output= flag value 'yaml'"), err());
+        assertEquals(0, run("dump-module", "--output=flatbuffer-binary", vmfb.toString()));
+        assertEquals(Files.size(vmfb) - 4, outBytes.size());
+    }
+
+    @Test
+    void runModulePrintsExecAndScalarResultsAsIree(@TempDir Path dir) throws IOException {
+        Path vmfb = assembled(dir);
+        assertEquals(0, run("run-module", "--module=" + vmfb, "--function=add", "--input=2", "--input=0x10"), err());
+        assertEquals("EXEC @add\nresult[0]: i32=18\n", out());
+        assertEquals(0, run("run-module", "--module=" + vmfb, "--function=wide", "--input=-5000000000",
+                "--input=1e300", "--input=-3.14"), err());
+        assertEquals("EXEC @wide\nresult[0]: i64=-5000000000\nresult[1]: f64=1e+300\nresult[2]: f32=-3.14\n", out());
+        assertEquals(1, run("run-module", "--module=" + vmfb, "--function=add", "--input=x", "--input=1"));
+        assertTrue(err().contains("INVALID_ARGUMENT; parsing value `x` as i32"), err());
+        assertEquals(1, run("run-module", "--module=" + vmfb, "--function=add", "--input=1"));
+        assertTrue(err().contains("takes 2 arguments but 1 --input= values were given"), err());
+        assertEquals(1, run("run-module", "--module=" + vmfb, "--function=nope"));
+        assertTrue(err().contains("NOT_FOUND; no function `nope`"), err());
+        assertEquals(1, run("run-module", "--module=" + vmfb, "--function=boom"));
+        assertTrue(out().startsWith("EXEC @boom\n"), out());
+        assertTrue(err().startsWith("FAILED_PRECONDITION; boom"), err());
+    }
+
+    @Test
+    void benchmarkModulePrintsAGoogleBenchmarkTable(@TempDir Path dir) throws IOException {
+        Path vmfb = assembled(dir);
+        assertEquals(0, run("benchmark-module", "--module=" + vmfb, "--function=add", "--input=1", "--input=2",
+                "--benchmark_min_time=0.01s", "--benchmark_repetitions=3"), err());
+        String text = out();
+        assertTrue(text.contains("Benchmark"), text);
+        assertTrue(text.matches("(?s).*\\nBM_add/process_time/real_time +[0-9.]+ ns +[0-9.]+ ns +[1-9][0-9]*\\n.*"), text);
+        assertTrue(text.contains("BM_add/process_time/real_time_mean "), text);
+        assertTrue(text.contains("BM_add/process_time/real_time_stddev "), text);
+        assertEquals(1, run("benchmark-module", "--module=" + vmfb, "--function=add", "--benchmark_repetitions=0"));
+        assertTrue(err().contains("--benchmark_repetitions must be a positive integer, got '0'"), err());
+    }
+
+    static Path conformanceDirectory() {
+        String property = System.getProperty("ortho.conformance.vm");
+        if (property != null && Files.isDirectory(Paths.get(property))) {
+            return Paths.get(property);
+        }
+        for (Path p = Paths.get("").toAbsolutePath(); p != null; p = p.getParent()) {
+            Path candidate = p.resolve("shared/conformance/vm");
+            if (Files.isDirectory(candidate)) {
+                return candidate;
+            }
+        }
+        return null;
+    }
+
+    @Test
+    void checkModulePassesEveryConformanceFile() throws IOException {
+        Path dir = conformanceDirectory();
+        assumeTrue(dir != null, "IREE VM conformance suite (shared/conformance/vm) not found: skipped");
+        List<Path> files;
+        try (Stream<Path> list = Files.list(dir)) {
+            files = list.filter(p -> p.toString().endsWith(".vmasm")).sorted().toList();
+        }
+        assertEquals(30, files.size());
+        List<String> failures = new ArrayList<>();
+        int tests = 0;
+        for (Path file : files) {
+            int code = run("check-module", file.toString());
+            String text = out();
+            tests += text.lines().filter(l -> l.startsWith("[ RUN      ]")).count();
+            if (code != 0 || !text.matches("(?s).*\\n[0-9]+ passed, 0 failed\\n")) {
+                failures.add(file.getFileName() + " (exit " + code + "):\n" + text + err());
+            }
+        }
+        assertEquals(List.of(), failures);
+        // 304 exports, less the four __init functions check-module does not run as tests.
+        assertEquals(300, tests);
+    }
+
+    @Test
+    void checkModuleFailsWithAnExitCodeAndSummary(@TempDir Path dir) throws IOException {
+        Path file = dir.resolve("t.vmasm");
+        Files.writeString(file, """
+                vm.module @t version 1
+                vm.export @ok
+                vm.func @ok() -> () {
+                  vm.return
+                }
+                vm.export @fail_expected
+                vm.func @fail_expected() -> () {
+                  %i0 = vm.const.i32 9
+                  vm.fail %i0, "expected"
+                }
+                vm.export @broken
+                vm.func @broken() -> () {
+                  %i0 = vm.const.i32 9
+                  vm.fail %i0, "check failed"
+                }
+                """);
+        assertEquals(1, run("check-module", file.toString()));
+        assertTrue(out().contains("[ RUN      ] t.ok\n[       OK ] t.ok\n"), out());
+        assertTrue(out().contains("[       OK ] t.fail_expected\n"), out());
+        assertTrue(out().contains("FAILED_PRECONDITION; check failed"), out());
+        assertTrue(out().contains("[  FAILED  ] t.broken\n"), out());
+        assertTrue(out().endsWith("2 passed, 1 failed\n"), out());
+        assertEquals(0, run("check-module", "--expect_failure", file.toString()));
+        assertTrue(out().endsWith("Test failed as expected\n"), out());
+    }
+
+    @Test
+    void dependencyModulesAreLinkedBeforeTheModuleUnderTest(@TempDir Path dir) throws IOException {
+        Path lib = assembled(dir);
+        Path test = dir.resolve("uses_calc.vmasm");
+        Files.writeString(test, """
+                vm.module @uses_calc version 1
+                vm.import @calc.add cconv "0ii_i"
+                vm.export @test_add
+                vm.func @test_add() -> () {
+                  %i0 = vm.const.i32 40
+                  %i1 = vm.const.i32 2
+                  %i2 = vm.call @calc.add(%i0, %i1)
+                  %i3 = vm.const.i32 42
+                  %i4 = vm.cmp.eq.i32 %i2, %i3
+                  vm.cond_br %i4, ^bb1(), ^bb2()
+                ^bb1:
+                  vm.return
+                ^bb2:
+                  %i5 = vm.const.i32 9
+                  vm.fail %i5, "40 + 2 != 42"
+                }
+                """);
+        assertEquals(0, run("check-module", "--module=" + lib, test.toString()), out() + err());
+        assertTrue(out().endsWith("[       OK ] uses_calc.test_add\n1 passed, 0 failed\n"), out());
+        assertEquals(1, run("check-module", test.toString()));
+        assertTrue(err().startsWith("NOT_FOUND"), err());
+        assertEquals(0, run("run-module", "--module=" + lib, "--module=" + test, "--function=test_add"), err());
+        assertEquals("EXEC @test_add\n", out());
+    }
+
+    @Test
+    void checkModuleRejectsExportsWithArgumentsOrResults(@TempDir Path dir) throws IOException {
+        Path vmfb = assembled(dir);
+        assertEquals(1, run("check-module", vmfb.toString()));
+        assertTrue(err().startsWith("INVALID_ARGUMENT; expected function with no inputs or outputs, but export 'add'"
+                + " has signature '0ii_i'"), err());
+    }
+
+    @Test
+    void gogoLoadAndInvoke(@TempDir Path dir) throws IOException {
+        Path vmfb = assembled(dir);
+        VmTools tools = new VmTools(new Instance(), () -> extensions, () -> new ByteArrayInputStream(new byte[0]));
+        assertEquals("EXEC @add\nresult[0]: i32=7",
+                tools.invoke(List.of(tools.load(vmfb.toString())), "calc.add", List.of("3", "4")));
+    }
+}

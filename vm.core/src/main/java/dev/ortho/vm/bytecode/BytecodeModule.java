@@ -1,0 +1,504 @@
+package dev.ortho.vm.bytecode;
+
+import dev.ortho.base.StatusCode;
+import dev.ortho.base.StatusException;
+import dev.ortho.vm.Call;
+import dev.ortho.vm.CallOutcome;
+import dev.ortho.vm.CallingConvention;
+import dev.ortho.vm.Context;
+import dev.ortho.vm.Frame;
+import dev.ortho.vm.FrameType;
+import dev.ortho.vm.Function;
+import dev.ortho.vm.Instance;
+import dev.ortho.vm.Linkage;
+import dev.ortho.vm.Module;
+import dev.ortho.vm.ModuleDependency;
+import dev.ortho.vm.RefObject;
+import dev.ortho.vm.RefType;
+import dev.ortho.vm.Signal;
+import dev.ortho.vm.Stack;
+import dev.ortho.vm.ValueType;
+import dev.ortho.vm.VmBuffer;
+import dev.ortho.vm.spi.InstructionExtension;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * A module whose functions are IREE VM bytecode, executed by Ortho's interpreter (IREE's
+ * {@code iree_vm_bytecode_module_t}).
+ *
+ * <p>{@link #create} checks the {@link ModuleDef} structurally, resolves its types against the
+ * {@link Instance}, matches its feature requirements with the given
+ * {@link InstructionExtension}s and verifies every function's bytecode before anything can run
+ * (errors are annotated {@code at module.function+PC}). The module copies the bytecode into
+ * the Java heap once; rodata segments are exposed as read-only {@link VmBuffer}s aliasing the
+ * definition's memory, which must stay valid (mapped) as long as the module is used.
+ *
+ * <p>Per-context state holds the read-write globals (zeroed bytes and a ref table) and the
+ * resolved import table. Calls run on the caller's thread: internal calls push frames on the
+ * same {@link Stack} and continue in the same dispatch loop; imports are called through their
+ * module; {@code vm.yield} and yielding imports return {@link CallOutcome#DEFERRED} with the
+ * frames left in place, and {@link #resumeCall} continues where execution stopped.
+ *
+ * <p>Immutable and thread-safe; any number of stacks may execute it concurrently (each context
+ * state is the concern of that context's users).
+ */
+public final class BytecodeModule implements Module {
+    /** Options for {@link #create}. */
+    public record Options(boolean traceExecution, boolean allowPlaceholderTypes) {
+        /** No tracing, types must be registered. */
+        public static final Options DEFAULT = new Options(false, false);
+    }
+
+    /** Zero bytes appended to the bytecode copy. */
+    static final int CODE_PADDING = 16;
+    final String name;
+    final int version;
+    final ModuleDef def;
+    final byte[] code;
+    final int functionCount;
+    final int[] fnBase;
+    final int[] fnLength;
+    /** Verified (power-of-two rounded) i32 register count; the frame holds two more hidden slots. */
+    final int[] fnI32;
+    final int[] fnRef;
+    final CallingConvention[] fnCconv;
+    final Function[] internal;
+    final RefType[] types;
+    final ValueType[] valueTypes;
+    final String[] typeNames;
+    final VmBuffer[] rodata;
+    final int rwdataSize;
+    final int globalRefCount;
+    final InstructionExtension[] extensions = new InstructionExtension[32];
+    final boolean trace;
+    private final Map<String, String> attrs;
+    private final List<ModuleDependency> dependencies;
+    private final List<Function> imports;
+    private final List<Function> exports;
+    private final int[] exportInternal;
+    private final Map<String, Function> exportsByName;
+
+    /**
+     * Loads {@code def} for {@code instance}.
+     *
+     * @param extensions the instruction extensions available (their prefixes must be distinct)
+     * @throws StatusException INVALID_ARGUMENT/OUT_OF_RANGE for malformed definitions or bytecode
+     *     (annotated with the function and pc), NOT_FOUND for an unregistered ref type,
+     *     UNIMPLEMENTED when the module requires a feature no given extension provides
+     */
+    public static BytecodeModule create(Instance instance, ModuleDef def, List<? extends InstructionExtension> extensions,
+                                        Options options) {
+        Objects.requireNonNull(instance, "instance");
+        Objects.requireNonNull(def, "def");
+        Objects.requireNonNull(options, "options");
+        try {
+            return new BytecodeModule(instance, def, List.copyOf(extensions), options);
+        } catch (StatusException e) {
+            throw e.annotate("loading bytecode module '" + def.name() + "'");
+        }
+    }
+
+    /** {@link #create(Instance, ModuleDef, List, Options)} with default options. */
+    public static BytecodeModule create(Instance instance, ModuleDef def, List<? extends InstructionExtension> extensions) {
+        return create(instance, def, extensions, Options.DEFAULT);
+    }
+
+    private BytecodeModule(Instance instance, ModuleDef def, List<InstructionExtension> exts, Options options) {
+        this.def = def;
+        this.trace = options.traceExecution();
+        if (def.name() == null || def.name().isEmpty()) {
+            throw new StatusException(StatusCode.INVALID_ARGUMENT, "module missing name field");
+        }
+        this.name = def.name();
+        this.version = def.version();
+        int major = def.bytecodeVersion() >>> 16;
+        int minor = def.bytecodeVersion() & 0xFFFF;
+        if (major != ModuleDef.BYTECODE_VERSION_MAJOR || minor > ModuleDef.BYTECODE_VERSION_MINOR) {
+            throw new StatusException(StatusCode.INVALID_ARGUMENT, "bytecode version mismatch; runtime supports "
+                    + ModuleDef.BYTECODE_VERSION_MAJOR + "." + ModuleDef.BYTECODE_VERSION_MINOR + ", module has "
+                    + major + "." + minor);
+        }
+        for (InstructionExtension ext : exts) {
+            int prefix = ext.prefix();
+            if (prefix < 0xE0 || prefix > 0xFF) {
+                throw new StatusException(StatusCode.INVALID_ARGUMENT, "instruction extension '" + ext.name()
+                        + "' prefix 0x" + Integer.toHexString(prefix) + " outside [0xE0, 0xFF]");
+            }
+            if (extensions[prefix - 0xE0] == null) {
+                extensions[prefix - 0xE0] = ext;
+            }
+        }
+        checkFeatures(def.requirements(), "module '" + name + "'");
+        Map<String, String> a = new LinkedHashMap<>();
+        def.attrs().forEach(x -> a.put(x.key(), x.value()));
+        this.attrs = Map.copyOf(a);
+        List<ModuleDependency> deps = new ArrayList<>();
+        for (int i = 0; i < def.dependencies().size(); i++) {
+            ModuleDef.DependencyDef d = def.dependencies().get(i);
+            if (d.name() == null || d.name().isEmpty()) {
+                throw new StatusException(StatusCode.INVALID_ARGUMENT, "dependencies[" + i + "] has no module name");
+            }
+            deps.add(new ModuleDependency(d.name(), d.minimumVersion(),
+                    (d.flags() & ModuleDef.DependencyDef.OPTIONAL) == 0));
+        }
+        this.dependencies = List.copyOf(deps);
+
+        // Types.
+        int typeCount = def.types().size();
+        types = new RefType[typeCount];
+        valueTypes = new ValueType[typeCount];
+        typeNames = new String[typeCount];
+        for (int i = 0; i < typeCount; i++) {
+            String t = def.types().get(i);
+            if (t == null || t.isEmpty()) {
+                throw new StatusException(StatusCode.INVALID_ARGUMENT, "types[" + i + "] missing name");
+            }
+            typeNames[i] = t;
+            resolveType(instance, i, t, options.allowPlaceholderTypes());
+        }
+
+        // Functions.
+        functionCount = def.functions().size();
+        if (def.signatures().size() != functionCount) {
+            throw new StatusException(StatusCode.INVALID_ARGUMENT, "function signature and descriptor table length "
+                    + "mismatch (" + def.signatures().size() + " vs " + functionCount + ")");
+        }
+        long bytecodeSize = def.bytecode() == null ? 0 : def.bytecode().byteSize();
+        if (bytecodeSize > Integer.MAX_VALUE - 8) {
+            throw new StatusException(StatusCode.OUT_OF_RANGE, "bytecode of " + bytecodeSize + " bytes is too large");
+        }
+        // Padded so the interpreter may read 8 bytes at any instruction start.
+        code = java.util.Arrays.copyOf(def.bytecode() == null ? new byte[0]
+                : def.bytecode().toArray(java.lang.foreign.ValueLayout.JAVA_BYTE), (int) bytecodeSize + CODE_PADDING);
+        fnBase = new int[functionCount];
+        fnLength = new int[functionCount];
+        fnI32 = new int[functionCount];
+        fnRef = new int[functionCount];
+        fnCconv = new CallingConvention[functionCount];
+        for (int i = 0; i < functionCount; i++) {
+            ModuleDef.FunctionDescriptor fd = def.functions().get(i);
+            if (fd.blockCount() == 0) {
+                throw new StatusException(StatusCode.INVALID_ARGUMENT, "functions[" + i
+                        + "] descriptor block count is 0; functions must have at least 1 block");
+            }
+            if (fd.bytecodeLength() <= 0) {
+                throw new StatusException(StatusCode.INVALID_ARGUMENT, "functions[" + i
+                        + "] descriptor bytecode reports " + fd.bytecodeLength() + " length");
+            }
+            if (fd.bytecodeOffset() < 0 || (long) fd.bytecodeOffset() + fd.bytecodeLength() > bytecodeSize) {
+                throw new StatusException(StatusCode.INVALID_ARGUMENT, "functions[" + i
+                        + "] descriptor bytecode span [" + fd.bytecodeOffset() + ", "
+                        + ((long) fd.bytecodeOffset() + fd.bytecodeLength()) + ") out of range of " + bytecodeSize);
+            }
+            int i32 = Short.toUnsignedInt(fd.i32RegisterCount());
+            int ref = Short.toUnsignedInt(fd.refRegisterCount());
+            fnI32[i] = Integer.highestOneBit(Math.max(1, i32) * 2 - 1);
+            fnRef[i] = Integer.highestOneBit(Math.max(1, ref) * 2 - 1);
+            if (fnI32[i] > 0x7FFF || fnRef[i] > 0x3FFF) {
+                throw new StatusException(StatusCode.RESOURCE_EXHAUSTED, "functions[" + i
+                        + "] register count overflow (" + i32 + " i32, " + ref + " ref)");
+            }
+            fnBase[i] = fd.bytecodeOffset();
+            fnLength[i] = fd.bytecodeLength();
+            checkFeatures(fd.requirements(), "functions[" + i + "]");
+            ModuleDef.SignatureDef sig = def.signatures().get(i);
+            fnCconv[i] = parseCconv(sig == null ? null : sig.callingConvention(), "functions[" + i + "]");
+        }
+
+        // Exports.
+        String[] internalNames = new String[functionCount];
+        exportInternal = new int[def.exports().size()];
+        List<Function> exps = new ArrayList<>();
+        Map<String, Function> byName = new HashMap<>();
+        for (int i = 0; i < def.exports().size(); i++) {
+            ModuleDef.ExportDef e = def.exports().get(i);
+            if (e.localName() == null || e.localName().isEmpty()) {
+                throw new StatusException(StatusCode.INVALID_ARGUMENT, "exports[" + i + "] missing local_name");
+            }
+            if (e.internalOrdinal() < 0 || e.internalOrdinal() >= functionCount) {
+                throw new StatusException(StatusCode.INVALID_ARGUMENT, "exports[" + i + "] internal_ordinal "
+                        + e.internalOrdinal() + " out of bounds [0, " + functionCount + ")");
+            }
+            exportInternal[i] = e.internalOrdinal();
+            if (internalNames[e.internalOrdinal()] == null) {
+                internalNames[e.internalOrdinal()] = e.localName();
+            }
+            Function f = new Function(this, Linkage.EXPORT, i, e.localName(), fnCconv[e.internalOrdinal()],
+                    attrsOf(def.signatures().get(e.internalOrdinal())));
+            exps.add(f);
+            byName.putIfAbsent(e.localName(), f);
+        }
+        this.exports = List.copyOf(exps);
+        this.exportsByName = Map.copyOf(byName);
+        if (def.debug() != null) {
+            for (int i = 0; i < def.debug().functions().size() && i < functionCount; i++) {
+                String n = def.debug().functions().get(i).localName();
+                if (internalNames[i] == null && n != null && !n.isEmpty()) {
+                    internalNames[i] = n;
+                }
+            }
+        }
+        internal = new Function[functionCount];
+        for (int i = 0; i < functionCount; i++) {
+            internal[i] = new Function(this, Linkage.INTERNAL, i, internalNames[i] == null ? "" : internalNames[i],
+                    fnCconv[i], attrsOf(def.signatures().get(i)));
+        }
+
+        // Imports.
+        List<Function> imps = new ArrayList<>();
+        for (int i = 0; i < def.imports().size(); i++) {
+            ModuleDef.ImportDef d = def.imports().get(i);
+            if (d.fullName() == null || d.fullName().isEmpty()) {
+                throw new StatusException(StatusCode.INVALID_ARGUMENT, "imports[" + i + "] missing full_name");
+            }
+            CallingConvention cc = parseCconv(d.signature() == null ? null : d.signature().callingConvention(),
+                    "imports[" + i + "] '" + d.fullName() + "'");
+            imps.add(new Function(this, (d.flags() & ModuleDef.ImportDef.OPTIONAL) != 0 ? Linkage.IMPORT_OPTIONAL
+                    : Linkage.IMPORT, i, d.fullName(), cc, d.signature() == null ? Map.of() : attrsOf(d.signature())));
+        }
+        this.imports = List.copyOf(imps);
+
+        // Rodata and globals.
+        rodata = new VmBuffer[def.rodata().size()];
+        for (int i = 0; i < rodata.length; i++) {
+            ModuleDef.RodataDef r = def.rodata().get(i);
+            if (r == null || r.data() == null) {
+                throw new StatusException(StatusCode.INVALID_ARGUMENT, "rodata[" + i + "] missing data");
+            }
+            rodata[i] = VmBuffer.rodata(r.data().asReadOnly(), this);
+        }
+        rwdataSize = def.state() == null ? 0 : def.state().globalBytesCapacity();
+        globalRefCount = def.state() == null ? 0 : def.state().globalRefCount();
+        if (rwdataSize < 0 || globalRefCount < 0 || globalRefCount > 0x100000 || rwdataSize > 0x10000000) {
+            throw new StatusException(StatusCode.RESOURCE_EXHAUSTED, "module state too large: " + rwdataSize
+                    + " global bytes, " + globalRefCount + " global refs");
+        }
+
+        for (int i = 0; i < functionCount; i++) {
+            BytecodeVerifier.verifyFunction(this, i);
+        }
+    }
+
+    private void checkFeatures(int required, String what) {
+        int available = FeatureBits.YIELD | FeatureBits.UNWIND;
+        for (InstructionExtension ext : extensions) {
+            if (ext != null) {
+                available |= ext.feature();
+            }
+        }
+        int missing = required & ~available;
+        if (missing != 0) {
+            throw new StatusException(StatusCode.UNIMPLEMENTED, what + " requires features ["
+                    + FeatureBits.format(missing) + "] that no registered instruction extension provides; have ["
+                    + FeatureBits.format(available) + "] while it requires [" + FeatureBits.format(required) + "]");
+        }
+    }
+
+    private static CallingConvention parseCconv(String cconv, String what) {
+        if (cconv == null || cconv.isEmpty()) {
+            return CallingConvention.VOID;
+        }
+        try {
+            return CallingConvention.parse(cconv);
+        } catch (StatusException e) {
+            throw e.annotate(what);
+        }
+    }
+
+    private static Map<String, String> attrsOf(ModuleDef.SignatureDef sig) {
+        if (sig == null || sig.attrs().isEmpty()) {
+            return Map.of();
+        }
+        Map<String, String> m = new LinkedHashMap<>();
+        sig.attrs().forEach(a -> m.put(a.key(), a.value()));
+        return m;
+    }
+
+    private void resolveType(Instance instance, int i, String full, boolean allowPlaceholder) {
+        switch (full) {
+            case "i8" -> valueTypes[i] = ValueType.I8;
+            case "i16" -> valueTypes[i] = ValueType.I16;
+            case "i32" -> valueTypes[i] = ValueType.I32;
+            case "i64" -> valueTypes[i] = ValueType.I64;
+            case "f32" -> valueTypes[i] = ValueType.F32;
+            case "f64" -> valueTypes[i] = ValueType.F64;
+            case "!vm.opaque", "?", "!vm.ref<?>" -> {
+                // undefined: neither value nor ref (a variant element type; no ref satisfies it)
+            }
+            default -> {
+                if (full.charAt(0) != '!') {
+                    throw new StatusException(StatusCode.NOT_FOUND, "no type registered with name '" + full + "'");
+                }
+                String n = full.substring(1);
+                if (n.startsWith("vm.list")) {
+                    n = "vm.list";
+                }
+                types[i] = instance.resolveType(n, allowPlaceholder);
+            }
+        }
+    }
+
+    /** The definition this module was loaded from. */
+    public ModuleDef def() {
+        return def;
+    }
+
+    /** Internal function {@code ordinal} (named by its export or debug name, or empty). */
+    public Function internalFunction(int ordinal) {
+        Objects.checkIndex(ordinal, functionCount);
+        return internal[ordinal];
+    }
+
+    /** Number of internal functions. */
+    public int internalFunctionCount() {
+        return functionCount;
+    }
+
+    @Override
+    public String name() {
+        return name;
+    }
+
+    @Override
+    public int version() {
+        return version;
+    }
+
+    @Override
+    public Map<String, String> attrs() {
+        return attrs;
+    }
+
+    @Override
+    public List<ModuleDependency> dependencies() {
+        return dependencies;
+    }
+
+    @Override
+    public List<Function> imports() {
+        return imports;
+    }
+
+    @Override
+    public List<Function> exports() {
+        return exports;
+    }
+
+    @Override
+    public Function lookupExport(String exportName) {
+        return exportsByName.get(exportName);
+    }
+
+    /** Per-context state: globals and resolved imports. */
+    static final class State {
+        final byte[] rwdata;
+        final RefObject[] globalRefs;
+        final Function[] imports;
+
+        State(int rwdataSize, int globalRefCount, int importCount) {
+            this.rwdata = new byte[rwdataSize];
+            this.globalRefs = new RefObject[globalRefCount];
+            this.imports = new Function[importCount];
+        }
+    }
+
+    @Override
+    public Object allocState(Context context) {
+        return new State(rwdataSize, globalRefCount, imports.size());
+    }
+
+    @Override
+    public Object forkState(Context childContext, Object parentState) {
+        State parent = (State) parentState;
+        State child = new State(rwdataSize, globalRefCount, imports.size());
+        System.arraycopy(parent.rwdata, 0, child.rwdata, 0, rwdataSize);
+        for (int i = 0; i < globalRefCount; i++) {
+            child.globalRefs[i] = RefObject.retain(parent.globalRefs[i]);
+        }
+        System.arraycopy(parent.imports, 0, child.imports, 0, parent.imports.length);
+        return child;
+    }
+
+    @Override
+    public void freeState(Object state) {
+        State s = (State) state;
+        for (int i = 0; i < s.globalRefs.length; i++) {
+            RefObject r = s.globalRefs[i];
+            s.globalRefs[i] = null;
+            RefObject.release(r);
+        }
+    }
+
+    @Override
+    public void resolveImport(Object state, int ordinal, Function function) {
+        State s = (State) state;
+        if (ordinal < 0 || ordinal >= s.imports.length) {
+            throw new StatusException(StatusCode.INVALID_ARGUMENT,
+                    "import ordinal " + ordinal + " out of range [0, " + s.imports.length + ")");
+        }
+        s.imports[ordinal] = function;
+    }
+
+    @Override
+    public void notify(Object state, Signal signal) {
+    }
+
+    @Override
+    public CallOutcome beginCall(Stack stack, Call call) {
+        Function f = call.function();
+        int ordinal;
+        if (f.module() != this) {
+            throw new StatusException(StatusCode.INVALID_ARGUMENT, "function " + f + " is not of module '" + name + "'");
+        }
+        if (f.linkage() == Linkage.EXPORT && f.ordinal() >= 0 && f.ordinal() < exportInternal.length) {
+            ordinal = exportInternal[f.ordinal()];
+        } else if (f.linkage() == Linkage.INTERNAL && f.ordinal() >= 0 && f.ordinal() < functionCount) {
+            ordinal = f.ordinal();
+        } else {
+            throw new StatusException(StatusCode.INVALID_ARGUMENT, "function " + f + " ordinal " + f.ordinal()
+                    + " is not callable in module '" + name + "'");
+        }
+        State state = (State) stack.moduleState(this);
+        Frame frame = Interpreter.enter(this, stack, ordinal, call);
+        Interpreter.marshalArguments(this, ordinal, frame, call.arguments());
+        return Interpreter.run(this, state, stack, frame);
+    }
+
+    @Override
+    public CallOutcome resumeCall(Stack stack, Frame frame) {
+        if (frame.type() == FrameType.WAIT) {
+            StatusException status = stack.leaveWait();
+            if (status != null) {
+                throw status;
+            }
+            frame = stack.top();
+        }
+        if (frame == null || frame.type() != FrameType.BYTECODE || frame.function().module() != this) {
+            throw new StatusException(StatusCode.FAILED_PRECONDITION,
+                    "no frame of module '" + name + "' at top of stack to resume");
+        }
+        State state = (State) stack.moduleState(this);
+        return Interpreter.resume(this, state, stack, frame);
+    }
+
+    @Override
+    public String sourceLocation(Function function, long pc) {
+        return null;
+    }
+
+    @Override
+    public String toString() {
+        return "BytecodeModule[" + name + " v" + version + ", " + functionCount + " functions, "
+                + exports.size() + " exports, " + imports.size() + " imports]";
+    }
+
+    /** Register counts including hidden slots, for tests and tools. */
+    int frameI32Slots(int ordinal) {
+        return fnI32[ordinal] + Interpreter.HIDDEN_I32;
+    }
+}
