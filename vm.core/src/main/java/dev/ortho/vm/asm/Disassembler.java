@@ -198,8 +198,7 @@ public final class Disassembler {
                     + " bytecode [" + d.bytecodeOffset() + ", +" + d.bytecodeLength() + ") outside the "
                     + size + " bytes of module bytecode");
         }
-        byte[] code = bytecode.asSlice(d.bytecodeOffset(), d.bytecodeLength()).toArray(ValueLayout.JAVA_BYTE);
-        return new InstructionPrinter(ops, module, name, code);
+        return new InstructionPrinter(ops, module, name, bytecode.asSlice(d.bytecodeOffset(), d.bytecodeLength()));
     }
 
     /** Decodes every instruction once: finds the block markers and the directly addressed globals. */

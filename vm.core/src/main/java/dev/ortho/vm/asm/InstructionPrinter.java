@@ -6,6 +6,8 @@ import dev.ortho.vm.bytecode.ModuleDef;
 import dev.ortho.vm.internal.isa.CoreOps;
 import dev.ortho.vm.spi.OperandKind;
 import dev.ortho.vm.spi.OperandSpec;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -20,7 +22,9 @@ final class InstructionPrinter {
     private final OpTable ops;
     private final ModuleDef module;
     private final String functionName;
-    private final byte[] code;
+    /** The function's bytecode (a read-only view of the module's; never copied). */
+    private final MemorySegment code;
+    private final int length;
     private int pc;
     private int start;
     /** Sorted block-marker pcs, or null during the scanning pass. */
@@ -29,11 +33,12 @@ final class InstructionPrinter {
     long globalBytesUsed;
     long globalRefsUsed;
 
-    InstructionPrinter(OpTable ops, ModuleDef module, String functionName, byte[] code) {
+    InstructionPrinter(OpTable ops, ModuleDef module, String functionName, MemorySegment code) {
         this.ops = ops;
         this.module = module;
         this.functionName = functionName;
         this.code = code;
+        this.length = (int) code.byteSize();
     }
 
     void blocks(int[] blockPcs) {
@@ -41,11 +46,11 @@ final class InstructionPrinter {
     }
 
     int length() {
-        return code.length;
+        return length;
     }
 
     boolean isBlock(int at) {
-        return (code[at] & 0xFF) == CoreOps.BLOCK;
+        return byteAt(at) == CoreOps.BLOCK;
     }
 
     StatusException error(StatusCode code, String message) {
@@ -54,20 +59,24 @@ final class InstructionPrinter {
     }
 
     private void need(int bytes) {
-        if (pc + bytes > code.length) {
+        if (pc + bytes > length) {
             throw error(StatusCode.OUT_OF_RANGE, "instruction runs past the end of the function ("
-                    + code.length + " bytes)");
+                    + length + " bytes)");
         }
+    }
+
+    private int byteAt(int at) {
+        return code.get(ValueLayout.JAVA_BYTE, at) & 0xFF;
     }
 
     private int u8() {
         need(1);
-        return code[pc++] & 0xFF;
+        return byteAt(pc++);
     }
 
     private int u16() {
         need(2);
-        int v = (code[pc] & 0xFF) | (code[pc + 1] & 0xFF) << 8;
+        int v = byteAt(pc) | byteAt(pc + 1) << 8;
         pc += 2;
         return v;
     }
@@ -76,7 +85,7 @@ final class InstructionPrinter {
         need(4);
         int v = 0;
         for (int i = 0; i < 4; i++) {
-            v |= (code[pc + i] & 0xFF) << (8 * i);
+            v |= byteAt(pc + i) << (8 * i);
         }
         pc += 4;
         return v;
@@ -216,10 +225,10 @@ final class InstructionPrinter {
     }
 
     String string() {
-        int length = u16();
-        need(length);
-        String s = new String(code, pc, length, StandardCharsets.UTF_8);
-        pc += length;
+        int size = u16();
+        need(size);
+        String s = new String(code.asSlice(pc, size).toArray(ValueLayout.JAVA_BYTE), StandardCharsets.UTF_8);
+        pc += size;
         return s;
     }
 

@@ -14,8 +14,9 @@ import org.junit.jupiter.params.provider.ValueSource;
  * Byte compatibility with IREE's own tools, checked against golden outputs: the
  * {@code *.iree.vmfb} files are what IREE's {@code iree-as-module} (runtime tools built from IREE
  * commit b48a5955575c) produced from the Ortho-written {@code *.vmasm} next to them, and
- * {@code golden_ops.iree-disassembly.txt} is what its {@code iree-dump-module
- * --output=disassembly} printed for that archive.
+ * {@code golden_ops.iree-disassembly.txt} and {@code golden_ops.iree-disassembly-offsets.txt} are
+ * what its {@code iree-dump-module --output=disassembly} printed for that archive (the latter with
+ * {@code --bytecode_offsets}).
  */
 class IreeGoldenTest {
 
@@ -35,6 +36,9 @@ class IreeGoldenTest {
         String text = AsmTesting.DISASSEMBLER.disassemble(BytecodeArchive.read(iree));
         assertEquals(expected, text);
         assertArrayEquals(iree, BytecodeArchive.write(AsmTesting.ASSEMBLER.assemble(text, "disassembly")));
+        String withOffsets = AsmTesting.DISASSEMBLER.disassemble(BytecodeArchive.read(iree), true);
+        assertEquals(new String(resource(name + ".iree-disassembly-offsets.txt"), StandardCharsets.UTF_8), withOffsets);
+        assertArrayEquals(iree, BytecodeArchive.write(AsmTesting.ASSEMBLER.assemble(withOffsets, "offsets")));
     }
 
     private static byte[] resource(String name) throws IOException {

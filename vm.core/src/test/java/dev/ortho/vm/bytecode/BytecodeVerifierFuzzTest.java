@@ -17,8 +17,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Hostile bytecode: thousands of seeded mutations of the conformance modules (random bytes,
- * register counts, bytecode spans, calling conventions) must load or fail with a
- * {@link StatusException}, never another exception, and in bounded time.
+ * register counts, bytecode spans, calling conventions), and of their archives end to end
+ * (read, load, verify), must load or fail with a {@link StatusException}, never another
+ * exception, and in bounded time.
  */
 class BytecodeVerifierFuzzTest {
     static final int MUTATIONS_PER_FILE = 300;
@@ -48,6 +49,34 @@ class BytecodeVerifierFuzzTest {
                 }
             }
             assumeTrue(loaded + rejected == defs.size() * MUTATIONS_PER_FILE);
+        });
+    }
+
+    @Test
+    void mutatedArchivesReadAndLoadOrFailWithStatus() throws Exception {
+        List<Path> files = ConformanceTest.files();
+        assumeTrue(!files.isEmpty(), "IREE VM conformance suite (shared/conformance/vm) not found: skipped");
+        Assembler assembler = new Assembler(VmasmFixture.EXTENSIONS);
+        List<byte[]> archives = new ArrayList<>();
+        for (Path f : files) {
+            archives.add(BytecodeArchive.write(assembler.assemble(f)));
+        }
+        assertTimeoutPreemptively(Duration.ofMinutes(2), () -> {
+            SplittableRandom random = new SplittableRandom(0xA5C1);
+            for (byte[] archive : archives) {
+                for (int i = 0; i < MUTATIONS_PER_FILE / 3; i++) {
+                    byte[] mutant = archive.clone();
+                    int flips = 1 + random.nextInt(8);
+                    for (int j = 0; j < flips; j++) {
+                        mutant[random.nextInt(mutant.length)] = (byte) random.nextInt(256);
+                    }
+                    try {
+                        BytecodeModule.create(new Instance(), BytecodeArchive.read(mutant), VmasmFixture.EXTENSIONS);
+                    } catch (StatusException expected) {
+                        // rejected by the archive reader, the loader or the verifier
+                    }
+                }
+            }
         });
     }
 

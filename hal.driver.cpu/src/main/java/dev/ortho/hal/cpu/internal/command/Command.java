@@ -9,7 +9,7 @@ import dev.ortho.hal.DispatchConfig;
 import dev.ortho.hal.DispatchFlags;
 import dev.ortho.hal.Executable;
 import dev.ortho.hal.ExecutableFunctionInfo;
-import dev.ortho.hal.cpu.internal.executable.JvmStaticExecutable;
+import dev.ortho.hal.cpu.internal.executable.LocalExecutable;
 import dev.ortho.hal.cpu.internal.heap.HeapBuffer;
 import dev.ortho.hal.cpu.internal.heap.Ranges;
 import dev.ortho.hal.cpu.kernel.KernelFunction;
@@ -87,17 +87,17 @@ public sealed interface Command {
     }
 
     /**
-     * Checks and captures a dispatch: the executable is a jvm-static one, the ordinal exists, the
+     * Checks and captures a dispatch: the executable is a local (jvm-static or vmvx) one, the ordinal exists, the
      * constants are a multiple of 4 bytes and match the function's count, and the bindings match
      * its binding count.
      */
     static Dispatch dispatch(Executable executable, int ordinal, DispatchConfig config, MemorySegment constants,
             BufferRef[] bindings, long flags) {
-        if (!(executable instanceof JvmStaticExecutable jvm)) {
+        if (!(executable instanceof LocalExecutable local)) {
             throw new StatusException(StatusCode.INVALID_ARGUMENT, "dispatch executable " + executable
                     + " was not prepared by a local CPU device");
         }
-        KernelFunction function = jvm.function(ordinal);
+        KernelFunction function = local.function(ordinal);
         ExecutableFunctionInfo info = function.info();
         if (config == null) {
             throw new StatusException(StatusCode.INVALID_ARGUMENT, "dispatch '" + info.name() + "' config is null");

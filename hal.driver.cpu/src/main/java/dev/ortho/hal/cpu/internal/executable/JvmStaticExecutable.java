@@ -2,7 +2,6 @@ package dev.ortho.hal.cpu.internal.executable;
 
 import dev.ortho.base.StatusCode;
 import dev.ortho.base.StatusException;
-import dev.ortho.hal.Executable;
 import dev.ortho.hal.ExecutableFunctionInfo;
 import dev.ortho.hal.cpu.kernel.JvmStaticFormat;
 import dev.ortho.hal.cpu.kernel.KernelFunction;
@@ -16,7 +15,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * A prepared {@code jvm-static} executable: the kernel functions it exports, resolved from a
  * {@link KernelLibrary} when prepared. Immutable and thread-safe; holds no native resources.
  */
-public final class JvmStaticExecutable implements Executable {
+public final class JvmStaticExecutable implements LocalExecutable {
     private final String library;
     private final KernelFunction[] functions;
     private final AtomicInteger references = new AtomicInteger(1);
@@ -69,11 +68,7 @@ public final class JvmStaticExecutable implements Executable {
         return function(ordinal).info();
     }
 
-    /**
-     * The function at {@code ordinal}.
-     *
-     * @throws StatusException OUT_OF_RANGE naming the ordinal and the function count
-     */
+    @Override
     public KernelFunction function(int ordinal) {
         if (ordinal < 0 || ordinal >= functions.length) {
             throw new StatusException(StatusCode.OUT_OF_RANGE, "function ordinal " + ordinal + " is outside [0, "

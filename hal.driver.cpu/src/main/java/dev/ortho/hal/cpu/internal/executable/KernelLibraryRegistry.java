@@ -2,21 +2,42 @@ package dev.ortho.hal.cpu.internal.executable;
 
 import dev.ortho.base.StatusCode;
 import dev.ortho.base.StatusException;
+import dev.ortho.hal.cpu.internal.vmvx.VmvxLoader;
 import dev.ortho.hal.cpu.kernel.KernelLibrary;
+import dev.ortho.vm.Instance;
 import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The kernel libraries a CPU driver resolves {@code jvm-static} executables against, by name.
- * Plain Java fills it once; the OSGi component adds and removes libraries as services come and
- * go (executables already prepared keep the functions they resolved). Thread-safe.
+ * What a CPU driver's executable caches load with: the kernel libraries {@code jvm-static}
+ * executables resolve against, by name, and the {@link VmvxLoader} for
+ * {@code vmvx-bytecode-fb} executables. Plain Java fills it once; the OSGi component adds and
+ * removes libraries as services come and go (executables already prepared keep the functions
+ * they resolved). Thread-safe.
  */
 public final class KernelLibraryRegistry {
     private final ConcurrentHashMap<String, KernelLibrary> libraries = new ConcurrentHashMap<>();
+    private final VmvxLoader vmvx;
 
-    /** A registry holding {@code initial}. */
+    /**
+     * A registry holding {@code initial} and a VMVX loader with its own VM instance and no
+     * instruction extensions (VMVX executables that need ExtF32/ExtF64 then fail to prepare with
+     * UNIMPLEMENTED; use the other constructor to provide them).
+     */
     public KernelLibraryRegistry(List<? extends KernelLibrary> initial) {
+        this(initial, new VmvxLoader(new Instance(), List::of, List.of()));
+    }
+
+    /** A registry holding {@code initial} that prepares VMVX executables with {@code vmvx}. */
+    public KernelLibraryRegistry(List<? extends KernelLibrary> initial, VmvxLoader vmvx) {
+        this.vmvx = Objects.requireNonNull(vmvx, "vmvx");
         initial.forEach(this::add);
+    }
+
+    /** The loader for {@code vmvx-bytecode-fb} executables. */
+    public VmvxLoader vmvx() {
+        return vmvx;
     }
 
     /**

@@ -5,13 +5,14 @@ import dev.ortho.base.StatusException;
 import dev.ortho.hal.Executable;
 import dev.ortho.hal.ExecutableCache;
 import dev.ortho.hal.ExecutableParams;
+import dev.ortho.hal.cpu.internal.vmvx.VmvxLoader;
 import dev.ortho.hal.cpu.kernel.JvmStaticFormat;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * Prepares {@code jvm-static} executables for a CPU device against its
- * {@link KernelLibraryRegistry}. Preparing is cheap (a parse and a lookup), so nothing is
- * cached. Thread-safe.
+ * Prepares {@code jvm-static} executables (against the {@link KernelLibraryRegistry}'s kernel
+ * libraries) and {@code vmvx-bytecode-fb} executables (with its {@link VmvxLoader}) for a CPU
+ * device. Nothing is cached across preparations. Thread-safe.
  */
 public final class LocalExecutableCache implements ExecutableCache {
     private final String identifier;
@@ -25,7 +26,7 @@ public final class LocalExecutableCache implements ExecutableCache {
 
     @Override
     public boolean canPrepareFormat(String format) {
-        return JvmStaticFormat.FORMAT.equals(format);
+        return JvmStaticFormat.FORMAT.equals(format) || VmvxLoader.FORMAT.equals(format);
     }
 
     @Override
@@ -36,7 +37,14 @@ public final class LocalExecutableCache implements ExecutableCache {
         if (!canPrepareFormat(params.format())) {
             throw new StatusException(StatusCode.INCOMPATIBLE, "executable format '" + params.format()
                     + "' is not supported by executable cache '" + identifier + "' (supported: "
-                    + JvmStaticFormat.FORMAT + ")");
+                    + JvmStaticFormat.FORMAT + ", " + VmvxLoader.FORMAT + ")");
+        }
+        if (VmvxLoader.FORMAT.equals(params.format())) {
+            try {
+                return libraries.vmvx().load(params);
+            } catch (StatusException e) {
+                throw e.annotate("while preparing a vmvx-bytecode-fb executable in cache '" + identifier + "'");
+            }
         }
         if (params.constants() != null && params.constants().length != 0) {
             throw new StatusException(StatusCode.INVALID_ARGUMENT, "executable cache '" + identifier + "': "

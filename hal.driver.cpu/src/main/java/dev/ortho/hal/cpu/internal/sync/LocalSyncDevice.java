@@ -29,6 +29,7 @@ import dev.ortho.hal.cpu.internal.executable.KernelLibraryRegistry;
 import dev.ortho.hal.cpu.internal.executable.LocalExecutableCache;
 import dev.ortho.hal.cpu.internal.heap.HeapAllocator;
 import dev.ortho.hal.cpu.internal.heap.HeapBuffer;
+import dev.ortho.hal.cpu.internal.vmvx.VmvxLoader;
 import dev.ortho.hal.cpu.kernel.JvmStaticFormat;
 import dev.ortho.hal.frontier.SemaphoreScope;
 import dev.ortho.hal.spi.DeviceQueries;
@@ -103,7 +104,7 @@ public final class LocalSyncDevice implements Device {
         }
         return switch (category) {
             case DeviceQueries.DEVICE_ID -> DeviceQueries.matchesPattern(IDENTIFIER, key) ? 1 : 0;
-            case DeviceQueries.EXECUTABLE_FORMAT -> JvmStaticFormat.FORMAT.equals(key) ? 1 : 0;
+            case DeviceQueries.EXECUTABLE_FORMAT -> JvmStaticFormat.FORMAT.equals(key) || VmvxLoader.FORMAT.equals(key) ? 1 : 0;
             case "hal.device", "hal.dispatch" -> {
                 if (key.equals("concurrency")) {
                     yield 1; // one queue; workgroups run one after another

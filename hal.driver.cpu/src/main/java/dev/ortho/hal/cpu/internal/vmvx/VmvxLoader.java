@@ -1,0 +1,188 @@
+package dev.ortho.hal.cpu.internal.vmvx;
+
+import dev.ortho.base.StatusCode;
+import dev.ortho.base.StatusException;
+import dev.ortho.hal.ExecutableFunctionInfo;
+import dev.ortho.hal.ExecutableParams;
+import dev.ortho.vm.Context;
+import dev.ortho.vm.Function;
+import dev.ortho.vm.Instance;
+import dev.ortho.vm.Invocation;
+import dev.ortho.vm.Module;
+import dev.ortho.vm.RefType;
+import dev.ortho.vm.VmBuffer;
+import dev.ortho.vm.VmList;
+import dev.ortho.vm.bytecode.BytecodeArchive;
+import dev.ortho.vm.bytecode.BytecodeModule;
+import dev.ortho.vm.bytecode.ModuleDef;
+import dev.ortho.vm.spi.InstructionExtension;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.ByteOrder;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.function.Supplier;
+
+/**
+ * Loads {@code vmvx-bytecode-fb} executables (IREE's VMVX module loader): the executable data is
+ * an IREE bytecode module archive; every export whose name does not start with {@code __} is a
+ * dispatch function with calling convention {@value #ENTRY_CCONV} (local memory buffer,
+ * constants buffer, list of binding buffers, workgroup id, size and count xyz). Each dispatch
+ * function's {@code binding_count}, {@code constant_count} and {@code local_memory} (bytes)
+ * reflection attributes give its function info; an absent attribute means 0, as IREE's compiler
+ * omits zero counts. An optional {@code __set_constants(!vm.buffer)} export receives the
+ * executable-level constants once per worker context.
+ *
+ * <p>Preparation copies the data (the caller may free it afterwards), verifies the module, checks
+ * every dispatch function and creates the first worker context, so that bad executables and
+ * unresolvable imports fail here rather than in a dispatch. Contexts link the {@code vmvx}
+ * module, then the given user modules, then the executable.
+ *
+ * <p>Immutable apart from the extension supplier's view; thread-safe.
+ */
+public final class VmvxLoader {
+    /** The executable format name. */
+    public static final String FORMAT = "vmvx-bytecode-fb";
+    /** IREE's {@code IREE_VMVX_ENTRY_SIGNATURE}. */
+    public static final String ENTRY_CCONV = "0rrriiiiiiiii_v";
+    /** The optional executable-constants export. */
+    public static final String SET_CONSTANTS = "__set_constants";
+    /** Largest accepted {@code binding_count} / {@code constant_count} (IREE stores them in 8 bits). */
+    static final int MAX_COUNT = 255;
+    /** Largest accepted {@code local_memory}: IREE's 16-bit page count of 4 KiB pages. */
+    static final int MAX_LOCAL_MEMORY = 0xFFFF * 4096;
+
+    private final Instance instance;
+    private final Supplier<? extends List<? extends InstructionExtension>> extensions;
+    private final List<Module> commonModules;
+
+    /**
+     * @param instance the VM instance whose types the executables' modules resolve against
+     * @param extensions the instruction extensions currently available (ExtF32, …), asked at
+     *     every preparation
+     * @param userModules extra modules linked into every executable context after {@code vmvx}
+     */
+    public VmvxLoader(Instance instance, Supplier<? extends List<? extends InstructionExtension>> extensions,
+            List<? extends Module> userModules) {
+        this.instance = Objects.requireNonNull(instance, "instance");
+        this.extensions = Objects.requireNonNull(extensions, "extensions");
+        List<Module> modules = new ArrayList<>();
+        modules.add(VmvxModule.create());
+        modules.addAll(userModules);
+        this.commonModules = List.copyOf(modules);
+    }
+
+    /**
+     * Prepares {@code params} (format {@value #FORMAT}).
+     *
+     * @throws StatusException INVALID_ARGUMENT for missing or corrupt data, a dispatch function
+     *     with another calling convention, malformed attributes or executable constants that do
+     *     not match {@code __set_constants}; UNIMPLEMENTED for a missing instruction extension;
+     *     NOT_FOUND for an import no linked module provides; the failure of
+     *     {@code __set_constants}
+     */
+    public VmvxExecutable load(ExecutableParams params) {
+        MemorySegment data = params.data();
+        if (data == null || data.byteSize() == 0) {
+            throw new StatusException(StatusCode.INVALID_ARGUMENT, "vmvx-bytecode-fb executable data is empty");
+        }
+        if (data.byteSize() > Integer.MAX_VALUE - 8) {
+            throw new StatusException(StatusCode.OUT_OF_RANGE, "vmvx-bytecode-fb executable of " + data.byteSize()
+                    + " bytes exceeds the " + (Integer.MAX_VALUE - 8) + " byte limit");
+        }
+        byte[] copy = data.toArray(ValueLayout.JAVA_BYTE);
+        ModuleDef def;
+        try {
+            def = BytecodeArchive.read(copy);
+        } catch (StatusException e) {
+            throw e;
+        } catch (RuntimeException e) { // the reader must not fail like this; report it as bad data
+            throw new StatusException(StatusCode.INVALID_ARGUMENT, "vmvx-bytecode-fb archive is malformed: " + e, e);
+        }
+        BytecodeModule module = BytecodeModule.create(instance, def, List.copyOf(extensions.get()));
+        List<Function> entries = new ArrayList<>();
+        List<ExecutableFunctionInfo> infos = new ArrayList<>();
+        Function setConstants = null;
+        for (Function export : module.exports()) {
+            if (export.name().equals(SET_CONSTANTS)) {
+                setConstants = export;
+            }
+            if (export.name().startsWith("__")) {
+                continue;
+            }
+            if (!ENTRY_CCONV.equals(export.cconv().text())) {
+                throw new StatusException(StatusCode.INVALID_ARGUMENT, "executable entry point '" + export.name()
+                        + "' does not match the expected calling convention; expected '" + ENTRY_CCONV
+                        + "' but got '" + export.cconv().text() + "', possible ABI version mismatch");
+            }
+            entries.add(export);
+            infos.add(new ExecutableFunctionInfo(export.name(), attr(export, "constant_count", MAX_COUNT),
+                    attr(export, "binding_count", MAX_COUNT), 1, 1, 1, attr(export, "local_memory", MAX_LOCAL_MEMORY)));
+        }
+        int[] constants = params.constants() == null ? new int[0] : params.constants().clone();
+        checkConstants(setConstants, constants);
+        Function init = setConstants;
+        Supplier<VmvxWorker> workers = () -> newWorker(module, init, constants);
+        return new VmvxExecutable(def.name(), entries.toArray(Function[]::new),
+                infos.toArray(ExecutableFunctionInfo[]::new), workers, workers.get());
+    }
+
+    private static void checkConstants(Function setConstants, int[] constants) {
+        if (setConstants == null && constants.length > 0) {
+            throw new StatusException(StatusCode.INVALID_ARGUMENT, "executable has no executable-level constants but "
+                    + constants.length + " constants were provided");
+        }
+        if (setConstants != null && constants.length == 0) {
+            throw new StatusException(StatusCode.INVALID_ARGUMENT,
+                    "executable requires executable-level constants but none were provided");
+        }
+        if (setConstants != null && !"0r_v".equals(setConstants.cconv().text())) {
+            throw new StatusException(StatusCode.INVALID_ARGUMENT, "executable's " + SET_CONSTANTS
+                    + " has calling convention '" + setConstants.cconv().text() + "', expected '0r_v'");
+        }
+    }
+
+    /** Creates a worker context and runs {@code __set_constants} in it. */
+    private VmvxWorker newWorker(BytecodeModule module, Function setConstants, int[] constants) {
+        Module[] modules = new Module[commonModules.size() + 1];
+        commonModules.toArray(modules);
+        modules[modules.length - 1] = module;
+        Context context = Context.create(instance, modules);
+        try {
+            if (setConstants != null) {
+                try (Arena arena = Arena.ofConfined()) {
+                    MemorySegment storage = arena.allocate(4L * constants.length, 4);
+                    MemorySegment.copy(constants, 0, storage,
+                            ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN), 0, constants.length);
+                    VmList inputs = VmList.ofRefs(RefType.VM_BUFFER, 1);
+                    inputs.pushRefMove(VmBuffer.wrap(VmBuffer.ACCESS_ORIGIN_HOST, storage.asReadOnly(), null));
+                    Invocation.invoke(context, setConstants, inputs, null);
+                    inputs.clear();
+                }
+            }
+            return new VmvxWorker(context);
+        } catch (RuntimeException e) {
+            context.close();
+            throw e;
+        }
+    }
+
+    /** A non-negative decimal attribute of at most {@code max}, 0 when absent. */
+    private static int attr(Function export, String key, int max) {
+        String text = export.attr(key);
+        if (text.isEmpty()) {
+            return 0;
+        }
+        long value = -1;
+        if (text.length() <= 10 && text.chars().allMatch(Character::isDigit)) {
+            value = Long.parseLong(text);
+        }
+        if (value < 0 || value > max) {
+            throw new StatusException(StatusCode.INVALID_ARGUMENT, "executable entry point '" + export.name()
+                    + "' attribute " + key + " = '" + text + "' is not an integer in [0, " + max + "]");
+        }
+        return (int) value;
+    }
+}

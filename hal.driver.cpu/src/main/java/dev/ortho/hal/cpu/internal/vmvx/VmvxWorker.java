@@ -1,0 +1,158 @@
+package dev.ortho.hal.cpu.internal.vmvx;
+
+import dev.ortho.base.StatusCode;
+import dev.ortho.base.StatusException;
+import dev.ortho.hal.cpu.kernel.DispatchState;
+import dev.ortho.hal.cpu.kernel.WorkgroupState;
+import dev.ortho.vm.Call;
+import dev.ortho.vm.CallBuffer;
+import dev.ortho.vm.CallOutcome;
+import dev.ortho.vm.Context;
+import dev.ortho.vm.Frame;
+import dev.ortho.vm.FrameType;
+import dev.ortho.vm.Function;
+import dev.ortho.vm.RefType;
+import dev.ortho.vm.Stack;
+import dev.ortho.vm.VmBuffer;
+import dev.ortho.vm.VmList;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.ByteOrder;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * One worker's VM state for a VMVX executable (IREE's {@code iree_hal_vmvx_worker_state_t}):
+ * a context linking the common modules and the executable's bytecode module, a reused
+ * {@link Stack}, and the {@code vm.buffer} views of the current dispatch.
+ *
+ * <p>Views are rebuilt only when the dispatch changes (a different {@link DispatchState}
+ * object, whose binding segments are then different) or the workgroup's local memory segment
+ * changes; running another workgroup of the same dispatch allocates nothing. Binding views
+ * alias the mapped HAL memory (no copy) and are mutable; the constants view is read-only.
+ *
+ * <p>Not thread-safe: one thread at a time owns a worker ({@link #tryAcquire}/{@link #release}).
+ */
+final class VmvxWorker {
+    private static final ValueLayout.OfInt U32 = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
+    private static final int BINDING_ACCESS = VmBuffer.ACCESS_MUTABLE | VmBuffer.ACCESS_ORIGIN_HOST;
+
+    private final Context context;
+    private final Stack stack;
+    private final AtomicBoolean busy = new AtomicBoolean();
+    private final Arena arena = Arena.ofShared();
+    private final VmList bindings = VmList.ofRefs(RefType.VM_BUFFER, 4);
+    private MemorySegment constantStorage = MemorySegment.NULL;
+    private VmBuffer constants;
+    private DispatchState lastDispatch;
+    private MemorySegment lastLocal;
+    private VmBuffer local;
+    private boolean spare;
+
+    VmvxWorker(Context context) {
+        this.context = context;
+        this.stack = new Stack(context);
+    }
+
+    /** Marks a worker of the overflow pool (set once, before it is shared). */
+    void markSpare() {
+        spare = true;
+    }
+
+    /** True for overflow-pool workers, which go back to the pool after each workgroup. */
+    boolean isSpare() {
+        return spare;
+    }
+
+    /** Claims the worker for the calling thread; false if another thread holds it. */
+    boolean tryAcquire() {
+        return busy.compareAndSet(false, true); // acquire: pairs with the release in release()
+    }
+
+    /** Gives the worker back; its views stay cached for the next dispatch. */
+    void release() {
+        busy.set(false); // release: publishes the cached views to the next owner
+    }
+
+    /**
+     * Calls dispatch function {@code function} for the workgroup {@code workgroup} of
+     * {@code dispatch}.
+     *
+     * @throws StatusException the function's failure annotated with the VM backtrace
+     */
+    void run(Function function, DispatchState dispatch, WorkgroupState workgroup) {
+        if (dispatch != lastDispatch) {
+            bind(dispatch);
+        }
+        MemorySegment localMemory = workgroup.localMemory();
+        if (localMemory != lastLocal) {
+            local = VmBuffer.wrap(BINDING_ACCESS, localMemory, null);
+            lastLocal = localMemory;
+        }
+        Frame base = stack.enter(FrameType.EXTERNAL, null, 0, 0, null);
+        Call call = base.outgoing().prepare(function);
+        CallBuffer args = call.arguments();
+        args.setRef(0, local);
+        args.setRef(1, constants);
+        args.setRef(2, bindings);
+        args.setI32(0, workgroup.workgroupIdX());
+        args.setI32(1, workgroup.workgroupIdY());
+        args.setI32(2, workgroup.workgroupIdZ());
+        args.setI32(3, dispatch.workgroupSizeX());
+        args.setI32(4, dispatch.workgroupSizeY());
+        args.setI32(5, dispatch.workgroupSizeZ());
+        args.setI32(6, dispatch.workgroupCountX());
+        args.setI32(7, dispatch.workgroupCountY());
+        args.setI32(8, dispatch.workgroupCountZ());
+        try {
+            CallOutcome outcome = function.module().beginCall(stack, call);
+            if (outcome != CallOutcome.COMPLETED || stack.top() != base) {
+                throw new StatusException(StatusCode.FAILED_PRECONDITION, "dispatch function '" + function.name()
+                        + "' yielded; VMVX dispatch functions must run to completion");
+            }
+            stack.leave(base);
+        } catch (StatusException e) {
+            if (stack.depth() > 1) {
+                e.annotate(stack.formatBacktrace());
+            }
+            stack.unwind();
+            throw e;
+        } catch (RuntimeException e) {
+            stack.unwind();
+            throw e;
+        }
+    }
+
+    /** Rebuilds the constant and binding views for a new dispatch. */
+    private void bind(DispatchState dispatch) {
+        int constantCount = dispatch.constantCount();
+        long constantBytes = 4L * constantCount;
+        if (constantStorage.byteSize() < constantBytes) {
+            constantStorage = arena.allocate(Math.max(constantBytes, 64), 64);
+            constants = null; // the old view aliases the old storage
+        }
+        for (int i = 0; i < constantCount; i++) {
+            constantStorage.set(U32, 4L * i, dispatch.constant(i));
+        }
+        if (constants == null || constants.length() != constantBytes) {
+            constants = VmBuffer.wrap(VmBuffer.ACCESS_ORIGIN_HOST, constantStorage.asSlice(0, constantBytes).asReadOnly(),
+                    null);
+        }
+        bindings.clear();
+        for (int i = 0; i < dispatch.bindingCount(); i++) {
+            bindings.pushRefMove(VmBuffer.wrap(BINDING_ACCESS, dispatch.binding(i), null));
+        }
+        lastDispatch = dispatch;
+    }
+
+    /** Frees the context and the worker's memory; the worker must not be used afterwards. */
+    void close() {
+        bindings.clear();
+        lastDispatch = null;
+        lastLocal = null;
+        local = null;
+        constants = null;
+        context.close();
+        arena.close();
+    }
+}

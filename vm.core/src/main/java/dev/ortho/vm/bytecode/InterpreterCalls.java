@@ -1,0 +1,278 @@
+package dev.ortho.vm.bytecode;
+
+import static dev.ortho.vm.bytecode.Interpreter.*;
+
+import dev.ortho.base.StatusCode;
+import dev.ortho.base.StatusException;
+import dev.ortho.vm.Call;
+import dev.ortho.vm.CallBuffer;
+import dev.ortho.vm.CallOutcome;
+import dev.ortho.vm.Frame;
+import dev.ortho.vm.Function;
+import dev.ortho.vm.RefObject;
+import dev.ortho.vm.Stack;
+import dev.ortho.vm.internal.isa.CoreOps;
+
+/**
+ * Calls and returns of {@link Interpreter}: internal calls push a frame and map arguments by the
+ * callee's calling convention, imports marshal into the frame's reusable outgoing {@link Call}
+ * (variadic segments included) and may defer, returns map results into the caller's registers
+ * or the external call's result buffer. Stateless.
+ */
+final class InterpreterCalls {
+    private InterpreterCalls() {
+    }
+
+
+    /** Executes a call op at {@code op}; returns the next pc, RELOAD (entered a callee) or DEFER. */
+    static int call(BytecodeModule m, BytecodeModule.State st, Stack stack, Frame frame, int fn, byte[] c,
+                            int op) {
+        int base = m.fnBase[fn];
+        int opcode = c[op] & 0xFF;
+        int ordinal = i32(c, op + 1);
+        int p = op + 5;
+        int segments = -1;
+        if (opcode == CoreOps.CALL_VARIADIC || opcode == CoreOps.CALL_VARIADIC_YIELDABLE) {
+            segments = align(p, base);
+            p = skipList(c, p, base);
+        }
+        int args = align(p, base);
+        p = skipList(c, p, base);
+        int resume = -1;
+        if (opcode == CoreOps.CALL_YIELDABLE || opcode == CoreOps.CALL_VARIADIC_YIELDABLE) {
+            resume = base + i32(c, p) + 1;
+            p += 4;
+        }
+        int results = align(p, base);
+        int after = skipList(c, p, base);
+        int[] r = frame.i32Registers();
+        RefObject[] refs = frame.refRegisters();
+        if (ordinal >= 0) {
+            if (segments >= 0) {
+                throw new StatusException(StatusCode.FAILED_PRECONDITION,
+                        "variadic calls only supported for imports");
+            }
+            frame.setPc((resume >= 0 ? resume : after) - base);
+            r[m.fnI32[fn]] = results;
+            Frame callee = enter(m, stack, ordinal, null);
+            int[] cr = callee.i32Registers();
+            RefObject[] crefs = callee.refRegisters();
+            String types = m.fnCconv[ordinal].arguments().types();
+            int n = u16(c, args);
+            int ri = 0;
+            int rr = 0;
+            for (int i = 0; i < n && i < types.length(); i++) {
+                int reg = u16(c, args + 2 + 2 * i);
+                switch (types.charAt(i)) {
+                    case 'I', 'F' -> {
+                        ri += ri & 1;
+                        wl(cr, ri, rl(r, reg));
+                        ri += 2;
+                    }
+                    case 'r' -> retainOrMove((reg & MOVE_BIT) != 0, refs, reg & REF_MASK, crefs, rr++);
+                    default -> cr[ri++] = r[reg];
+                }
+            }
+            return RELOAD;
+        }
+        Function f = st.imports[ordinal & 0x7FFF_FFFF];
+        if (f == null) {
+            Function decl = m.imports().get(ordinal & 0x7FFF_FFFF);
+            throw new StatusException(StatusCode.NOT_FOUND, "optional import `" + decl.name() + "` (ordinal "
+                    + (ordinal & 0x7FFF_FFFF) + ") not resolved");
+        }
+        Call out = frame.outgoing().prepare(f);
+        marshalImportArguments(f, c, segments, args, r, refs, out.arguments());
+        CallOutcome outcome;
+        try {
+            outcome = f.module().beginCall(stack, out);
+        } catch (StatusException e) {
+            out.arguments().releaseRefs();
+            throw e.annotate("while calling import");
+        }
+        if (outcome == CallOutcome.DEFERRED) {
+            r[m.fnI32[fn] + 1] = 1;
+            frame.setPc(op - base);
+            return DEFER;
+        }
+        return finishImport(m, st, frame, op);
+    }
+
+    static void marshalImportArguments(Function f, byte[] c, int segments, int args, int[] r,
+                                               RefObject[] refs, CallBuffer out) {
+        String types = f.cconv().arguments().types();
+        if (segments >= 0) {
+            int prims = 0;
+            int refCount = 0;
+            int seg = 0;
+            for (int i = 0; i < types.length(); i++, seg++) {
+                char t = types.charAt(i);
+                if (t == 'C') {
+                    int count = seg < u16(c, segments) ? u16(c, segments + 2 + 2 * seg) : 0;
+                    prims++;
+                    int j = i + 1;
+                    for (; j < types.length() && types.charAt(j) != 'D'; j++) {
+                        if (types.charAt(j) == 'r') {
+                            refCount += count;
+                        } else {
+                            prims += count;
+                        }
+                    }
+                    i = j;
+                } else if (t == 'r') {
+                    refCount++;
+                } else {
+                    prims++;
+                }
+            }
+            out.reset(prims, refCount);
+        }
+        int n = u16(c, args);
+        int reg = 0;
+        int p = 0;
+        int q = 0;
+        int seg = 0;
+        for (int i = 0; i < types.length(); i++, seg++) {
+            char t = types.charAt(i);
+            if (t == 'C') {
+                int count = u16(c, segments + 2 + 2 * seg);
+                out.setI32(p++, count);
+                int start = i + 1;
+                int end = start;
+                while (end < types.length() && types.charAt(end) != 'D') {
+                    end++;
+                }
+                for (int k = 0; k < count; k++) {
+                    for (int j = start; j < end; j++) {
+                        int x = reg < n ? u16(c, args + 2 + 2 * reg) : 0;
+                        reg++;
+                        char e = types.charAt(j);
+                        if (e == 'r') {
+                            out.setRef(q++, takeArgRef(refs, x));
+                        } else {
+                            out.setBits(p++, e == 'I' || e == 'F' ? rl(r, x) : r[x]);
+                        }
+                    }
+                }
+                i = end;
+            } else {
+                int x = reg < n ? u16(c, args + 2 + 2 * reg) : 0;
+                reg++;
+                if (t == 'r') {
+                    out.setRef(q++, takeArgRef(refs, x));
+                } else {
+                    out.setBits(p++, t == 'I' || t == 'F' ? rl(r, x) : r[x]);
+                }
+            }
+        }
+    }
+
+    /** The argument buffer owns one count per ref (retained or moved out of the register). */
+    static RefObject takeArgRef(RefObject[] refs, int reg) {
+        RefObject v = refs[reg & REF_MASK];
+        if ((reg & MOVE_BIT) != 0) {
+            refs[reg & REF_MASK] = null;
+        } else if (v != null) {
+            v.retain();
+        }
+        return v;
+    }
+
+    /** Completes the import call op at {@code op} (its callee finished): results to registers; returns the next pc. */
+    static int finishImport(BytecodeModule m, BytecodeModule.State st, Frame frame, int op) {
+        byte[] c = m.code;
+        int fn = frame.function().ordinal();
+        int base = m.fnBase[fn];
+        int opcode = c[op] & 0xFF;
+        int p = op + 5;
+        if (opcode == CoreOps.CALL_VARIADIC || opcode == CoreOps.CALL_VARIADIC_YIELDABLE) {
+            p = skipList(c, p, base);
+        }
+        p = skipList(c, p, base);
+        int next;
+        if (opcode == CoreOps.CALL_YIELDABLE || opcode == CoreOps.CALL_VARIADIC_YIELDABLE) {
+            next = base + i32(c, p) + 1;
+            p += 4;
+        } else {
+            next = -1;
+        }
+        int results = align(p, base);
+        if (next < 0) {
+            next = skipList(c, p, base);
+        }
+        Call out = frame.outgoing();
+        out.arguments().releaseRefs();
+        CallBuffer res = out.results();
+        String types = out.function().cconv().results().types();
+        int[] r = frame.i32Registers();
+        RefObject[] refs = frame.refRegisters();
+        int n = u16(c, results);
+        int pi = 0;
+        int qi = 0;
+        for (int i = 0; i < types.length(); i++) {
+            char t = types.charAt(i);
+            if (i >= n) {
+                if (t == 'r') {
+                    RefObject.release(res.takeRef(qi++));
+                }
+                continue;
+            }
+            int x = u16(c, results + 2 + 2 * i);
+            switch (t) {
+                case 'I', 'F' -> wl(r, x, res.bits(pi++));
+                case 'r' -> assign(refs, x & REF_MASK, res.takeRef(qi++));
+                default -> r[x] = (int) res.bits(pi++);
+            }
+        }
+        frame.setPc(next - base);
+        return next;
+    }
+
+    /** Executes RETURN at {@code op}: RELOAD after an internal return, DONE after the entry frame's. */
+    static int ret(BytecodeModule m, Stack stack, Frame frame, int fn, byte[] c, int op) {
+        int base = m.fnBase[fn];
+        int list = align(op + 1, base);
+        int n = u16(c, list);
+        String types = m.fnCconv[fn].results().types();
+        int[] r = frame.i32Registers();
+        RefObject[] refs = frame.refRegisters();
+        Call call = frame.call();
+        if (call != null) {
+            CallBuffer out = call.results();
+            int pi = 0;
+            int qi = 0;
+            for (int i = 0; i < n && i < types.length(); i++) {
+                int x = u16(c, list + 2 + 2 * i);
+                switch (types.charAt(i)) {
+                    case 'I', 'F' -> out.setBits(pi++, rl(r, x));
+                    case 'r' -> out.setRef(qi++, takeArgRef(refs, x));
+                    default -> out.setBits(pi++, r[x]);
+                }
+            }
+            stack.leave(frame);
+            return DONE;
+        }
+        Frame caller = stack.frame(frame.depth() - 1);
+        int cfn = caller.function().ordinal();
+        int[] cr = caller.i32Registers();
+        RefObject[] crefs = caller.refRegisters();
+        int dst = cr[m.fnI32[cfn]];
+        int dn = u16(c, dst);
+        if (n > dn) {
+            throw new StatusException(StatusCode.FAILED_PRECONDITION, "src/dst reg count mismatch on internal return ("
+                    + n + " > " + dn + ")");
+        }
+        for (int i = 0; i < n; i++) {
+            int s = u16(c, list + 2 + 2 * i);
+            int d = u16(c, dst + 2 + 2 * i);
+            char t = i < types.length() ? types.charAt(i) : ((s & TYPE_BIT) != 0 ? 'r' : 'i');
+            switch (t) {
+                case 'I', 'F' -> wl(cr, d, rl(r, s));
+                case 'r' -> retainOrMove((s & MOVE_BIT) != 0, refs, s & REF_MASK, crefs, d & REF_MASK);
+                default -> cr[d] = r[s];
+            }
+        }
+        stack.leave(frame);
+        return RELOAD;
+    }
+}
