@@ -2,6 +2,7 @@ package dev.ortho.examples;
 
 import dev.ortho.hal.BufferView;
 import dev.ortho.hal.Device;
+import dev.ortho.hal.Fence;
 import dev.ortho.hal.DriverRegistry;
 import dev.ortho.hal.cpu.internal.builtin.BuiltinKernels;
 import dev.ortho.hal.cpu.internal.executable.KernelLibraryRegistry;
@@ -86,14 +87,28 @@ final class ExampleHarness implements AutoCloseable {
 
     /** Calls {@code function} synchronously with {@code args} (borrowed) and returns its results list. */
     VmList call(String function, Object... args) {
+        VmList inputs = inputs(args);
+        VmList outputs = VmList.ofVariants(1);
+        try {
+            Invocation.invoke(context, context.resolveFunction(function), inputs, outputs);
+        } finally {
+            inputs.release();
+        }
+        return outputs;
+    }
+
+    /** An input list of refs to {@code args} (buffer views, fences or null); the caller owns it. */
+    static VmList inputs(Object... args) {
         VmList inputs = VmList.ofVariants(args.length);
         for (Object arg : args) {
-            inputs.pushRefMove(arg == null ? null : HalRefs.wrap((BufferView) arg));
+            inputs.pushRefMove(switch (arg) {
+                case null -> null;
+                case BufferView view -> HalRefs.wrap(view);
+                case Fence fence -> HalRefs.wrap(fence);
+                default -> throw new IllegalArgumentException("unsupported argument " + arg);
+            });
         }
-        VmList outputs = VmList.ofVariants(1);
-        Invocation.invoke(context, context.resolveFunction(function), inputs, outputs);
-        inputs.release();
-        return outputs;
+        return inputs;
     }
 
     /** The f32 elements of a buffer view result. */

@@ -37,6 +37,10 @@ public final class TaskInvocation {
     private final Coroutine coroutine;
     private final CompletableFuture<Void> future = new CompletableFuture<>();
     private final Process process;
+    /** Drainer-confined except for the volatile publication; true while the VM waits. */
+    private volatile boolean waiting;
+    /** Set by the wait's callback; the next drain resumes the VM only when it is true. */
+    private volatile boolean resolved;
 
     private TaskInvocation(Executor executor, Coroutine coroutine) {
         this.coroutine = coroutine;
@@ -63,14 +67,32 @@ public final class TaskInvocation {
     }
 
     private void drain(Process self, WorkerContext worker, DrainResult result) {
+        if (waiting) {
+            // volatile read: pairs with the store in onWaitResolved. A drain before the wait
+            // resolved (the executor may drain a process again without a schedule) sleeps again.
+            if (!resolved) {
+                return;
+            }
+            waiting = false;
+        }
         switch (coroutine.resume()) { // a StatusException fails the process; completed() reports it
             case COMPLETED -> result.complete();
             case YIELDED -> result.didWork();
-            // No work reported: the process sleeps until the wait's timepoint schedules it again.
-            // If the wait resolves before this drain returns, schedule() makes the executor drain
-            // the process once more instead of letting it sleep.
-            case WAITING -> coroutine.whenReady(process::schedule);
+            case WAITING -> {
+                // No work reported: the process sleeps until the wait's timepoint reschedules
+                // it. If the wait resolves before this drain returns, schedule() makes the
+                // executor drain the process again instead of letting it sleep.
+                resolved = false;
+                waiting = true;
+                coroutine.whenReady(this::onWaitResolved);
+            }
         }
+    }
+
+    /** Runs on the thread that resolved the wait (a semaphore signaller): never blocks. */
+    private void onWaitResolved() {
+        resolved = true; // volatile store: published before schedule() makes the process runnable
+        process.schedule();
     }
 
     private void completed(Process self, StatusException error) {
