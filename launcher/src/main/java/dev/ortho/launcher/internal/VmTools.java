@@ -62,15 +62,14 @@ final class VmTools {
     /** The subcommands by name, in help order. */
     Map<String, Cli.Subcommand> subcommands() {
         Map<String, Cli.Subcommand> map = new LinkedHashMap<>();
-        map.put("as-module", tool("assemble VMASM into a .vmfb: as-module --output=x.vmfb x.vmasm|-", this::asModule));
-        map.put("dump-module", tool("print a module: dump-module [--output=all|metadata|disassembly|flatbuffer-binary]"
-                + " [--bytecode_offsets] x.vmfb", this::dumpModule));
-        map.put("check-module", tool("run every export as a test: check-module [--module=dep.vmfb ...]"
-                + " x.vmfb|x.vmasm", this::checkModule));
-        map.put("run-module", tool("invoke a function: run-module --module=x.vmfb --function=f [--input=5 ...]",
-                this::runModule));
-        map.put("benchmark-module", tool("time a function: benchmark-module --module=x.vmfb --function=f"
-                + " [--input=...] [--benchmark_repetitions=N]", this::benchmarkModule));
+        map.put("as-module", tool("assemble VMASM into a .vmfb (--output=x.vmfb x.vmasm|-)", this::asModule));
+        map.put("dump-module", tool("print a .vmfb (--output=all|metadata|disassembly|flatbuffer-json|...)",
+                this::dumpModule));
+        map.put("check-module", tool("run every export as a test ([--module=dep.vmfb ...] x.vmfb|x.vmasm)",
+                this::checkModule));
+        map.put("run-module", tool("invoke a function (--module=x.vmfb --function=f --input=5 ...)", this::runModule));
+        map.put("benchmark-module", tool("time a function (run-module flags, --benchmark_repetitions=N)",
+                this::benchmarkModule));
         return map;
     }
 
@@ -134,7 +133,8 @@ final class VmTools {
     // ---------------------------------------------------------------- dump-module
 
     private int dumpModule(List<String> args, PrintStream out, PrintStream err) {
-        ToolFlags flags = ToolFlags.parse("dump-module", args, Set.of("output", "function"), Set.of("bytecode_offsets"));
+        ToolFlags flags = ToolFlags.parse("dump-module", args, Set.of("output", "function"),
+                Set.of("bytecode_offsets", "pretty"));
         if (flags.positional().size() != 1) {
             err.println("Syntax: ortho dump-module [--output=...] module.vmfb");
             throw new StatusException(StatusCode.INVALID_ARGUMENT, "expected one module file");
@@ -167,8 +167,11 @@ final class VmTools {
                 out.flush();
                 return Cli.EXIT_OK;
             }
-            case "flatbuffer-json" -> throw new StatusException(StatusCode.UNIMPLEMENTED,
-                    "--output=flatbuffer-json is not supported by Ortho; use metadata, disassembly or flatbuffer-binary");
+            case "flatbuffer-json" -> {
+                out.print(ModuleJson.format(BytecodeArchive.read(archive), archive, flags.isSet("pretty")));
+                out.flush();
+                return Cli.EXIT_OK;
+            }
             default -> throw new StatusException(StatusCode.INVALID_ARGUMENT,
                     "unrecognized --output= flag value '" + mode + "'");
         }

@@ -139,6 +139,7 @@ class OrthoJarIT {
             """;
 
     @Test
+    @Timeout(value = 300, unit = TimeUnit.SECONDS) // hang guard for four JVM launches on a loaded machine
     void asModuleRunModuleAndDumpModuleWorkThroughTheJar() throws Exception {
         Path dir = Files.createTempDirectory("ortho-vm-it");
         Path source = dir.resolve("calc.vmasm");
@@ -158,11 +159,13 @@ class OrthoJarIT {
     }
 
     @Test
+    @Timeout(value = 300, unit = TimeUnit.SECONDS) // hang guard for five JVM launches on a loaded machine
     void checkModuleRunsConformanceFilesThroughTheJar() throws Exception {
         Path dir = VmToolsTest.conformanceDirectory();
         org.junit.jupiter.api.Assumptions.assumeTrue(dir != null,
                 "IREE VM conformance suite (shared/conformance/vm) not found: skipped");
-        for (String file : List.of("control_flow_ops.vmasm", "call_ops.vmasm")) {
+        for (String file : List.of("control_flow_ops.vmasm", "call_ops.vmasm", "arithmetic_ops_f32.vmasm",
+                "conversion_ops_f64.vmasm", "async_ops.vmasm")) {
             Run run = ortho(null, "check-module", dir.resolve(file).toString());
             assertEquals(0, run.exitCode(), run.out() + run.err());
             assertTrue(run.out().matches("(?s).*\\n[1-9][0-9]* passed, 0 failed\\n"), run.out());

@@ -136,6 +136,30 @@ class VmToolsTest {
     }
 
     @Test
+    void dumpModuleFlatBufferJsonMatchesIreeDumpModule(@TempDir Path dir) throws IOException {
+        Path vmfb = assembled(dir);
+        // Expected text printed by iree-dump-module --output=flatbuffer-json for the same archive.
+        String expected = "{\"name\":\"calc\",\"version\":3,\"exported_functions\":[{\"local_name\":\"add\"},{\"local_name\":\"wide\""
+                + ",\"internal_ordinal\":1},{\"local_name\":\"boom\",\"internal_ordinal\":2}],\"function_signatures\":["
+                + "{\"calling_convention\":\"0ii_i\"},{\"calling_convention\":\"0IFf_IFf\"},{\"calling_convention\":\"0v"
+                + "_v\"}],\"rodata_segments\":[{\"embedded_data\":[104,101,108,108,111,0]}],\"function_descriptors\""
+                + ":[{\"bytecode_offset\":0,\"bytecode_length\":14,\"requirements\":0,\"reserved\":0,\"block_count\":1,"
+                + "\"i32_register_count\":3,\"ref_register_count\":0},{\"bytecode_offset\":16,\"bytecode_length\":10,"
+                + "\"requirements\":0,\"reserved\":0,\"block_count\":1,\"i32_register_count\":5,\"ref_register_count\":"
+                + "0},{\"bytecode_offset\":32,\"bytecode_length\":17,\"requirements\":0,\"reserved\":0,\"block_count\":"
+                + "1,\"i32_register_count\":1,\"ref_register_count\":0}],\"bytecode_version\":1114112,\"bytecode_dat"
+                + "a\":[121,34,0,0,1,0,2,0,90,0,1,0,2,0,0,0,121,90,3,0,0,0,2,0,4,0,0,0,0,0,0,0,121,13,9,0,0,0,"
+                + "0,0,91,0,0,4,0,98,111,111,109,0,0,0,0,0,0,0]}";
+        assertEquals(0, run("dump-module", "--output=flatbuffer-json", vmfb.toString()), err());
+        assertEquals(expected, out());
+        assertEquals(0, run("dump-module", "--output=flatbuffer-json", "--pretty", vmfb.toString()), err());
+        assertTrue(out().startsWith("{\n  \"name\": \"calc\",\n  \"version\": 3,\n  \"exported_functions\": [{\n"
+                + "      \"local_name\": \"add\"\n    },{\n"), out());
+        assertTrue(out().contains("  \"rodata_segments\": [{\n      \"embedded_data\": [\n        104,\n"), out());
+        assertTrue(out().endsWith("\n  ]\n}\n"), out());
+    }
+
+    @Test
     void dumpModuleMetadataFollowsIreeLayout(@TempDir Path dir) throws IOException {
         Path vmfb = assembled(dir);
         long flatBufferSize = Files.size(vmfb) - 4;
@@ -206,6 +230,29 @@ class VmToolsTest {
         assertTrue(text.contains("BM_add/process_time/real_time_stddev "), text);
         assertEquals(1, run("benchmark-module", "--module=" + vmfb, "--function=add", "--benchmark_repetitions=0"));
         assertTrue(err().contains("--benchmark_repetitions must be a positive integer, got '0'"), err());
+    }
+
+    @Test
+    void dumpModuleAnswersCorruptArchivesWithAStatus(@TempDir Path dir) throws IOException {
+        byte[] base = Files.readAllBytes(assembled(dir));
+        java.util.Random random = new java.util.Random(7);
+        Path file = dir.resolve("mutant.vmfb");
+        for (int round = 0; round < 600; round++) {
+            byte[] bytes = base.clone();
+            for (int m = 0; m < 1 + random.nextInt(3); m++) {
+                bytes[random.nextInt(bytes.length)] = (byte) random.nextInt(256);
+            }
+            if (random.nextInt(8) == 0) {
+                bytes = java.util.Arrays.copyOf(bytes, random.nextInt(bytes.length));
+            }
+            Files.write(file, bytes);
+            for (String mode : List.of("all", "flatbuffer-json", "flatbuffer-binary")) {
+                int code = run("dump-module", "--output=" + mode, file.toString());
+                assertTrue(code == 0 || code == 1 && !err().isEmpty(), "round " + round + " " + mode + ": " + err());
+            }
+            int code = run("run-module", "--module=" + file, "--function=add", "--input=1", "--input=2");
+            assertTrue(code == 0 || code == 1, "round " + round);
+        }
     }
 
     static Path conformanceDirectory() {

@@ -29,7 +29,9 @@ import java.util.List;
 /**
  * Decodes the {@code BytecodeModuleDef} FlatBuffer of an archive into a {@link ModuleDef},
  * verifying structure as it goes (see {@link FlatBufferReader}). Bytecode and rodata are
- * read-only slices of the archive; everything else is copied into the record.
+ * read-only slices of the archive; everything else is copied into the record. Absent strings
+ * read as empty, except where {@link ModuleDef} documents null (a signature's calling
+ * convention, a fused location's metadata), so consumers never meet an unexpected null.
  */
 final class ArchiveReader {
     static final int LOCATION_CALL_SITE = 1;
@@ -154,7 +156,8 @@ final class ArchiveReader {
         Vector vector = fb.getVector(table, id, name, 4);
         for (int i = 0; vector != null && i < vector.count(); i++) {
             Table attr = fb.tableAt(vector, i);
-            attrs.add(new AttrDef(fb.getString(attr, 0, "key"), fb.getString(attr, 1, "value")));
+            // An absent key or value reads as empty, as IREE's reflection queries treat it.
+            attrs.add(new AttrDef(orEmpty(fb.getString(attr, 0, "key")), orEmpty(fb.getString(attr, 1, "value"))));
         }
         return attrs;
     }
@@ -202,7 +205,7 @@ final class ArchiveReader {
             Table loc = fb.tableAt(valueVector, i);
             locations.add(switch (type) {
                 case LOCATION_CALL_SITE -> new CallSiteLoc(fb.getInt(loc, 0, "callee", 0), fb.getInt(loc, 1, "caller", 0));
-                case LOCATION_FILE_LINE_COL -> new FileLineColLoc(fb.getString(loc, 0, "filename"),
+                case LOCATION_FILE_LINE_COL -> new FileLineColLoc(orEmpty(fb.getString(loc, 0, "filename")),
                         fb.getInt(loc, 1, "line", 0), fb.getInt(loc, 2, "column", 0));
                 case LOCATION_FUSED -> {
                     Vector ints = fb.getVector(loc, 1, "locations", 4);
@@ -213,7 +216,7 @@ final class ArchiveReader {
                     }
                     yield new FusedLoc(fb.getString(loc, 0, "metadata"), values);
                 }
-                case LOCATION_NAME -> new NameLoc(fb.getString(loc, 0, "name"),
+                case LOCATION_NAME -> new NameLoc(orEmpty(fb.getString(loc, 0, "name")),
                         fb.has(loc, 1) ? fb.getInt(loc, 1, "child_location", 0) : -1);
                 default -> throw invalid("FlatBuffer verification failed: module.debug_database.location_table["
                         + i + "]: unknown location type " + type);
@@ -230,7 +233,7 @@ final class ArchiveReader {
                 long at = locVector.start() + 8L * j;
                 locs.add(new BytecodeLocation(fb.intAt(at), fb.intAt(at + 4)));
             }
-            functions.add(new SourceMapDef(fb.getString(map, 0, "local_name"), locs));
+            functions.add(new SourceMapDef(orEmpty(fb.getString(map, 0, "local_name")), locs));
         }
         return new DebugDatabaseDef(locations, functions);
     }

@@ -67,6 +67,12 @@ public final class BytecodeModule implements Module {
     final int[] fnI32;
     final int[] fnRef;
     final CallingConvention[] fnCconv;
+    /** Per function, its argument and result kinds: {@link #KIND_32}, {@link #KIND_64} or {@link #KIND_REF}. */
+    final byte[][] fnArgKinds;
+    final byte[][] fnResultKinds;
+    static final byte KIND_32 = 0;
+    static final byte KIND_64 = 1;
+    static final byte KIND_REF = 2;
     final Function[] internal;
     final RefType[] types;
     final ValueType[] valueTypes;
@@ -180,6 +186,8 @@ public final class BytecodeModule implements Module {
         fnI32 = new int[functionCount];
         fnRef = new int[functionCount];
         fnCconv = new CallingConvention[functionCount];
+        fnArgKinds = new byte[functionCount][];
+        fnResultKinds = new byte[functionCount][];
         for (int i = 0; i < functionCount; i++) {
             ModuleDef.FunctionDescriptor fd = def.functions().get(i);
             if (fd.blockCount() == 0) {
@@ -208,6 +216,8 @@ public final class BytecodeModule implements Module {
             checkFeatures(fd.requirements(), "functions[" + i + "]");
             ModuleDef.SignatureDef sig = def.signatures().get(i);
             fnCconv[i] = parseCconv(sig == null ? null : sig.callingConvention(), "functions[" + i + "]");
+            fnArgKinds[i] = kinds(fnCconv[i].arguments().types());
+            fnResultKinds[i] = kinds(fnCconv[i].results().types());
         }
 
         // Exports.
@@ -308,6 +318,15 @@ public final class BytecodeModule implements Module {
         } catch (StatusException e) {
             throw e.annotate(what);
         }
+    }
+
+    private static byte[] kinds(String types) {
+        byte[] k = new byte[types.length()];
+        for (int i = 0; i < k.length; i++) {
+            char t = types.charAt(i);
+            k[i] = t == 'I' || t == 'F' ? KIND_64 : t == 'r' ? KIND_REF : KIND_32;
+        }
+        return k;
     }
 
     private static Map<String, String> attrsOf(ModuleDef.SignatureDef sig) {
@@ -488,7 +507,46 @@ public final class BytecodeModule implements Module {
 
     @Override
     public String sourceLocation(Function function, long pc) {
+        ModuleDef.DebugDatabaseDef debug = def.debug();
+        if (debug == null || function == null || function.module() != this) {
+            return null;
+        }
+        for (ModuleDef.SourceMapDef map : debug.functions()) {
+            if (!map.localName().equals(function.name())) {
+                continue;
+            }
+            int best = -1;
+            int bestOffset = -1;
+            for (ModuleDef.BytecodeLocation l : map.locations()) {
+                if (l.bytecodeOffset() <= pc && l.bytecodeOffset() > bestOffset) {
+                    bestOffset = l.bytecodeOffset();
+                    best = l.location();
+                }
+            }
+            return best < 0 ? null : formatLocation(debug, best, 0);
+        }
         return null;
+    }
+
+    /** IREE's location printing: {@code file:line:col}, names quoted, call sites and fusions expanded. */
+    private static String formatLocation(ModuleDef.DebugDatabaseDef debug, int index, int depth) {
+        if (index < 0 || index >= debug.locations().size() || depth > 8) {
+            return "-";
+        }
+        return switch (debug.locations().get(index)) {
+            case ModuleDef.FileLineColLoc f -> f.filename() + ":" + f.line() + ":" + f.column();
+            case ModuleDef.NameLoc n -> "\"" + n.name() + "\""
+                    + (n.childLocation() >= 0 ? "(" + formatLocation(debug, n.childLocation(), depth + 1) + ")" : "");
+            case ModuleDef.CallSiteLoc c -> formatLocation(debug, c.callee(), depth + 1) + " at "
+                    + formatLocation(debug, c.caller(), depth + 1);
+            case ModuleDef.FusedLoc f -> {
+                StringBuilder b = new StringBuilder("fused[");
+                for (int i = 0; i < f.locations().size(); i++) {
+                    b.append(i == 0 ? "" : ", ").append(formatLocation(debug, f.locations().get(i), depth + 1));
+                }
+                yield b.append(']').toString();
+            }
+        };
     }
 
     @Override

@@ -396,13 +396,18 @@ final class Interpreter {
                         continue;
                     }
                     case CoreOps.COND_BRANCH -> {
-                        int p = pc + 3;
-                        if (r[((int) (w >>> 8) & 0xFFFF)] == 0) {
-                            int l = align(p + 4, base);
-                            p = l + 2 + 4 * u16(c, l);
+                        int target;
+                        int l;
+                        if (r[((int) (w >>> 8) & 0xFFFF)] != 0) {
+                            // the true target is bytes 3..6 of the word already loaded
+                            target = (int) (w >>> 24);
+                            l = align(pc + 7, base);
+                        } else {
+                            int t = align(pc + 7, base);
+                            int p = t + 2 + 4 * u16(c, t);
+                            target = i32(c, p);
+                            l = align(p + 4, base);
                         }
-                        int target = i32(c, p);
-                        int l = align(p + 4, base);
                         if (u16(c, l) != 0) {
                             remap(c, l, r, refs);
                         }

@@ -57,20 +57,21 @@ final class InterpreterCalls {
             Frame callee = enter(m, stack, ordinal, null);
             int[] cr = callee.i32Registers();
             RefObject[] crefs = callee.refRegisters();
-            String types = m.fnCconv[ordinal].arguments().types();
-            int n = u16(c, args);
+            byte[] kinds = m.fnArgKinds[ordinal];
+            int n = Math.min(u16(c, args), kinds.length);
             int ri = 0;
             int rr = 0;
-            for (int i = 0; i < n && i < types.length(); i++) {
+            for (int i = 0; i < n; i++) {
                 int reg = u16(c, args + 2 + 2 * i);
-                switch (types.charAt(i)) {
-                    case 'I', 'F' -> {
-                        ri += ri & 1;
-                        wl(cr, ri, rl(r, reg));
-                        ri += 2;
-                    }
-                    case 'r' -> retainOrMove((reg & MOVE_BIT) != 0, refs, reg & REF_MASK, crefs, rr++);
-                    default -> cr[ri++] = r[reg];
+                byte kind = kinds[i];
+                if (kind == BytecodeModule.KIND_32) {
+                    cr[ri++] = r[reg];
+                } else if (kind == BytecodeModule.KIND_64) {
+                    ri += ri & 1;
+                    wl(cr, ri, rl(r, reg));
+                    ri += 2;
+                } else {
+                    retainOrMove((reg & MOVE_BIT) != 0, refs, reg & REF_MASK, crefs, rr++);
                 }
             }
             return RELOAD;
@@ -233,19 +234,19 @@ final class InterpreterCalls {
         int base = m.fnBase[fn];
         int list = align(op + 1, base);
         int n = u16(c, list);
-        String types = m.fnCconv[fn].results().types();
         int[] r = frame.i32Registers();
         RefObject[] refs = frame.refRegisters();
         Call call = frame.call();
         if (call != null) {
+            byte[] kinds = m.fnResultKinds[fn];
             CallBuffer out = call.results();
             int pi = 0;
             int qi = 0;
-            for (int i = 0; i < n && i < types.length(); i++) {
+            for (int i = 0; i < n && i < kinds.length; i++) {
                 int x = u16(c, list + 2 + 2 * i);
-                switch (types.charAt(i)) {
-                    case 'I', 'F' -> out.setBits(pi++, rl(r, x));
-                    case 'r' -> out.setRef(qi++, takeArgRef(refs, x));
+                switch (kinds[i]) {
+                    case BytecodeModule.KIND_64 -> out.setBits(pi++, rl(r, x));
+                    case BytecodeModule.KIND_REF -> out.setRef(qi++, takeArgRef(refs, x));
                     default -> out.setBits(pi++, r[x]);
                 }
             }
@@ -262,14 +263,18 @@ final class InterpreterCalls {
             throw new StatusException(StatusCode.FAILED_PRECONDITION, "src/dst reg count mismatch on internal return ("
                     + n + " > " + dn + ")");
         }
+        byte[] kinds = m.fnResultKinds[fn];
         for (int i = 0; i < n; i++) {
             int s = u16(c, list + 2 + 2 * i);
             int d = u16(c, dst + 2 + 2 * i);
-            char t = i < types.length() ? types.charAt(i) : ((s & TYPE_BIT) != 0 ? 'r' : 'i');
-            switch (t) {
-                case 'I', 'F' -> wl(cr, d, rl(r, s));
-                case 'r' -> retainOrMove((s & MOVE_BIT) != 0, refs, s & REF_MASK, crefs, d & REF_MASK);
-                default -> cr[d] = r[s];
+            byte kind = i < kinds.length ? kinds[i]
+                    : (s & TYPE_BIT) != 0 ? BytecodeModule.KIND_REF : BytecodeModule.KIND_32;
+            if (kind == BytecodeModule.KIND_32) {
+                cr[d] = r[s];
+            } else if (kind == BytecodeModule.KIND_64) {
+                wl(cr, d, rl(r, s));
+            } else {
+                retainOrMove((s & MOVE_BIT) != 0, refs, s & REF_MASK, crefs, d & REF_MASK);
             }
         }
         stack.leave(frame);

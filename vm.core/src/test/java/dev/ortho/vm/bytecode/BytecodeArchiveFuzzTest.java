@@ -32,8 +32,9 @@ import org.junit.jupiter.api.Timeout;
 
 /**
  * Hostile archives: thousands of seeded mutations and truncations of valid archives must each
- * either load or fail with a {@link StatusException}; nothing else may escape, and a module that
- * loads must serialize and load again. The timeout is only a hang guard.
+ * either load or fail with a {@link StatusException}; nothing else may escape (from reading nor
+ * from creating the {@link BytecodeModule}), and a module that loads must serialize and load
+ * again. The timeout is only a hang guard.
  */
 class BytecodeArchiveFuzzTest {
     private static final long SEED = 0x0F1A7B0FL;
@@ -73,6 +74,13 @@ class BytecodeArchiveFuzzTest {
             return;
         } catch (Throwable t) {
             throw new AssertionError(what + " escaped with " + t, t);
+        }
+        try {
+            BytecodeModule.create(new dev.ortho.vm.Instance(), module, ConformanceTest.EXTENSIONS);
+        } catch (StatusException expected) {
+            // rejected by the module loader: fine
+        } catch (Throwable t) {
+            throw new AssertionError(what + " loaded but module creation escaped with " + t, t);
         }
         try {
             byte[] again = BytecodeArchive.write(module);

@@ -301,4 +301,47 @@ class BytecodeArchiveTest {
         assertEquals(StatusCode.INVALID_ARGUMENT, e.code());
         assertTrue(e.getMessage().contains("exports[0].local_name is null"), e.getMessage());
     }
+
+    @Test
+    void absentAttributeKeysAndValuesReadAsEmptyAndTheModuleLoads() {
+        // Regression: a hostile archive with key-less attributes made module creation throw NPE.
+        ModuleDef m = ModuleDefs.minimal("m");
+        ModuleDef holes = new ModuleDef(m.name(), m.version(), m.requirements(),
+                List.of(new AttrDef(null, "v"), new AttrDef("k", null)), m.types(), m.dependencies(), m.imports(),
+                m.exports(), List.of(new SignatureDef(null, List.of(new AttrDef(null, null)))), m.rodata(), m.rwdata(),
+                m.state(), m.functions(), m.bytecodeVersion(), MemorySegment.ofArray(new byte[] {0x79, 0, 0, 0}), m.debug());
+        ModuleDef read = BytecodeArchive.read(BytecodeArchive.write(holes));
+        assertEquals(List.of(new AttrDef("", "v"), new AttrDef("k", "")), read.attrs());
+        assertEquals(List.of(new AttrDef("", "")), read.signatures().get(0).attrs());
+        try {
+            BytecodeModule.create(new dev.ortho.vm.Instance(), read, List.of());
+        } catch (StatusException expected) {
+            // A status (e.g. for the cconv-less export) is fine; an unchecked exception is not.
+        }
+    }
+
+    @Test
+    void absentDebugNamesReadAsEmptyAndBacktracesStillFormat() {
+        // Regression: a source map without local_name made failure backtraces throw NPE.
+        ModuleDef m = new dev.ortho.vm.asm.Assembler(List.of()).assemble("""
+                vm.module @dbg version 1
+                vm.export @fail_always
+                vm.func @fail_always() -> () {
+                  %i0 = vm.const.i32 9
+                  vm.fail %i0, "x"
+                }
+                """, "dbg.vmasm");
+        DebugDatabaseDef debug = new DebugDatabaseDef(List.of(new FileLineColLoc(null, 1, 2), new NameLoc(null, -1)),
+                List.of(new SourceMapDef(null, List.of(new BytecodeLocation(0, 0)))));
+        ModuleDef withDebug = new ModuleDef(m.name(), m.version(), m.requirements(), m.attrs(), m.types(),
+                m.dependencies(), m.imports(), m.exports(), m.signatures(), m.rodata(), m.rwdata(), m.state(),
+                m.functions(), m.bytecodeVersion(), m.bytecode(), debug);
+        ModuleDef read = BytecodeArchive.read(BytecodeArchive.write(withDebug));
+        assertEquals("", read.debug().functions().get(0).localName());
+        assertEquals(new FileLineColLoc("", 1, 2), read.debug().locations().get(0));
+        dev.ortho.vm.Instance instance = new dev.ortho.vm.Instance();
+        ModuleTestRunner.Report report = ModuleTestRunner.run(instance, List.of(),
+                BytecodeModule.create(instance, read, List.of()));
+        assertEquals("1 passed, 0 failed", report.summary());
+    }
 }

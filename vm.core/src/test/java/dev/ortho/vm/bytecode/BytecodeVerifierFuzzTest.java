@@ -1,16 +1,22 @@
 package dev.ortho.vm.bytecode;
 
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.ortho.base.StatusException;
 import dev.ortho.vm.Instance;
 import dev.ortho.vm.asm.Assembler;
+import dev.ortho.vm.asm.Disassembler;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.List;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
@@ -79,6 +85,84 @@ class BytecodeVerifierFuzzTest {
             }
         });
     }
+
+    /**
+     * Mutants that verify are executed when they cannot loop or allocate without bound (no
+     * backward branch, no internal call, no buffer/list allocation or growth, judged from their
+     * disassembly): every export must end OK or with a status, never with an interpreter fault.
+     */
+    @Test
+    void verifiedLoopFreeMutantsRunWithoutInterpreterFaults() throws Exception {
+        List<Path> files = ConformanceTest.files();
+        assumeTrue(!files.isEmpty(), "IREE VM conformance suite (shared/conformance/vm) not found: skipped");
+        Assembler assembler = new Assembler(VmasmFixture.EXTENSIONS);
+        Disassembler disassembler = new Disassembler(VmasmFixture.EXTENSIONS);
+        List<ModuleDef> defs = new ArrayList<>();
+        for (Path f : files) {
+            defs.add(assembler.assemble(f));
+        }
+        assertTimeoutPreemptively(Duration.ofMinutes(3), () -> {
+            SplittableRandom random = new SplittableRandom(0xE1EC);
+            int executed = 0;
+            for (ModuleDef def : defs) {
+                for (int i = 0; i < MUTATIONS_PER_FILE / 3; i++) {
+                    ModuleDef mutant = mutate(def, random);
+                    BytecodeModule module;
+                    String text;
+                    try {
+                        module = BytecodeModule.create(new Instance(), mutant, VmasmFixture.EXTENSIONS);
+                        text = disassembler.disassemble(mutant);
+                    } catch (StatusException rejected) {
+                        continue;
+                    }
+                    if (!boundedWork(text, def.name())) {
+                        continue;
+                    }
+                    ModuleTestRunner.Report report;
+                    try {
+                        report = ModuleTestRunner.run(new Instance(), List.of(), module);
+                    } catch (StatusException linkOrInitFailure) {
+                        continue;
+                    }
+                    executed++;
+                    for (ModuleTestRunner.Outcome o : report.outcomes()) {
+                        if (o.status() != null && o.status().getMessage().contains("interpreter fault")) {
+                            throw new AssertionError(def.name() + "." + o.name() + ": " + o.status().getMessage()
+                                    + "\n" + text, o.status());
+                        }
+                    }
+                }
+            }
+            assertTrue(executed > 100, "only " + executed + " mutants were executable");
+        });
+    }
+
+    /** True if no function of {@code text} branches backwards, calls internally, or allocates. */
+    static boolean boundedWork(String text, String moduleName) {
+        Set<String> defined = new HashSet<>();
+        for (String line : text.split("\n")) {
+            String t = line.strip();
+            if (t.startsWith("vm.func ")) {
+                defined.clear();
+            } else if (t.startsWith("^") && t.endsWith(":")) {
+                defined.add(t.substring(0, t.length() - 1));
+            } else {
+                if (t.contains("@" + moduleName + ":") || t.contains("vm.buffer.alloc") || t.contains("vm.buffer.clone")
+                        || t.contains("vm.list.alloc") || t.contains("vm.list.reserve") || t.contains("vm.list.resize")) {
+                    return false;
+                }
+                Matcher m = BLOCK_REF.matcher(t);
+                while (m.find()) {
+                    if (defined.contains(m.group())) {
+                        return false;
+                    }
+                }
+            }
+        }
+        return true;
+    }
+
+    private static final Pattern BLOCK_REF = Pattern.compile("\\^bb\\d+");
 
     static ModuleDef mutate(ModuleDef def, SplittableRandom random) {
         byte[] code = def.bytecode().toArray(ValueLayout.JAVA_BYTE);

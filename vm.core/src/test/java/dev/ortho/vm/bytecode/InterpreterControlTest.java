@@ -297,6 +297,26 @@ class InterpreterControlTest {
                   vm.return %i0, %i1, %i2, %i3
                 }
 
+                vm.export @breaks_and_ref_selects
+                vm.func @breaks_and_ref_selects(%i0: i32) -> (i32, i32, i32, i32) {
+                ^bb0:
+                  %i1 = vm.const.i32 5
+                  vm.cond_break %i0, ^bb1()
+                ^bb1:
+                  vm.break ^bb2(%i1->%i2)
+                ^bb2:
+                  %r0 = vm.const.ref.rodata 0
+                  %r1 = vm.const.ref.zero
+                  %r2 = vm.select.ref %i0 ? %r0 : %r1 -> !vm.buffer
+                  %r3 = vm.switch.ref %i0[%r1, %r0] else %r1 : !vm.buffer
+                  %i3 = vm.cmp.nz.ref %r2
+                  %i4 = vm.cmp.nz.ref %r3
+                  vm.print "p"(%i2, %R3)
+                  %i5 = vm.cmp.nz.ref %r3
+                  vm.discard.refs %r0, %r2
+                  vm.return %i2, %i3, %i4, %i5
+                }
+
                 vm.export @bad_cast
                 vm.func @bad_cast() -> () {
                 ^bb0:
@@ -443,6 +463,19 @@ class InterpreterControlTest {
         assertEquals(0, out.getI32(2));
         assertEquals(0, out.getI32(3)); // vm.trace released the moved operand
         assertEquals(StatusCode.INVALID_ARGUMENT, vm.failure("bad_cast").code());
+    }
+
+    @Test
+    void breaksBranchAndRefSelectsRetain() {
+        VmList out = vm.call("breaks_and_ref_selects", 1);
+        assertEquals(5, out.getI32(0));
+        assertEquals(1, out.getI32(1));
+        assertEquals(1, out.getI32(2));
+        assertEquals(0, out.getI32(3)); // vm.print released the moved operand
+        out = vm.call("breaks_and_ref_selects", 0);
+        assertEquals(5, out.getI32(0));
+        assertEquals(0, out.getI32(1));
+        assertEquals(0, out.getI32(2));
     }
 
     @Test

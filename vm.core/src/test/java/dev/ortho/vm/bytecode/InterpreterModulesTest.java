@@ -91,6 +91,28 @@ class InterpreterModulesTest {
     }
 
     @Test
+    void backtracesShowDebugLocations() {
+        Instance instance = new Instance();
+        ModuleDef plain = new Assembler(VmasmFixture.EXTENSIONS).assemble(LIB, "lib.vmasm");
+        int boom = plain.exports().stream().filter(e -> e.localName().equals("boom")).findFirst().orElseThrow()
+                .internalOrdinal();
+        ModuleDef.DebugDatabaseDef debug = new ModuleDef.DebugDatabaseDef(
+                List.of(new ModuleDef.FileLineColLoc("lib.mlir", 12, 3), new ModuleDef.NameLoc("boom", 0)),
+                List.of(new ModuleDef.SourceMapDef("boom", List.of(new ModuleDef.BytecodeLocation(0, 1)))));
+        ModuleDef def = new ModuleDef(plain.name(), plain.version(), plain.requirements(), plain.attrs(),
+                plain.types(), plain.dependencies(), plain.imports(), plain.exports(), plain.signatures(),
+                plain.rodata(), plain.rwdata(), plain.state(), plain.functions(), plain.bytecodeVersion(),
+                plain.bytecode(), debug);
+        BytecodeModule lib = BytecodeModule.create(instance, def, VmasmFixture.EXTENSIONS);
+        assertEquals("\"boom\"(lib.mlir:12:3)", lib.sourceLocation(lib.internalFunction(boom), 4));
+        try (Context context = Context.create(instance, lib)) {
+            StatusException e = ModuleTestRunner.invoke(context, context.resolveFunction("lib.boom"), new int[1]);
+            assertTrue(e.getMessage().contains("lib.boom:") && e.getMessage().contains("lib.mlir:12:3"),
+                    e.getMessage());
+        }
+    }
+
+    @Test
     void moduleRunnerCountsResumes() {
         Instance instance = new Instance();
         Assembler asm = new Assembler(VmasmFixture.EXTENSIONS);
@@ -147,6 +169,71 @@ class InterpreterModulesTest {
             assertEquals(-3.25, out.getF64(3));
             assertEquals(1.5f, out.getF32(4));
             assertEquals(-3.25, out.getF64(5));
+        }
+    }
+
+    @Test
+    void remainingGlobalAndBufferForms() {
+        try (VmasmFixture vm = new VmasmFixture(VmasmFixture.module("""
+                vm.export @more
+                vm.func @more() -> (i64, i32, i32, i32, i64, i32, i64, f32, f32, f64, f64) {
+                ^bb0:
+                  %i0 = vm.const.i32 8
+                  %i2:3 = vm.const.i64 -81985529216486896
+                  vm.global.store.indirect.i64 %i2:3, .rwdata[%i0]
+                  %i4:5 = vm.global.load.indirect.i64 .rwdata[%i0]
+                  %r2 = vm.const.ref.zero
+                  vm.global.store.ref %r2, .refs[0] : !vm.buffer
+                  %r0 = vm.const.ref.rodata 0
+                  %i6 = vm.const.i32 0
+                  vm.global.store.indirect.ref %r0, .refs[%i6] : !vm.buffer
+                  %r1 = vm.global.load.indirect.ref .refs[%i6] : !vm.buffer
+                  %i7 = vm.cmp.ne.ref %r1, %r2
+                  %i8:9 = vm.const.i64 0
+                  %i10:11 = vm.const.i64 4
+                  %i12 = vm.const.i32 8
+                  %i14:15 = vm.const.i64 64
+                  %r3 = vm.buffer.alloc %i14:15, %i12
+                  %i13 = vm.const.i32 -2
+                  vm.buffer.fill.i16 %r3, %i8:9, %i10:11, %i13
+                  %i16 = vm.buffer.load.i16.s %r3, %i8:9
+                  vm.buffer.fill.i32 %r3, %i10:11, %i10:11, %i13
+                  %i17 = vm.buffer.load.i32 %r3, %i10:11
+                  vm.buffer.fill.i64 %r3, %i10:11, %i10:11, %i2:3
+                  %i18:19 = vm.buffer.load.i64 %r3, %i10:11
+                  vm.buffer.store.i32 %i12, %r3, %i8:9
+                  %i22 = vm.buffer.load.i32 %r3, %i8:9
+                  vm.buffer.store.i64 %i2:3, %r3, %i8:9
+                  %i24:25 = vm.buffer.load.i64 %r3, %i8:9
+                  %i26 = vm.const.f32 0.5
+                  %i27 = vm.const.i32 16
+                  vm.global.store.f32 %i26, .rwdata[16]
+                  %i28 = vm.global.load.indirect.f32 .rwdata[%i27]
+                  vm.buffer.store.f32 %i26, %r3, %i8:9
+                  %i29 = vm.buffer.load.f32 %r3, %i8:9
+                  %i30:31 = vm.const.f64 0.25
+                  %i32 = vm.const.i32 24
+                  vm.global.store.indirect.f64 %i30:31, .rwdata[%i32]
+                  %i34:35 = vm.global.load.f64 .rwdata[24]
+                  vm.buffer.fill.f64 %r3, %i8:9, %i10:11, %i30:31
+                  %i38:39 = vm.const.i64 3
+                  %i36:37 = vm.buffer.load.f64 %r3, %i38:39
+                  vm.discard.refs %r0, %r1, %r3
+                  vm.return %i4:5, %i7, %i16, %i17, %i18:19, %i22, %i24:25, %i28, %i29, %i34:35, %i36:37
+                }
+                """))) {
+            VmList out = vm.call("more");
+            assertEquals(-81985529216486896L, out.getI64(0));
+            assertEquals(1, out.getI32(1));
+            assertEquals(-2, out.getI32(2));
+            assertEquals(-2, out.getI32(3));
+            assertEquals(-81985529216486896L, out.getI64(4));
+            assertEquals(8, out.getI32(5));
+            assertEquals(-81985529216486896L, out.getI64(6));
+            assertEquals(0.5f, out.getF32(7));
+            assertEquals(0.5f, out.getF32(8));
+            assertEquals(0.25, out.getF64(9));
+            assertEquals(0.25, out.getF64(10));
         }
     }
 }

@@ -203,15 +203,6 @@ public final class FlatBufferBuilder {
         return offset;
     }
 
-    /** Adds a {@code uint8} field (e.g. a union type) unless it equals {@code defaultValue}. */
-    public void addByte(int id, int value, int defaultValue) {
-        if (value == defaultValue) {
-            return;
-        }
-        int offset = pushField(id, 1, 1);
-        tableData[offset] = (byte) value;
-    }
-
     /** Adds a 32-bit scalar field unless it equals {@code defaultValue}. */
     public void addInt(int id, int value, int defaultValue) {
         if (value == defaultValue) {

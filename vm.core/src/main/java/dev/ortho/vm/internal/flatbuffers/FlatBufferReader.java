@@ -62,11 +62,6 @@ public final class FlatBufferReader {
         this.budget = 2 * length + 4096;
     }
 
-    /** The buffer length in bytes. */
-    public long length() {
-        return length;
-    }
-
     private static StatusException invalid(Table parent, String field, int index, String problem) {
         return new StatusException(StatusCode.INVALID_ARGUMENT,
                 "FlatBuffer verification failed: " + pathOf(parent, field, index) + ": " + problem);
@@ -237,12 +232,6 @@ public final class FlatBufferReader {
     /** Element {@code index} of a vector of tables. */
     public Table tableAt(Vector vector, int index) {
         return table(follow(vector.start() + 4L * index, vector.owner(), vector.field(), index),
-                vector.owner(), vector.field(), index);
-    }
-
-    /** Element {@code index} of a vector of strings. */
-    public String stringAt(Vector vector, int index) {
-        return string(follow(vector.start() + 4L * index, vector.owner(), vector.field(), index),
                 vector.owner(), vector.field(), index);
     }
 
