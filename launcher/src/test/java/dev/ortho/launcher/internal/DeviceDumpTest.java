@@ -36,7 +36,7 @@ class DeviceDumpTest {
         assertTrue(lines.contains("  hal.device :: concurrency = 1"), text);
         assertTrue(lines.contains("  hal.dispatch :: concurrency = 1"), text);
         assertTrue(lines.contains("  hal.executable.format :: jvm-static = 1"), text);
-        assertTrue(lines.contains("  hal.executable.format :: vmvx-bytecode-fb = 0"), text);
+        assertTrue(lines.contains("  hal.executable.format :: vmvx-bytecode-fb = 1"), text);
         assertTrue(text.contains("heaps:\n  [0] type DEVICE_LOCAL"), text);
         assertTrue(text.contains("; alignment 64B"), text);
         assertTrue(text.contains("allocator statistics:\n  ALL: "), text);

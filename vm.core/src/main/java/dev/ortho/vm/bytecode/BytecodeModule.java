@@ -141,7 +141,7 @@ public final class BytecodeModule implements Module {
         }
         checkFeatures(def.requirements(), "module '" + name + "'");
         Map<String, String> a = new LinkedHashMap<>();
-        def.attrs().forEach(x -> a.put(x.key(), x.value()));
+        def.attrs().forEach(x -> a.put(Objects.toString(x.key(), ""), Objects.toString(x.value(), "")));
         this.attrs = Map.copyOf(a);
         List<ModuleDependency> deps = new ArrayList<>();
         for (int i = 0; i < def.dependencies().size(); i++) {
@@ -334,7 +334,7 @@ public final class BytecodeModule implements Module {
             return Map.of();
         }
         Map<String, String> m = new LinkedHashMap<>();
-        sig.attrs().forEach(a -> m.put(a.key(), a.value()));
+        sig.attrs().forEach(a -> m.put(Objects.toString(a.key(), ""), Objects.toString(a.value(), "")));
         return m;
     }
 
@@ -512,7 +512,7 @@ public final class BytecodeModule implements Module {
             return null;
         }
         for (ModuleDef.SourceMapDef map : debug.functions()) {
-            if (!map.localName().equals(function.name())) {
+            if (!function.name().equals(map.localName())) {
                 continue;
             }
             int best = -1;

@@ -169,4 +169,19 @@ class BytecodeVerifierTest {
                 "bytecode 5A00000000"));
         assertRejected(reject(def, List.of()), StatusCode.INVALID_ARGUMENT, "is not in a block", "at t@0+00000000");
     }
+
+    @Test
+    void absentAttributeKeysAndValuesLoadAsEmpty() {
+        ModuleDef plain = def("795A0000", 1, 1, "0v_v", 0);
+        ModuleDef def = new ModuleDef(plain.name(), plain.version(), plain.requirements(),
+                List.of(new ModuleDef.AttrDef(null, null)), plain.types(), plain.dependencies(), plain.imports(),
+                plain.exports(), List.of(new ModuleDef.SignatureDef("0v_v", List.of(new ModuleDef.AttrDef("k", null)))),
+                plain.rodata(), plain.rwdata(), plain.state(), plain.functions(), plain.bytecodeVersion(),
+                plain.bytecode(), new ModuleDef.DebugDatabaseDef(List.of(), List.of(new ModuleDef.SourceMapDef(null,
+                List.of()))));
+        BytecodeModule module = BytecodeModule.create(new Instance(), def, List.of());
+        assertEquals("", module.attrs().get(""));
+        assertEquals("", module.exports().get(0).attr("k"));
+        assertEquals(null, module.sourceLocation(module.internalFunction(0), 0));
+    }
 }

@@ -8,31 +8,55 @@ import dev.ortho.base.StatusException;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.Arrays;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * IREE's {@code mmt4d} ukernel: {@code out[M][N][M0][N0] (+)= lhs[M][K][M0][K0] · rhs[N][K][N0][K0]ᵀ}
  * over tiled row-major operands whose outermost dimension has a stride (in elements) and whose
  * inner three are contiguous. Every output element sums its products in IREE's order (k, then
- * k0), so results equal the generic C tile function's.
+ * k0); the scalar kernels' results equal the generic C tile function's.
  *
- * <p>The f32 path stages the RHS in {@link Scratch} so that the innermost loop is a contiguous
- * multiply-add over a whole row of output tiles, which C2 vectorises, and accumulates that row in
- * a heap array. Operands are checked by the caller. Not thread-safe per scratch (one per VM
+ * <p>f32 runs the register-blocked {@link VectorMmt4d} kernel when the Vector API is present
+ * and N0 is a multiple of 8, else {@link #f32Scalar}. Operands are checked by the caller. Not thread-safe per scratch (one per VM
  * context, i.e. per worker).
  */
 final class Mmt4d {
+    private static final Logger LOG = LoggerFactory.getLogger(Mmt4d.class);
+    /** Whether the Vector API tile kernel can run on this JVM and hardware. */
+    private static final boolean VECTOR = probeVector();
+
     private Mmt4d() {}
+
+    private static boolean probeVector() {
+        try {
+            boolean available = VectorMmt4d.available();
+            LOG.debug("vmvx.mmt4d f32 {} the Vector API kernel", available ? "uses" : "does not use (no 256-bit vectors)");
+            return available;
+        } catch (LinkageError absent) {
+            LOG.debug("jdk.incubator.vector is not available; vmvx.mmt4d f32 uses the scalar kernel: {}", absent.toString());
+            return false;
+        }
+    }
 
     /** Per-context buffers reused by every call; grown on demand, never shrunk. */
     static final class Scratch {
         private float[] rhsPanel = new float[0];
         private float[] accF32 = new float[0];
+        private float[] lhsPanel = new float[0];
 
         float[] rhsPanel(int length) {
             if (rhsPanel.length < length) {
                 rhsPanel = grow(length);
             }
             return rhsPanel;
+        }
+
+        float[] lhsPanel(int length) {
+            if (lhsPanel.length < length) {
+                lhsPanel = grow(length);
+            }
+            return lhsPanel;
         }
 
         float[] accF32(int length) {
@@ -53,13 +77,30 @@ final class Mmt4d {
     }
 
     /**
-     * f32 · f32 → f32; bases in bytes, strides in elements. The whole RHS is staged once as
-     * {@code panel[k][k0][N][N0]}, so that for one LHS element the update of a full output row of
-     * tiles ({@code N·N0} lanes) is one contiguous multiply-add loop.
+     * f32 · f32 → f32; bases in bytes, strides in elements: the {@link VectorMmt4d} kernel when it
+     * applies, else {@link #f32Scalar}.
      */
     static void f32(Scratch scratch, MemorySegment lhs, long lhsBase, long lhsStride, MemorySegment rhs, long rhsBase,
             long rhsStride, MemorySegment out, long outBase, long outStride, int m, int n, int k, int m0, int n0,
             int k0, boolean accumulate) {
+        if (VECTOR && VectorMmt4d.supports(n0)) {
+            VectorMmt4d.f32(scratch, lhs, lhsBase, lhsStride, rhs, rhsBase, rhsStride, out, outBase, outStride, m, n, k,
+                    m0, n0, k0, accumulate);
+        } else {
+            f32Scalar(scratch, lhs, lhsBase, lhsStride, rhs, rhsBase, rhsStride, out, outBase, outStride, m, n, k, m0,
+                    n0, k0, accumulate);
+        }
+    }
+
+    /**
+     * The scalar f32 kernel (also the reference the vector kernel is tested against): the whole
+     * RHS is staged once as {@code panel[k][k0][N][N0]}, so that for one LHS element the update of
+     * a full output row of tiles ({@code N·N0} lanes) is one contiguous multiply-add loop, which C2
+     * vectorises.
+     */
+    static void f32Scalar(Scratch scratch, MemorySegment lhs, long lhsBase, long lhsStride, MemorySegment rhs,
+            long rhsBase, long rhsStride, MemorySegment out, long outBase, long outStride, int m, int n, int k, int m0,
+            int n0, int k0, boolean accumulate) {
         int row = n * n0;
         float[] panel = scratch.rhsPanel(k * k0 * row);
         float[] acc = scratch.accF32(m0 * row);

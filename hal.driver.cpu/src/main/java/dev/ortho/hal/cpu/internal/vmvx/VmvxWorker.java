@@ -82,7 +82,7 @@ final class VmvxWorker {
      * @throws StatusException the function's failure annotated with the VM backtrace
      */
     void run(Function function, DispatchState dispatch, WorkgroupState workgroup) {
-        if (dispatch != lastDispatch) {
+        if (dispatch != lastDispatch || bindings.size() != dispatch.bindingCount()) { // a kernel may resize the list
             bind(dispatch);
         }
         MemorySegment localMemory = workgroup.localMemory();

@@ -23,6 +23,7 @@ import dev.ortho.hal.DispatchConfig;
 import dev.ortho.hal.Executable;
 import dev.ortho.hal.ExecutableCache;
 import dev.ortho.hal.ExecutableFunctionInfo;
+import dev.ortho.hal.ExecutableParams;
 import dev.ortho.hal.Semaphore;
 import dev.ortho.hal.SemaphoreList;
 import java.lang.foreign.MemorySegment;
@@ -299,6 +300,32 @@ abstract class VmvxDispatchSuite {
             try (Buffer out = nans(4)) {
                 dispatch(executable, "simple_mul_dispatch_0", DispatchConfig.ofCount(1, 1, 1), null, lhs, rhs, out);
                 assertArrayEquals(new float[] {1, 2, 3, 4}, read(out, 4));
+            }
+        } finally {
+            executable.release();
+        }
+    }
+
+    @Test
+    void aKernelThatYieldsFailsTheDispatchInsteadOfHanging() {
+        String source = """
+                vm.module @yields version 0
+                vm.export @d
+                vm.func @d(%r0: !vm.buffer, %r1: !vm.buffer, %r2: !vm.list<!vm.buffer>, %i0: i32, %i1: i32, %i2: i32, %i3: i32, %i4: i32, %i5: i32, %i6: i32, %i7: i32, %i8: i32) -> () {
+                ^bb0:
+                  vm.yield ^bb1()
+                ^bb1:
+                  vm.return
+                }
+                """;
+        Executable executable = cache.prepareExecutable(new ExecutableParams(VmvxLoader.FORMAT,
+                MemorySegment.ofArray(VmvxFixtures.archive(source)), new int[0]));
+        try {
+            for (int attempt = 0; attempt < 2; attempt++) { // the worker's stack is clean again afterwards
+                StatusException e = assertThrows(StatusException.class,
+                        () -> dispatch(executable, "d", DispatchConfig.ofCount(2, 1, 1), null));
+                assertEquals(StatusCode.FAILED_PRECONDITION, e.code(), e.getMessage());
+                assertTrue(e.getMessage().contains("dispatch function 'd' yielded"), e.getMessage());
             }
         } finally {
             executable.release();
