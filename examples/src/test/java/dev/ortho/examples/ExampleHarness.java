@@ -63,6 +63,14 @@ final class ExampleHarness implements AutoCloseable {
         context = Context.create(instance, hal, module);
     }
 
+    /**
+     * The device URIs every example runs on (a {@code @MethodSource} for the tests). Results must
+     * be identical on all of them.
+     */
+    static List<String> devices() {
+        return List.of("local-sync://", "validation+local-sync://");
+    }
+
     /** A registry with local-sync (builtin kernels and the VMVX loader) and the validation wrapper. */
     static DriverRegistry registry() {
         DriverRegistry registry = new DriverRegistry();

@@ -23,7 +23,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.provider.MethodSource;
 
 class PipelinedExampleTest {
     private static final long HANG_GUARD_SECONDS = 60;
@@ -47,7 +47,7 @@ class PipelinedExampleTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"local-sync://", "validation+local-sync://"})
+    @MethodSource("dev.ortho.examples.ExampleHarness#devices")
     void synchronousWrapperCubesLikePlainJava(String device) {
         float[] x = {1.5f, -2f, 0.25f, 3f};
         try (ExampleHarness h = new ExampleHarness("pipelined", device);
@@ -57,7 +57,7 @@ class PipelinedExampleTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"local-sync://", "validation+local-sync://"})
+    @MethodSource("dev.ortho.examples.ExampleHarness#devices")
     void coarseFencesFunctionSignalsTheCallersFenceWhenTheResultIsReady(String device) {
         float[] x = {-1f, 2f, 0.5f, 10f};
         try (ExampleHarness h = new ExampleHarness("pipelined", device);
@@ -92,7 +92,7 @@ class PipelinedExampleTest {
      * never start).
      */
     @ParameterizedTest
-    @ValueSource(strings = {"local-sync://", "validation+local-sync://"})
+    @MethodSource("dev.ortho.examples.ExampleHarness#devices")
     void concurrentPipelinedInvocationsShareFewerWorkersWithoutBlocking(String device) throws Exception {
         int invocations = 8;
         try (Executor executor = Executor.builder().workerCount(2).name("examples").build();

@@ -11,11 +11,11 @@ import dev.ortho.hal.BufferView;
 import dev.ortho.modules.hal.HalRefs;
 import dev.ortho.vm.VmList;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.provider.MethodSource;
 
 class SimpleMulExampleTest {
     @ParameterizedTest
-    @ValueSource(strings = {"local-sync://", "validation+local-sync://"})
+    @MethodSource("dev.ortho.examples.ExampleHarness#devices")
     void multipliesElementwiseLikePlainJava(String device) {
         float[] lhs = {1.5f, -2f, 3.25f, 1e-3f};
         float[] rhs = {4f, 0.5f, -1f, 7f};
@@ -35,7 +35,7 @@ class SimpleMulExampleTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"local-sync://", "validation+local-sync://"})
+    @MethodSource("dev.ortho.examples.ExampleHarness#devices")
     void wrongShapeIsRejectedByTheProgramsAssert(String device) {
         try (ExampleHarness h = new ExampleHarness("simple_mul", device);
              BufferView a = h.f32View(new long[] {5}, new float[5]);
