@@ -125,8 +125,12 @@ final class VmTools {
     private static void writeFile(Path path, byte[] bytes) {
         try {
             Files.write(path, bytes);
+        } catch (NoSuchFileException e) {
+            throw new StatusException(StatusCode.NOT_FOUND, "cannot write '" + path + "': no such directory", e);
+        } catch (java.nio.file.AccessDeniedException e) {
+            throw new StatusException(StatusCode.PERMISSION_DENIED, "cannot write '" + path + "': access denied", e);
         } catch (IOException e) {
-            throw new StatusException(StatusCode.PERMISSION_DENIED, "cannot write '" + path + "': " + e.getMessage(), e);
+            throw new StatusException(StatusCode.UNAVAILABLE, "cannot write '" + path + "': " + e.getMessage(), e);
         }
     }
 

@@ -75,9 +75,14 @@ class VmToolsTest {
         return errBytes.toString(StandardCharsets.UTF_8);
     }
 
-    private Path assembled(Path dir) throws IOException {
+    private static Path source(Path dir) throws IOException {
         Path source = dir.resolve("calc.vmasm");
         Files.writeString(source, ADD_MODULE);
+        return source;
+    }
+
+    private Path assembled(Path dir) throws IOException {
+        Path source = source(dir);
         Path vmfb = dir.resolve("calc.vmfb");
         assertEquals(0, run("as-module", "--output=" + vmfb, source.toString()), err());
         return vmfb;
@@ -104,6 +109,8 @@ class VmToolsTest {
         Files.writeString(bad, "vm.module @m version 1\nvm.func @f() -> () {\n  vm.bogus\n}\n");
         assertEquals(1, run("as-module", "--output=" + dir.resolve("o.vmfb"), bad.toString()));
         assertTrue(err().startsWith("INVALID_ARGUMENT; bad.vmasm:3:"), err());
+        assertEquals(1, run("as-module", "--output=" + dir.resolve("no/such/dir.vmfb"), source(dir).toString()));
+        assertTrue(err().startsWith("NOT_FOUND; cannot write"), err());
         assertEquals(1, run("as-module", "--outptu=x", bad.toString()));
         assertTrue(err().contains("unknown flag '--outptu'"), err());
     }

@@ -10,7 +10,8 @@ import java.lang.foreign.ValueLayout;
  * {@code TRANSPOSE_INNER} (each tile is stored transposed) flags. {@code pack} fills tile
  * elements beyond the source with the padding value (its low {@code width} bytes). The tiled
  * side's outer stride is the given one and its second stride is the tile size, as IREE computes
- * them. Shapes and ranges are checked by the caller; element width is 1 or 4 bytes. Stateless.
+ * them. Without {@code TRANSPOSE_INNER}, tile rows that are contiguous on both sides move as bulk
+ * copies. Shapes and ranges are checked by the caller; element width is 1 or 4 bytes. Stateless.
  */
 final class Packing {
     static final int TRANSPOSE_INNER = 0x100;
@@ -42,8 +43,14 @@ final class Packing {
         for (long a = 0; a < outer0; a++) {
             for (long b = 0; b < outer1; b++) {
                 long base = a * os0 + b * os1;
+                boolean wholeRows = !transposeInner && inStride1 == 1 && (b + 1) * tile1 <= inSize1;
                 for (long r = 0; r < tile0; r++) {
                     long i0 = a * tile0 + r;
+                    if (wholeRows && i0 < inSize0) { // a tile row is a contiguous source run
+                        MemorySegment.copy(in, inBase + width * (i0 * inStride0 + b * tile1), out,
+                                outBase + width * (base + r * tile1), width * tile1);
+                        continue;
+                    }
                     for (long c = 0; c < tile1; c++) {
                         long i1 = b * tile1 + c;
                         long dst = outBase + width * (base + (transposeInner ? c * tile0 + r : r * tile1 + c));
@@ -78,10 +85,19 @@ final class Packing {
         if (transposeInner) {
             long t = tile0; tile0 = tile1; tile1 = t;
         }
+        boolean rows = !transposeInner && outStride1 == 1 && tile1 > 0;
         for (long i0 = 0; i0 < outSize0; i0++) {
             long a = i0 / tile0;
             long r = i0 % tile0;
-            for (long i1 = 0; i1 < outSize1; i1++) {
+            long i1 = 0;
+            if (rows) { // whole tile rows are contiguous runs on both sides
+                for (; i1 + tile1 <= outSize1; i1 += tile1) {
+                    long src = a * is0 + (i1 / tile1) * is1 + r * tile1;
+                    MemorySegment.copy(in, inBase + width * src, out, outBase + width * (i0 * outStride0 + i1),
+                            width * tile1);
+                }
+            }
+            for (; i1 < outSize1; i1++) {
                 long b = i1 / tile1;
                 long c = i1 % tile1;
                 long src = a * is0 + b * is1 + (transposeInner ? c * tile0 + r : r * tile1 + c);

@@ -159,7 +159,7 @@ public final class VmvxModule {
         int inSize = type == MMT4D_TYPE_F32F32F32 ? 4 : 1;
         int m = Operand.unsignedBits("mmt4d M", a.i64(6), 31);
         int n = Operand.unsignedBits("mmt4d N", a.i64(7), 31);
-        int k = Operand.unsignedBits("mmt4d K", a.i64(8), 31);
+        int k = Operand.unsignedBits("mmt4d K", a.i64(8), 31); // reassigned below when K0 = 0
         int m0 = Operand.unsignedBits("mmt4d M0", a.i32(9), 15);
         int n0 = Operand.unsignedBits("mmt4d N0", a.i32(10), 15);
         int k0 = Operand.unsignedBits("mmt4d K0", a.i32(11), 15);
@@ -170,8 +170,11 @@ public final class VmvxModule {
         long r = Operand.map2d("rhs", rhs, inSize, a.i64(2), a.i64(3), 1, n, (long) k * n0 * k0, false);
         long o = Operand.map2d("out", out, 4, a.i64(4), a.i64(5), 1, m, (long) n * m0 * n0, true);
         boolean accumulate = (flags & MMT4D_ACCUMULATE) != 0;
-        if (m == 0 || n == 0 || (k == 0 && accumulate)) {
-            return CallOutcome.COMPLETED;
+        if (k0 == 0) {
+            k = 0; // no products: also keeps the K loop from running unbounded over empty tiles
+        }
+        if (m == 0 || n == 0 || m0 == 0 || n0 == 0 || (k == 0 && accumulate)) {
+            return CallOutcome.COMPLETED; // nothing to write (empty output tiles cost no memory, so do no work)
         }
         if (type == MMT4D_TYPE_F32F32F32) {
             long staged = (long) k * k0 * n * n0;

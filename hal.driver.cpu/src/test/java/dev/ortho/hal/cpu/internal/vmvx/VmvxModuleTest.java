@@ -434,6 +434,22 @@ class VmvxModuleTest {
     }
 
     @Test
+    @org.junit.jupiter.api.Timeout(60) // hang guard only: this used to loop over 2^62 empty tiles
+    void emptyTilesWithHugeCountsFinishAtOnce() {
+        VmBuffer out = ints(7, 7);
+        VmBuffer panel = ints(new int[32]);
+        long huge = Integer.MAX_VALUE;
+        // M0 = 0 or N0 = 0: no output elements, however many tiles (rows alias: stride 0)
+        call("mmt4d", panel, 0L, 0L, panel, 0L, 0L, out, 0L, 0L, huge, huge, 1L, 0, 8, 4, 1);
+        call("mmt4d", panel, 0L, 0L, panel, 0L, 0L, out, 0L, 0L, huge, huge, 1L, 8, 0, 4, 1);
+        // K0 = 0: no products, however large K
+        call("mmt4d", out, 0L, 0L, out, 0L, 0L, out, 0L, 1L, 1L, 1L, huge, 1, 1, 0, 1 | 0x100);
+        assertArrayEquals(new int[] {7, 7}, ints(out));
+        call("mmt4d", out, 0L, 0L, out, 0L, 0L, out, 0L, 1L, 1L, 1L, huge, 1, 1, 0, 1);
+        assertArrayEquals(new int[] {0, 7}, ints(out), "K0 = 0 without accumulate writes zeros");
+    }
+
+    @Test
     void zeroSizedOperandsTouchNothing() {
         VmBuffer out = ints(5, 5);
         call("fill.2d.x32", 9, out, 2L, 1L, 0L, 100L);
