@@ -120,6 +120,19 @@ public final class Coroutine {
     }
 
     /**
+     * Abandons a coroutine that has not finished (its scheduler was shut down or cancelled it):
+     * unwinds the stack, releasing every ref still held in its frames, and marks it finished.
+     * No-op if it already finished. Must not race {@link #resume()}; a wait armed with
+     * {@link #whenReady} may still call its callback later, which must then do nothing.
+     */
+    public void abandon() {
+        if (!done) {
+            done = true;
+            stack.unwind();
+        }
+    }
+
+    /**
      * After {@link #resume()} returned {@link Step#WAITING}: calls {@code onReady} exactly once
      * when the wait resolves (every source ready for ALL, the first for ANY, the first failure,
      * or the deadline), after recording the outcome the resumed call will see. The call may

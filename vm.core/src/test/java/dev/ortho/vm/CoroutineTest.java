@@ -115,6 +115,22 @@ class CoroutineTest {
     }
 
     @Test
+    void abandoningAWaitingCoroutineUnwindsItAndALateWakeUpIsHarmless() {
+        ManualSource source = new ManualSource();
+        Context context = waiterContext(source);
+        Coroutine c = Coroutine.create(context, context.resolveFunction("waiter.wait"), ints(1), VmList.ofVariants(1));
+        assertEquals(Coroutine.Step.WAITING, c.resume());
+        AtomicInteger woken = new AtomicInteger();
+        c.whenReady(woken::incrementAndGet);
+        c.abandon();
+        assertTrue(c.isDone());
+        assertEquals(StatusCode.FAILED_PRECONDITION, assertThrows(StatusException.class, c::resume).code());
+        source.callback.get().accept(null);
+        assertEquals(1, woken.get());
+        c.abandon(); // idempotent
+    }
+
+    @Test
     void inputMismatchFailsTheFirstResume() {
         Context context = Context.create(instance, YieldableTestModule.create());
         Coroutine c = Coroutine.create(context, context.resolveFunction("yieldable_test.yield_n"), ints(1),

@@ -27,8 +27,8 @@ import java.util.concurrent.CompletableFuture;
  *
  * <p>Failures: the callee's {@link StatusException} (annotated with its backtrace) completes the
  * future exceptionally and fails the process; an executor shut down while the invocation is in
- * flight completes it with CANCELLED (the VM stack is then unwound on the next drain attempt or
- * left to the garbage collector if no worker runs again).
+ * flight completes it with CANCELLED and, once no worker is inside the drain any more, unwinds
+ * the VM stack (releasing the refs its frames hold).
  *
  * <p>Thread-safety: {@link #start} is thread-safe; the process is drained by one worker at a
  * time (budget 1, immediate list), which confines the coroutine.
@@ -46,6 +46,7 @@ public final class TaskInvocation {
         this.coroutine = coroutine;
         this.process = executor.newProcess("vm " + coroutine.function().qualifiedName(), this::drain)
                 .onComplete(this::completed)
+                .onRelease(self -> coroutine.abandon()) // after the last drain: unwinds a cancelled call
                 .build();
     }
 
@@ -92,7 +93,7 @@ public final class TaskInvocation {
     /** Runs on the thread that resolved the wait (a semaphore signaller): never blocks. */
     private void onWaitResolved() {
         resolved = true; // volatile store: published before schedule() makes the process runnable
-        process.schedule();
+        process.schedule(); // ignored once the process is terminal (cancelled)
     }
 
     private void completed(Process self, StatusException error) {
