@@ -168,6 +168,8 @@ public abstract class CommandBufferSuite extends DeviceTestBase {
         try (CommandBuffer cb = create(0, CommandCategory.TRANSFER, 0); Buffer out = allocate(4)) {
             cb.begin();
             cb.fillBuffer(BufferRef.of(a), 4, 4, 0);
+            // without a barrier the copy may run concurrently with the fill (HAL semantics)
+            cb.executionBarrier(ExecutionStage.TRANSFER, ExecutionStage.TRANSFER, 0);
             cb.copyBuffer(BufferRef.of(a), BufferRef.of(out), 0);
             cb.end();
             a.release();

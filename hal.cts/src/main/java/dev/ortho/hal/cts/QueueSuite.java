@@ -81,6 +81,7 @@ public abstract class QueueSuite extends DeviceTestBase {
                     SemaphoreList.of(out, 5), 0);
             out.await(5, Timeout.infinite());
             device.queueExecute(ANY, SemaphoreList.of(out, 5), SemaphoreList.of(out, 6), null, null, 0);
+            out.await(6, Timeout.infinite());
             assertEquals(6, out.query());
             device.queueFlush(ANY);
         }
@@ -203,6 +204,7 @@ public abstract class QueueSuite extends DeviceTestBase {
         try (Semaphore s = device.createSemaphore(0)) {
             Buffer first = device.queueAlloca(ANY, NONE, SemaphoreList.of(s, 1), BufferParams.deviceLocal(), 4096, 0);
             device.queueDealloca(ANY, SemaphoreList.of(s, 1), SemaphoreList.of(s, 2), first, 0);
+            s.await(2, Timeout.infinite()); // the first block exists only once its alloca ran
             long allocated = device.allocator().statistics().bytesAllocated();
             Buffer second = device.queueAlloca(ANY, SemaphoreList.of(s, 2), SemaphoreList.of(s, 3),
                     BufferParams.deviceLocal(), 4096, 0);

@@ -20,6 +20,9 @@ class OrthoJarIT {
 
     record Run(int exitCode, String out, String err) {}
 
+    private static final String INCUBATOR_WARNING = "WARNING: Using incubator modules: jdk.incubator.vector"
+            + System.lineSeparator();
+
     static Run ortho(String stdin, String... args) throws IOException, InterruptedException {
         String java = ProcessHandle.current().info().command().orElseThrow();
         List<String> command = new ArrayList<>(List.of(java));
@@ -43,8 +46,9 @@ class OrthoJarIT {
                 process.destroyForcibly();
                 throw new AssertionError("ortho " + String.join(" ", args) + " did not exit");
             }
-            // the JVM's own notice for --add-modules jdk.incubator.vector (ortho.jvm.flags) is not Ortho's output
-            String errText = Files.readString(err).replace("WARNING: Using incubator modules: jdk.incubator.vector\n", "");
+            // The JVM announces the incubator module the kernels use (--add-modules
+            // jdk.incubator.vector in ortho.jvm.flags, as in ./ortho); that line is not ortho's.
+            String errText = Files.readString(err).replace(INCUBATOR_WARNING, "");
             return new Run(process.exitValue(), Files.readString(out), errText);
         } finally {
             Files.deleteIfExists(out);

@@ -41,8 +41,8 @@ import java.lang.foreign.MemorySegment;
  * no difference (the wrapper is transparent: every HAL conformance suite passes through it).
  *
  * <p>Queue checks: semaphore lists (payloads within IREE's maximum, semaphores usable and of a
- * compatible device, signals above the current value and above any value an earlier submission
- * will signal, no wait on a failed semaphore by an operation that signals nothing and would lose
+ * compatible device, signals above the current value and not equal to the highest value an
+ * earlier submission will signal, no wait on a failed semaphore by an operation that signals nothing and would lose
  * the failure); buffers as {@link RefChecks}; fills, copies, updates, dispatches as recorded
  * commands; command buffers ended, one-shot buffers submitted once, binding tables covering
  * every used slot with a buffer meeting its requirements; dealloca only of buffers from alloca,
@@ -462,10 +462,12 @@ public final class ValidatingDevice extends ForwardingDevice {
                         + " is not above the current value " + current + " of " + outer
                         + " (signals must strictly increase)");
             }
-            if (outer instanceof ValidatingSemaphore validating && value <= validating.scheduled()) {
+            // A lower value than an earlier submission's is legal on an asynchronous device (this
+            // operation may run first: execution follows wait resolution); the same value never is.
+            if (outer instanceof ValidatingSemaphore validating && value == validating.scheduled()) {
                 throw Checks.fail(StatusCode.INVALID_ARGUMENT, call, "signals[" + i + "]", "value " + value
-                        + " is not above " + validating.scheduled() + ", which an earlier submission will signal "
-                        + outer + " to (signals must strictly increase)");
+                        + " is what an earlier submission will signal " + outer
+                        + " to (each value is signalled once; signals must strictly increase)");
             }
         }
     }

@@ -16,7 +16,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * {@code [0, IREE_HAL_SEMAPHORE_MAX_VALUE]} (OUT_OF_RANGE), signals strictly increasing
  * (INVALID_ARGUMENT), no use after the last release (FAILED_PRECONDITION). It also remembers the
  * highest value a queue operation was submitted to signal, so a second operation scheduled to
- * signal the same or a lower value is caught at submission, before it could fail asynchronously.
+ * signal that same value is caught at submission, before it could fail asynchronously (a lower
+ * value is legal: on an asynchronous device the later submission may run first).
  * Thread-safe.
  */
 final class ValidatingSemaphore extends ForwardingSemaphore {

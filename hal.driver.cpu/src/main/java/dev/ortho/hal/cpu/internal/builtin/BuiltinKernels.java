@@ -21,15 +21,17 @@ import java.util.List;
  *   <li>{@code add_f32}, {@code mul_f32}, {@code add_i32}, {@code mul_i32} (bindings: lhs, rhs,
  *       out; constants: n) — elementwise, integer ops wrap;
  *   <li>{@code matmul_f32} (bindings: A, B, C; constants: M, N, K) — row-major
- *       {@code C[M][N] = A[M][K] · B[K][N]}.
+ *       {@code C[M][N] = A[M][K] · B[K][N]}; {@code matmul_f32_scalar} is the same without the
+ *       Vector API (the fallback, kept callable as a reference and benchmark peer).
  * </ul>
  * One-dimensional kernels give workgroup {@code x} the elements
  * {@code [x·sizeX, (x+1)·sizeX)} (default size {@value #ELEMENTS_PER_WORKGROUP}); dispatch
  * {@code ceil(n / sizeX)} workgroups. The matmul gives workgroup {@code (x, y)} the output tile of
  * columns {@code [x·sizeX, …)} and rows {@code [y·sizeY, …)} (default 32×32); dispatch
  * {@code (ceil(N / sizeX), ceil(M / sizeY), 1)}. Surplus workgroups do nothing. Kernels check the
- * binding lengths against the constants (OUT_OF_RANGE) and allocate nothing. The matmul is scalar
- * (no Vector API): an i-k-j loop over the tile with the K loop blocked.
+ * binding lengths against the constants (OUT_OF_RANGE) and allocate nothing. The matmul uses a
+ * register-blocked Vector API microkernel when {@code jdk.incubator.vector} is present and a
+ * scalar i-k-j loop otherwise.
  *
  * <p>Immutable and thread-safe.
  */
@@ -51,7 +53,9 @@ public final class BuiltinKernels implements KernelLibrary {
             linear("mul_f32", 1, 3, BuiltinKernels::mulF32),
             linear("add_i32", 1, 3, BuiltinKernels::addI32),
             linear("mul_i32", 1, 3, BuiltinKernels::mulI32),
-            new KernelFunction(new ExecutableFunctionInfo("matmul_f32", 3, 3, MATMUL_TILE, MATMUL_TILE, 1, 0),
+            new KernelFunction(new ExecutableFunctionInfo("matmul_f32", 3, 3, MATMUL_TILE, MATMUL_TILE, 1,
+                    MatmulF32.LOCAL_MEMORY), MatmulF32.select()),
+            new KernelFunction(new ExecutableFunctionInfo("matmul_f32_scalar", 3, 3, MATMUL_TILE, MATMUL_TILE, 1, 0),
                     MatmulF32::run));
 
     @Override

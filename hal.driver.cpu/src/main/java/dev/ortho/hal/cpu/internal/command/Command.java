@@ -196,6 +196,6 @@ public sealed interface Command {
         if (requireRef(ref, what).isIndirect()) {
             return -1;
         }
-        return HeapBuffer.cast(ref.buffer(), what).range(what, ref.offset(), ref.length()).byteSize();
+        return HeapBuffer.cast(ref.buffer(), what).checkRange(what, ref.offset(), ref.length());
     }
 }

@@ -29,23 +29,38 @@ public final class CommandExecutor {
      *     a buffer not allocated by a local CPU device
      */
     public static MemorySegment[] resolveSlots(BindingTable table, BitSet used) {
+        checkSlots(table, used);
         if (used.isEmpty()) {
             return NO_SLOTS;
+        }
+        MemorySegment[] slots = new MemorySegment[used.length()];
+        for (int slot = used.nextSetBit(0); slot >= 0; slot = used.nextSetBit(slot + 1)) {
+            String what = "binding table slot " + slot;
+            slots[slot] = HeapBuffer.cast(table.buffer(slot), what).range(what, table.offset(slot), table.length(slot));
+        }
+        return slots;
+    }
+
+    /**
+     * The checks of {@link #resolveSlots} that need no memory (so transient buffers whose alloca
+     * has not executed yet pass): slot count, empty slots, buffer kind and ranges.
+     */
+    public static void checkSlots(BindingTable table, BitSet used) {
+        if (used.isEmpty()) {
+            return;
         }
         int required = used.length();
         if (table == null || table.size() < required) {
             throw new StatusException(StatusCode.OUT_OF_RANGE, "binding table has "
                     + (table == null ? 0 : table.size()) + " slots but the command buffer uses slot " + (required - 1));
         }
-        MemorySegment[] slots = new MemorySegment[required];
         for (int slot = used.nextSetBit(0); slot >= 0; slot = used.nextSetBit(slot + 1)) {
             String what = "binding table slot " + slot;
             if (table.buffer(slot) == null) {
                 throw new StatusException(StatusCode.INVALID_ARGUMENT, what + " is empty but the command buffer uses it");
             }
-            slots[slot] = HeapBuffer.cast(table.buffer(slot), what).range(what, table.offset(slot), table.length(slot));
+            HeapBuffer.cast(table.buffer(slot), what).checkRange(what, table.offset(slot), table.length(slot));
         }
-        return slots;
     }
 
     /** Executes {@code commands} in order; the first failure stops execution and is thrown. */
@@ -96,7 +111,8 @@ public final class CommandExecutor {
         }
     }
 
-    private static MemorySegment resolve(BufferRef ref, MemorySegment[] slots, String what) {
+    /** The memory {@code ref} names: a direct buffer range, or a range of a resolved slot. */
+    public static MemorySegment resolve(BufferRef ref, MemorySegment[] slots, String what) {
         if (!ref.isIndirect()) {
             return HeapBuffer.cast(ref.buffer(), what).range(what, ref.offset(), ref.length());
         }

@@ -21,9 +21,10 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 
 /**
- * A command buffer of a CPU device: records a compact list of checked {@link Command}s that the
- * device executes inline at submission (IREE's inline/deferred local command buffers). Barriers
- * and events record nothing, because execution is strictly in order on one thread.
+ * A command buffer of a CPU device: records a compact list of checked {@link Command}s. The
+ * synchronous device executes them inline in order at submission; the asynchronous device runs
+ * the {@link BlockProgram} built by {@link #end()}, in which execution barriers and events split
+ * the commands into regions (commands of one region may run concurrently).
  *
  * <p>Checks at record time: the recording state, the command categories, binding slots against
  * the binding capacity, direct buffer ranges and the other argument checks of {@link Command}.
@@ -39,6 +40,9 @@ public final class LocalCommandBuffer implements CommandBuffer {
     private final long queueAffinity;
     private final int bindingCapacity;
     private final List<Command> commands = new ArrayList<>();
+    /** Command indices where a barrier or event starts a new region. */
+    private final List<Integer> barriers = new ArrayList<>();
+    private volatile BlockProgram program; // built by end(); volatile: submitted from other threads
     private final BitSet usedSlots = new BitSet();
     private final List<Resource> retained = new ArrayList<>();
     private final AtomicInteger references = new AtomicInteger(1);
@@ -89,6 +93,8 @@ public final class LocalCommandBuffer implements CommandBuffer {
             throw new StatusException(StatusCode.FAILED_PRECONDITION, "command buffer ends with " + debugDepth
                     + " debug group(s) still open");
         }
+        program = BlockProgram.of(commands, barriers, usedSlots,
+                !CommandBufferMode.has(mode, CommandBufferMode.UNRETAINED));
         state = State.EXECUTABLE;
     }
 
@@ -110,14 +116,16 @@ public final class LocalCommandBuffer implements CommandBuffer {
     @Override
     public void executionBarrier(int sourceStages, int targetStages, int flags) {
         requireRecording("executionBarrier");
+        barriers.add(commands.size());
     }
 
-    /** Commands run in order on a CPU device, so finer barriers order no less than a full one. */
+    /** A fine-grained barrier splits regions like a full one (the block processor has no finer unit). */
     @Override
     public void executionBarrier(int sourceStages, int targetStages, int flags, MemoryBarrier[] memoryBarriers,
             BufferBarrier[] bufferBarriers) {
         requireRecording("executionBarrier");
         checkBarriers("executionBarrier", memoryBarriers, bufferBarriers);
+        barriers.add(commands.size());
     }
 
     @Override
@@ -170,12 +178,14 @@ public final class LocalCommandBuffer implements CommandBuffer {
     public void signalEvent(Event event, int sourceStages) {
         requireRecording("signalEvent");
         requireEvent(event, "signalEvent");
+        barriers.add(commands.size());
     }
 
     @Override
     public void resetEvent(Event event, int sourceStages) {
         requireRecording("resetEvent");
         requireEvent(event, "resetEvent");
+        barriers.add(commands.size());
     }
 
     @Override
@@ -187,6 +197,7 @@ public final class LocalCommandBuffer implements CommandBuffer {
         for (Event event : events) {
             requireEvent(event, "waitEvents");
         }
+        barriers.add(commands.size());
     }
 
     @Override
@@ -222,6 +233,19 @@ public final class LocalCommandBuffer implements CommandBuffer {
      *     and was submitted before
      */
     public List<Command> commandsForSubmission() {
+        claimSubmission();
+        return commands;
+    }
+
+    /**
+     * The block program for one submission; same checks as {@link #commandsForSubmission()}.
+     */
+    public BlockProgram programForSubmission() {
+        claimSubmission();
+        return program;
+    }
+
+    private void claimSubmission() {
         if (state != State.EXECUTABLE) {
             throw new StatusException(StatusCode.FAILED_PRECONDITION, "command buffer cannot be submitted: it is "
                     + state + " (call end() first)");
@@ -230,7 +254,6 @@ public final class LocalCommandBuffer implements CommandBuffer {
             throw new StatusException(StatusCode.FAILED_PRECONDITION,
                     "one-shot command buffer was already submitted once");
         }
-        return commands;
     }
 
     /** The binding-table slots the recorded commands use. */

@@ -36,6 +36,26 @@ public final class DispatchRunner {
     public static void run(KernelFunction function, DispatchConfig config, int[] constants, MemorySegment[] bindings,
             MemorySegment countSegment) {
         ExecutableFunctionInfo info = function.info();
+        DispatchState dispatch = state(function, config, constants, bindings, countSegment, 1);
+        long localBytes = localBytes(function, config);
+        if (localBytes == 0) {
+            runGrid(function.kernel(), info.name(), dispatch, new WorkgroupState(0, MemorySegment.NULL));
+            return;
+        }
+        try (Arena local = Arena.ofConfined()) {
+            runGrid(function.kernel(), info.name(), dispatch, new WorkgroupState(0, local.allocate(localBytes, 64)));
+        }
+    }
+
+    /**
+     * The dispatch state of one dispatch of {@code function}: workgroup size from the config (or
+     * the function's when the config gives none), count from the config or {@code countSegment}.
+     *
+     * @throws StatusException as {@link #run}
+     */
+    public static DispatchState state(KernelFunction function, DispatchConfig config, int[] constants,
+            MemorySegment[] bindings, MemorySegment countSegment, int maxConcurrency) {
+        ExecutableFunctionInfo info = function.info();
         int[] size = config.workgroupSizeX() == 0 && config.workgroupSizeY() == 0 && config.workgroupSizeZ() == 0
                 ? new int[] {info.workgroupSizeX(), info.workgroupSizeY(), info.workgroupSizeZ()}
                 : new int[] {config.workgroupSizeX(), config.workgroupSizeY(), config.workgroupSizeZ()};
@@ -46,20 +66,16 @@ public final class DispatchRunner {
             throw new StatusException(StatusCode.INVALID_ARGUMENT, "dispatch dynamic local memory "
                     + config.dynamicLocalMemory() + " is negative");
         }
-        DispatchState dispatch;
         try {
-            dispatch = new DispatchState(size, count, constants, bindings, 1);
+            return new DispatchState(size, count, constants, bindings, maxConcurrency);
         } catch (StatusException e) {
             throw e.annotate("while dispatching '" + info.name() + "'");
         }
-        long localBytes = (long) info.localMemory() + config.dynamicLocalMemory();
-        if (localBytes == 0) {
-            runGrid(function.kernel(), info.name(), dispatch, new WorkgroupState(0, MemorySegment.NULL));
-            return;
-        }
-        try (Arena local = Arena.ofConfined()) {
-            runGrid(function.kernel(), info.name(), dispatch, new WorkgroupState(0, local.allocate(localBytes, 64)));
-        }
+    }
+
+    /** Bytes of workgroup local memory a dispatch needs: the function's static plus the config's dynamic. */
+    public static long localBytes(KernelFunction function, DispatchConfig config) {
+        return (long) function.info().localMemory() + Math.max(0, config.dynamicLocalMemory());
     }
 
     private static void runGrid(Kernel kernel, String name, DispatchState dispatch, WorkgroupState workgroup) {
@@ -80,7 +96,8 @@ public final class DispatchRunner {
         }
     }
 
-    private static StatusException kernelFailure(RuntimeException e, String name, int x, int y, int z) {
+    /** A kernel's exception as the status the dispatch fails with, naming the function and workgroup. */
+    public static StatusException kernelFailure(RuntimeException e, String name, int x, int y, int z) {
         StatusException status = switch (e) {
             case StatusException s -> s;
             case IndexOutOfBoundsException bounds -> new StatusException(StatusCode.OUT_OF_RANGE,

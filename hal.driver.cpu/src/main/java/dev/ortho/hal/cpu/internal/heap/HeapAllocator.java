@@ -118,6 +118,17 @@ public final class HeapAllocator implements Allocator {
         return HeapBuffer.uncommitted(size, normalizedType(params), normalizedAccess(params), normalizedUsage(params));
     }
 
+    /**
+     * A transient buffer of {@code size} bytes with the bits {@code params} give, whose memory a
+     * pool binds later ({@link HeapBuffer#commit}); nothing is allocated or counted here.
+     *
+     * @throws StatusException INVALID_ARGUMENT for bad params or a negative size
+     */
+    public HeapBuffer transientBuffer(BufferParams params, long size) {
+        checkParams(params, size);
+        return new HeapBuffer(size, normalizedType(params), normalizedAccess(params), normalizedUsage(params));
+    }
+
     @Override
     public Buffer importBuffer(BufferParams params, MemorySegment memory, Runnable releaseCallback) {
         if (memory == null) {

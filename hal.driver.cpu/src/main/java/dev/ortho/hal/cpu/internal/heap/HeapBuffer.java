@@ -16,20 +16,28 @@ import java.util.concurrent.atomic.AtomicInteger;
  * segment) or a subspan retaining its root. The root's memory is freed by its {@code free}
  * action exactly once: on its last release, or earlier by {@link #decommit()} (queue dealloca).
  *
- * <p>Thread-safe: all fields are final except the reference count and the freed flag, which are
- * atomic, and the root's open-mapping count, guarded by the root's monitor (taken only to map,
- * unmap and free, never on device access).
+ * <p>A <em>transient</em> root (from an asynchronous queue alloca) exists before its memory: its
+ * size and bits are fixed at the call, and the memory is bound by {@link #commit} when the alloca
+ * executes. Until then range checks work ({@link #checkRange}) but memory access fails with
+ * FAILED_PRECONDITION.
+ *
+ * <p>Thread-safe: the reference count and freed flag are atomic; the root's open-mapping count is
+ * guarded by the root's monitor (taken only to map, unmap and free, never on device access); a
+ * transient's memory, free action and pool tag are published once by {@link #commit} (volatile).
  */
 public final class HeapBuffer implements Buffer {
     private final HeapBuffer root;
-    private final MemorySegment memory;
+    /** The root's memory; null on a transient root until {@link #commit}, unused on subspans. */
+    private volatile MemorySegment memory;
     private final long byteOffset;
     private final long byteLength;
     private final int memoryType;
     private final int allowedAccess;
     private final int allowedUsage;
     private final boolean queueAllocated;
-    private final Runnable free;
+    private volatile Runnable free;
+    /** Opaque owner token set by {@link #commit} (the pool block a transient came from). */
+    private volatile Object commitTag;
     private final AtomicInteger references = new AtomicInteger(1);
     private final AtomicBoolean freed = new AtomicBoolean();
     private final long allocationSize;
@@ -56,8 +64,23 @@ public final class HeapBuffer implements Buffer {
         this.free = free;
     }
 
+    /**
+     * A transient root of {@code size} bytes with no memory yet; {@link #commit} binds it. It is
+     * queue-allocated: dealloca decommits it.
+     */
+    public HeapBuffer(long size, int memoryType, int allowedAccess, int allowedUsage) {
+        this.root = this;
+        this.byteOffset = 0;
+        this.byteLength = size;
+        this.allocationSize = size;
+        this.memoryType = memoryType;
+        this.allowedAccess = allowedAccess;
+        this.allowedUsage = allowedUsage;
+        this.queueAllocated = true;
+    }
+
     /** A root of {@code size} bytes that never got memory (its queue alloca's wait failed). */
-    private HeapBuffer(long size, int memoryType, int allowedAccess, int allowedUsage) {
+    private HeapBuffer(long size, int memoryType, int allowedAccess, int allowedUsage, boolean never) {
         this.root = this;
         this.memory = MemorySegment.NULL;
         this.byteOffset = 0;
@@ -77,12 +100,11 @@ public final class HeapBuffer implements Buffer {
      * every access fails with FAILED_PRECONDITION, release frees nothing.
      */
     static HeapBuffer uncommitted(long size, int memoryType, int allowedAccess, int allowedUsage) {
-        return new HeapBuffer(size, memoryType, allowedAccess, allowedUsage);
+        return new HeapBuffer(size, memoryType, allowedAccess, allowedUsage, true);
     }
 
     private HeapBuffer(HeapBuffer root, long byteOffset, long byteLength) {
         this.root = root;
-        this.memory = root.memory;
         this.byteOffset = byteOffset;
         this.byteLength = byteLength;
         this.allocationSize = root.allocationSize;
@@ -161,11 +183,58 @@ public final class HeapBuffer implements Buffer {
      */
     public MemorySegment range(String what, long offset, long length) {
         long resolved = Ranges.resolve(what, offset, length, byteLength);
+        MemorySegment rootMemory = root.memory; // volatile: pairs with the store in commit
         if (root.freed.get()) {
             throw new StatusException(StatusCode.FAILED_PRECONDITION, what + " buffer " + this
                     + " has no memory: it was deallocated, or its queue alloca failed");
         }
-        return memory.asSlice(byteOffset + offset, resolved);
+        if (rootMemory == null) {
+            throw new StatusException(StatusCode.FAILED_PRECONDITION, what + " buffer " + this
+                    + " has no memory yet: its queue alloca has not executed");
+        }
+        return rootMemory.asSlice(byteOffset + offset, resolved);
+    }
+
+    /**
+     * Checks {@code [offset, offset + length)} (length may be {@link #WHOLE_BUFFER}) against this
+     * buffer without touching its memory, so transient buffers can be recorded before they exist.
+     *
+     * @return the resolved length
+     * @throws StatusException as {@link Ranges#resolve}
+     */
+    public long checkRange(String what, long offset, long length) {
+        return Ranges.resolve(what, offset, length, byteLength);
+    }
+
+    /**
+     * Binds a transient root to {@code committed} (exactly {@link #byteLength()} bytes); {@code
+     * onFree} runs once when the memory is given up (dealloca, or last release, after the last
+     * mapping closed), {@code tag} identifies the owner (see {@link #commitTag()}).
+     *
+     * @throws StatusException FAILED_PRECONDITION if this is not an uncommitted transient root
+     */
+    public void commit(MemorySegment committed, Runnable onFree, Object tag) {
+        if (root != this || free != null || memory != null) {
+            throw new StatusException(StatusCode.FAILED_PRECONDITION, "buffer " + this + " is not an uncommitted transient");
+        }
+        commitTag = tag;
+        free = onFree;
+        memory = committed; // volatile: publishes the tag and free action with the memory
+    }
+
+    /** Whether the root's memory is bound (always true except for transients before commit). */
+    public boolean isCommitted() {
+        return root.memory != null;
+    }
+
+    /** Whether the root's memory was given up (dealloca or last release). */
+    public boolean isDecommitted() {
+        return root.freed.get();
+    }
+
+    /** The owner token given to {@link #commit}, or null. */
+    public Object commitTag() {
+        return root.commitTag;
     }
 
     @Override
@@ -232,7 +301,10 @@ public final class HeapBuffer implements Buffer {
         freed.set(true);
         if (openMappings == 0 && !memoryFreed) {
             memoryFreed = true;
-            free.run();
+            Runnable action = free;
+            if (action != null) { // null: a transient whose alloca never committed it
+                action.run();
+            }
         }
     }
 
@@ -252,7 +324,10 @@ public final class HeapBuffer implements Buffer {
     private synchronized void closeRootMapping() {
         if (--openMappings == 0 && freed.get() && !memoryFreed) {
             memoryFreed = true;
-            free.run();
+            Runnable action = free;
+            if (action != null) {
+                action.run();
+            }
         }
     }
 

@@ -1,0 +1,60 @@
+package dev.ortho.bench.hal;
+
+import dev.ortho.hal.Device;
+import dev.ortho.hal.DeviceUri;
+import dev.ortho.hal.Executable;
+import dev.ortho.hal.ExecutableCache;
+import dev.ortho.hal.ExecutableFunctionInfo;
+import dev.ortho.hal.ExecutableParams;
+import dev.ortho.hal.cpu.internal.builtin.BuiltinKernels;
+import dev.ortho.hal.cpu.internal.executable.KernelLibraryRegistry;
+import dev.ortho.hal.cpu.internal.task.LocalTaskDriver;
+import dev.ortho.hal.cpu.internal.task.LocalTaskOptions;
+import dev.ortho.hal.cpu.kernel.JvmStaticFormat;
+import dev.ortho.hal.cpu.kernel.Kernel;
+import dev.ortho.hal.cpu.kernel.KernelFunction;
+import dev.ortho.hal.cpu.kernel.KernelLibrary;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/** Creates local-task devices and executables for the HAL benchmarks. */
+final class LocalTaskBench {
+    private static final AtomicInteger ORDINALS = new AtomicInteger();
+
+    private LocalTaskBench() {}
+
+    /** A local-task device with {@code workers} workers, one queue, the builtin and {@code extra} libraries. */
+    static Device device(int workers, KernelLibrary... extra) {
+        List<KernelLibrary> libraries = new java.util.ArrayList<>(List.of(new BuiltinKernels()));
+        libraries.addAll(List.of(extra));
+        try (LocalTaskDriver driver = new LocalTaskDriver(new KernelLibraryRegistry(libraries),
+                LocalTaskOptions.DEFAULTS, ORDINALS)) {
+            return driver.createDevice(DeviceUri.parse("local-task://?task_topology_group_count=" + workers));
+        }
+    }
+
+    /** Prepares library {@code name} of {@code device}; the cache is released, the executable kept. */
+    static Executable executable(Device device, String name) {
+        try (ExecutableCache cache = device.createExecutableCache("bench")) {
+            return cache.prepareExecutable(new ExecutableParams(JvmStaticFormat.FORMAT, JvmStaticFormat.encode(name),
+                    new int[0]));
+        }
+    }
+
+    /** A one-function library (no constants, no bindings, workgroup size 1). */
+    static KernelLibrary library(String name, String function, Kernel kernel) {
+        List<KernelFunction> functions = List.of(new KernelFunction(
+                new ExecutableFunctionInfo(function, 0, 0, 1, 1, 1, 0), kernel));
+        return new KernelLibrary() {
+            @Override
+            public String name() {
+                return name;
+            }
+
+            @Override
+            public List<KernelFunction> functions() {
+                return functions;
+            }
+        };
+    }
+}

@@ -1,0 +1,36 @@
+package dev.ortho.hal.cpu.internal.osgi;
+
+import org.osgi.service.metatype.annotations.AttributeDefinition;
+import org.osgi.service.metatype.annotations.ObjectClassDefinition;
+
+/**
+ * Default options of {@code local-task} devices (ConfigAdmin PID
+ * {@code dev.ortho.hal.driver.local_task}); a device URI's parameters of the same names override
+ * them. Names follow IREE's flags where IREE has one; the methods double the underscores because
+ * DS maps a single underscore to a dot (so {@code queue__count()} is property {@code queue_count}).
+ */
+@ObjectClassDefinition(name = "Ortho local-task driver",
+        description = "Asynchronous CPU device on the task executor: queues, workers, pool")
+@interface LocalTaskConfig {
+    @AttributeDefinition(description = "Queues per device (queue affinity bit i selects queue i % count)",
+            min = "1", max = "64")
+    int queue__count() default 1;
+
+    @AttributeDefinition(description = "Worker threads per device; 0 = one per detected topology group",
+            min = "0", max = "256")
+    int task__topology__group__count() default 0;
+
+    @AttributeDefinition(description = "Cap on the detected group count when task_topology_group_count is 0",
+            min = "1", max = "256")
+    int task__topology__max__group__count() default 64;
+
+    @AttributeDefinition(description = "Microseconds an idle worker spins before parking (IREE's default 0)", min = "0")
+    long task__worker__spin__us() default 0;
+
+    @AttributeDefinition(description = "Most bytes the stream-ordered allocation pool commits at once", min = "1")
+    long pool__quota__bytes() default Long.MAX_VALUE;
+
+    @AttributeDefinition(description = "Fills, copies and updates up to this many bytes run inline on the queue",
+            min = "0")
+    long inline__transfer__bytes() default 256 * 1024;
+}

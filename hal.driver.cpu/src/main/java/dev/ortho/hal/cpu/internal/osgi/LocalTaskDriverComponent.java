@@ -1,0 +1,89 @@
+package dev.ortho.hal.cpu.internal.osgi;
+
+import dev.ortho.hal.Driver;
+import dev.ortho.hal.DriverInfo;
+import dev.ortho.hal.cpu.internal.executable.KernelLibraryRegistry;
+import dev.ortho.hal.cpu.internal.task.LocalTaskDriver;
+import dev.ortho.hal.cpu.internal.task.LocalTaskDriverFactory;
+import dev.ortho.hal.cpu.internal.task.LocalTaskOptions;
+import dev.ortho.hal.cpu.internal.vmvx.VmvxLoader;
+import dev.ortho.hal.cpu.kernel.KernelLibrary;
+import dev.ortho.hal.spi.DriverFactory;
+import dev.ortho.vm.Instance;
+import dev.ortho.vm.spi.InstructionExtension;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.osgi.service.component.annotations.Activate;
+import org.osgi.service.component.annotations.Component;
+import org.osgi.service.component.annotations.ConfigurationPolicy;
+import org.osgi.service.component.annotations.Reference;
+import org.osgi.service.component.annotations.ReferenceCardinality;
+import org.osgi.service.component.annotations.ReferencePolicy;
+import org.osgi.service.component.annotations.ReferencePolicyOption;
+import org.osgi.service.metatype.annotations.Designate;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Thin OSGi adapter: publishes the {@code local-task} {@link DriverFactory} with the default
+ * device options of its configuration (PID {@code dev.ortho.hal.driver.local_task}; a change
+ * re-creates the component) and keeps its kernel library registry in step with the
+ * {@link KernelLibrary} services and its VMVX loader in step with the {@link InstructionExtension}
+ * services (dynamic, greedy). Devices are owned by whoever created them.
+ */
+@Component(service = DriverFactory.class, configurationPid = "dev.ortho.hal.driver.local_task",
+        configurationPolicy = ConfigurationPolicy.OPTIONAL, property = {
+            "hal.driver.name=" + LocalTaskDriver.NAME,
+            "hal.driver.description=" + LocalTaskDriver.DESCRIPTION})
+@Designate(ocd = LocalTaskConfig.class)
+public final class LocalTaskDriverComponent implements DriverFactory {
+    private static final Logger LOG = LoggerFactory.getLogger(LocalTaskDriverComponent.class);
+
+    private final List<InstructionExtension> extensions = new CopyOnWriteArrayList<>();
+    private final KernelLibraryRegistry libraries = new KernelLibraryRegistry(List.of(),
+            new VmvxLoader(new Instance(), () -> extensions, List.of()));
+    private final LocalTaskDriverFactory factory;
+
+    /** Reads the default device options from {@code config}. */
+    @Activate
+    public LocalTaskDriverComponent(LocalTaskConfig config) {
+        this.factory = new LocalTaskDriverFactory(libraries, new LocalTaskOptions(config.queue__count(),
+                config.task__topology__group__count(), config.task__topology__max__group__count(),
+                config.task__worker__spin__us(), config.pool__quota__bytes(), config.inline__transfer__bytes()));
+    }
+
+    @Reference(cardinality = ReferenceCardinality.MULTIPLE, policy = ReferencePolicy.DYNAMIC,
+            policyOption = ReferencePolicyOption.GREEDY)
+    void bindLibrary(KernelLibrary library) {
+        try {
+            libraries.add(library);
+        } catch (RuntimeException e) {
+            LOG.error("kernel library {} ignored: {}", library, e.toString());
+        }
+    }
+
+    void unbindLibrary(KernelLibrary library) {
+        libraries.remove(library);
+    }
+
+    /** Instruction extensions (ExtF32, ExtF64, …) that VMVX executables prepared later may use. */
+    @Reference(cardinality = ReferenceCardinality.MULTIPLE, policy = ReferencePolicy.DYNAMIC,
+            policyOption = ReferencePolicyOption.GREEDY)
+    void bindExtension(InstructionExtension extension) {
+        extensions.add(extension);
+    }
+
+    void unbindExtension(InstructionExtension extension) {
+        extensions.remove(extension);
+    }
+
+    @Override
+    public List<DriverInfo> enumerate() {
+        return factory.enumerate();
+    }
+
+    @Override
+    public Driver createDriver(String driverName) {
+        return factory.createDriver(driverName);
+    }
+}

@@ -1,0 +1,542 @@
+package dev.ortho.hal.cpu.internal.task;
+
+import dev.ortho.base.StatusCode;
+import dev.ortho.base.StatusException;
+import dev.ortho.hal.Allocator;
+import dev.ortho.hal.BindingTable;
+import dev.ortho.hal.Buffer;
+import dev.ortho.hal.BufferParams;
+import dev.ortho.hal.BufferRef;
+import dev.ortho.hal.CommandBuffer;
+import dev.ortho.hal.CommandBufferMode;
+import dev.ortho.hal.CommandCategory;
+import dev.ortho.hal.Device;
+import dev.ortho.hal.DeviceCapability;
+import dev.ortho.hal.DeviceInfo;
+import dev.ortho.hal.DispatchConfig;
+import dev.ortho.hal.Event;
+import dev.ortho.hal.Executable;
+import dev.ortho.hal.ExecutableCache;
+import dev.ortho.hal.HostCall;
+import dev.ortho.hal.Resource;
+import dev.ortho.hal.Semaphore;
+import dev.ortho.hal.SemaphoreList;
+import dev.ortho.hal.cpu.internal.command.BlockProgram;
+import dev.ortho.hal.cpu.internal.command.Command;
+import dev.ortho.hal.cpu.internal.command.CommandExecutor;
+import dev.ortho.hal.cpu.internal.command.LocalCommandBuffer;
+import dev.ortho.hal.cpu.internal.command.LocalEvent;
+import dev.ortho.hal.cpu.internal.executable.KernelLibraryRegistry;
+import dev.ortho.hal.cpu.internal.executable.LocalExecutableCache;
+import dev.ortho.hal.cpu.internal.heap.HeapAllocator;
+import dev.ortho.hal.cpu.internal.heap.HeapBuffer;
+import dev.ortho.hal.cpu.kernel.JvmStaticFormat;
+import dev.ortho.hal.frontier.Axis;
+import dev.ortho.hal.cpu.internal.vmvx.VmvxLoader;
+import dev.ortho.hal.frontier.Frontier;
+import dev.ortho.hal.frontier.SemaphoreScope;
+import dev.ortho.hal.spi.DeviceQueries;
+import dev.ortho.hal.spi.TimelineSemaphore;
+import dev.ortho.task.Executor;
+import dev.ortho.task.Topology;
+import java.lang.foreign.MemorySegment;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The {@code local-task} device: IREE's asynchronous CPU device on the task executor. Every
+ * queue operation checks its arguments at the call (throwing on errors) and returns at once; it
+ * runs on the device's own {@link Executor} when its waits are reached (see {@link TaskQueue}),
+ * then signals — or fails its signals with the first failure.
+ *
+ * <p>Queues: {@link LocalTaskOptions#queueCount()}; a queue affinity selects the queue of its
+ * lowest set bit below the queue count ({@link Device#QUEUE_AFFINITY_ANY} and 0 select queue 0);
+ * an affinity with no such bit is INVALID_ARGUMENT.
+ * Each queue is a frontier axis of this device.
+ *
+ * <p>Lifetime: the creator owns one reference; the last {@link #release()} tears the device down:
+ * new calls fail with FAILED_PRECONDITION, every unfinished operation fails its signals with
+ * CANCELLED, the executor is shut down (bounded wait; its workers exit) and the resources the
+ * operations held are released. It must not be released from one of its own queue callbacks
+ * (host calls, kernels). Buffers stay usable until their own last release. Thread-safe.
+ */
+public final class LocalTaskDevice implements Device {
+    private static final Logger LOG = LoggerFactory.getLogger(LocalTaskDevice.class);
+    private static final int KNOWN_MODES = CommandBufferMode.ONE_SHOT | CommandBufferMode.ALLOW_INLINE_EXECUTION
+            | CommandBufferMode.UNVALIDATED | CommandBufferMode.UNRETAINED | CommandBufferMode.RETAIN_PROFILE_METADATA
+            | CommandBufferMode.RETAIN_DISPATCH_METADATA;
+    private static final int HOST_CALL_ARGS = 4;
+    private static final Duration SHUTDOWN_TIMEOUT = Duration.ofSeconds(10);
+
+    private final DeviceInfo info;
+    private final KernelLibraryRegistry libraries;
+    private final HeapAllocator allocator;
+    private final Executor executor;
+    private final DevicePool pool;
+    private final TaskQueue[] queues;
+    private final AtomicInteger references = new AtomicInteger(1);
+    private final AtomicLong semaphoreCount = new AtomicLong();
+    private final Object liveLock = new Object();
+    private QueueOp liveHead; // guarded by liveLock
+    private int liveCount; // guarded by liveLock
+    private boolean closing; // guarded by liveLock
+    private volatile boolean closed;
+
+    /**
+     * Creates the device and starts its executor.
+     *
+     * @param info the identity the driver enumerated
+     * @param libraries the kernel libraries {@code jvm-static} executables resolve against
+     * @param options queue count, executor and pool configuration
+     * @param ordinal a number unique among the devices of this driver, used to build the queues'
+     *     never-reused frontier axes (device index = low 8 bits, session = next 8 bits)
+     */
+    public LocalTaskDevice(DeviceInfo info, KernelLibraryRegistry libraries, LocalTaskOptions options, int ordinal) {
+        this.info = info;
+        this.libraries = libraries;
+        this.allocator = new HeapAllocator(info.name());
+        int workers = options.workerCount(options.groupCount() > 0 ? options.groupCount() : Topology.detect().groupCount());
+        this.executor = Executor.builder().topology(Topology.ofGroupCount(workers)).workerCount(workers)
+                .spinNanos(options.spinMicros() * 1000).name(info.name()).build();
+        this.pool = new DevicePool(info.name(), allocator, options.poolQuotaBytes());
+        this.queues = new TaskQueue[options.queueCount()];
+        for (int i = 0; i < queues.length; i++) {
+            long axis = Axis.queue((ordinal >>> 8) & 0xFF, 0, ordinal & 0xFF, i);
+            queues[i] = new TaskQueue(this, i, axis, executor, options.inlineTransferBytes());
+        }
+    }
+
+    @Override
+    public DeviceInfo info() {
+        return info;
+    }
+
+    @Override
+    public Allocator allocator() {
+        return allocator;
+    }
+
+    DevicePool pool() {
+        return pool;
+    }
+
+    /** Number of queues. */
+    public int queueCount() {
+        return queues.length;
+    }
+
+    /** Number of executor workers (the dispatch concurrency). */
+    public int workerCount() {
+        return executor.workerCount();
+    }
+
+    /** The frontier axis of queue {@code index}. */
+    public long queueAxis(int index) {
+        return queues[index].axis();
+    }
+
+    /** A copy of queue {@code index}'s frontier now. */
+    public Frontier queueFrontier(int index) {
+        return queues[index].frontier();
+    }
+
+    /** Waits of queue {@code index} elided because its frontier already dominated theirs. */
+    public long elidedWaits(int index) {
+        return queues[index].elidedWaits();
+    }
+
+    /** Stream-ordered pool counters: {committed bytes, free blocks, created, reused dominated, reused after import, parked}. */
+    public long[] poolCounters() {
+        DevicePool.PoolStats s = pool.stats();
+        return new long[] {s.committedBytes(), s.freeBlocks(), s.blocksCreated(), s.reusedDominated(),
+            s.reusedAfterImport(), s.parkedAllocas()};
+    }
+
+    /** The identifier {@code hal.device.id} patterns match, as IREE's task-system CPU device. */
+    public static final String IDENTIFIER = "local-task";
+
+    @Override
+    public long queryI64(String category, String key) {
+        if (category == null || key == null) {
+            throw new StatusException(StatusCode.INVALID_ARGUMENT, "query category '" + category + "' key '" + key
+                    + "' must not be null");
+        }
+        return switch (category) {
+            case DeviceQueries.DEVICE_ID -> DeviceQueries.matchesPattern(IDENTIFIER, key) ? 1 : 0;
+            case DeviceQueries.EXECUTABLE_FORMAT -> JvmStaticFormat.FORMAT.equals(key) || VmvxLoader.FORMAT.equals(key) ? 1 : 0;
+            case "hal.device" -> {
+                if (key.equals("concurrency")) {
+                    yield queues.length; // as IREE: device concurrency is the queue count
+                }
+                throw unknownQuery(category, key);
+            }
+            case "hal.dispatch" -> {
+                if (key.equals("concurrency")) {
+                    yield executor.workerCount();
+                }
+                throw unknownQuery(category, key);
+            }
+            default -> throw unknownQuery(category, key);
+        };
+    }
+
+    private StatusException unknownQuery(String category, String key) {
+        return new StatusException(StatusCode.NOT_FOUND, "device '" + info.name()
+                + "' has no configuration key value '" + category + " :: " + key + "'");
+    }
+
+    /**
+     * IREE's bits for host memory, plus Ortho's scheduling features: asynchronous queues,
+     * stream-ordered pool reuse, frontiers, and several queues when configured with more than one.
+     */
+    @Override
+    public long capabilities() {
+        return DeviceCapability.TIMELINE_SEMAPHORES | DeviceCapability.UNIFIED_MEMORY | DeviceCapability.HOST_COHERENT
+                | DeviceCapability.HOST_ZERO_COPY_OK | DeviceCapability.CONCURRENT_SAFE | DeviceCapability.ASYNC_QUEUES
+                | DeviceCapability.STREAM_ORDERED_REUSE | DeviceCapability.FRONTIERS
+                | (queues.length > 1 ? DeviceCapability.MULTI_QUEUE : 0);
+    }
+
+    /** Every scope is a host-memory {@link TimelineSemaphore} (the CPU shares the host's memory). */
+    @Override
+    public Semaphore createSemaphore(long initialValue, SemaphoreScope scope) {
+        requireOpen("createSemaphore");
+        return new TimelineSemaphore(info.name() + " semaphore " + semaphoreCount.incrementAndGet(), initialValue,
+                scope);
+    }
+
+    @Override
+    public Event createEvent() {
+        requireOpen("createEvent");
+        return new LocalEvent();
+    }
+
+    @Override
+    public CommandBuffer createCommandBuffer(int mode, int categories, long queueAffinity, int bindingCapacity) {
+        requireOpen("createCommandBuffer");
+        if ((mode & ~KNOWN_MODES) != 0 || categories == 0 || (categories & ~CommandCategory.ANY) != 0
+                || bindingCapacity < 0) {
+            throw new StatusException(StatusCode.INVALID_ARGUMENT, "command buffer mode "
+                    + CommandBufferMode.format(mode) + ", categories " + CommandCategory.format(categories)
+                    + " or binding capacity " + bindingCapacity + " is invalid (known modes "
+                    + CommandBufferMode.format(KNOWN_MODES) + ", categories TRANSFER|DISPATCH, capacity >= 0)");
+        }
+        return new LocalCommandBuffer(mode, categories, queueAffinity, bindingCapacity);
+    }
+
+    @Override
+    public ExecutableCache createExecutableCache(String identifier) {
+        requireOpen("createExecutableCache");
+        return new LocalExecutableCache(identifier, libraries);
+    }
+
+    // ---- queue operations ---------------------------------------------------------------------
+
+    @Override
+    public Buffer queueAlloca(long queueAffinity, SemaphoreList waits, SemaphoreList signals, BufferParams params,
+            long size, long flags) {
+        TaskQueue queue = checkQueue("queueAlloca", queueAffinity, waits, signals);
+        HeapBuffer buffer = allocator.transientBuffer(params, size);
+        QueueOp op = new QueueOp(queue, QueueOp.Kind.ALLOCA, waits, signals);
+        op.buffer = buffer;
+        op.alignment = params.minAlignment();
+        submit(op, waits, signals, buffer);
+        return buffer;
+    }
+
+    /**
+     * Returns a transient buffer's memory to the pool with the queue's frontier as its death
+     * frontier once the waits are reached; for other buffers a barrier.
+     */
+    @Override
+    public void queueDealloca(long queueAffinity, SemaphoreList waits, SemaphoreList signals, Buffer buffer,
+            long flags) {
+        TaskQueue queue = checkQueue("queueDealloca", queueAffinity, waits, signals);
+        HeapBuffer heap = HeapBuffer.cast(buffer, "dealloca buffer");
+        QueueOp op = new QueueOp(queue, QueueOp.Kind.DEALLOCA, waits, signals);
+        op.buffer = HeapBuffer.cast(heap.allocatedBuffer(), "dealloca buffer");
+        submit(op, waits, signals, heap);
+    }
+
+    @Override
+    public void queueFill(long queueAffinity, SemaphoreList waits, SemaphoreList signals, Buffer target, long offset,
+            long length, int pattern, int patternLength, long flags) {
+        TaskQueue queue = checkQueue("queueFill", queueAffinity, waits, signals);
+        Command command = Command.fill(BufferRef.of(target, offset, length), pattern, patternLength);
+        transfer(queue, waits, signals, command, HeapBuffer.cast(target, "fill target")
+                .checkRange("fill target", offset, length), target);
+    }
+
+    @Override
+    public void queueUpdate(long queueAffinity, SemaphoreList waits, SemaphoreList signals, MemorySegment source,
+            Buffer target, long targetOffset, long flags) {
+        TaskQueue queue = checkQueue("queueUpdate", queueAffinity, waits, signals);
+        Command.Update command = Command.update(source, BufferRef.of(target, targetOffset, Buffer.WHOLE_BUFFER));
+        transfer(queue, waits, signals, command, command.data().length, target);
+    }
+
+    @Override
+    public void queueCopy(long queueAffinity, SemaphoreList waits, SemaphoreList signals, Buffer source,
+            long sourceOffset, Buffer target, long targetOffset, long length, long flags) {
+        TaskQueue queue = checkQueue("queueCopy", queueAffinity, waits, signals);
+        Command command = Command.copy(BufferRef.of(source, sourceOffset, length),
+                BufferRef.of(target, targetOffset, length));
+        transfer(queue, waits, signals, command, HeapBuffer.cast(source, "copy source")
+                .checkRange("copy source", sourceOffset, length), source, target);
+    }
+
+    private void transfer(TaskQueue queue, SemaphoreList waits, SemaphoreList signals, Command command, long bytes,
+            Resource... buffers) {
+        QueueOp op = new QueueOp(queue, QueueOp.Kind.TRANSFER, waits, signals);
+        op.command = command;
+        op.transferBytes = bytes;
+        submit(op, waits, signals, buffers);
+    }
+
+    @Override
+    public void queueDispatch(long queueAffinity, SemaphoreList waits, SemaphoreList signals, Executable executable,
+            int function, DispatchConfig config, MemorySegment constants, BufferRef[] bindings, long flags) {
+        TaskQueue queue = checkQueue("queueDispatch", queueAffinity, waits, signals);
+        if (bindings != null) {
+            for (int i = 0; i < bindings.length; i++) {
+                if (bindings[i] != null && bindings[i].isIndirect()) {
+                    throw new StatusException(StatusCode.INVALID_ARGUMENT, "queueDispatch binding " + i
+                            + " is an indirect reference (slot " + bindings[i].bufferSlot()
+                            + "); queue dispatches take direct buffers only");
+                }
+            }
+        }
+        Command.Dispatch command = Command.dispatch(executable, function, config, constants, bindings, flags);
+        List<Resource> used = new ArrayList<>(command.bindings().length + 2);
+        used.add(executable);
+        command.forEachDirectBuffer(used::add);
+        QueueOp op = new QueueOp(queue, QueueOp.Kind.DISPATCH, waits, signals);
+        op.command = command;
+        submit(op, waits, signals, used.toArray(new Resource[0]));
+    }
+
+    @Override
+    public void queueExecute(long queueAffinity, SemaphoreList waits, SemaphoreList signals,
+            CommandBuffer commandBuffer, BindingTable bindings, long flags) {
+        TaskQueue queue = checkQueue("queueExecute", queueAffinity, waits, signals);
+        if (commandBuffer == null) {
+            submit(new QueueOp(queue, QueueOp.Kind.BARRIER, waits, signals), waits, signals);
+            return;
+        }
+        if (!(commandBuffer instanceof LocalCommandBuffer local)) {
+            throw new StatusException(StatusCode.INVALID_ARGUMENT, "queueExecute command buffer " + commandBuffer
+                    + " was not created by a local CPU device");
+        }
+        BlockProgram program = local.programForSubmission();
+        CommandExecutor.checkSlots(bindings, program.usedSlots());
+        List<Resource> used = new ArrayList<>();
+        used.add(commandBuffer);
+        for (int slot = program.usedSlots().nextSetBit(0); slot >= 0; slot = program.usedSlots().nextSetBit(slot + 1)) {
+            used.add(bindings.buffer(slot));
+        }
+        QueueOp op = new QueueOp(queue, QueueOp.Kind.EXECUTE, waits, signals);
+        op.program = program;
+        op.bindings = bindings;
+        submit(op, waits, signals, used.toArray(new Resource[0]));
+    }
+
+    @Override
+    public void queueBarrier(long queueAffinity, SemaphoreList waits, SemaphoreList signals, long flags) {
+        TaskQueue queue = checkQueue("queueBarrier", queueAffinity, waits, signals);
+        submit(new QueueOp(queue, QueueOp.Kind.BARRIER, waits, signals), waits, signals);
+    }
+
+    @Override
+    public void queueHostCall(long queueAffinity, SemaphoreList waits, SemaphoreList signals, HostCall call,
+            long[] args, long flags) {
+        TaskQueue queue = checkQueue("queueHostCall", queueAffinity, waits, signals);
+        if (call == null) {
+            throw new StatusException(StatusCode.INVALID_ARGUMENT, "queueHostCall call is null");
+        }
+        if (args != null && args.length > HOST_CALL_ARGS) {
+            throw new StatusException(StatusCode.INVALID_ARGUMENT, "queueHostCall has " + args.length
+                    + " arguments, more than the " + HOST_CALL_ARGS + " a host call takes");
+        }
+        QueueOp op = new QueueOp(queue, QueueOp.Kind.HOST_CALL, waits, signals);
+        op.call = call;
+        op.args = args == null ? new long[HOST_CALL_ARGS] : Arrays.copyOf(args, HOST_CALL_ARGS);
+        op.flags = flags;
+        submit(op, waits, signals);
+    }
+
+    /** Operations are issued as soon as their waits resolve; there is nothing to flush. */
+    @Override
+    public void queueFlush(long queueAffinity) {
+        requireOpen("queueFlush");
+        queueFor(queueAffinity);
+    }
+
+    /** Retains what {@code op} uses (semaphores and {@code resources}), then submits it. */
+    private void submit(QueueOp op, SemaphoreList waits, SemaphoreList signals, Resource... resources) {
+        Resource[] retained = new Resource[waits.size() + signals.size() + resources.length];
+        int n = 0;
+        for (int i = 0; i < waits.size(); i++) {
+            retained[n++] = waits.semaphore(i);
+        }
+        for (int i = 0; i < signals.size(); i++) {
+            retained[n++] = signals.semaphore(i);
+        }
+        for (Resource resource : resources) {
+            retained[n++] = resource;
+        }
+        for (Resource resource : retained) {
+            resource.retain();
+        }
+        op.retained = retained;
+        try {
+            op.queue.submit(op);
+        } catch (StatusException e) {
+            op.releaseResources();
+            throw e;
+        }
+    }
+
+    // ---- live operations and teardown ---------------------------------------------------------
+
+    /** Links {@code op} into the live list. */
+    void register(QueueOp op) {
+        synchronized (liveLock) {
+            if (closing) {
+                throw closedError("submit " + op.kind);
+            }
+            op.liveNext = liveHead;
+            if (liveHead != null) {
+                liveHead.livePrev = op;
+            }
+            liveHead = op;
+            liveCount++;
+        }
+    }
+
+    /**
+     * Unlinks {@code op}; returns false if the device is closing (the device then releases the
+     * operation's resources itself once its executor has stopped).
+     */
+    boolean unregister(QueueOp op) {
+        synchronized (liveLock) {
+            if (closing) {
+                return false;
+            }
+            if (op.livePrev != null) {
+                op.livePrev.liveNext = op.liveNext;
+            } else if (liveHead == op) {
+                liveHead = op.liveNext;
+            }
+            if (op.liveNext != null) {
+                op.liveNext.livePrev = op.livePrev;
+            }
+            op.livePrev = null;
+            op.liveNext = null;
+            liveCount--;
+            return true;
+        }
+    }
+
+    /** Operations submitted and not yet retired (a snapshot). */
+    public int liveOperations() {
+        synchronized (liveLock) {
+            return liveCount;
+        }
+    }
+
+    private void shutdown() {
+        List<QueueOp> live = new ArrayList<>();
+        synchronized (liveLock) {
+            closing = true;
+            for (QueueOp op = liveHead; op != null; op = op.liveNext) {
+                live.add(op);
+            }
+            liveHead = null;
+            liveCount = 0;
+        }
+        closed = true;
+        for (QueueOp op : live) {
+            op.queue.retire(op, new StatusException(StatusCode.CANCELLED, "device '" + info.name()
+                    + "' was closed before " + op + " finished"), true);
+        }
+        boolean clean;
+        try {
+            clean = executor.shutdown(SHUTDOWN_TIMEOUT);
+        } catch (StatusException e) {
+            LOG.error("device '{}' released on its own worker thread; executor shutdown skipped: {}", info.name(),
+                    e.getMessage());
+            clean = false;
+        }
+        if (!clean) {
+            LOG.warn("device '{}': executor did not stop within {}", info.name(), SHUTDOWN_TIMEOUT);
+        }
+        for (QueueOp op : live) {
+            op.releaseResources();
+        }
+        pool.close();
+    }
+
+    // ---- checks -------------------------------------------------------------------------------
+
+    private TaskQueue checkQueue(String what, long queueAffinity, SemaphoreList waits, SemaphoreList signals) {
+        requireOpen(what);
+        if (waits == null || signals == null) {
+            throw new StatusException(StatusCode.INVALID_ARGUMENT, what + " wait or signal list is null (use "
+                    + "SemaphoreList.empty())");
+        }
+        return queueFor(queueAffinity);
+    }
+
+    private TaskQueue queueFor(long queueAffinity) {
+        if (queueAffinity == QUEUE_AFFINITY_ANY || queueAffinity == 0) {
+            return queues[0];
+        }
+        long valid = queues.length >= 64 ? -1L : (1L << queues.length) - 1;
+        long selected = queueAffinity & valid;
+        if (selected == 0) {
+            throw new StatusException(StatusCode.INVALID_ARGUMENT, "queue affinity 0x" + Long.toHexString(queueAffinity)
+                    + " selects no queue of device '" + info.name() + "' (it has " + queues.length + " queues, mask 0x"
+                    + Long.toHexString(valid) + ")");
+        }
+        return queues[Long.numberOfTrailingZeros(selected)];
+    }
+
+    private void requireOpen(String what) {
+        if (closed) {
+            throw closedError(what);
+        }
+    }
+
+    private StatusException closedError(String what) {
+        return new StatusException(StatusCode.FAILED_PRECONDITION, what + " on device '" + info.name()
+                + "' after it was closed");
+    }
+
+    @Override
+    public void retain() {
+        references.incrementAndGet();
+    }
+
+    @Override
+    public void release() {
+        int remaining = references.decrementAndGet();
+        if (remaining == 0) {
+            shutdown();
+        } else if (remaining < 0) {
+            throw new StatusException(StatusCode.FAILED_PRECONDITION, "device '" + info.name()
+                    + "' released more times than retained");
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "local-task device '" + info.name() + "' (" + queues.length + " queues, " + executor.workerCount()
+                + " workers)";
+    }
+}

@@ -1,0 +1,99 @@
+package dev.ortho.hal.cpu.internal.task;
+
+import dev.ortho.base.StatusCode;
+import dev.ortho.base.StatusException;
+import dev.ortho.task.Topology;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Configuration of a {@code local-task} device. Keys use IREE's flag names where IREE has one
+ * ({@code task_topology_group_count}, {@code task_topology_max_group_count},
+ * {@code task_worker_spin_us}); the rest are Ortho's: {@code queue_count} (IREE's device
+ * parameter), {@code pool_quota_bytes} (stream-ordered pool limit) and
+ * {@code inline_transfer_bytes} (largest fill/copy/update run inline by the queue process).
+ * Defaults come from the driver (ConfigAdmin); a device URI's parameters override them, e.g.
+ * {@code local-task://?queue_count=3&task_topology_group_count=2}.
+ *
+ * @param queueCount queues of the device (1 to 64)
+ * @param groupCount worker count; 0 = one per detected topology group
+ * @param maxGroupCount cap on the detected group count (IREE's default 64)
+ * @param spinMicros how long an idle worker spins before parking
+ * @param poolQuotaBytes most bytes the stream-ordered pool commits at once
+ * @param inlineTransferBytes transfers up to this size run on the queue process
+ */
+public record LocalTaskOptions(int queueCount, int groupCount, int maxGroupCount, long spinMicros,
+        long poolQuotaBytes, long inlineTransferBytes) {
+    /** IREE's default threshold for queue-inline transfers, 256 KiB. */
+    public static final long DEFAULT_INLINE_TRANSFER_BYTES = 256 * 1024;
+    /**
+     * Defaults: one queue, one worker per group (at most 64), no spinning (IREE's default: a
+     * spinning worker takes the core from the worker that was woken for the work, which costs
+     * ~100 µs per hand-off on an oversubscribed 2-core machine), no quota.
+     */
+    public static final LocalTaskOptions DEFAULTS = new LocalTaskOptions(1, 0, 64, 0, Long.MAX_VALUE,
+            DEFAULT_INLINE_TRANSFER_BYTES);
+    private static final Set<String> KEYS = Set.of("queue_count", "task_topology_group_count",
+            "task_topology_max_group_count", "task_worker_spin_us", "pool_quota_bytes", "inline_transfer_bytes");
+
+    /** @throws StatusException INVALID_ARGUMENT naming the option and value outside its range */
+    public LocalTaskOptions {
+        check("queue_count", queueCount, 1, 64);
+        check("task_topology_group_count", groupCount, 0, Topology.MAX_GROUPS);
+        check("task_topology_max_group_count", maxGroupCount, 1, Topology.MAX_GROUPS);
+        check("task_worker_spin_us", spinMicros, 0, 10_000_000);
+        check("pool_quota_bytes", poolQuotaBytes, 1, Long.MAX_VALUE);
+        check("inline_transfer_bytes", inlineTransferBytes, 0, Long.MAX_VALUE);
+    }
+
+    /**
+     * These options with {@code params} (device URI parameters) applied.
+     *
+     * @throws StatusException INVALID_ARGUMENT for an unknown key or a value that is not a number
+     *     in range
+     */
+    public LocalTaskOptions with(Map<String, String> params) {
+        for (String key : params.keySet()) {
+            if (!KEYS.contains(key)) {
+                throw new StatusException(StatusCode.INVALID_ARGUMENT, "local-task device parameter '" + key
+                        + "' is unknown (known: " + String.join(", ", KEYS.stream().sorted().toList()) + ")");
+            }
+        }
+        return new LocalTaskOptions(
+                (int) number(params, "queue_count", queueCount),
+                (int) number(params, "task_topology_group_count", groupCount),
+                (int) number(params, "task_topology_max_group_count", maxGroupCount),
+                number(params, "task_worker_spin_us", spinMicros),
+                number(params, "pool_quota_bytes", poolQuotaBytes),
+                number(params, "inline_transfer_bytes", inlineTransferBytes));
+    }
+
+    /** The worker count these options give on a machine with {@code detected} topology groups. */
+    public int workerCount(int detected) {
+        return groupCount > 0 ? groupCount : Math.max(1, Math.min(detected, maxGroupCount));
+    }
+
+    private static long number(Map<String, String> params, String key, long current) {
+        String text = params.get(key);
+        if (text == null) {
+            return current;
+        }
+        try {
+            long value = Long.parseLong(text.strip());
+            if (!key.endsWith("_bytes") && !key.endsWith("_us") && (value > Integer.MAX_VALUE || value < Integer.MIN_VALUE)) {
+                throw new NumberFormatException();
+            }
+            return value;
+        } catch (NumberFormatException e) {
+            throw new StatusException(StatusCode.INVALID_ARGUMENT, "local-task device parameter " + key + "='" + text
+                    + "' is not an integer in range");
+        }
+    }
+
+    private static void check(String key, long value, long min, long max) {
+        if (value < min || value > max) {
+            throw new StatusException(StatusCode.INVALID_ARGUMENT, "local-task option " + key + " = " + value
+                    + " is outside [" + min + ", " + max + "]");
+        }
+    }
+}

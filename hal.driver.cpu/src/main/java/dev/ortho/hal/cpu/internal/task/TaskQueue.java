@@ -1,0 +1,349 @@
+package dev.ortho.hal.cpu.internal.task;
+
+import dev.ortho.base.StatusCode;
+import dev.ortho.base.StatusException;
+import dev.ortho.hal.HostCall;
+import dev.ortho.hal.Semaphore;
+import dev.ortho.hal.SemaphoreList;
+import dev.ortho.hal.cpu.internal.command.BlockProgram;
+import dev.ortho.hal.cpu.internal.command.CommandExecutor;
+import dev.ortho.hal.frontier.Frontier;
+import dev.ortho.task.DrainFunction;
+import dev.ortho.task.DrainResult;
+import dev.ortho.task.Executor;
+import dev.ortho.task.Process;
+import dev.ortho.task.WorkerContext;
+import java.lang.foreign.MemorySegment;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One queue of a {@code local-task} device: a budget-1 <em>queue process</em> (this drain
+ * function) fed by a lock-free ready list, plus two {@link BlockProcessor}s (command buffers,
+ * streamed operations), and the queue's causal axis and frontier.
+ *
+ * <p><b>Readiness.</b> An operation becomes ready when its last wait is satisfied (see
+ * {@link QueueOp}); execution order is the order in which waits resolve, not submission order.
+ * Dispatches and large transfers go straight to the streaming processor from the thread that
+ * made them ready; everything else is pushed onto the ready list and the queue process is
+ * scheduled (direct wake). Its drain pops one operation per call and handles it inline:
+ * barriers, host calls, alloca/dealloca (pool), small fills/copies/updates; command buffers are
+ * prepared and handed to the compute processor.
+ *
+ * <p><b>Frontier.</b> The queue is an axis. When an operation is issued, the frontiers its waits
+ * carry are imported (merged) into the queue's frontier unless the queue frontier already
+ * dominates them (the wait is then elided: nothing to import). When an operation retires, the
+ * queue's epoch advances and signals carry a copy of the queue frontier. The frontier is guarded
+ * by a lock held only for these merges and copies (per operation, never per tile); semaphores are
+ * signalled after it is released.
+ */
+final class TaskQueue implements DrainFunction {
+    static final Logger LOG = LoggerFactory.getLogger(TaskQueue.class);
+    private static final VarHandle ELIDED;
+    private static final VarHandle IMPORTED;
+
+    static {
+        try {
+            MethodHandles.Lookup l = MethodHandles.lookup();
+            ELIDED = l.findVarHandle(TaskQueue.class, "elidedWaits", long.class);
+            IMPORTED = l.findVarHandle(TaskQueue.class, "importedWaits", long.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    /** Axes a queue frontier holds before it evicts (and taints). */
+    static final int FRONTIER_CAPACITY = 16;
+
+    private final LocalTaskDevice device;
+    private final int index;
+    private final long axis;
+    private final long inlineThreshold;
+    private final int workers;
+    private final MpscQueue<QueueOp> ready = new MpscQueue<>();
+    private final Process process;
+    private final BlockProcessor compute;
+    private final BlockProcessor streaming;
+    private final Object frontierLock = new Object();
+    private final Frontier frontier = new Frontier(FRONTIER_CAPACITY); // guarded by frontierLock
+    private final Frontier scratch = new Frontier(FRONTIER_CAPACITY); // guarded by frontierLock
+    private long epoch; // guarded by frontierLock
+    private volatile long elidedWaits;
+    private volatile long importedWaits;
+
+    TaskQueue(LocalTaskDevice device, int index, long axis, Executor executor, long inlineThreshold) {
+        this.device = device;
+        this.index = index;
+        this.axis = axis;
+        this.inlineThreshold = inlineThreshold;
+        this.workers = executor.workerCount();
+        String name = device.info().name() + " queue " + index;
+        this.process = executor.newProcess(name, this).build();
+        this.compute = new BlockProcessor(this, executor, name + " compute");
+        this.streaming = new BlockProcessor(this, executor, name + " streaming");
+        process.schedule(); // lives as long as the device; sleeps while the ready list is empty
+    }
+
+    int index() {
+        return index;
+    }
+
+    long axis() {
+        return axis;
+    }
+
+    /** Waits whose frontier the queue already dominated when they were issued. */
+    long elidedWaits() {
+        return elidedWaits;
+    }
+
+    /** Waits whose frontier had to be merged into the queue's. */
+    long importedWaits() {
+        return importedWaits;
+    }
+
+    /** A copy of the queue's frontier now. */
+    Frontier frontier() {
+        synchronized (frontierLock) {
+            return frontier.copy();
+        }
+    }
+
+    /** The executor processes of this queue (for teardown). */
+    Process[] processes() {
+        return new Process[] {process, compute.process(), streaming.process()};
+    }
+
+    // ---- submission and readiness -----------------------------------------------------------
+
+    /** Registers {@code op} with the device and arms its waits; it runs once they are reached. */
+    void submit(QueueOp op) {
+        device.register(op);
+        op.arm();
+    }
+
+    /** Called by the thread that satisfied {@code op}'s last wait. */
+    void onReady(QueueOp op) {
+        if (op.kind == QueueOp.Kind.DISPATCH
+                || (op.kind == QueueOp.Kind.TRANSFER && op.transferBytes > inlineThreshold)) {
+            stream(op);
+            return;
+        }
+        requeue(op);
+    }
+
+    /** Puts {@code op} on the ready list and wakes the queue process. */
+    void requeue(QueueOp op) {
+        ready.offer(op);
+        process.schedule();
+    }
+
+    private void stream(QueueOp op) {
+        if (!op.claimIssue()) {
+            return;
+        }
+        importWaitFrontiers(op);
+        issue(op, BlockProgram.single(op.command), null, streaming);
+    }
+
+    // ---- the queue process --------------------------------------------------------------------
+
+    @Override
+    public void drain(Process p, WorkerContext worker, DrainResult result) {
+        QueueOp op = ready.poll();
+        if (op == null) {
+            if (!ready.isEmpty()) {
+                result.keepActive(); // a push is half done
+            }
+            return;
+        }
+        result.didWork();
+        if (!op.claimIssue()) {
+            return; // retired meanwhile (cancelled or failed)
+        }
+        if (!op.imported) {
+            op.imported = true;
+            importWaitFrontiers(op);
+        }
+        try {
+            handle(op);
+        } catch (StatusException e) {
+            retire(op, e, true);
+        } catch (RuntimeException e) {
+            retire(op, new StatusException(StatusCode.INTERNAL, op + " threw " + e, e), true);
+        }
+    }
+
+    private void handle(QueueOp op) {
+        switch (op.kind) {
+            case BARRIER -> retire(op, null, true);
+            case TRANSFER -> {
+                CommandExecutor.execute(op.command, null);
+                retire(op, null, true);
+            }
+            case DISPATCH -> stream(op);
+            case EXECUTE -> {
+                MemorySegment[] slots = CommandExecutor.resolveSlots(op.bindings, op.program.usedSlots());
+                issue(op, op.program, slots, compute);
+            }
+            case ALLOCA -> {
+                if (device.pool().alloca(op, this)) {
+                    retire(op, null, true);
+                }
+            }
+            case DEALLOCA -> {
+                device.pool().dealloca(op.buffer, this);
+                retire(op, null, true);
+            }
+            case HOST_CALL -> hostCall(op);
+        }
+    }
+
+    private void issue(QueueOp op, BlockProgram program, MemorySegment[] slots, BlockProcessor processor) {
+        Execution execution;
+        try {
+            execution = new Execution(op, program, slots, workers);
+        } catch (StatusException e) {
+            retire(op, e, true);
+            return;
+        }
+        op.execution = execution;
+        if (!execution.start()) {
+            retireExecution(execution);
+            return;
+        }
+        processor.submit(execution);
+    }
+
+    private void hostCall(QueueOp op) {
+        if ((op.flags & HostCall.FLAG_NON_BLOCKING) != 0) {
+            retire(op, null, true);
+            try {
+                op.call.call(device, op.args, SemaphoreList.empty());
+            } catch (RuntimeException e) {
+                LOG.warn("non-blocking host call on {} failed; dropped: {}", this, e.toString());
+            }
+            return;
+        }
+        boolean done;
+        try {
+            done = op.call.call(device, op.args, op.signals);
+        } catch (StatusException e) {
+            retire(op, e, true);
+            return;
+        } catch (RuntimeException e) {
+            retire(op, new StatusException(StatusCode.UNKNOWN, "host call threw " + e, e), true);
+            return;
+        }
+        retire(op, null, done); // deferred (false): the call signals its list itself
+    }
+
+    // ---- frontiers and retirement -------------------------------------------------------------
+
+    private void importWaitFrontiers(QueueOp op) {
+        SemaphoreList waits = op.waits;
+        for (int i = 0; i < waits.size(); i++) {
+            Semaphore semaphore = waits.semaphore(i);
+            synchronized (frontierLock) {
+                boolean reached;
+                try {
+                    reached = semaphore.frontierAt(waits.value(i), scratch);
+                } catch (StatusException failedMeanwhile) {
+                    continue; // the failure retires the operation through its timepoint
+                }
+                if (!reached) {
+                    continue;
+                }
+                if (frontier.dominates(scratch)) {
+                    ELIDED.getAndAdd(this, 1L);
+                } else {
+                    frontier.merge(scratch);
+                    IMPORTED.getAndAdd(this, 1L);
+                }
+            }
+        }
+    }
+
+    /**
+     * Merges {@code death} (a pooled block's death frontier) into the queue's frontier unless it
+     * already dominates it.
+     *
+     * @return true if the queue frontier dominated it (reuse needs nothing), false if the
+     *     undominated entries had to be imported
+     */
+    boolean acquire(Frontier death) {
+        synchronized (frontierLock) {
+            if (frontier.dominates(death)) {
+                return true;
+            }
+            frontier.merge(death);
+            return false;
+        }
+    }
+
+    /** Whether the queue's frontier dominates {@code other} now. */
+    boolean dominates(Frontier other) {
+        synchronized (frontierLock) {
+            return frontier.dominates(other);
+        }
+    }
+
+    /** Copies the queue's frontier into {@code out} (a death frontier at dealloca). */
+    void snapshot(Frontier out) {
+        synchronized (frontierLock) {
+            out.copyFrom(frontier);
+        }
+    }
+
+    void retireExecution(Execution execution) {
+        retire(execution.op, execution.error(), true);
+    }
+
+    /**
+     * Retires {@code op} once: on success advances the queue's epoch and (if {@code signal})
+     * signals with the queue frontier; on failure fails the signals. Then releases resources.
+     */
+    void retire(QueueOp op, StatusException error, boolean signal) {
+        if (!op.claimRetire()) {
+            return;
+        }
+        if (error != null) {
+            op.cancelTimepoints();
+            Execution execution = op.execution;
+            if (execution != null) {
+                execution.abandon(error);
+            }
+            op.signals.fail(error);
+        } else {
+            SemaphoreList signals = op.signals;
+            Frontier carried = null;
+            synchronized (frontierLock) {
+                epoch++;
+                frontier.insertOrRaise(axis, epoch);
+                if (signal && !signals.isEmpty()) {
+                    carried = frontier.copy();
+                }
+            }
+            if (carried != null) {
+                for (int i = 0; i < signals.size(); i++) {
+                    Semaphore semaphore = signals.semaphore(i);
+                    try {
+                        semaphore.signal(signals.value(i), carried);
+                    } catch (StatusException e) {
+                        semaphore.fail(e.annotate("while " + op + " signalled it"));
+                    }
+                }
+            }
+        }
+        if (device.unregister(op)) {
+            op.releaseResources();
+        }
+    }
+
+    @Override
+    public String toString() {
+        return device.info().name() + " queue " + index;
+    }
+}

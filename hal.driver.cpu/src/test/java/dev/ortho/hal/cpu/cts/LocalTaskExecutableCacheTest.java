@@ -1,0 +1,17 @@
+package dev.ortho.hal.cpu.cts;
+
+import dev.ortho.hal.Device;
+import dev.ortho.hal.ExecutableParams;
+import dev.ortho.hal.cts.ExecutableCacheSuite;
+
+class LocalTaskExecutableCacheTest extends ExecutableCacheSuite {
+    @Override
+    protected Device createDevice() {
+        return LocalTask.device();
+    }
+
+    @Override
+    protected ExecutableParams testExecutable() {
+        return LocalSync.testExecutable();
+    }
+}
