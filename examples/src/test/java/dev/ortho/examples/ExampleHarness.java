@@ -7,6 +7,8 @@ import dev.ortho.hal.DriverRegistry;
 import dev.ortho.hal.cpu.internal.builtin.BuiltinKernels;
 import dev.ortho.hal.cpu.internal.executable.KernelLibraryRegistry;
 import dev.ortho.hal.cpu.internal.sync.LocalSyncDriverFactory;
+import dev.ortho.hal.cpu.internal.task.LocalTaskDriverFactory;
+import dev.ortho.hal.cpu.internal.task.LocalTaskOptions;
 import dev.ortho.hal.cpu.internal.vmvx.VmvxLoader;
 import dev.ortho.hal.validation.internal.ValidationWrapper;
 import dev.ortho.modules.hal.HalModule;
@@ -68,14 +70,19 @@ final class ExampleHarness implements AutoCloseable {
      * be identical on all of them.
      */
     static List<String> devices() {
-        return List.of("local-sync://", "validation+local-sync://");
+        return List.of("local-sync://", "validation+local-sync://", "local-task://", "validation+local-task://");
     }
 
-    /** A registry with local-sync (builtin kernels and the VMVX loader) and the validation wrapper. */
+    /**
+     * A registry with local-sync and local-task (builtin kernels and the VMVX loader) and the
+     * validation wrapper.
+     */
     static DriverRegistry registry() {
         DriverRegistry registry = new DriverRegistry();
         registry.register(new LocalSyncDriverFactory(new KernelLibraryRegistry(List.of(new BuiltinKernels()),
                 new VmvxLoader(new Instance(), () -> ExampleGenerator.EXTENSIONS, List.of()))));
+        registry.register(new LocalTaskDriverFactory(new KernelLibraryRegistry(List.of(new BuiltinKernels()),
+                new VmvxLoader(new Instance(), () -> ExampleGenerator.EXTENSIONS, List.of())), LocalTaskOptions.DEFAULTS));
         registry.registerWrapper(new ValidationWrapper());
         return registry;
     }

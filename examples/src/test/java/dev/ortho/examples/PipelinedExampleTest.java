@@ -24,6 +24,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 class PipelinedExampleTest {
     private static final long HANG_GUARD_SECONDS = 60;
@@ -67,6 +68,28 @@ class PipelinedExampleTest {
              Fence signal = Fence.at(timeline, 2)) {
             timeline.signal(1); // local-sync waits inline in queue calls: reach the wait fence first
             VmList out = h.call("pipelined.cube$async", input, wait, signal);
+            timeline.await(2, Timeout.infinite());
+            assertArrayEquals(cube(x), result(out));
+        }
+    }
+
+    /**
+     * On an asynchronous device the coarse-fences function only schedules: it returns the result
+     * view before its wait fence is reached, and the whole chain (alloca, two executes, dealloca)
+     * runs in fence order once the caller reaches it.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"local-task://", "validation+local-task://"})
+    void onLocalTaskTheCoarseFencesCallReturnsBeforeItsWaitFenceIsReached(String device) {
+        float[] x = {3f, -0.5f, 1.25f, 4f};
+        try (ExampleHarness h = new ExampleHarness("pipelined", device);
+             BufferView input = h.f32View(new long[] {4}, x);
+             Semaphore timeline = h.device.createSemaphore(0);
+             Fence wait = Fence.at(timeline, 1);
+             Fence signal = Fence.at(timeline, 2)) {
+            VmList out = h.call("pipelined.cube$async", input, wait, signal);
+            assertEquals(0, timeline.query(), "nothing ran before the wait fence");
+            timeline.signal(1);
             timeline.await(2, Timeout.infinite());
             assertArrayEquals(cube(x), result(out));
         }
