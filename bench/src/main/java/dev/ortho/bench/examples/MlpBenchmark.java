@@ -10,6 +10,8 @@ import dev.ortho.hal.ElementType;
 import dev.ortho.hal.cpu.internal.builtin.BuiltinKernels;
 import dev.ortho.hal.cpu.internal.executable.KernelLibraryRegistry;
 import dev.ortho.hal.cpu.internal.sync.LocalSyncDriverFactory;
+import dev.ortho.hal.cpu.internal.task.LocalTaskDriverFactory;
+import dev.ortho.hal.cpu.internal.task.LocalTaskOptions;
 import dev.ortho.hal.cpu.internal.vmvx.VmvxLoader;
 import dev.ortho.modules.hal.HalModule;
 import dev.ortho.modules.hal.HalRefs;
@@ -35,6 +37,7 @@ import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
@@ -43,7 +46,7 @@ import org.openjdk.jmh.annotations.TearDown;
 /**
  * One inference of the MLP example (784 → 128 → 10, f32) per operation:
  * <ul>
- *   <li>{@code vmLocalSync}: {@code mlp.predict} invoked through the VM on {@code local-sync}
+ *   <li>{@code vm}: {@code mlp.predict} invoked synchronously through the VM on {@code deviceUri}
  *       (buffer-view checks, output allocation, command buffer with one VMVX dispatch running
  *       {@code vmvx.mmt4d} twice plus ExtF32 ReLU/softmax loops, fence, result view);</li>
  *   <li>{@code plainJava}: the peer, the same forward pass as plain Java loops over float arrays
@@ -57,6 +60,10 @@ import org.openjdk.jmh.annotations.TearDown;
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
 public class MlpBenchmark {
     private static final List<InstructionExtension> EXTENSIONS = List.of(new ExtF32Extension(), new ExtF64Extension());
+
+    /** The device the VM path runs on (the plain-Java peer ignores it). */
+    @Param({"local-sync://", "local-task://"})
+    public String deviceUri;
 
     private Device device;
     private Context context;
@@ -77,7 +84,9 @@ public class MlpBenchmark {
         DriverRegistry registry = new DriverRegistry();
         registry.register(new LocalSyncDriverFactory(new KernelLibraryRegistry(List.of(new BuiltinKernels()),
                 new VmvxLoader(new Instance(), () -> EXTENSIONS, List.of()))));
-        device = registry.createDevice("local-sync://");
+        registry.register(new LocalTaskDriverFactory(new KernelLibraryRegistry(List.of(new BuiltinKernels()),
+                new VmvxLoader(new Instance(), () -> EXTENSIONS, List.of())), LocalTaskOptions.DEFAULTS));
+        device = registry.createDevice(deviceUri);
         Instance instance = new Instance();
         Module hal = HalModule.create(instance, List.of(device));
         Path dir = Path.of(System.getProperty("ortho.examples.dir", "examples"));
@@ -110,7 +119,7 @@ public class MlpBenchmark {
     }
 
     @Benchmark
-    public VmList vmLocalSync() {
+    public VmList vm() {
         Invocation.invoke(context, predict, inputs, outputs);
         return outputs;
     }
