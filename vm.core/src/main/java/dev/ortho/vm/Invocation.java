@@ -6,7 +6,6 @@ import dev.ortho.base.StatusException;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
@@ -25,6 +24,9 @@ import java.util.concurrent.locks.LockSupport;
  * {@link StatusException}, annotated with the stack backtrace at the point of failure
  * ({@code [depth] type module.function:pc -}); the stack is then unwound, releasing every ref
  * still held in frames.
+ *
+ * <p>Schedulers that resume invocations themselves (the task executor's coroutine processes) use
+ * {@link Coroutine}.
  *
  * <p>Thread-safety: each invocation has its own stack; any number may run concurrently on one
  * context (module states permitting).
@@ -83,7 +85,7 @@ public final class Invocation {
         }
     }
 
-    private static StatusException fail(Stack stack, StatusException e) {
+    static StatusException fail(Stack stack, StatusException e) {
         if (stack.depth() > 0) {
             e.annotate(stack.formatBacktrace());
         }
@@ -130,7 +132,7 @@ public final class Invocation {
     }
 
     /** Collects readiness of a WAIT frame's sources; completes once (ANY: first, ALL: all, or first failure). */
-    private static final class Waiter {
+    static final class Waiter {
         final AtomicBoolean done = new AtomicBoolean();
         final AtomicInteger pending;
         final Frame frame;
@@ -176,7 +178,7 @@ public final class Invocation {
         }
     }
 
-    private static void marshalInputs(Function function, VmList inputs, CallBuffer args) {
+    static void marshalInputs(Function function, VmList inputs, CallBuffer args) {
         CallingConvention.Fragment fragment = function.cconv().arguments();
         if (fragment.isVariadic()) {
             throw new StatusException(StatusCode.INVALID_ARGUMENT, "function " + function.qualifiedName()
@@ -207,7 +209,7 @@ public final class Invocation {
         }
     }
 
-    private static void marshalOutputs(Function function, CallBuffer results, VmList outputs) {
+    static void marshalOutputs(Function function, CallBuffer results, VmList outputs) {
         CallingConvention.Fragment fragment = function.cconv().results();
         int expected = fragment.isVariadic() ? -1 : fragment.valueCount();
         try {
@@ -241,90 +243,28 @@ public final class Invocation {
         }
     }
 
-    /** The state machine of one asynchronous invocation; each run() is one scheduling tick. */
+    /** Drives a {@link Coroutine} on a plain {@link Executor}: one task per resumption. */
     private static final class AsyncInvocation implements Runnable {
         final CompletableFuture<Void> future = new CompletableFuture<>();
-        final Stack stack;
-        final Function function;
-        final VmList inputs;
-        final VmList outputs;
+        final Coroutine coroutine;
         final Executor executor;
-        Frame base;
-        Call call;
 
         AsyncInvocation(Context context, Function function, VmList inputs, VmList outputs, Executor executor) {
-            this.stack = new Stack(context);
-            this.function = function;
-            this.inputs = inputs;
-            this.outputs = outputs;
+            this.coroutine = Coroutine.create(context, function, inputs, outputs);
             this.executor = executor;
         }
 
         @Override
         public void run() {
             try {
-                CallOutcome outcome;
-                if (base == null) {
-                    base = stack.enter(FrameType.EXTERNAL, null, 0, 0, null);
-                    call = base.outgoing().prepare(function);
-                    marshalInputs(function, inputs, call.arguments());
-                    outcome = function.module().beginCall(stack, call);
-                } else {
-                    Frame top = stack.top();
-                    outcome = top.function().module().resumeCall(stack, top);
+                switch (coroutine.resume()) {
+                    case COMPLETED -> future.complete(null);
+                    case YIELDED -> executor.execute(this);
+                    case WAITING -> coroutine.whenReady(() -> executor.execute(this));
                 }
-                while (true) {
-                    Frame top = stack.top();
-                    if (outcome == CallOutcome.COMPLETED && top == base) {
-                        marshalOutputs(function, call.results(), outputs);
-                        stack.leave(base);
-                        future.complete(null);
-                        return;
-                    }
-                    if (top == null || top == base) {
-                        throw new StatusException(StatusCode.FAILED_PRECONDITION, "unbalanced stack after yield");
-                    }
-                    if (outcome == CallOutcome.DEFERRED) {
-                        schedule(top);
-                        return;
-                    }
-                    outcome = top.function().module().resumeCall(stack, top);
-                }
-            } catch (StatusException e) {
-                future.completeExceptionally(fail(stack, e));
             } catch (RuntimeException | Error e) {
-                stack.unwind();
                 future.completeExceptionally(e);
             }
-        }
-
-        private void schedule(Frame top) {
-            if (top.type() != FrameType.WAIT) {
-                executor.execute(this);
-                return;
-            }
-            Deadline deadline = top.deadline();
-            if (top.waitType() == WaitType.UNTIL) {
-                long nanos = deadline.remainingNanos();
-                if (nanos <= 0) {
-                    executor.execute(this);
-                } else {
-                    CompletableFuture.delayedExecutor(nanos, TimeUnit.NANOSECONDS, executor).execute(this);
-                }
-                return;
-            }
-            Waiter[] self = new Waiter[1];
-            Waiter armed = new Waiter(top, () -> {
-                top.setWaitStatus(self[0].status);
-                executor.execute(this);
-            });
-            self[0] = armed;
-            if (!deadline.isInfinite()) {
-                CompletableFuture.delayedExecutor(Math.max(0, deadline.remainingNanos()), TimeUnit.NANOSECONDS)
-                        .execute(() -> armed.finish(
-                                new StatusException(StatusCode.DEADLINE_EXCEEDED, "wait deadline exceeded")));
-            }
-            armed.arm();
         }
     }
 }

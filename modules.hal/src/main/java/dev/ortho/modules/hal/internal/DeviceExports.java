@@ -5,8 +5,11 @@ import dev.ortho.base.StatusException;
 import dev.ortho.hal.BindingTable;
 import dev.ortho.hal.Buffer;
 import dev.ortho.hal.BufferParams;
+import dev.ortho.hal.BufferUsage;
 import dev.ortho.hal.CommandBuffer;
 import dev.ortho.hal.Device;
+import dev.ortho.hal.MemoryAccess;
+import dev.ortho.hal.MemoryType;
 import dev.ortho.hal.SemaphoreList;
 import dev.ortho.modules.hal.HalTypes;
 import dev.ortho.vm.CallBuffer;
@@ -161,10 +164,24 @@ final class DeviceExports {
             throw new StatusException(StatusCode.OUT_OF_RANGE, "file read range [" + offset + ", " + offset + "+"
                     + length + ") is outside the " + file.length() + " byte " + file);
         }
-        device.queueUpdate(a.i64(0), waits, signals, file.contents().asSlice(offset, length), target, a.i64(2),
-                a.i64(4));
+        MemorySegment source = file.contents().asSlice(offset, length);
+        if (length <= MAX_INLINE_READ_BYTES) {
+            device.queueUpdate(a.i64(0), waits, signals, source, target, a.i64(2), a.i64(4));
+            return CallOutcome.COMPLETED;
+        }
+        // Larger than a queue update may carry: stage the bytes in a host buffer now and copy it
+        // in queue order (the submission retains the staging buffer until it retires).
+        BufferParams staging = new BufferParams(MemoryType.HOST_LOCAL | MemoryType.DEVICE_VISIBLE, MemoryAccess.ALL,
+                BufferUsage.TRANSFER_SOURCE | BufferUsage.MAPPING, a.i64(0), 0);
+        try (Buffer stage = device.allocator().allocateBuffer(staging, length)) {
+            stage.write(0, source);
+            device.queueCopy(a.i64(0), waits, signals, stage, 0, target, a.i64(2), length, a.i64(4));
+        }
         return CallOutcome.COMPLETED;
     }
+
+    /** Reads up to this size go through {@link Device#queueUpdate} (IREE's 64 KiB update limit). */
+    static final long MAX_INLINE_READ_BYTES = 64 * 1024;
 
     /**
      * {@code device.queue.write(device, queue_affinity, wait_fence, signal_fence, source,

@@ -175,6 +175,37 @@ class DeviceExportsTest {
     }
 
     @Test
+    void memoryFileReadsLargerThanAQueueUpdateAreCopiedWhole() {
+        int size = 3 * 64 * 1024 + 12; // above IREE's 64 KiB update limit, not a multiple of it
+        byte[] data = new byte[size];
+        for (int i = 0; i < size; i++) {
+            data[i] = (byte) (i * 31 + 7);
+        }
+        VmBuffer contents = Harness.bytes(data);
+        RefObject signal = fence();
+        RefObject target = h.call("allocator.allocate", p(-1, AllocatorAndBufferExportsTest.HOST,
+                AllocatorAndBufferExportsTest.USAGE, size + 16), allocator).takeRef(0);
+        try {
+            RefObject file = h.call("ex.file.from_memory", p(-1, 1, 0, size, 0), device, contents).takeRef(0);
+            try {
+                h.run("device.queue.read", p(-1, 0, 16, size, 0), device, null, signal, file, target);
+                assertEquals(0, query(signal));
+                for (int offset : new int[] {0, 64 * 1024 - 4, 64 * 1024, size - 4}) {
+                    int expected = (data[offset] & 0xFF) | (data[offset + 1] & 0xFF) << 8
+                            | (data[offset + 2] & 0xFF) << 16 | (data[offset + 3] & 0xFF) << 24;
+                    assertEquals(expected, load(target, 16 + offset), "offset " + offset);
+                }
+            } finally {
+                file.release();
+            }
+        } finally {
+            target.release();
+            signal.release();
+            contents.release();
+        }
+    }
+
+    @Test
     void memoryFilesAreReadInQueueOrderAndCannotBeWritten() {
         VmBuffer contents = Harness.bytes(new byte[] {0, 0, 0, 0, 0x10, 0x20, 0x30, 0x40, 0x50});
         RefObject signal = fence();

@@ -36,6 +36,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 final class VmvxWorker {
     private static final ValueLayout.OfInt U32 = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
     private static final int BINDING_ACCESS = VmBuffer.ACCESS_MUTABLE | VmBuffer.ACCESS_ORIGIN_HOST;
+    private static final int READ_ONLY_BINDING_ACCESS = VmBuffer.ACCESS_ORIGIN_HOST;
 
     private final Context context;
     private final Stack stack;
@@ -140,7 +141,11 @@ final class VmvxWorker {
         }
         bindings.clear();
         for (int i = 0; i < dispatch.bindingCount(); i++) {
-            bindings.pushRefMove(VmBuffer.wrap(BINDING_ACCESS, dispatch.binding(i), null));
+            // Read-only memory (an immutable import, e.g. constants imported from rodata) becomes a
+            // read-only vm.buffer: kernels may read it; a write fails with PERMISSION_DENIED.
+            MemorySegment binding = dispatch.binding(i);
+            bindings.pushRefMove(VmBuffer.wrap(binding.isReadOnly() ? READ_ONLY_BINDING_ACCESS : BINDING_ACCESS,
+                    binding, null));
         }
         lastDispatch = dispatch;
     }

@@ -1,5 +1,9 @@
 package dev.ortho.hal.cpu.internal.vmvx;
 
+import dev.ortho.hal.BufferUsage;
+import dev.ortho.hal.MemoryAccess;
+import dev.ortho.hal.MemoryType;
+import java.lang.foreign.Arena;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -111,6 +115,34 @@ abstract class VmvxDispatchSuite {
         try (Buffer lhs = floats(1, 2, 3, 4); Buffer rhs = floats(0.5f, -3, 10, 1e30f); Buffer out = nans(4)) {
             dispatch(executable, "simple_mul_dispatch_0", DispatchConfig.ofCount(1, 1, 1), null, lhs, rhs, out);
             assertArrayEquals(new float[] {1 * 0.5f, 2 * -3f, 3 * 10f, 4 * 1e30f}, read(out, 4));
+        } finally {
+            executable.release();
+        }
+    }
+
+    /** A read-only HAL buffer importing {@code values} (as a program imports rodata constants). */
+    Buffer readOnlyFloats(Arena arena, float... values) {
+        MemorySegment data = arena.allocate(4L * values.length, 64);
+        for (int i = 0; i < values.length; i++) {
+            data.setAtIndex(F32, i, values[i]);
+        }
+        BufferParams params = new BufferParams(MemoryType.HOST_LOCAL | MemoryType.DEVICE_VISIBLE, MemoryAccess.READ,
+                BufferUsage.DISPATCH_STORAGE | BufferUsage.TRANSFER | BufferUsage.SHARING_IMMUTABLE, ANY, 0);
+        return device.allocator().importBuffer(params, data.asReadOnly(), null);
+    }
+
+    @Test
+    void readOnlyImportedBindingsAreReadableAndRejectWrites() {
+        Executable executable = cache.prepareExecutable(VmvxFixtures.params("simple_mul.vmasm"));
+        try (Arena arena = Arena.ofShared();
+             Buffer lhs = readOnlyFloats(arena, 1, 2, 3, 4);
+             Buffer rhs = readOnlyFloats(arena, 2, 2, 2, 2);
+             Buffer out = nans(4)) {
+            dispatch(executable, "simple_mul_dispatch_0", DispatchConfig.ofCount(1, 1, 1), null, lhs, rhs, out);
+            assertArrayEquals(new float[] {2, 4, 6, 8}, read(out, 4));
+            StatusException e = assertThrows(StatusException.class, () -> dispatch(executable,
+                    "simple_mul_dispatch_0", DispatchConfig.ofCount(1, 1, 1), null, out, rhs, lhs));
+            assertEquals(StatusCode.PERMISSION_DENIED, e.code(), e.getMessage());
         } finally {
             executable.release();
         }

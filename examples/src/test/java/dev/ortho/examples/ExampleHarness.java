@@ -1,0 +1,152 @@
+package dev.ortho.examples;
+
+import dev.ortho.hal.BufferView;
+import dev.ortho.hal.Device;
+import dev.ortho.hal.Fence;
+import dev.ortho.hal.DriverRegistry;
+import dev.ortho.hal.cpu.internal.builtin.BuiltinKernels;
+import dev.ortho.hal.cpu.internal.executable.KernelLibraryRegistry;
+import dev.ortho.hal.cpu.internal.sync.LocalSyncDriverFactory;
+import dev.ortho.hal.cpu.internal.task.LocalTaskDriverFactory;
+import dev.ortho.hal.cpu.internal.task.LocalTaskOptions;
+import dev.ortho.hal.cpu.internal.vmvx.VmvxLoader;
+import dev.ortho.hal.validation.internal.ValidationWrapper;
+import dev.ortho.modules.hal.HalModule;
+import dev.ortho.modules.hal.HalRefs;
+import dev.ortho.vm.Context;
+import dev.ortho.vm.Instance;
+import dev.ortho.vm.Invocation;
+import dev.ortho.vm.Module;
+import dev.ortho.vm.VmList;
+import dev.ortho.vm.asm.Assembler;
+import dev.ortho.vm.bytecode.BytecodeArchive;
+import dev.ortho.vm.bytecode.BytecodeModule;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * Loads an example the way {@code ortho as-module} + {@code run-module} do (assemble the
+ * committed {@code .vmasm}, write and re-read the archive, load the bytecode module, link it
+ * after the {@code hal} module for one device) and calls its functions in plain Java.
+ */
+final class ExampleHarness implements AutoCloseable {
+    /** The examples folder (the Maven module's base directory). */
+    static final Path DIR = Path.of(System.getProperty("basedir", ".")).toAbsolutePath();
+
+    final Instance instance = new Instance();
+    final Device device;
+    final Context context;
+
+    ExampleHarness(String program, String deviceUri) {
+        this(program, deviceUri, false);
+    }
+
+    /**
+     * @param offHeapArchive load the archive from 64-byte-aligned off-heap memory (as a mapped
+     *     {@code .vmfb} file is), so large rodata can be imported into HAL buffers without a
+     *     copy; otherwise from a heap array (rodata has no stable address and is copied)
+     */
+    ExampleHarness(String program, String deviceUri, boolean offHeapArchive) {
+        device = registry().createDevice(deviceUri);
+        Module hal = HalModule.create(instance, List.of(device));
+        byte[] archive = BytecodeArchive.write(new Assembler(ExampleGenerator.EXTENSIONS)
+                .assemble(read(DIR.resolve(program + ".vmasm")), program + ".vmasm"));
+        MemorySegment bytes = MemorySegment.ofArray(archive);
+        if (offHeapArchive) {
+            bytes = Arena.ofAuto().allocate(archive.length, 64).copyFrom(bytes);
+        }
+        Module module = BytecodeModule.create(instance, BytecodeArchive.read(bytes), ExampleGenerator.EXTENSIONS);
+        context = Context.create(instance, hal, module);
+    }
+
+    /**
+     * The device URIs every example runs on (a {@code @MethodSource} for the tests). Results must
+     * be identical on all of them.
+     */
+    static List<String> devices() {
+        return List.of("local-sync://", "validation+local-sync://", "local-task://", "validation+local-task://");
+    }
+
+    /**
+     * A registry with local-sync and local-task (builtin kernels and the VMVX loader) and the
+     * validation wrapper.
+     */
+    static DriverRegistry registry() {
+        DriverRegistry registry = new DriverRegistry();
+        registry.register(new LocalSyncDriverFactory(new KernelLibraryRegistry(List.of(new BuiltinKernels()),
+                new VmvxLoader(new Instance(), () -> ExampleGenerator.EXTENSIONS, List.of()))));
+        registry.register(new LocalTaskDriverFactory(new KernelLibraryRegistry(List.of(new BuiltinKernels()),
+                new VmvxLoader(new Instance(), () -> ExampleGenerator.EXTENSIONS, List.of())), LocalTaskOptions.DEFAULTS));
+        registry.registerWrapper(new ValidationWrapper());
+        return registry;
+    }
+
+    /** A new {@code shape x f32} buffer view on the device holding {@code values}; caller owns it. */
+    BufferView f32View(long[] shape, float[] values) {
+        StringBuilder text = new StringBuilder();
+        for (long d : shape) {
+            text.append(d).append('x');
+        }
+        text.append("f32=");
+        for (float v : values) {
+            text.append(Float.toString(v)).append(' ');
+        }
+        return BufferView.parse(text.toString().strip(), device);
+    }
+
+    /** Calls {@code function} synchronously with {@code args} (borrowed) and returns its results list. */
+    VmList call(String function, Object... args) {
+        VmList inputs = inputs(args);
+        VmList outputs = VmList.ofVariants(1);
+        try {
+            Invocation.invoke(context, context.resolveFunction(function), inputs, outputs);
+        } finally {
+            inputs.release();
+        }
+        return outputs;
+    }
+
+    /** An input list of refs to {@code args} (buffer views, fences or null); the caller owns it. */
+    static VmList inputs(Object... args) {
+        VmList inputs = VmList.ofVariants(args.length);
+        for (Object arg : args) {
+            inputs.pushRefMove(switch (arg) {
+                case null -> null;
+                case BufferView view -> HalRefs.wrap(view);
+                case Fence fence -> HalRefs.wrap(fence);
+                default -> throw new IllegalArgumentException("unsupported argument " + arg);
+            });
+        }
+        return inputs;
+    }
+
+    /** The f32 elements of a buffer view result. */
+    static float[] floats(BufferView view) {
+        long bytes = view.buffer().byteLength();
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment host = arena.allocate(bytes, 64);
+            view.buffer().read(0, host);
+            return host.toArray(ValueLayout.JAVA_FLOAT_UNALIGNED);
+        }
+    }
+
+    static String read(Path file) {
+        try {
+            return Files.readString(file);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    @Override
+    public void close() {
+        context.close();
+        device.close();
+    }
+}
