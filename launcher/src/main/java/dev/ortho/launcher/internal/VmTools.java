@@ -79,14 +79,14 @@ final class VmTools {
     /** The subcommands by name, in help order. */
     Map<String, Cli.Subcommand> subcommands() {
         Map<String, Cli.Subcommand> map = new LinkedHashMap<>();
-        map.put("as-module", tool("assemble VMASM into a .vmfb (--output=x.vmfb x.vmasm|-)", this::asModule));
-        map.put("dump-module", tool("print a .vmfb (--output=all|metadata|disassembly|flatbuffer-json|...)",
+        map.put("as-module", tool("as-module", "assemble VMASM into a .vmfb (--output=x.vmfb x.vmasm|-)", this::asModule));
+        map.put("dump-module", tool("dump-module", "print a .vmfb (--output=all|metadata|disassembly|flatbuffer-json|...)",
                 this::dumpModule));
-        map.put("check-module", tool("run every export as a test ([--module=dep.vmfb ...] x.vmfb|x.vmasm)",
+        map.put("check-module", tool("check-module", "run every export as a test ([--module=dep.vmfb ...] x.vmfb|x.vmasm)",
                 this::checkModule));
-        map.put("run-module", tool("invoke a function (--module=x.vmfb --function=f --input=\"2xf32=1 2\" "
+        map.put("run-module", tool("run-module", "invoke a function (--module=x.vmfb --function=f --input=\"2xf32=1 2\" "
                 + "--output=... --expected_output=... --device=URI)", this::runModule));
-        map.put("benchmark-module", tool("time a function (run-module inputs, --batch_size=N --benchmark_repetitions=N)",
+        map.put("benchmark-module", tool("benchmark-module", "time a function (run-module inputs, --batch_size=N --benchmark_repetitions=N)",
                 this::benchmarkModule));
         return map;
     }
@@ -95,7 +95,7 @@ final class VmTools {
         int run(List<String> args, PrintStream out, PrintStream err);
     }
 
-    private static Cli.Subcommand tool(String summary, Body body) {
+    private static Cli.Subcommand tool(String name, String summary, Body body) {
         return new Cli.Subcommand() {
             @Override
             public String summary() {
@@ -104,6 +104,11 @@ final class VmTools {
 
             @Override
             public int run(List<String> args, PrintStream out, PrintStream err) {
+                if (args.contains("--help")) { // as IREE's tools: usage on stdout, exit 0
+                    out.println("ortho " + name + ": " + summary);
+                    out.println("See README.md, \"VM module tools\", for every flag.");
+                    return 0;
+                }
                 return body.run(args, out, err);
             }
         };

@@ -89,6 +89,15 @@ class VmToolsTest {
     }
 
     @Test
+    void everyToolAnswersHelpWithItsUsageAndExitZero() {
+        for (String tool : List.of("as-module", "dump-module", "check-module", "run-module", "benchmark-module")) {
+            outBytes.reset();
+            assertEquals(0, run(tool, "--help"), err());
+            assertTrue(out().startsWith("ortho " + tool + ": "), out());
+        }
+    }
+
+    @Test
     void asModuleWritesTheAssemblersArchiveFromAFileOrStdin(@TempDir Path dir) throws IOException {
         Path vmfb = assembled(dir);
         byte[] expected = BytecodeArchive.write(new Assembler(extensions).assemble(ADD_MODULE, "calc.vmasm"));
