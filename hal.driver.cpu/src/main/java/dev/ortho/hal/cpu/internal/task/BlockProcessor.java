@@ -46,6 +46,7 @@ final class BlockProcessor implements DrainFunction {
     private static final int MASK = RING_SIZE - 1;
     private static final VarHandle INSTALL_CLAIM;
     private static final VarHandle TAIL;
+    private static final VarHandle WAITING;
     private static final VarHandle SEQUENCE = MethodHandles.arrayElementVarHandle(long[].class);
 
     static {
@@ -53,6 +54,7 @@ final class BlockProcessor implements DrainFunction {
             MethodHandles.Lookup l = MethodHandles.lookup();
             INSTALL_CLAIM = l.findVarHandle(BlockProcessor.class, "installClaim", int.class);
             TAIL = l.findVarHandle(BlockProcessor.class, "tail", long.class);
+            WAITING = l.findVarHandle(BlockProcessor.class, "waiting", long.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -72,8 +74,14 @@ final class BlockProcessor implements DrainFunction {
     private volatile long tail;
     /** Next position to install; confined to the install-claim holder. */
     private volatile long head;
+    /**
+     * Operations offered to the overflow list and not yet placed in the ring: incremented before
+     * the offer, decremented after the placement, so a producer that reads 0 knows every earlier
+     * operation already holds an earlier ring position.
+     */
+    private volatile long waiting;
     /** An overflowed operation taken off the list but not yet placed; install-claim holder only. */
-    private volatile QueueOp stalled;
+    private QueueOp stalled;
     private volatile Execution current;
     private volatile int installClaim;
     private volatile long overflowed; // written by the install-claim holder only
@@ -99,7 +107,8 @@ final class BlockProcessor implements DrainFunction {
      * ring full it waits in the overflow list.
      */
     void submit(QueueOp op) {
-        if (stalled != null || !overflow.isEmpty() || !place(op)) {
+        if (waiting != 0 || !place(op)) {
+            WAITING.getAndAdd(this, 1L); // volatile: before the offer, see the field's contract
             overflow.offer(op);
         }
         tryInstall();
@@ -155,7 +164,7 @@ final class BlockProcessor implements DrainFunction {
     void free(Execution e) {
         // release: orders everything done with e before the next producer's load.
         SEQUENCE.setRelease(sequence, (int) (e.position & MASK), e.position + RING_SIZE);
-        if (stalled != null || !overflow.isEmpty()) {
+        if (waiting != 0) {
             tryInstall();
             process.schedule();
         }
@@ -215,7 +224,7 @@ final class BlockProcessor implements DrainFunction {
     }
 
     private boolean overflowPending() {
-        return stalled != null || !overflow.isEmpty();
+        return waiting != 0;
     }
 
     /** Whether the slot at the tail is free (an overflowed operation could be placed). */
@@ -278,6 +287,7 @@ final class BlockProcessor implements DrainFunction {
             }
             stalled = null;
             overflowed++;
+            WAITING.getAndAdd(this, -1L); // volatile: after the placement published the slot
         }
     }
 

@@ -97,6 +97,11 @@ final class TaskQueue implements DrainFunction {
         return elidedWaits;
     }
 
+    /** Streamed operations that waited in the streaming ring's overflow list. */
+    long streamingOverflows() {
+        return streaming.overflowed();
+    }
+
     /** Waits whose frontier had to be merged into the queue's. */
     long importedWaits() {
         return importedWaits;
