@@ -134,6 +134,47 @@ class LocalTaskAllocationTest {
     }
 
     @Test
+    void aCachedDispatchStateIsRebuiltWhenTheBindingTableNamesOtherMemory() {
+        try (LocalTaskDevice device = device("local-task://?task_topology_group_count=2");
+                ExecutableCache cache = device.createExecutableCache("t");
+                Executable exe = cache.prepareExecutable(new ExecutableParams(JvmStaticFormat.FORMAT,
+                        JvmStaticFormat.encode(BuiltinKernels.NAME), new int[0]));
+                Buffer a = device.allocator().allocateBuffer(BufferParams.hostLocal(), 4 * 32);
+                Buffer b = device.allocator().allocateBuffer(BufferParams.hostLocal(), 4 * 32);
+                CommandBuffer cb = device.createCommandBuffer(0, CommandCategory.ANY, Device.QUEUE_AFFINITY_ANY, 1);
+                Semaphore done = device.createSemaphore(0)) {
+            cb.begin();
+            cb.dispatch(exe, exe.lookupFunction("fill_x32"), DispatchConfig.ofCount(1, 1, 1),
+                    MemorySegment.ofArray(new int[] {16, 7}), new BufferRef[] {new BufferRef(0, null, 0, 4 * 16)}, 0);
+            cb.end();
+            BindingTable[] tables = {
+                BindingTable.of(a), // first half of a
+                BindingTable.of(b), // another buffer
+                BindingTable.of(new Buffer[] {a}, new long[] {4 * 16}, new long[] {4 * 16}), // a, other range
+                BindingTable.of(a), // back to the first entry's memory
+            };
+            int[][] expectA = {halves(7, 0), halves(0, 0), halves(0, 7), halves(7, 0)};
+            int[][] expectB = {halves(0, 0), halves(7, 0), halves(0, 0), halves(0, 0)};
+            for (int round = 0; round < tables.length; round++) {
+                a.fill(0, 4 * 32, 0, 4);
+                b.fill(0, 4 * 32, 0, 4);
+                device.queueExecute(Device.QUEUE_AFFINITY_ANY, SemaphoreList.of(done, round),
+                        SemaphoreList.of(done, round + 1L), cb, tables[round], 0);
+                done.await(round + 1L, Timeout.ofNanos(60_000_000_000L)); // hang guard only
+                assertArrayEquals(expectA[round], ints(a), "buffer a after round " + round);
+                assertArrayEquals(expectB[round], ints(b), "buffer b after round " + round);
+            }
+        }
+    }
+
+    private static int[] halves(int first, int second) {
+        int[] values = new int[32];
+        Arrays.fill(values, 0, 16, first);
+        Arrays.fill(values, 16, 32, second);
+        return values;
+    }
+
+    @Test
     void streamedTransfersRecycleTheirRingSlots() {
         long inline = fillBytesPerSubmission(LocalTaskOptions.DEFAULT_INLINE_TRANSFER_BYTES);
         long streamed = fillBytesPerSubmission(0);
