@@ -1,8 +1,6 @@
 package dev.ortho.hal.cpu.internal.command;
 
-import dev.ortho.hal.Buffer;
 import dev.ortho.hal.BufferRef;
-import dev.ortho.hal.cpu.internal.heap.HeapBuffer;
 import dev.ortho.hal.cpu.kernel.DispatchState;
 import java.util.BitSet;
 import java.util.List;
@@ -15,40 +13,39 @@ import java.util.List;
  * every tile of region {@code r} retired. Empty regions (adjacent barriers) are dropped.
  *
  * <p>Built once by {@link LocalCommandBuffer#end()}; shared by every submission, so executing it
- * allocates no recording state. The commands are immutable; the only mutable part is a cache of
- * {@link DispatchState}s for dispatches whose every buffer is a direct reference to a retained,
- * non-transient buffer (their memory cannot change between submissions). Thread-safe: cache
- * entries are immutable objects with final fields, so a racy publication is benign.
+ * allocates no recording state. The commands are immutable; the only mutable part is one cache
+ * slot per dispatch with a direct workgroup count, owned by the executing device: it holds an
+ * immutable entry (the last {@link DispatchState} built for the dispatch and what it was built
+ * from) that the device revalidates against each submission's buffers before reusing it.
+ * Dispatches with direct buffers get a slot only if the command buffer retains its buffers.
+ * Thread-safe: entries must be immutable objects with final fields, so a racy publication is
+ * benign (a lost update only costs a rebuild).
  */
 public final class BlockProgram {
     private final Command[] commands;
     private final int[] regionStarts;
     private final BitSet usedSlots;
     private final boolean[] cacheable;
-    private final DispatchState[] cachedStates;
+    private final Object[] dispatchCache;
 
     private BlockProgram(Command[] commands, int[] regionStarts, BitSet usedSlots, boolean retained) {
         this.commands = commands;
         this.regionStarts = regionStarts;
         this.usedSlots = usedSlots;
         this.cacheable = new boolean[commands.length];
-        this.cachedStates = new DispatchState[commands.length];
+        this.dispatchCache = new Object[commands.length];
         for (int k = 0; k < commands.length; k++) {
-            cacheable[k] = retained && commands[k] instanceof Command.Dispatch d && isStatic(d);
+            cacheable[k] = commands[k] instanceof Command.Dispatch d && isCacheable(d, retained);
         }
     }
 
-    private static boolean isStatic(Command.Dispatch dispatch) {
+    private static boolean isCacheable(Command.Dispatch dispatch, boolean retained) {
         if (dispatch.countRef() != null) {
-            return false;
+            return false; // the count is read from memory at every submission
         }
         for (BufferRef ref : dispatch.bindings()) {
-            if (ref.isIndirect()) {
-                return false;
-            }
-            Buffer root = ref.buffer().allocatedBuffer();
-            if (!(root instanceof HeapBuffer heap) || heap.isQueueAllocated()) {
-                return false;
+            if (!ref.isIndirect() && !retained) {
+                return false; // an unretained buffer may be gone by the next submission
             }
         }
         return true;
@@ -82,15 +79,23 @@ public final class BlockProgram {
         return new BlockProgram(new Command[] {command}, new int[] {0, 1}, new BitSet(), false);
     }
 
-    /** The cached dispatch state of command {@code index}, or null if none is cached. */
-    public DispatchState cachedState(int index) {
-        return cachedStates[index];
+    /** Whether command {@code index} is a dispatch whose state may be cached across submissions. */
+    public boolean cachesDispatch(int index) {
+        return cacheable[index];
     }
 
-    /** Caches {@code state} for command {@code index} if that dispatch's memory can never change. */
-    public void cacheState(int index, DispatchState state) {
+    /** The device's cache entry for dispatch {@code index}, or null. */
+    public Object dispatchCache(int index) {
+        return dispatchCache[index];
+    }
+
+    /**
+     * Replaces the cache entry of dispatch {@code index} (ignored unless
+     * {@link #cachesDispatch}); {@code entry} must be immutable with final fields.
+     */
+    public void setDispatchCache(int index, Object entry) {
         if (cacheable[index]) {
-            cachedStates[index] = state;
+            dispatchCache[index] = entry;
         }
     }
 

@@ -19,6 +19,17 @@ public final class Ranges {
     private Ranges() {}
 
     /**
+     * Whether {@link #resolve} accepts {@code offset} and {@code length} against {@code limit}
+     * (it throws exactly when this is false); lets hot paths skip building a message.
+     */
+    public static boolean fits(long offset, long length, long limit) {
+        if ((length < 0 && length != Buffer.WHOLE_BUFFER) || offset < 0 || offset > limit) {
+            return false;
+        }
+        return (length == Buffer.WHOLE_BUFFER ? limit - offset : length) <= limit - offset;
+    }
+
+    /**
      * Resolves {@code [offset, offset + length)} (length may be {@link Buffer#WHOLE_BUFFER})
      * within a range of {@code limit} bytes and returns the length.
      *

@@ -2,6 +2,7 @@ package dev.ortho.hal.cpu.internal.task;
 
 import dev.ortho.base.StatusCode;
 import dev.ortho.base.StatusException;
+import dev.ortho.hal.cpu.internal.command.BlockProgram;
 import dev.ortho.task.DrainFunction;
 import dev.ortho.task.DrainResult;
 import dev.ortho.task.Executor;
@@ -16,43 +17,157 @@ import java.lang.invoke.VarHandle;
  * over. Each queue has two: one for command buffer submissions and one, the <em>streaming</em>
  * process, for fills, copies and dispatches queued without a command buffer.
  *
+ * <p><b>Ring.</b> The executions are the {@value #RING_SIZE} preallocated slots of a bounded
+ * ring (a sequence-numbered multi-producer ring): a producer claims the slot at the tail with
+ * one CAS when that slot's sequence says it is free, {@link Execution#load loads} the operation
+ * into it and publishes it with a release store of the sequence. Nothing is allocated per
+ * operation. The installer takes slots in ring order; a slot becomes free again only when its
+ * execution is done and no thread is inside it (see {@link Execution}).
+ *
+ * <p><b>Overflow.</b> When the ring is full the operation is appended to an intrusive overflow
+ * list instead (no allocation, never blocks the producer, which may be a semaphore callback on
+ * a worker). While the overflow list is not empty producers append to it too, so operations
+ * keep their order; every freed slot moves overflowed operations into the ring. Nothing is
+ * dropped and nobody waits for a slot.
+ *
  * <p>Workers entering {@link #drain} claim tiles of the current execution's current region; the
  * worker that retires the last tile finishes the execution (the queue operation retires: its
- * semaphores are signalled) and installs the next pending one. With nothing pending the process
+ * semaphores are signalled) and installs the next one. With nothing installed the process
  * reports no work and sleeps until {@link #submit} schedules it again. The wake budget follows
  * the current region's tile count, capped at the worker count.
  *
- * <p>Installing is guarded by a claim flag so that exactly one thread at a time consumes the
- * pending list (an {@link MpscQueue}); every producer tries to install after it offers, and the
- * claim holder re-checks after releasing the claim, so no execution is stranded.
+ * <p>Installing (and moving overflow into the ring) is guarded by a claim flag so that exactly
+ * one thread at a time does it; every producer and every slot release tries to install, and the
+ * claim holder re-checks after releasing the claim, so nothing is stranded.
  */
 final class BlockProcessor implements DrainFunction {
+    /** Slots of the ring (a power of two). */
+    static final int RING_SIZE = 32;
+    private static final int MASK = RING_SIZE - 1;
     private static final VarHandle INSTALL_CLAIM;
+    private static final VarHandle TAIL;
+    private static final VarHandle WAITING;
+    private static final VarHandle SEQUENCE = MethodHandles.arrayElementVarHandle(long[].class);
 
     static {
         try {
-            INSTALL_CLAIM = MethodHandles.lookup().findVarHandle(BlockProcessor.class, "installClaim", int.class);
+            MethodHandles.Lookup l = MethodHandles.lookup();
+            INSTALL_CLAIM = l.findVarHandle(BlockProcessor.class, "installClaim", int.class);
+            TAIL = l.findVarHandle(BlockProcessor.class, "tail", long.class);
+            WAITING = l.findVarHandle(BlockProcessor.class, "waiting", long.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
     }
 
     private final TaskQueue queue;
-    private final MpscQueue<Execution> pending = new MpscQueue<>();
+    private final boolean streaming;
+    private final Execution[] ring = new Execution[RING_SIZE];
+    /**
+     * Per slot: {@code p} when free for the producer at position {@code p}, {@code p + 1} when
+     * loaded at {@code p} and published, {@code p + RING_SIZE} once freed after that.
+     */
+    private final long[] sequence = new long[RING_SIZE];
+    private final MpscQueue<QueueOp> overflow = new MpscQueue<>();
     private final Process process;
+    /** Next position a producer claims. */
+    private volatile long tail;
+    /** Next position to install; confined to the install-claim holder. */
+    private volatile long head;
+    /**
+     * Operations offered to the overflow list and not yet placed in the ring: incremented before
+     * the offer, decremented after the placement, so a producer that reads 0 knows every earlier
+     * operation already holds an earlier ring position.
+     */
+    private volatile long waiting;
+    /** An overflowed operation taken off the list but not yet placed; install-claim holder only. */
+    private QueueOp stalled;
     private volatile Execution current;
     private volatile int installClaim;
+    private volatile long overflowed; // written by the install-claim holder only
 
-    BlockProcessor(TaskQueue queue, Executor executor, String name) {
+    /**
+     * @param streaming whether operations carry one command ({@code op.command}) rather than a
+     *     program and binding table ({@code op.program}, {@code op.bindings})
+     */
+    BlockProcessor(TaskQueue queue, Executor executor, String name, boolean streaming) {
         this.queue = queue;
+        this.streaming = streaming;
+        int workers = executor.workerCount();
+        for (int i = 0; i < RING_SIZE; i++) {
+            ring[i] = new Execution(this, workers);
+            sequence[i] = i;
+        }
+        VarHandle.releaseFence(); // the ring is published with the process below
         this.process = executor.newProcess(name, this).computeSlot().workerState(WorkerSlot::new).build();
     }
 
-    /** Hands {@code execution} (already started) over; it runs after the ones before it. */
-    void submit(Execution execution) {
-        pending.offer(execution);
+    /**
+     * Hands {@code op} (issued) over; it runs after the ones before it. Never blocks: with the
+     * ring full it waits in the overflow list.
+     */
+    void submit(QueueOp op) {
+        if (waiting != 0 || !place(op)) {
+            WAITING.getAndAdd(this, 1L); // volatile: before the offer, see the field's contract
+            overflow.offer(op);
+        }
         tryInstall();
         process.schedule();
+    }
+
+    /**
+     * Loads {@code op} into the free slot at the tail, if any, and publishes it.
+     *
+     * @return false if the ring is full
+     */
+    private boolean place(QueueOp op) {
+        long pos = tail;
+        while (true) {
+            int index = (int) (pos & MASK);
+            long seq = (long) SEQUENCE.getAcquire(sequence, index); // acquire: pairs with free's release
+            if (seq == pos) {
+                if (TAIL.compareAndSet(this, pos, pos + 1)) {
+                    break;
+                }
+                pos = tail;
+            } else if (seq < pos) {
+                return false; // the slot of this lap is still in use: full
+            } else {
+                pos = tail; // another producer took it
+            }
+        }
+        Execution e = ring[(int) (pos & MASK)];
+        e.position = pos;
+        StatusException failure;
+        boolean runnable;
+        try {
+            runnable = streaming ? e.load(op, null, op.command, null) : e.load(op, op.program, null, op.bindings);
+            failure = runnable ? null : e.error();
+        } catch (RuntimeException bad) {
+            e.runnable = false;
+            runnable = false;
+            failure = bad instanceof StatusException s ? s
+                    : new StatusException(StatusCode.INTERNAL, "preparing " + op + " threw " + bad, bad);
+        }
+        if (runnable) {
+            op.execution = e;
+        }
+        // release: publishes the loaded execution to the installer's acquire.
+        SEQUENCE.setRelease(sequence, (int) (pos & MASK), pos + 1);
+        if (!runnable) {
+            queue.retire(op, failure, true); // nothing to run; the installer frees the slot
+        }
+        return true;
+    }
+
+    /** Called by the last thread leaving a done execution (or the installer for an empty one). */
+    void free(Execution e) {
+        // release: orders everything done with e before the next producer's load.
+        SEQUENCE.setRelease(sequence, (int) (e.position & MASK), e.position + RING_SIZE);
+        if (waiting != 0) {
+            tryInstall();
+            process.schedule();
+        }
     }
 
     /** Sets the wake budget (region transitions). */
@@ -68,13 +183,21 @@ final class BlockProcessor implements DrainFunction {
     @Override
     public void drain(Process p, WorkerContext worker, DrainResult result) {
         Execution e = current;
-        if (e == null || e.isFinished()) {
+        if (e == null || !e.enter()) {
             tryInstall();
             e = current;
-            if (e == null || e.isFinished()) {
+            if (e == null || !e.enter()) {
                 return; // nothing to run: sleep until submit schedules us
             }
         }
+        try {
+            drainEntered(p, worker, result, e);
+        } finally {
+            e.exit();
+        }
+    }
+
+    private void drainEntered(Process p, WorkerContext worker, DrainResult result, Execution e) {
         WorkerSlot slot = p.workerState(worker);
         int outcome;
         try {
@@ -89,17 +212,31 @@ final class BlockProcessor implements DrainFunction {
             return;
         }
         if (outcome == Execution.FINISHED) {
-            finish(e);
+            QueueOp op = e.op;
+            StatusException error = e.error();
+            e.markDone();
+            tryInstall(); // the next execution starts while this one's semaphores are signalled
+            queue.retire(op, error, true);
         }
         if (outcome != Execution.IDLE) {
             result.didWork();
         }
     }
 
-    /** Called by the completer of {@code e}'s last region. */
-    private void finish(Execution e) {
-        tryInstall(); // the next execution starts while this one's semaphores are signalled
-        queue.retireExecution(e);
+    private boolean overflowPending() {
+        return waiting != 0;
+    }
+
+    /** Whether the slot at the tail is free (an overflowed operation could be placed). */
+    private boolean tailFree() {
+        long pos = tail;
+        return (long) SEQUENCE.getAcquire(sequence, (int) (pos & MASK)) == pos;
+    }
+
+    /** Whether the slot at the head is published and waiting to be installed. */
+    private boolean headReady() {
+        long pos = head; // read by non-holders only as a hint; the holder re-checks under the claim
+        return (long) SEQUENCE.getAcquire(sequence, (int) (pos & MASK)) == pos + 1;
     }
 
     private void tryInstall() {
@@ -108,24 +245,74 @@ final class BlockProcessor implements DrainFunction {
                 return; // the holder re-checks after releasing the claim
             }
             Execution installed = null;
-            Execution c = current;
-            if (c == null || c.isFinished()) {
-                Execution next = pending.poll();
-                current = next; // volatile: publishes the execution to drainers
-                installed = next;
+            boolean idle = false;
+            try {
+                moveOverflow();
+                Execution c = current;
+                if (c == null || c.isDoneOrFree()) {
+                    installed = installNext();
+                    idle = installed == null;
+                }
+            } finally {
+                INSTALL_CLAIM.setVolatile(this, 0); // volatile: Dekker with the producers' publication
             }
-            INSTALL_CLAIM.setVolatile(this, 0); // volatile: Dekker with the producers' offer
             if (installed != null) {
                 process.setWakeBudget(installed.initialBudget());
-            } else if (c != null && c.isFinished() && current == null) {
+            } else if (idle) {
                 process.setWakeBudget(1);
             }
             Execution now = current;
-            if ((now == null || now.isFinished()) && !pending.isEmpty()) {
-                Thread.onSpinWait(); // a push is half done or a peer holds the claim
+            boolean installable = (now == null || now.isDoneOrFree()) && headReady();
+            if (installable || (overflowPending() && tailFree())) {
+                Thread.onSpinWait(); // published meanwhile, or a peer holds the claim
                 continue;
             }
             return;
         }
+    }
+
+    /** Claim holder: places overflowed operations while slots are free. */
+    private void moveOverflow() {
+        while (true) {
+            QueueOp op = stalled;
+            if (op == null) {
+                op = overflow.poll();
+                if (op == null) {
+                    return;
+                }
+            }
+            if (!place(op)) {
+                stalled = op;
+                return;
+            }
+            stalled = null;
+            overflowed++;
+            WAITING.getAndAdd(this, -1L); // volatile: after the placement published the slot
+        }
+    }
+
+    /** Claim holder: installs the first published runnable slot; frees empty ones on the way. */
+    private Execution installNext() {
+        while (true) {
+            int index = (int) (head & MASK);
+            // acquire: pairs with the producer's release publication.
+            if ((long) SEQUENCE.getAcquire(sequence, index) != head + 1) {
+                return null;
+            }
+            Execution e = ring[index];
+            head++;
+            if (!e.runnable) {
+                e.discard();
+                continue;
+            }
+            e.installed();
+            current = e; // volatile: publishes the execution to drainers
+            return e;
+        }
+    }
+
+    /** Operations that went through the overflow list (claim holder's count; diagnostics). */
+    long overflowed() {
+        return overflowed;
     }
 }

@@ -2,11 +2,13 @@ package dev.ortho.hal.cpu.internal.task;
 
 import dev.ortho.base.StatusCode;
 import dev.ortho.base.StatusException;
+import dev.ortho.hal.BindingTable;
 import dev.ortho.hal.BufferRef;
 import dev.ortho.hal.cpu.internal.command.BlockProgram;
 import dev.ortho.hal.cpu.internal.command.Command;
 import dev.ortho.hal.cpu.internal.command.CommandExecutor;
 import dev.ortho.hal.cpu.internal.executable.DispatchRunner;
+import dev.ortho.hal.cpu.internal.heap.HeapBuffer;
 import dev.ortho.hal.cpu.internal.heap.Ranges;
 import dev.ortho.hal.cpu.kernel.DispatchState;
 import dev.ortho.hal.cpu.kernel.Kernel;
@@ -14,6 +16,7 @@ import dev.ortho.hal.cpu.kernel.WorkgroupState;
 import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.util.Arrays;
 
 /**
  * One submission being run by a {@link BlockProcessor}: IREE's block processor context. It walks
@@ -34,13 +37,23 @@ import java.lang.invoke.VarHandle;
  * <p><b>Failure.</b> The first kernel or preparation failure is kept; later tiles are claimed in
  * one batch and skipped so the regions still retire, and no further region runs.
  *
- * <p>Nothing is allocated per tile. Per dispatch a {@link DispatchState} is built when its region
- * starts, except for dispatches whose bindings are all direct, long-lived buffers: those are
- * built once and cached in the program. Thread-safety: the fields of region {@code r} are written
- * by its preparer before the release store of the cursor and read by claimers after their
- * acquire load of it.
+ * <p><b>Recycling.</b> Executions are the slots of their processor's ring: created once with the
+ * processor, {@link #load loaded} for each submission, never allocated per submission (their
+ * per-command arrays grow to the largest program seen and are then reused). {@code refs} counts
+ * the threads inside the execution ({@link #enter}/{@link #exit}) plus a {@code DONE} bit: set
+ * while the slot is free or waiting to be installed and again when the last region retired. A
+ * thread can only enter while {@code DONE} is clear, and the slot is handed back to the ring
+ * (loadable again) by whichever exit leaves {@code refs == DONE}, so no worker, canceller or
+ * completer can still be reading an execution when it is reloaded.
+ *
+ * <p>Nothing is allocated per tile, and on the steady path nothing per submission: dispatch
+ * states come from the program's cache (see {@link DispatchCacheEntry}) while the buffers they
+ * were built from are still the ones bound; only a miss builds one. Thread-safety: the fields of
+ * region {@code r} are written by its preparer before the release store of the cursor and read by
+ * claimers after their acquire load of it; the load-time fields are written by the loading thread
+ * before the ring publishes the slot.
  */
-final class Execution extends MpscQueue.Node {
+final class Execution {
     static final int REGION_BITS = 20;
     private static final int TILE_BITS = 64 - REGION_BITS;
     private static final long TILE_MASK = (1L << TILE_BITS) - 1;
@@ -53,6 +66,12 @@ final class Execution extends MpscQueue.Node {
     private static final VarHandle CURSOR;
     private static final VarHandle RETIRED;
     private static final VarHandle ERROR;
+    private static final VarHandle REFS;
+    /** The bit of {@code refs} that marks the execution as not running (free, pending or done). */
+    private static final int DONE = 1 << 30;
+    private static final long[] NO_LONGS = {};
+    private static final DispatchState[] NO_STATES = {};
+    private static final MemorySegment[] NO_SEGMENTS = {};
 
     static {
         try {
@@ -60,23 +79,32 @@ final class Execution extends MpscQueue.Node {
             CURSOR = l.findVarHandle(Execution.class, "cursor", long.class);
             RETIRED = l.findVarHandle(Execution.class, "retired", long.class);
             ERROR = l.findVarHandle(Execution.class, "error", StatusException.class);
+            REFS = l.findVarHandle(Execution.class, "refs", int.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
     }
 
-    final QueueOp op;
-    private final BlockProgram program;
-    private final MemorySegment[] slots;
+    private final BlockProcessor processor;
     private final int workers;
-    private final int regionCount;
+    /** The ring position this execution was loaded at (its slot is {@code position & mask}). */
+    long position;
+    QueueOp op;
+    /** The program run, or null when running {@link #single}. */
+    private BlockProgram program;
+    /** The one command of a streamed operation (program null). */
+    private Command single;
+    private BindingTable table;
+    private int regionCount;
+    /** False when loading found nothing to run; the ring frees the slot without installing it. */
+    boolean runnable;
     /** Per command: one past its last tile, counted from its region's first tile. */
-    private final long[] tileEnd;
-    private final DispatchState[] states;
-    private final long[] localBytes;
-    private final MemorySegment[] targets;
-    private final MemorySegment[] sources;
-    private final long[] regionTiles;
+    private long[] tileEnd = NO_LONGS;
+    private DispatchState[] states = NO_STATES;
+    private long[] localBytes = NO_LONGS;
+    private MemorySegment[] targets = NO_SEGMENTS;
+    private MemorySegment[] sources = NO_SEGMENTS;
+    private long[] regionTiles = NO_LONGS;
     private int initialBudget = 1;
 
     // Hot, written by claimers; padded off the immutable fields above by the two arrays' headers
@@ -84,31 +112,126 @@ final class Execution extends MpscQueue.Node {
     private volatile long cursor;
     private volatile long retired;
     private volatile StatusException error;
+    private volatile int refs = DONE;
 
     /**
-     * @param op the queue operation retired when the execution finishes
-     * @param slots the binding-table slots resolved at issue (may be empty)
+     * An empty ring slot of {@code processor}.
+     *
      * @param workers the executor's worker count (dispatch concurrency)
-     * @throws StatusException OUT_OF_RANGE if the program has more regions than the cursor can
-     *     tag
      */
-    Execution(QueueOp op, BlockProgram program, MemorySegment[] slots, int workers) {
-        if (program.regionCount() >= (1 << REGION_BITS)) {
-            throw new StatusException(StatusCode.OUT_OF_RANGE, "command buffer has " + program.regionCount()
+    Execution(BlockProcessor processor, int workers) {
+        this.processor = processor;
+        this.workers = workers;
+    }
+
+    /**
+     * Loads a submission into this free slot (the loading thread owns it until the ring publishes
+     * it) and prepares its first non-empty region. Either {@code program} (with its binding
+     * {@code table}, may be null if it uses no slot) or {@code single} is given.
+     *
+     * @return whether there is anything to run; if not (no tiles, or preparation failed, see
+     *     {@link #error()}) the caller retires the operation itself
+     * @throws StatusException OUT_OF_RANGE if the program has more regions than the cursor can
+     *     tag (nothing was loaded)
+     */
+    boolean load(QueueOp op, BlockProgram program, Command single, BindingTable table) {
+        int regions = program == null ? 1 : program.regionCount();
+        if (regions >= (1 << REGION_BITS)) {
+            throw new StatusException(StatusCode.OUT_OF_RANGE, "command buffer has " + regions
                     + " barrier-separated regions; at most " + ((1 << REGION_BITS) - 1) + " are supported");
+        }
+        int commands = program == null ? 1 : program.commandCount();
+        if (tileEnd.length < commands) { // grows to the largest program, then reused
+            tileEnd = new long[commands];
+            states = new DispatchState[commands];
+            localBytes = new long[commands];
+            targets = new MemorySegment[commands];
+            sources = new MemorySegment[commands];
+        }
+        if (regionTiles.length < regions) {
+            regionTiles = new long[regions];
         }
         this.op = op;
         this.program = program;
-        this.slots = slots;
-        this.workers = workers;
-        this.regionCount = program.regionCount();
-        int commands = program.commandCount();
-        this.tileEnd = new long[commands];
-        this.states = new DispatchState[commands];
-        this.localBytes = new long[commands];
-        this.targets = new MemorySegment[commands];
-        this.sources = new MemorySegment[commands];
-        this.regionTiles = new long[regionCount];
+        this.single = single;
+        this.table = table;
+        this.regionCount = regions;
+        this.initialBudget = 1;
+        ERROR.setOpaque(this, (StatusException) null);
+        RETIRED.setOpaque(this, 0L);
+        CURSOR.setOpaque(this, 0L); // nobody reads it before the ring publishes the slot
+        runnable = advanceFrom(-1) >= 0;
+        return runnable;
+    }
+
+    /** Drops the references of the last submission (called when the slot is freed). */
+    private void clear() {
+        int commands = program == null ? 1 : program.commandCount();
+        Arrays.fill(states, 0, commands, null);
+        Arrays.fill(targets, 0, commands, null);
+        Arrays.fill(sources, 0, commands, null);
+        op = null;
+        program = null;
+        single = null;
+        table = null;
+    }
+
+    /** Installer: the execution becomes current and enterable. Only from {@code DONE} with no users. */
+    void installed() {
+        REFS.setVolatile(this, 0); // volatile: publishes the loaded state to enter()'s CAS
+    }
+
+    /**
+     * Enters a running execution: until the matching {@link #exit} the slot cannot be freed.
+     *
+     * @return false if it is not running (finished, or its slot free or pending): do not use it
+     */
+    boolean enter() {
+        while (true) {
+            int r = refs;
+            if ((r & DONE) != 0) {
+                return false;
+            }
+            if (REFS.compareAndSet(this, r, r + 1)) {
+                return true;
+            }
+        }
+    }
+
+    /** Leaves; the last thread out of a done execution frees its slot. */
+    void exit() {
+        if ((int) REFS.getAndAdd(this, -1) - 1 == DONE) {
+            clear();
+            processor.free(this);
+        }
+    }
+
+    /** Whether the execution is not running (done, or its slot free or waiting to be installed). */
+    boolean isDoneOrFree() {
+        return (refs & DONE) != 0;
+    }
+
+    /** Completer (inside, entered): marks the execution done; its slot frees at the last exit. */
+    void markDone() {
+        REFS.getAndAdd(this, DONE);
+    }
+
+    /** Frees a loaded slot that was never installed ({@link #runnable} false). */
+    void discard() {
+        clear();
+        processor.free(this);
+    }
+
+    private Command command(int k) {
+        return program == null ? single : program.command(k);
+    }
+
+    private int regionStart(int r) {
+        return program == null ? 0 : program.regionStart(r);
+    }
+
+    private int regionEnd(int r) {
+        return program == null ? 1 : program.regionEnd(r);
     }
 
     private static int region(long cursor) {
@@ -117,17 +240,6 @@ final class Execution extends MpscQueue.Node {
 
     private static long pack(int region, long tile) {
         return ((long) region << TILE_BITS) | tile;
-    }
-
-    /**
-     * Prepares the first non-empty region. Called once by the issuing thread before the
-     * execution is handed to the processor.
-     *
-     * @return false if there is nothing to run (no tiles, or preparation failed): the caller
-     *     finishes the execution itself
-     */
-    boolean start() {
-        return advanceFrom(-1) >= 0;
     }
 
     /** The wake budget for the region {@link #start()} prepared. */
@@ -145,7 +257,7 @@ final class Execution extends MpscQueue.Node {
         ERROR.compareAndSet(this, (StatusException) null, status);
     }
 
-    /** Whether every region retired. */
+    /** Whether every region retired (valid while entered). */
     boolean isFinished() {
         return region(cursor) >= regionCount;
     }
@@ -226,8 +338,8 @@ final class Execution extends MpscQueue.Node {
     /** Resolves region {@code r}'s commands and returns its tile count (0 on failure, recorded). */
     private long prepare(int r) {
         long tiles = 0;
-        int end = program.regionEnd(r);
-        for (int k = program.regionStart(r); k < end; k++) {
+        int end = regionEnd(r);
+        for (int k = regionStart(r); k < end; k++) {
             try {
                 tiles += prepareCommand(k);
             } catch (StatusException e) {
@@ -245,20 +357,27 @@ final class Execution extends MpscQueue.Node {
     }
 
     private long prepareCommand(int k) {
-        Command command = program.command(k);
+        Command command = command(k);
         switch (command) {
             case Command.Dispatch d -> {
-                DispatchState state = program.cachedState(k);
-                if (state == null || state.maxConcurrency() != workers) {
+                DispatchState state = null;
+                if (program != null && program.cachesDispatch(k)
+                        && program.dispatchCache(k) instanceof DispatchCacheEntry cached
+                        && cached.matches(d, table, workers)) {
+                    state = cached.state();
+                }
+                if (state == null) {
                     BufferRef[] refs = d.bindings();
                     MemorySegment[] bindings = new MemorySegment[refs.length];
                     for (int i = 0; i < refs.length; i++) {
-                        bindings[i] = CommandExecutor.resolve(refs[i], slots, "dispatch binding " + i);
+                        bindings[i] = resolve(refs[i], "dispatch binding " + i);
                     }
                     MemorySegment count = d.countRef() == null ? null
-                            : CommandExecutor.resolve(d.countRef(), slots, "dispatch workgroup count");
+                            : resolve(d.countRef(), "dispatch workgroup count");
                     state = DispatchRunner.state(d.function(), d.config(), d.constants(), bindings, count, workers);
-                    program.cacheState(k, state);
+                    if (program != null && program.cachesDispatch(k)) {
+                        program.setDispatchCache(k, DispatchCacheEntry.of(d, table, workers, state));
+                    }
                 }
                 states[k] = state;
                 localBytes[k] = DispatchRunner.localBytes(d.function(), d.config());
@@ -270,14 +389,14 @@ final class Execution extends MpscQueue.Node {
                 return tiles * state.workgroupCountZ();
             }
             case Command.Fill f -> {
-                MemorySegment target = CommandExecutor.resolve(f.target(), slots, "fill target");
+                MemorySegment target = resolve(f.target(), "fill target");
                 Ranges.checkPattern(f.target().offset(), target.byteSize(), f.patternLength());
                 targets[k] = target;
                 return chunks(target.byteSize());
             }
             case Command.Copy c -> {
-                MemorySegment source = CommandExecutor.resolve(c.source(), slots, "copy source");
-                MemorySegment target = CommandExecutor.resolve(c.target(), slots, "copy target");
+                MemorySegment source = resolve(c.source(), "copy source");
+                MemorySegment target = resolve(c.target(), "copy target");
                 if (source.byteSize() != target.byteSize()) {
                     throw new StatusException(StatusCode.INVALID_ARGUMENT, "copy source length " + source.byteSize()
                             + " differs from target length " + target.byteSize());
@@ -287,10 +406,23 @@ final class Execution extends MpscQueue.Node {
                 return chunks(source.byteSize());
             }
             case Command.Update u -> {
-                targets[k] = CommandExecutor.resolve(u.target(), slots, "update target");
+                targets[k] = resolve(u.target(), "update target");
                 return u.data().length == 0 ? 0 : 1;
             }
         }
+    }
+
+    /** The memory {@code ref} names, through the binding table for indirect references. */
+    private MemorySegment resolve(BufferRef ref, String what) {
+        if (!ref.isIndirect()) {
+            return CommandExecutor.resolve(ref, null, what);
+        }
+        int slot = ref.bufferSlot();
+        String slotName = "binding table slot " + slot;
+        MemorySegment memory = HeapBuffer.cast(table.buffer(slot), slotName)
+                .range(slotName, table.offset(slot), table.length(slot));
+        long length = Ranges.resolve(what + " (slot " + slot + ")", ref.offset(), ref.length(), memory.byteSize());
+        return memory.asSlice(ref.offset(), length);
     }
 
     private static long chunks(long bytes) {
@@ -299,14 +431,14 @@ final class Execution extends MpscQueue.Node {
 
     /** Runs tiles {@code [from, to)} of region {@code r}; a failure is recorded, not thrown. */
     private void runTiles(int r, long from, long to, WorkerSlot worker) {
-        int k = program.regionStart(r);
+        int k = regionStart(r);
         while (tileEnd[k] <= from) {
             k++;
         }
         long t = from;
         try {
             while (t < to) {
-                long commandStart = k == program.regionStart(r) ? 0 : tileEnd[k - 1];
+                long commandStart = k == regionStart(r) ? 0 : tileEnd[k - 1];
                 long commandEnd = Math.min(tileEnd[k], to);
                 runCommandTiles(k, t - commandStart, commandEnd - commandStart, worker);
                 t = commandEnd;
@@ -321,7 +453,7 @@ final class Execution extends MpscQueue.Node {
     }
 
     private void runCommandTiles(int k, long from, long to, WorkerSlot worker) {
-        Command command = program.command(k);
+        Command command = command(k);
         switch (command) {
             case Command.Dispatch d -> {
                 DispatchState state = states[k];

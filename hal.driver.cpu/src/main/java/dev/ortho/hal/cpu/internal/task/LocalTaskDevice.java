@@ -182,6 +182,11 @@ public final class LocalTaskDevice implements Device {
         return queues[index].elidedWaits();
     }
 
+    /** Streamed operations of queue {@code index} that found its ring full and waited in its overflow list. */
+    public long streamingOverflows(int index) {
+        return queues[index].streamingOverflows();
+    }
+
     /** Stream-ordered pool counters: {committed bytes, free blocks, created, reused dominated, reused after import, parked}. */
     public long[] poolCounters() {
         DevicePool.PoolStats s = pool.stats();

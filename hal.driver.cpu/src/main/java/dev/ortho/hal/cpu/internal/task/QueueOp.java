@@ -82,7 +82,7 @@ final class QueueOp extends MpscQueue.Node implements TimepointCallback {
     private volatile int released;
     /** Set by the queue process on first issue (confined to it). */
     boolean imported;
-    /** Set when handed to a block processor (for cancellation). */
+    /** The ring slot it was loaded into (for cancellation; the slot may since carry another op). */
     volatile Execution execution;
     // Live list links, guarded by the device lock.
     QueueOp livePrev;

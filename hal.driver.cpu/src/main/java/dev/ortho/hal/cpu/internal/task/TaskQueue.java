@@ -5,17 +5,17 @@ import dev.ortho.base.StatusException;
 import dev.ortho.hal.HostCall;
 import dev.ortho.hal.Semaphore;
 import dev.ortho.hal.SemaphoreList;
-import dev.ortho.hal.cpu.internal.command.BlockProgram;
 import dev.ortho.hal.cpu.internal.command.CommandExecutor;
+import dev.ortho.hal.cpu.internal.heap.HeapBuffer;
 import dev.ortho.hal.frontier.Frontier;
 import dev.ortho.task.DrainFunction;
 import dev.ortho.task.DrainResult;
 import dev.ortho.task.Executor;
 import dev.ortho.task.Process;
 import dev.ortho.task.WorkerContext;
-import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.util.BitSet;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -61,7 +61,6 @@ final class TaskQueue implements DrainFunction {
     private final int index;
     private final long axis;
     private final long inlineThreshold;
-    private final int workers;
     private final MpscQueue<QueueOp> ready = new MpscQueue<>();
     private final Process process;
     private final BlockProcessor compute;
@@ -78,11 +77,10 @@ final class TaskQueue implements DrainFunction {
         this.index = index;
         this.axis = axis;
         this.inlineThreshold = inlineThreshold;
-        this.workers = executor.workerCount();
         String name = device.info().name() + " queue " + index;
         this.process = executor.newProcess(name, this).build();
-        this.compute = new BlockProcessor(this, executor, name + " compute");
-        this.streaming = new BlockProcessor(this, executor, name + " streaming");
+        this.compute = new BlockProcessor(this, executor, name + " compute", false);
+        this.streaming = new BlockProcessor(this, executor, name + " streaming", true);
         process.schedule(); // lives as long as the device; sleeps while the ready list is empty
     }
 
@@ -97,6 +95,11 @@ final class TaskQueue implements DrainFunction {
     /** Waits whose frontier the queue already dominated when they were issued. */
     long elidedWaits() {
         return elidedWaits;
+    }
+
+    /** Streamed operations that waited in the streaming ring's overflow list. */
+    long streamingOverflows() {
+        return streaming.overflowed();
     }
 
     /** Waits whose frontier had to be merged into the queue's. */
@@ -145,7 +148,7 @@ final class TaskQueue implements DrainFunction {
             return;
         }
         importWaitFrontiers(op);
-        issue(op, BlockProgram.single(op.command), null, streaming);
+        streaming.submit(op);
     }
 
     // ---- the queue process --------------------------------------------------------------------
@@ -185,8 +188,8 @@ final class TaskQueue implements DrainFunction {
             }
             case DISPATCH -> stream(op);
             case EXECUTE -> {
-                MemorySegment[] slots = CommandExecutor.resolveSlots(op.bindings, op.program.usedSlots());
-                issue(op, op.program, slots, compute);
+                checkCommitted(op);
+                compute.submit(op);
             }
             case ALLOCA -> {
                 if (op.pool.alloca(op, this)) {
@@ -201,20 +204,17 @@ final class TaskQueue implements DrainFunction {
         }
     }
 
-    private void issue(QueueOp op, BlockProgram program, MemorySegment[] slots, BlockProcessor processor) {
-        Execution execution;
-        try {
-            execution = new Execution(op, program, slots, workers);
-        } catch (StatusException e) {
-            retire(op, e, true);
-            return;
+    /**
+     * Fails {@code op} now (as resolving would) if a slot's buffer has no memory; allocation-free
+     * when every slot is bound.
+     */
+    private static void checkCommitted(QueueOp op) {
+        BitSet used = op.program.usedSlots();
+        for (int slot = used.nextSetBit(0); slot >= 0; slot = used.nextSetBit(slot + 1)) {
+            if (!(op.bindings.buffer(slot) instanceof HeapBuffer heap) || !heap.isCommitted() || heap.isDecommitted()) {
+                CommandExecutor.resolveSlots(op.bindings, used); // throws the precise status
+            }
         }
-        op.execution = execution;
-        if (!execution.start()) {
-            retireExecution(execution);
-            return;
-        }
-        processor.submit(execution);
     }
 
     private void hostCall(QueueOp op) {
@@ -297,10 +297,6 @@ final class TaskQueue implements DrainFunction {
         }
     }
 
-    void retireExecution(Execution execution) {
-        retire(execution.op, execution.error(), true);
-    }
-
     /**
      * Retires {@code op} once: on success advances the queue's epoch and (if {@code signal})
      * signals with the queue frontier; on failure fails the signals. Then releases resources.
@@ -312,8 +308,16 @@ final class TaskQueue implements DrainFunction {
         if (error != null) {
             op.cancelTimepoints();
             Execution execution = op.execution;
-            if (execution != null) {
-                execution.abandon(error);
+            // Entered, the execution cannot be recycled meanwhile; if it already carries another
+            // operation, ours finished and there is nothing to abandon.
+            if (execution != null && execution.enter()) {
+                try {
+                    if (execution.op == op) {
+                        execution.abandon(error);
+                    }
+                } finally {
+                    execution.exit();
+                }
             }
             op.signals.fail(error);
         } else {
