@@ -10,13 +10,15 @@ import java.util.stream.Stream;
 /**
  * Locates IREE's VM conformance suite ({@code shared/conformance/vm}, test data outside the
  * repository): the system property {@code ortho.conformance.vm} or the first ancestor of the
- * working directory that has {@code shared/conformance/vm}. Null when absent.
+ * working directory that has {@code shared/conformance/vm}. Shared by the assembler tests and the
+ * bytecode conformance tests; callers skip (assumption) when the suite is absent.
  */
-final class ConformanceFiles {
+public final class ConformanceFiles {
     private ConformanceFiles() {
     }
 
-    static Path directory() {
+    /** The suite's directory, or null when it is not present. */
+    private static Path directory() {
         String property = System.getProperty("ortho.conformance.vm");
         if (property != null && Files.isDirectory(Paths.get(property))) {
             return Paths.get(property);
@@ -30,7 +32,8 @@ final class ConformanceFiles {
         return null;
     }
 
-    static List<Path> files() throws IOException {
+    /** The suite's {@code .vmasm} files in name order; empty when the suite is not present. */
+    public static List<Path> files() throws IOException {
         Path dir = directory();
         if (dir == null) {
             return List.of();

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import dev.ortho.base.StatusException;
 import dev.ortho.vm.Instance;
 import dev.ortho.vm.asm.Assembler;
+import dev.ortho.vm.asm.ConformanceFiles;
 import dev.ortho.vm.asm.Disassembler;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -32,7 +33,7 @@ class BytecodeVerifierFuzzTest {
 
     @Test
     void mutatedModulesLoadOrFailWithStatus() throws Exception {
-        List<Path> files = ConformanceTest.files();
+        List<Path> files = ConformanceFiles.files();
         assumeTrue(!files.isEmpty(), "IREE VM conformance suite (shared/conformance/vm) not found: skipped");
         Assembler assembler = new Assembler(VmasmFixture.EXTENSIONS);
         List<ModuleDef> defs = new ArrayList<>();
@@ -60,7 +61,7 @@ class BytecodeVerifierFuzzTest {
 
     @Test
     void mutatedArchivesReadAndLoadOrFailWithStatus() throws Exception {
-        List<Path> files = ConformanceTest.files();
+        List<Path> files = ConformanceFiles.files();
         assumeTrue(!files.isEmpty(), "IREE VM conformance suite (shared/conformance/vm) not found: skipped");
         Assembler assembler = new Assembler(VmasmFixture.EXTENSIONS);
         List<byte[]> archives = new ArrayList<>();
@@ -93,7 +94,7 @@ class BytecodeVerifierFuzzTest {
      */
     @Test
     void verifiedLoopFreeMutantsRunWithoutInterpreterFaults() throws Exception {
-        List<Path> files = ConformanceTest.files();
+        List<Path> files = ConformanceFiles.files();
         assumeTrue(!files.isEmpty(), "IREE VM conformance suite (shared/conformance/vm) not found: skipped");
         Assembler assembler = new Assembler(VmasmFixture.EXTENSIONS);
         Disassembler disassembler = new Disassembler(VmasmFixture.EXTENSIONS);

@@ -6,13 +6,12 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.ortho.vm.Instance;
 import dev.ortho.vm.asm.Assembler;
+import dev.ortho.vm.asm.ConformanceFiles;
 import dev.ortho.vm.internal.ext.ExtF32Extension;
 import dev.ortho.vm.internal.ext.ExtF64Extension;
 import dev.ortho.vm.spi.InstructionExtension;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
@@ -28,30 +27,6 @@ import org.junit.jupiter.api.TestFactory;
 class ConformanceTest {
     static final List<InstructionExtension> EXTENSIONS = List.of(new ExtF32Extension(), new ExtF64Extension());
 
-    static Path directory() {
-        String property = System.getProperty("ortho.conformance.vm");
-        if (property != null && Files.isDirectory(Paths.get(property))) {
-            return Paths.get(property);
-        }
-        for (Path p = Paths.get("").toAbsolutePath(); p != null; p = p.getParent()) {
-            Path candidate = p.resolve("shared/conformance/vm");
-            if (Files.isDirectory(candidate)) {
-                return candidate;
-            }
-        }
-        return null;
-    }
-
-    static List<Path> files() throws IOException {
-        Path dir = directory();
-        if (dir == null) {
-            return List.of();
-        }
-        try (Stream<Path> s = Files.list(dir)) {
-            return s.filter(p -> p.toString().endsWith(".vmasm")).sorted().toList();
-        }
-    }
-
     static ModuleTestRunner.Report run(Path file) {
         Instance instance = new Instance();
         ModuleDef def = new Assembler(EXTENSIONS).assemble(file);
@@ -61,7 +36,7 @@ class ConformanceTest {
 
     @TestFactory
     Stream<DynamicTest> everyExportOfEveryFile() throws IOException {
-        List<Path> files = files();
+        List<Path> files = ConformanceFiles.files();
         assumeTrue(!files.isEmpty(), "IREE VM conformance suite (shared/conformance/vm) not found: skipped");
         List<DynamicTest> tests = new ArrayList<>();
         for (Path file : files) {
@@ -76,7 +51,7 @@ class ConformanceTest {
 
     @Test
     void all304ExportsPass() throws IOException {
-        List<Path> files = files();
+        List<Path> files = ConformanceFiles.files();
         assumeTrue(!files.isEmpty(), "IREE VM conformance suite (shared/conformance/vm) not found: skipped");
         assertEquals(30, files.size(), "conformance files");
         int passed = 0;

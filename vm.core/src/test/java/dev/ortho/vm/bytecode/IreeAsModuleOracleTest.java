@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.ortho.vm.asm.Assembler;
+import dev.ortho.vm.asm.ConformanceFiles;
 import java.io.File;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -34,7 +35,7 @@ class IreeAsModuleOracleTest {
     void conformanceModulesAreByteIdenticalToIreeAsModule() throws Exception {
         Path tool = ireeAsModule();
         assumeTrue(tool != null, "no iree-as-module (set -Dortho.iree.tools=DIR): IREE oracle comparison skipped");
-        List<Path> files = ConformanceTest.files();
+        List<Path> files = ConformanceFiles.files();
         assumeTrue(!files.isEmpty(), "IREE VM conformance suite (shared/conformance/vm) not found: skipped");
         Path out = Files.createTempFile("ortho-oracle", ".vmfb");
         List<String> differences = new ArrayList<>();

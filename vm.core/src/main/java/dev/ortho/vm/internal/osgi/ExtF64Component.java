@@ -1,10 +1,7 @@
 package dev.ortho.vm.internal.osgi;
 
 import dev.ortho.vm.internal.ext.ExtF64Extension;
-import dev.ortho.vm.spi.ExtensionMachine;
 import dev.ortho.vm.spi.InstructionExtension;
-import dev.ortho.vm.spi.OpDescriptor;
-import java.util.List;
 import org.osgi.service.component.annotations.Component;
 
 /**
@@ -15,31 +12,9 @@ import org.osgi.service.component.annotations.Component;
  */
 @Component(service = InstructionExtension.class,
         property = {InstructionExtension.PREFIX + ":Integer=225", InstructionExtension.FEATURE + ":Integer=2"})
-public final class ExtF64Component implements InstructionExtension {
-    private final ExtF64Extension delegate = new ExtF64Extension();
-
-    @Override
-    public String name() {
-        return delegate.name();
-    }
-
-    @Override
-    public int prefix() {
-        return delegate.prefix();
-    }
-
-    @Override
-    public int feature() {
-        return delegate.feature();
-    }
-
-    @Override
-    public List<OpDescriptor> ops() {
-        return delegate.ops();
-    }
-
-    @Override
-    public void execute(int opcode, ExtensionMachine machine) {
-        delegate.execute(opcode, machine);
+public final class ExtF64Component extends ExtensionComponent {
+    /** Wraps a new {@link ExtF64Extension}. */
+    public ExtF64Component() {
+        super(new ExtF64Extension());
     }
 }

@@ -2,17 +2,13 @@ package dev.ortho.hal.cpu.internal.osgi;
 
 import dev.ortho.hal.Driver;
 import dev.ortho.hal.DriverInfo;
-import dev.ortho.hal.cpu.internal.executable.KernelLibraryRegistry;
 import dev.ortho.hal.cpu.internal.task.LocalTaskDriver;
 import dev.ortho.hal.cpu.internal.task.LocalTaskDriverFactory;
 import dev.ortho.hal.cpu.internal.task.LocalTaskOptions;
-import dev.ortho.hal.cpu.internal.vmvx.VmvxLoader;
 import dev.ortho.hal.cpu.kernel.KernelLibrary;
 import dev.ortho.hal.spi.DriverFactory;
-import dev.ortho.vm.Instance;
 import dev.ortho.vm.spi.InstructionExtension;
 import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.ConfigurationPolicy;
@@ -21,8 +17,6 @@ import org.osgi.service.component.annotations.ReferenceCardinality;
 import org.osgi.service.component.annotations.ReferencePolicy;
 import org.osgi.service.component.annotations.ReferencePolicyOption;
 import org.osgi.service.metatype.annotations.Designate;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Thin OSGi adapter: publishes the {@code local-task} {@link DriverFactory} with the default
@@ -37,17 +31,13 @@ import org.slf4j.LoggerFactory;
             "hal.driver.description=" + LocalTaskDriver.DESCRIPTION})
 @Designate(ocd = LocalTaskConfig.class)
 public final class LocalTaskDriverComponent implements DriverFactory {
-    private static final Logger LOG = LoggerFactory.getLogger(LocalTaskDriverComponent.class);
-
-    private final List<InstructionExtension> extensions = new CopyOnWriteArrayList<>();
-    private final KernelLibraryRegistry libraries = new KernelLibraryRegistry(List.of(),
-            new VmvxLoader(new Instance(), () -> extensions, List.of()));
+    private final RuntimeLibraries libraries = new RuntimeLibraries(LocalTaskDriverComponent.class);
     private final LocalTaskDriverFactory factory;
 
     /** Reads the default device options from {@code config}. */
     @Activate
     public LocalTaskDriverComponent(LocalTaskConfig config) {
-        this.factory = new LocalTaskDriverFactory(libraries, new LocalTaskOptions(config.queue__count(),
+        this.factory = new LocalTaskDriverFactory(libraries.registry(), new LocalTaskOptions(config.queue__count(),
                 config.task__topology__group__count(), config.task__topology__max__group__count(),
                 config.task__worker__spin__us(), config.pool__quota__bytes(), config.inline__transfer__bytes()));
     }
@@ -55,26 +45,22 @@ public final class LocalTaskDriverComponent implements DriverFactory {
     @Reference(cardinality = ReferenceCardinality.MULTIPLE, policy = ReferencePolicy.DYNAMIC,
             policyOption = ReferencePolicyOption.GREEDY)
     void bindLibrary(KernelLibrary library) {
-        try {
-            libraries.add(library);
-        } catch (RuntimeException e) {
-            LOG.error("kernel library {} ignored: {}", library, e.toString());
-        }
+        libraries.addLibrary(library);
     }
 
     void unbindLibrary(KernelLibrary library) {
-        libraries.remove(library);
+        libraries.removeLibrary(library);
     }
 
     /** Instruction extensions (ExtF32, ExtF64, …) that VMVX executables prepared later may use. */
     @Reference(cardinality = ReferenceCardinality.MULTIPLE, policy = ReferencePolicy.DYNAMIC,
             policyOption = ReferencePolicyOption.GREEDY)
     void bindExtension(InstructionExtension extension) {
-        extensions.add(extension);
+        libraries.addExtension(extension);
     }
 
     void unbindExtension(InstructionExtension extension) {
-        extensions.remove(extension);
+        libraries.removeExtension(extension);
     }
 
     @Override

@@ -2,24 +2,19 @@ package dev.ortho.hal.cpu.internal.task;
 
 import dev.ortho.base.StatusCode;
 import dev.ortho.base.StatusException;
-import dev.ortho.hal.AllocaFlags;
 import dev.ortho.hal.BufferParams;
 import dev.ortho.hal.Device;
-import dev.ortho.hal.Pool;
-import dev.ortho.hal.PoolCapabilities;
-import dev.ortho.hal.PoolStatistics;
+import dev.ortho.hal.cpu.internal.heap.BlockPool;
 import dev.ortho.hal.cpu.internal.heap.HeapAllocator;
 import dev.ortho.hal.cpu.internal.heap.HeapBuffer;
 import dev.ortho.hal.frontier.Frontier;
-import java.lang.foreign.MemorySegment;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * A stream-ordered allocation pool of a {@code local-task} device (seed 004), exposed as a
- * {@link Pool}: the device's default pool, or one created by {@link Device#createPool} with its
+ * {@link dev.ortho.hal.Pool}: the device's default pool, or one created by {@link Device#createPool} with its
  * own quota, free blocks and statistics: queue alloca takes a block, queue
  * dealloca gives it back with a <em>death frontier</em>, and a later alloca reuses it.
  *
@@ -50,46 +45,23 @@ import java.util.concurrent.atomic.AtomicInteger;
  *
  * <p>Thread-safe: the block lists and counters are guarded by this pool's monitor, held only for
  * list updates (never while memory is allocated or semaphores are signalled).
+ *
+ * <p>Statistics: {@code waitsAvoided} counts reuses of dominated blocks, {@code waitsInserted}
+ * reuses that imported death-frontier entries, {@code overBudgetCount} parked allocas.
  */
-final class DevicePool implements Pool {
+final class DevicePool extends BlockPool<DevicePool.Block> {
     /** A committed allocation of the pool. */
-    static final class Block {
-        final DevicePool pool;
-        final HeapBuffer storage;
-        final MemorySegment memory;
-        final long size;
+    static final class Block extends BlockPool.Block {
         final Frontier death = new Frontier(TaskQueue.FRONTIER_CAPACITY);
         /** Set by dealloca (with the death frontier) before the transient is decommitted. */
         volatile boolean recycle;
-        /** Set at commit from the alloca's flags: dealloca leaves the block to the last release. */
-        volatile boolean indeterminate;
 
-        Block(DevicePool pool, HeapBuffer storage) {
-            this.pool = pool;
-            this.storage = storage;
-            this.memory = storage.range("pool block", 0, HeapBuffer.WHOLE_BUFFER);
-            this.size = memory.byteSize();
+        Block(HeapBuffer storage) {
+            super(storage);
         }
     }
 
-    private final String name;
-    private final Device device;
-    private final HeapAllocator allocator;
-    private final long quota;
-    private final PoolCapabilities capabilities;
-    private final AtomicInteger references = new AtomicInteger(1);
-    private final List<Block> free = new ArrayList<>();
     private final ArrayDeque<QueueOp> waiters = new ArrayDeque<>();
-    private long committed;
-    private long freeBytes;
-    private long peak;
-    private long reservations;
-    private long fresh;
-    private boolean closed;
-    private long reusedDominated;
-    private long reusedAfterImport;
-    private long blocksCreated;
-    private long parkedAllocas;
 
     /**
      * @param name names the pool in messages
@@ -99,28 +71,7 @@ final class DevicePool implements Pool {
      * @param quota most bytes committed at once ({@code Long.MAX_VALUE}: unlimited)
      */
     DevicePool(String name, Device device, HeapAllocator allocator, BufferParams params, long quota) {
-        this.name = name;
-        this.device = device;
-        this.allocator = allocator;
-        this.quota = quota;
-        this.capabilities = new PoolCapabilities(allocator.memoryTypeOf(params), allocator.usageOf(params), 0, quota,
-                HeapAllocator.MIN_ALIGNMENT, quota, true);
-    }
-
-    @Override
-    public Device device() {
-        return device;
-    }
-
-    @Override
-    public PoolCapabilities capabilities() {
-        return capabilities;
-    }
-
-    @Override
-    public synchronized PoolStatistics statistics() {
-        return new PoolStatistics(committed - freeBytes, committed, peak, reservations, fresh, reusedDominated,
-                reusedAfterImport, parkedAllocas);
+        super(name, device, allocator, params, quota, true);
     }
 
     /** Frees the idle blocks; blocks in use stay. */
@@ -128,50 +79,13 @@ final class DevicePool implements Pool {
     public void trim() {
         List<Block> idle;
         synchronized (this) {
-            if (closed) {
+            if (isClosedLocked()) {
                 throw new StatusException(StatusCode.FAILED_PRECONDITION, "trim of pool '" + name
                         + "' after its last release");
             }
-            idle = new ArrayList<>(free);
-            free.clear();
-            committed -= freeBytes;
-            freeBytes = 0;
+            idle = drainIdleLocked();
         }
-        idle.forEach(b -> b.storage.release());
-    }
-
-    /**
-     * @throws StatusException FAILED_PRECONDITION naming {@code call} if the pool was released
-     */
-    synchronized void checkOpen(String call) {
-        if (closed) {
-            throw new StatusException(StatusCode.FAILED_PRECONDITION, call + ": pool '" + name
-                    + "' is used after its last release");
-        }
-    }
-
-    @Override
-    public void retain() {
-        int current;
-        do {
-            current = references.get();
-            if (current <= 0) {
-                throw new StatusException(StatusCode.FAILED_PRECONDITION, "retain of pool '" + name
-                        + "' after its last release");
-            }
-        } while (!references.compareAndSet(current, current + 1));
-    }
-
-    @Override
-    public void release() {
-        int remaining = references.decrementAndGet();
-        if (remaining == 0) {
-            shutdown();
-        } else if (remaining < 0) {
-            references.incrementAndGet();
-            throw new StatusException(StatusCode.FAILED_PRECONDITION, "pool '" + name
-                    + "' released more times than retained");
-        }
+        releaseAll(idle);
     }
 
     /**
@@ -186,103 +100,38 @@ final class DevicePool implements Pool {
         HeapBuffer target = op.buffer;
         long size = target.byteLength();
         long alignment = Math.max(HeapAllocator.MIN_ALIGNMENT, op.alignment);
-        if (size > quota) {
-            throw new StatusException(StatusCode.RESOURCE_EXHAUSTED, "pool '" + name + "': alloca of " + size
-                    + " bytes exceeds the pool quota of " + quota + " bytes");
-        }
+        checkQuota(size);
         Block block;
         boolean parked = false;
         List<Block> trimmed = new ArrayList<>(0);
         synchronized (this) {
-            if (closed) {
+            if (isClosedLocked()) {
                 throw new StatusException(StatusCode.UNAVAILABLE, "pool '" + name + "' is closed");
             }
-            block = takeFree(size, alignment, queue);
-            if (block == null) {
-                for (int i = free.size() - 1; i >= 0 && committed + size > quota; i--) {
-                    Block idle = free.remove(i);
-                    committed -= idle.size;
-                    freeBytes -= idle.size;
-                    trimmed.add(idle);
-                }
-                if (committed + size > quota) {
-                    waiters.add(op);
-                    parkedAllocas++;
-                    parked = true;
-                } else {
-                    committed += size; // reserved for the block allocated below
-                    peak = Math.max(peak, committed);
-                }
+            // Best fit among free blocks of at most twice the size, preferring dominated death frontiers.
+            block = takeIdleLocked(size, alignment, b -> queue.dominates(b.death));
+            if (block == null && !reserveLocked(size, trimmed)) {
+                waiters.add(op);
+                countOverBudgetLocked();
+                parked = true;
             }
         }
-        trimmed.forEach(idle -> idle.storage.release());
+        releaseAll(trimmed);
         if (parked) {
             return false;
         }
         if (block == null) {
-            return allocateBlock(target, size, alignment, op.flags);
+            block = allocateBlock(size, alignment, Block::new);
+        } else {
+            countReuse(queue.acquire(block.death));
         }
-        count(queue.acquire(block.death));
         commit(target, block, op.flags);
-        return true;
-    }
-
-    private boolean allocateBlock(HeapBuffer target, long size, long alignment, long flags) {
-        Block block;
-        try {
-            block = new Block(this, allocator.allocate(new BufferParams(0, 0, 0, 0, alignment), size, false));
-        } catch (StatusException e) {
-            synchronized (this) {
-                committed -= size;
-            }
-            throw e;
-        }
-        synchronized (this) {
-            blocksCreated++;
-            reservations++;
-            fresh++;
-        }
-        commit(target, block, flags);
         return true;
     }
 
     private void commit(HeapBuffer target, Block block, long flags) {
         block.recycle = false;
-        block.indeterminate = (flags & AllocaFlags.INDETERMINATE_LIFETIME) != 0;
-        target.commit(block.memory.asSlice(0, target.byteLength()), () -> returnBlock(block), block);
-    }
-
-    private synchronized void count(boolean dominated) {
-        reservations++;
-        if (dominated) {
-            reusedDominated++;
-        } else {
-            reusedAfterImport++;
-        }
-    }
-
-    /** Best fit among free blocks of at most twice the size, preferring dominated death frontiers. */
-    private Block takeFree(long size, long alignment, TaskQueue queue) {
-        int best = -1;
-        boolean bestDominated = false;
-        for (int i = 0; i < free.size(); i++) {
-            Block b = free.get(i);
-            if (b.size < size || b.size > 2 * Math.max(size, 1) || b.memory.address() % alignment != 0) {
-                continue;
-            }
-            boolean dominated = queue.dominates(b.death);
-            if (best < 0 || (dominated && !bestDominated)
-                    || (dominated == bestDominated && b.size < free.get(best).size)) {
-                best = i;
-                bestDominated = dominated;
-            }
-        }
-        if (best < 0) {
-            return null;
-        }
-        Block taken = free.remove(best);
-        freeBytes -= taken.size;
-        return taken;
+        commit(target, block, flags, () -> returnBlock(block));
     }
 
     /**
@@ -305,19 +154,7 @@ final class DevicePool implements Pool {
      * the system.
      */
     private void returnBlock(Block block) {
-        boolean keep;
-        synchronized (this) {
-            keep = block.recycle && !closed;
-            if (keep) {
-                free.add(block);
-                freeBytes += block.size;
-            } else {
-                committed -= block.size;
-            }
-        }
-        if (!keep) {
-            block.storage.release();
-        }
+        giveBack(block, block.recycle);
         wakeWaiters();
     }
 
@@ -337,31 +174,16 @@ final class DevicePool implements Pool {
         }
     }
 
-    /** Frees the idle blocks; blocks in use are freed when their buffers are released. */
-    void shutdown() {
-        List<Block> idle;
-        synchronized (this) {
-            if (closed) {
-                return;
-            }
-            closed = true;
-            idle = new ArrayList<>(free);
-            free.clear();
-            waiters.clear();
-            committed -= freeBytes;
-            freeBytes = 0;
-        }
-        idle.forEach(b -> b.storage.release());
-    }
-
     @Override
-    public String toString() {
-        return "pool '" + name + "'";
+    protected void onCloseLocked() {
+        waiters.clear();
     }
 
     /** Counters for tests and diagnostics. */
     synchronized PoolStats stats() {
-        return new PoolStats(committed, free.size(), blocksCreated, reusedDominated, reusedAfterImport, parkedAllocas);
+        var s = statistics();
+        return new PoolStats(s.bytesCommitted(), idleBlockCount(), s.freshCount(), s.waitsAvoided(),
+                s.waitsInserted(), s.overBudgetCount());
     }
 
     /**

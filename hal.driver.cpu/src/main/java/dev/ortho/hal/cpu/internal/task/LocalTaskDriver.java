@@ -1,14 +1,12 @@
 package dev.ortho.hal.cpu.internal.task;
 
-import dev.ortho.base.StatusCode;
 import dev.ortho.base.StatusException;
 import dev.ortho.hal.Device;
 import dev.ortho.hal.DeviceInfo;
-import dev.ortho.hal.DeviceUri;
-import dev.ortho.hal.Driver;
 import dev.ortho.hal.DriverInfo;
+import dev.ortho.hal.cpu.internal.driver.DefaultDeviceDriver;
 import dev.ortho.hal.cpu.internal.executable.KernelLibraryRegistry;
-import java.util.List;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -17,19 +15,17 @@ import java.util.concurrent.atomic.AtomicInteger;
  * {@link LocalTaskOptions}). Enumerating is free; creating a device starts its executor, which
  * the device owns and stops when it is released. Thread-safe.
  */
-public final class LocalTaskDriver implements Driver {
+public final class LocalTaskDriver extends DefaultDeviceDriver {
     /** The driver name and URI scheme. */
     public static final String NAME = "local-task";
     /** IREE's description of its local-task driver. */
     public static final String DESCRIPTION = "Local execution using the IREE multithreading task system";
     /** The driver as its factory lists it. */
     public static final DriverInfo INFO = new DriverInfo(NAME, DESCRIPTION);
-    private static final DeviceInfo DEVICE = new DeviceInfo(0, "", "local-task");
 
     private final KernelLibraryRegistry libraries;
     private final LocalTaskOptions defaults;
     private final AtomicInteger ordinals;
-    private volatile boolean closed;
 
     /**
      * @param libraries the kernel libraries its devices resolve {@code jvm-static} executables against
@@ -37,48 +33,16 @@ public final class LocalTaskDriver implements Driver {
      * @param ordinals shared device counter (keeps queue axes unique across drivers of one factory)
      */
     public LocalTaskDriver(KernelLibraryRegistry libraries, LocalTaskOptions defaults, AtomicInteger ordinals) {
+        super(INFO);
         this.libraries = libraries;
         this.defaults = defaults;
         this.ordinals = ordinals;
     }
 
+    /** @throws StatusException INVALID_ARGUMENT for unknown or malformed parameters */
     @Override
-    public DriverInfo info() {
-        return INFO;
-    }
-
-    @Override
-    public List<DeviceInfo> queryAvailableDevices() {
-        requireOpen();
-        return List.of(DEVICE);
-    }
-
-    /**
-     * @throws StatusException NOT_FOUND for a path other than the default device;
-     *     INVALID_ARGUMENT for unknown or malformed parameters
-     */
-    @Override
-    public Device createDevice(DeviceUri uri) {
-        requireOpen();
-        if (uri == null) {
-            throw new StatusException(StatusCode.INVALID_ARGUMENT, "local-task device URI is null");
-        }
-        if (!uri.path().isEmpty() && !uri.path().equals("0")) {
-            throw new StatusException(StatusCode.NOT_FOUND, "local-task has no device '" + uri.path()
-                    + "' (its only device is the default: empty path or '0')");
-        }
-        LocalTaskOptions options = defaults.with(uri.params());
-        return new LocalTaskDevice(DEVICE, libraries, options, ordinals.getAndIncrement());
-    }
-
-    @Override
-    public void close() {
-        closed = true;
-    }
-
-    private void requireOpen() {
-        if (closed) {
-            throw new StatusException(StatusCode.UNAVAILABLE, "local-task driver was closed");
-        }
+    protected Device createDevice(DeviceInfo device, Map<String, String> params) {
+        LocalTaskOptions options = defaults.with(params);
+        return new LocalTaskDevice(device, libraries, options, ordinals.getAndIncrement());
     }
 }
