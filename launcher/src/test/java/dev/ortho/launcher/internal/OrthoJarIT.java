@@ -254,4 +254,23 @@ class OrthoJarIT {
             }
         }
     }
+
+    @Test
+    @Timeout(value = 300, unit = TimeUnit.SECONDS) // hang guard for JVM launches (and a worker JVM) on a loaded machine
+    void runModuleOnASharedMemoryWorkerOfTheJarMatchesLocal() throws Exception {
+        Run local = ortho(null, "run-module", "--module=" + MLP, "--function=predict", "--device=local-task",
+                MLP_INPUT);
+        assertEquals(0, local.exitCode(), local.err());
+        // the worker is a child 'java -jar ortho.jar shm-worker ...' serving local-task over the mailbox
+        Run shm = ortho(null, "run-module", "--module=" + MLP, "--function=predict",
+                "--device=remote://shm?device=local-task&mode=process", MLP_INPUT);
+        assertEquals(0, shm.exitCode(), shm.err());
+        assertEquals(local.out(), shm.out(), "the shared-memory device prints exactly the local results");
+
+        Run plainSupplier = ortho(null, "run-module", "--module=" + MLP, "--function=predict",
+                "--device=remote://shm?device=local-task&mode=thread", MLP_INPUT);
+        assertEquals(1, plainSupplier.exitCode(), plainSupplier.out());
+        assertTrue(plainSupplier.err().startsWith("INVALID_ARGUMENT") && plainSupplier.err().contains("mode=process"),
+                plainSupplier.err());
+    }
 }
