@@ -186,27 +186,6 @@ public final class Mailbox implements AutoCloseable {
         STATE.setRelease(memory, READY, ready ? 1 : 0);
     }
 
-    /** Offset of the int the parent's pump sets while it sleeps on its doorbell; the child's is 4 bytes later. */
-    private static final long SLEEPING = 100;
-
-    /**
-     * Volatile store of a channel's state: like {@link #soState}, and ordered before the
-     * following {@link #lvSleeping} read (the publisher's half of the doorbell handshake).
-     */
-    public void svState(int channel, int state) {
-        STATE.setVolatile(memory, stateOffset(channel), state);
-    }
-
-    /** Announces (volatile) whether {@code parent}'s side pump sleeps on its doorbell. */
-    public void svSleeping(boolean parent, boolean sleeping) {
-        STATE.setVolatile(memory, SLEEPING + (parent ? 0 : 4), sleeping ? 1 : 0);
-    }
-
-    /** Whether {@code parent}'s side pump announced it sleeps on its doorbell (volatile load). */
-    public boolean lvSleeping(boolean parent) {
-        return (int) STATE.getVolatile(memory, SLEEPING + (parent ? 0 : 4)) == 1;
-    }
-
     /** Returns both channels to IDLE for the next session (the child, once the client has shut down). */
     public void reset() {
         soState(TO_PARENT, IDLE);

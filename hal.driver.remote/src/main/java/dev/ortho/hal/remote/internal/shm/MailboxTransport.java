@@ -19,13 +19,10 @@ import java.util.function.BooleanSupplier;
  * A {@link Transport} over a {@link Mailbox}: one pump thread ({@code ortho-remote-shm-N},
  * daemon) per side moves queued frames into the outgoing channel and incoming blocks into frames.
  *
- * <p><b>Waiting.</b> When there is nothing to do the pump spins briefly, then sleeps. With a
- * {@link Doorbell} (PROCESS mode) it spins {@link #DOORBELL_SPINS} {@link Thread#onSpinWait()}
- * rounds, announces that it sleeps in the mailbox, re-checks, and blocks on the doorbell until
- * the peer publishes a state it waits for (the peer rings only then), a local send or close
- * wakes it, or the next tick is due. Without one (THREAD mode) it spins {@link #SPINS} rounds,
- * then parks for exponentially growing slices from 1 µs up to {@link #MAX_PARK_NANOS}; a local
- * send unparks it at once. Every wait is bounded, none is a fixed sleep.
+ * <p><b>Waiting.</b> When there is nothing to do the pump spins briefly ({@link #SPINS}
+ * {@link Thread#onSpinWait()} rounds, where a reply usually arrives), then parks for
+ * exponentially growing slices from 1 µs up to {@link #MAX_PARK_NANOS}; a local send unparks it
+ * at once. Every wait is bounded, none is a fixed sleep.
  *
  * <p><b>Liveness.</b> {@code peerAlive} is checked between parks (the parent passes the child
  * process's {@code isAlive}, the child its parent's), and process exit callbacks close the
@@ -35,7 +32,6 @@ import java.util.function.BooleanSupplier;
  */
 public final class MailboxTransport implements Transport {
     static final int SPINS = 2_000;
-    static final int DOORBELL_SPINS = 2_000;
     static final long MAX_PARK_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
     private static final AtomicInteger THREADS = new AtomicInteger();
 
@@ -52,8 +48,6 @@ public final class MailboxTransport implements Transport {
     private final ByteBuffer lengthPrefix = ByteBuffer.allocate(Protocol.LENGTH_BYTES).order(ByteOrder.LITTLE_ENDIAN);
     private final Thread pump;
     private final Runnable tick;
-    private final Doorbell doorbell;
-    private volatile boolean sleeping;
     private volatile Listener listener;
     private volatile long lastReceiveNanos = System.nanoTime();
     private volatile long peerSinceNanos = NO_PEER_YET;
@@ -68,17 +62,7 @@ public final class MailboxTransport implements Transport {
      */
     public MailboxTransport(Mailbox mailbox, boolean parent, BooleanSupplier peerAlive, String peer, int maxFrameBytes,
             Runnable tick) {
-        this(mailbox, null, parent, peerAlive, peer, maxFrameBytes, tick);
-    }
-
-    /**
-     * @param doorbell the worker's doorbell (PROCESS mode; borrowed, outlives this transport), or
-     *     null to wait by parking
-     */
-    public MailboxTransport(Mailbox mailbox, Doorbell doorbell, boolean parent, BooleanSupplier peerAlive, String peer,
-            int maxFrameBytes, Runnable tick) {
         this.mailbox = mailbox;
-        this.doorbell = doorbell;
         mailbox.acquire(); // released when the pump exits
         this.parent = parent;
         this.out = parent ? Mailbox.TO_CHILD : Mailbox.TO_PARENT;
@@ -104,49 +88,7 @@ public final class MailboxTransport implements Transport {
         }
         queuedBytes.addAndGet(frame.remaining());
         outbound.add(frame);
-        wake();
-    }
-
-    /** Gets the pump going: unparks it, or ends its doorbell wait. */
-    private void wake() {
         LockSupport.unpark(pump);
-        if (sleeping) {
-            doorbell.wakeup();
-        }
-    }
-
-    /** Publishes a state the peer may be sleeping on, and rings its doorbell if it is. */
-    private void publish(int channel, int state) {
-        if (doorbell == null) {
-            mailbox.soState(channel, state);
-        } else {
-            mailbox.svState(channel, state);
-            if (mailbox.lvSleeping(!parent)) {
-                doorbell.ring();
-            }
-        }
-    }
-
-    /** Whether the pump has something to do now (checked after announcing that it sleeps). */
-    private boolean hasWork() {
-        int inState = mailbox.lvState(in);
-        int outState = mailbox.lvState(out);
-        return closed.get() || flushThenClose || inState == Mailbox.TASK_READY || inState == Mailbox.SHUTDOWN
-                || (!outbound.isEmpty() && (outState == Mailbox.IDLE || outState == Mailbox.TASK_DONE));
-    }
-
-    /** Sleeps on the doorbell until woken or {@code nanos} pass. */
-    private void sleep(long nanos) {
-        sleeping = true;
-        mailbox.svSleeping(parent, true);
-        try {
-            if (!hasWork()) {
-                doorbell.await(nanos, peer);
-            }
-        } finally {
-            mailbox.svSleeping(parent, false);
-            sleeping = false;
-        }
     }
 
     private void run() {
@@ -166,14 +108,7 @@ public final class MailboxTransport implements Transport {
                 }
                 if (progress) {
                     idle = 0;
-                } else if (doorbell != null && ++idle >= DOORBELL_SPINS) {
-                    if (!peerAlive.getAsBoolean()) {
-                        finish(unavailable("the peer process is gone"));
-                        break;
-                    }
-                    sleep(Math.max(0, nextTick - System.nanoTime()));
-                    idle = 0;
-                } else if (doorbell != null || ++idle < SPINS) {
+                } else if (++idle < SPINS) {
                     Thread.onSpinWait();
                 } else {
                     if (!peerAlive.getAsBoolean()) {
@@ -191,7 +126,7 @@ public final class MailboxTransport implements Transport {
             if (parent) {
                 mailbox.soReady(false); // the worker is not serving a new client until it has reset
             }
-            publish(out, Mailbox.SHUTDOWN); // tell the peer this session is over
+            mailbox.soState(out, Mailbox.SHUTDOWN); // tell the peer this session is over
             mailbox.close();
         }
     }
@@ -221,7 +156,7 @@ public final class MailboxTransport implements Transport {
             }
         }
         mailbox.length(out, written);
-        publish(out, Mailbox.TASK_READY); // release: publishes the block
+        mailbox.soState(out, Mailbox.TASK_READY); // release: publishes the block
         return true;
     }
 
@@ -240,7 +175,7 @@ public final class MailboxTransport implements Transport {
                     + " from " + peer + " is outside [0, " + mailbox.capacity() + "]");
         }
         byte[] block = mailbox.data(in).asSlice(0, length).toArray(java.lang.foreign.ValueLayout.JAVA_BYTE);
-        publish(in, Mailbox.TASK_DONE); // the block is copied out; the peer may reuse the channel
+        mailbox.soState(in, Mailbox.TASK_DONE); // the block is copied out; the peer may reuse the channel
         lastReceiveNanos = System.nanoTime();
         if (peerSinceNanos == NO_PEER_YET) {
             peerSinceNanos = lastReceiveNanos;
@@ -298,14 +233,14 @@ public final class MailboxTransport implements Transport {
     @Override
     public void close(StatusException reason) {
         finish(reason);
-        wake();
+        LockSupport.unpark(pump);
     }
 
     @Override
     public void closeAfterFlush(StatusException reason) {
         closeReason = reason;
         flushThenClose = true;
-        wake();
+        LockSupport.unpark(pump);
     }
 
     @Override

@@ -62,18 +62,11 @@ public final class ShmChild {
     public static void serve(Mailbox mailbox, Supplier<Device> devices, ServerOptions options,
             java.util.function.BooleanSupplier parentAlive, ExecutorService executor,
             java.util.function.BooleanSupplier stop, CountDownLatch ended) {
-        serve(mailbox, null, devices, options, parentAlive, executor, stop, ended);
-    }
-
-    /** As above, waking and woken through {@code doorbell} (PROCESS mode; null: park). */
-    static void serve(Mailbox mailbox, Doorbell doorbell, Supplier<Device> devices, ServerOptions options,
-            java.util.function.BooleanSupplier parentAlive, ExecutorService executor,
-            java.util.function.BooleanSupplier stop, CountDownLatch ended) {
         mailbox.acquire(); // held by this session until it has decided whether to serve another
         mailbox.reset();
         ServerSession[] session = new ServerSession[1];
         MailboxTransport[] transport = new MailboxTransport[1];
-        transport[0] = new MailboxTransport(mailbox, doorbell, false, parentAlive, "shm client",
+        transport[0] = new MailboxTransport(mailbox, false, parentAlive, "shm client",
                 Protocol.DEFAULT_MAX_FRAME_BYTES, () -> session[0].tick(System.nanoTime()));
         session[0] = new ServerSession(transport[0], options, devices, executor, s -> {
             // on an executor thread, after the session freed its resources
@@ -89,7 +82,7 @@ public final class ShmChild {
                     ended.countDown();
                     return;
                 }
-                serve(mailbox, doorbell, devices, options, parentAlive, executor, stop, ended);
+                serve(mailbox, devices, options, parentAlive, executor, stop, ended);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 ended.countDown();
@@ -122,8 +115,6 @@ public final class ShmChild {
             throws InterruptedException {
         // created before any other thread this code starts, as seed 001 orders fork and threads
         Mailbox mailbox = Mailbox.open(file, capacity);
-        // the pool binds the doorbell before spawning; a worker connects before it is ready
-        Doorbell doorbell = java.nio.file.Files.exists(Doorbell.path(file)) ? Doorbell.connect(file) : null;
         if (devices == null) {
             devices = supplier(supplierClass);
         }
@@ -131,7 +122,7 @@ public final class ShmChild {
                 .name("ortho-remote-exec-shm-" + THREADS.incrementAndGet()).unstarted(runnable));
         ProcessHandle parent = ProcessHandle.current().parent().orElse(null);
         CountDownLatch ended = new CountDownLatch(1);
-        serve(mailbox, doorbell, devices, ServerOptions.defaults(mailbox.token()), () -> parent == null || parent.isAlive(),
+        serve(mailbox, devices, ServerOptions.defaults(mailbox.token()), () -> parent == null || parent.isAlive(),
                 executor, () -> false, ended);
         while (!ended.await(1, TimeUnit.SECONDS)) {
             if (parent != null && !parent.isAlive()) {

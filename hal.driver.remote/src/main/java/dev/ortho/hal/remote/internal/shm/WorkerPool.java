@@ -50,18 +50,8 @@ public final class WorkerPool implements AutoCloseable {
         private final byte[] token;
         private final int id;
         private final AtomicBoolean busy = new AtomicBoolean();
-        private final java.nio.channels.ServerSocketChannel bell; // PROCESS mode, until accepted
-        private final Path file;
-        private Doorbell doorbell; // guarded by this
 
         Worker(Mailbox mailbox, Process process, byte[] token, int id) {
-            this(mailbox, process, token, id, null, null);
-        }
-
-        Worker(Mailbox mailbox, Process process, byte[] token, int id, java.nio.channels.ServerSocketChannel bell,
-                Path file) {
-            this.bell = bell;
-            this.file = file;
             this.mailbox = mailbox;
             this.process = process;
             this.token = token;
@@ -70,30 +60,6 @@ public final class WorkerPool implements AutoCloseable {
 
         public Mailbox mailbox() {
             return mailbox;
-        }
-
-        /**
-         * The worker's doorbell (PROCESS mode; the child connected before it became ready), or
-         * null in THREAD mode. Owned by the worker.
-         */
-        public synchronized Doorbell doorbell() {
-            if (doorbell == null && bell != null) {
-                doorbell = Doorbell.accept(bell, file);
-            }
-            return doorbell;
-        }
-
-        private synchronized void closeDoorbell() {
-            if (doorbell != null) {
-                doorbell.close();
-            } else if (bell != null) {
-                try {
-                    bell.close();
-                    Files.deleteIfExists(Doorbell.path(file));
-                } catch (IOException e) {
-                    // nothing more to release
-                }
-            }
         }
 
         /** The child process, or null in THREAD mode. */
@@ -198,25 +164,13 @@ public final class WorkerPool implements AutoCloseable {
         }
         Path file = directory.resolve("mailbox-" + id);
         Mailbox mailbox = Mailbox.create(file, capacity, token);
-        java.nio.channels.ServerSocketChannel bell;
-        try {
-            bell = Doorbell.listen(file);
-        } catch (StatusException e) {
-            mailbox.close();
-            throw e;
-        }
         try {
             Process process = new ProcessBuilder(launcher.command(file, capacity, served))
                     .redirectOutput(ProcessBuilder.Redirect.DISCARD)
                     .redirectError(ProcessBuilder.Redirect.INHERIT).start();
-            return new Worker(mailbox, process, token, id, bell, file);
+            return new Worker(mailbox, process, token, id);
         } catch (IOException | RuntimeException e) {
             mailbox.close();
-            try {
-                bell.close();
-            } catch (IOException closing) {
-                e.addSuppressed(closing);
-            }
             if (e instanceof StatusException status) {
                 throw status;
             }
@@ -306,7 +260,6 @@ public final class WorkerPool implements AutoCloseable {
             workers.remove(worker);
         }
         worker.mailbox.close();
-        worker.closeDoorbell();
         if (worker.process != null) {
             // it exits on its own once the mailbox is shut down; make sure it does
             worker.process.onExit().orTimeout(30, TimeUnit.SECONDS)
@@ -344,7 +297,6 @@ public final class WorkerPool implements AutoCloseable {
         for (Worker worker : idle) {
             worker.mailbox.soState(Mailbox.TO_CHILD, Mailbox.SHUTDOWN);
             worker.mailbox.close(); // this side never started a transport on it
-            worker.closeDoorbell();
             if (worker.process != null) {
                 worker.process.destroy();
             }
