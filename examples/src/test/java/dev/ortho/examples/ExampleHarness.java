@@ -10,6 +10,7 @@ import dev.ortho.hal.cpu.internal.sync.LocalSyncDriverFactory;
 import dev.ortho.hal.cpu.internal.task.LocalTaskDriverFactory;
 import dev.ortho.hal.cpu.internal.task.LocalTaskOptions;
 import dev.ortho.hal.cpu.internal.vmvx.VmvxLoader;
+import dev.ortho.hal.remote.internal.client.RemoteDriverFactory;
 import dev.ortho.hal.validation.internal.ValidationWrapper;
 import dev.ortho.modules.hal.HalModule;
 import dev.ortho.modules.hal.HalRefs;
@@ -70,12 +71,13 @@ final class ExampleHarness implements AutoCloseable {
      * be identical on all of them.
      */
     static List<String> devices() {
-        return List.of("local-sync://", "validation+local-sync://", "local-task://", "validation+local-task://");
+        return List.of("local-sync://", "validation+local-sync://", "local-task://", "validation+local-task://",
+                RemoteServer.shared().uri());
     }
 
     /**
-     * A registry with local-sync and local-task (builtin kernels and the VMVX loader) and the
-     * validation wrapper.
+     * A registry with local-sync and local-task (builtin kernels and the VMVX loader), the remote
+     * driver and the validation wrapper.
      */
     static DriverRegistry registry() {
         DriverRegistry registry = new DriverRegistry();
@@ -83,6 +85,7 @@ final class ExampleHarness implements AutoCloseable {
                 new VmvxLoader(new Instance(), () -> ExampleGenerator.EXTENSIONS, List.of()))));
         registry.register(new LocalTaskDriverFactory(new KernelLibraryRegistry(List.of(new BuiltinKernels()),
                 new VmvxLoader(new Instance(), () -> ExampleGenerator.EXTENSIONS, List.of())), LocalTaskOptions.DEFAULTS));
+        registry.register(new RemoteDriverFactory(name -> null));
         registry.registerWrapper(new ValidationWrapper());
         return registry;
     }

@@ -42,12 +42,15 @@ final class Cli {
     private final String version;
     private final Shell shell;
     private final Map<String, Subcommand> subcommands = new LinkedHashMap<>();
+    /** Subcommands other processes of Ortho run; not listed in {@code --help}. */
+    private final Map<String, Subcommand> internal = new LinkedHashMap<>();
 
     Cli(DriverRegistry drivers, String version, Shell shell) {
         this.drivers = drivers;
         this.version = version;
         this.shell = shell;
         subcommands.put("serve-device", new ServeDevice(drivers, ServeDevice::untilStopped));
+        internal.put(ShmWorkerCommand.NAME, new ShmWorkerCommand(drivers));
         subcommands.put("version", new Subcommand() {
             @Override
             public String summary() {
@@ -86,7 +89,7 @@ final class Cli {
             if (first.startsWith("-")) {
                 return runFlag(first, rest, out, err);
             }
-            Subcommand subcommand = subcommands.get(first);
+            Subcommand subcommand = subcommands.getOrDefault(first, internal.get(first));
             if (subcommand == null) {
                 return usageError("unknown subcommand '" + first + "'", err);
             }

@@ -23,13 +23,19 @@ class OrthoJarIT {
     private static final String INCUBATOR_WARNING = "WARNING: Using incubator modules: jdk.incubator.vector"
             + System.lineSeparator();
 
-    static Run ortho(String stdin, String... args) throws IOException, InterruptedException {
+    /** {@code java [ortho.jvm.flags] -jar ortho.jar args...} */
+    static List<String> orthoCommand(String... args) {
         String java = ProcessHandle.current().info().command().orElseThrow();
         List<String> command = new ArrayList<>(List.of(java));
         command.addAll(List.of(System.getProperty("ortho.jvm.flags", "").split(" ")));
         command.addAll(List.of("-jar", System.getProperty("ortho.jar", "target/ortho.jar")));
         command.addAll(List.of(args));
         command.removeIf(String::isEmpty);
+        return command;
+    }
+
+    static Run ortho(String stdin, String... args) throws IOException, InterruptedException {
+        List<String> command = orthoCommand(args);
         Path out = Files.createTempFile("ortho-out", ".txt");
         Path err = Files.createTempFile("ortho-err", ".txt");
         try {
@@ -200,5 +206,71 @@ class OrthoJarIT {
         Run gogo = ortho("vm:load " + program + "\nvm:invoke mul_program.mul \"2x2xf32=[[1 2][3 4]]\" \"2x2xf32=3\"\n");
         assertEquals(0, gogo.exitCode(), gogo.err());
         assertTrue(gogo.out().contains("EXEC @mul\nresult[0]: hal.buffer_view\n2x2xf32=[3 6][9 12]"), gogo.out());
+    }
+
+    /** The committed MLP example ({@code examples/mlp.vmasm}, next to this module). */
+    private static final Path MLP = Path.of("..", "examples", "mlp.vmasm").toAbsolutePath().normalize();
+    private static final String MLP_INPUT = "--input=1x784xf32=0.5";
+
+    @Test
+    @Timeout(value = 300, unit = TimeUnit.SECONDS) // hang guard for three JVM launches on a loaded machine
+    void runModuleOnARemoteDeviceServedByServeDeviceMatchesLocal() throws Exception {
+        Path dir = Files.createTempDirectory("ortho-remote-it");
+        Path token = dir.resolve("token.txt");
+        Files.writeString(token, "it-token-" + System.nanoTime() + "\n");
+        Run local = ortho(null, "run-module", "--module=" + MLP, "--function=predict", "--device=local-task",
+                MLP_INPUT);
+        assertEquals(0, local.exitCode(), local.err());
+        assertTrue(local.out().startsWith("EXEC @predict\nresult[0]: hal.buffer_view\n1x10xf32="), local.out());
+
+        Path serverErr = dir.resolve("server-err.txt");
+        Process server = new ProcessBuilder(orthoCommand("serve-device", "--listen=127.0.0.1:0",
+                "--device=local-task", "--token_file=" + token))
+                .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
+                .redirectError(serverErr.toFile()).start();
+        try {
+            // "serving local-task on 127.0.0.1:PORT" once the socket is bound (the port is ephemeral)
+            String line = new java.io.BufferedReader(new java.io.InputStreamReader(server.getInputStream(),
+                    StandardCharsets.UTF_8)).readLine();
+            assertTrue(line != null && line.matches("serving local-task on 127\\.0\\.0\\.1:[0-9]+"),
+                    "serve-device announces its address: " + line + "\n" + Files.readString(serverErr));
+            String port = line.substring(line.lastIndexOf(':') + 1);
+            Run remote = ortho(null, "run-module", "--module=" + MLP, "--function=predict",
+                    "--device=remote://127.0.0.1:" + port + "?token_file=" + token, MLP_INPUT);
+            assertEquals(0, remote.exitCode(), remote.err());
+            assertEquals(local.out(), remote.out(), "the remote device prints exactly the local results");
+
+            Path wrong = dir.resolve("wrong-token.txt");
+            Files.writeString(wrong, "not-the-token\n");
+            Run wrongToken = ortho(null, "run-module", "--module=" + MLP, "--function=predict",
+                    "--device=remote://127.0.0.1:" + port + "?token_file=" + wrong, MLP_INPUT);
+            assertEquals(1, wrongToken.exitCode(), wrongToken.out());
+            assertTrue(wrongToken.err().startsWith("UNAUTHENTICATED"), wrongToken.err());
+            assertTrue(server.isAlive(), "the server keeps serving after a client with a wrong token");
+        } finally {
+            server.destroy();
+            if (!server.waitFor(30, TimeUnit.SECONDS)) {
+                server.destroyForcibly();
+            }
+        }
+    }
+
+    @Test
+    @Timeout(value = 300, unit = TimeUnit.SECONDS) // hang guard for JVM launches (and a worker JVM) on a loaded machine
+    void runModuleOnASharedMemoryWorkerOfTheJarMatchesLocal() throws Exception {
+        Run local = ortho(null, "run-module", "--module=" + MLP, "--function=predict", "--device=local-task",
+                MLP_INPUT);
+        assertEquals(0, local.exitCode(), local.err());
+        // the worker is a child 'java -jar ortho.jar shm-worker ...' serving local-task over the mailbox
+        Run shm = ortho(null, "run-module", "--module=" + MLP, "--function=predict",
+                "--device=remote://shm?device=local-task&mode=process", MLP_INPUT);
+        assertEquals(0, shm.exitCode(), shm.err());
+        assertEquals(local.out(), shm.out(), "the shared-memory device prints exactly the local results");
+
+        Run plainSupplier = ortho(null, "run-module", "--module=" + MLP, "--function=predict",
+                "--device=remote://shm?device=local-task&mode=thread", MLP_INPUT);
+        assertEquals(1, plainSupplier.exitCode(), plainSupplier.out());
+        assertTrue(plainSupplier.err().startsWith("INVALID_ARGUMENT") && plainSupplier.err().contains("mode=process"),
+                plainSupplier.err());
     }
 }

@@ -9,6 +9,7 @@ import dev.ortho.hal.Driver;
 import dev.ortho.hal.DriverInfo;
 import dev.ortho.hal.MemoryHeap;
 import dev.ortho.hal.remote.ServerOptions;
+import dev.ortho.hal.remote.ShmWorkerLauncher;
 import dev.ortho.hal.remote.internal.protocol.FrameReader;
 import dev.ortho.base.Timeout;
 import dev.ortho.hal.remote.internal.protocol.Protocol;
@@ -40,6 +41,9 @@ import java.util.function.Function;
  * device to an idle worker of a pre-spawned {@link WorkerPool} (a child JVM in PROCESS mode, the
  * default, or an in-process worker in THREAD mode) that serves the device {@code CLASS} (a public
  * {@code Supplier<Device>}) supplies; the pool's random token replaces {@code token_file}.
+ * Instead of {@code supplier=CLASS}, {@code device=URI} (PROCESS mode) has the child create the
+ * device by URI through its own driver registry; it needs a host that starts such children (a
+ * {@link dev.ortho.hal.remote.ShmWorkerLauncher}, e.g. {@code ortho.jar}).
  *
  * <p>It cannot list devices without connecting, so {@link #queryAvailableDevices()} is empty.
  * Each device has its own connection and I/O (or pump) thread. Thread-safe.
@@ -53,7 +57,7 @@ public final class RemoteDriver implements Driver {
     /** Environment variable holding the token when the URI has no token_file. */
     public static final String TOKEN_ENV = "ORTHO_REMOTE_TOKEN";
     private static final Set<String> PARAMS = Set.of("token_file", "deadline_ms", "connect_timeout_ms", "mode",
-            "supplier", "workers", "mailbox_bytes");
+            "supplier", "device", "workers", "mailbox_bytes");
     /** The device path that selects the shared-memory transport. */
     public static final String SHM_PATH = "shm";
 
@@ -68,7 +72,7 @@ public final class RemoteDriver implements Driver {
      * @param environment looks up environment variables ({@code System::getenv} in production)
      */
     public RemoteDriver(Function<String, String> environment) {
-        this(environment, new ShmPools(), true);
+        this(environment, new ShmPools(() -> null), true);
     }
 
     /** A driver using a factory's long-lived worker pools. */
@@ -139,14 +143,16 @@ public final class RemoteDriver implements Driver {
     }
 
     /**
-     * {@code remote://shm?supplier=CLASS&mode=process|thread&workers=N&mailbox_bytes=N}: a device
-     * served by an idle worker of a pre-spawned pool over a shared-memory mailbox.
+     * {@code remote://shm?supplier=CLASS|device=URI&mode=process|thread&workers=N&mailbox_bytes=N}:
+     * a device served by an idle worker of a pre-spawned pool over a shared-memory mailbox.
      */
     private Device createShmDevice(DeviceUri uri, long deadlineNanos) {
-        String supplier = uri.param("supplier", null);
-        if (supplier == null || supplier.isEmpty()) {
-            throw new StatusException(StatusCode.INVALID_ARGUMENT, "device URI '" + uri + "' needs supplier=CLASS "
-                    + "(a Supplier<Device> the worker instantiates)");
+        String supplier = uri.param("supplier", "");
+        String device = uri.param("device", "");
+        if (supplier.isEmpty() == device.isEmpty()) {
+            throw new StatusException(StatusCode.INVALID_ARGUMENT, "device URI '" + uri + "' needs exactly one of "
+                    + "supplier=CLASS (a Supplier<Device> the worker instantiates) or device=URI (the device the "
+                    + "worker creates)");
         }
         String modeText = uri.param("mode", "process");
         WorkerPool.Mode mode = switch (modeText) {
@@ -157,7 +163,18 @@ public final class RemoteDriver implements Driver {
         };
         int workers = (int) millis(uri, "workers", 1);
         long mailboxBytes = millis(uri, "mailbox_bytes", 1 << 20);
-        WorkerPool pool = pools.pool(mode, supplier, workers, mailboxBytes);
+        WorkerPool pool;
+        if (device.isEmpty()) {
+            pool = pools.pool(mode, supplier, WorkerPool.PLAIN_JAVA, workers, mailboxBytes);
+        } else {
+            ShmWorkerLauncher launcher = pools.hostLauncher();
+            if (mode != WorkerPool.Mode.PROCESS || launcher == null) {
+                throw new StatusException(StatusCode.INVALID_ARGUMENT, "device URI '" + uri + "': device=" + device
+                        + (launcher == null ? " needs a host that starts worker JVMs with a driver registry (ortho.jar);"
+                                + " in plain Java use supplier=CLASS" : " needs mode=process"));
+            }
+            pool = pools.pool(mode, device, launcher, workers, mailboxBytes);
+        }
         WorkerPool.Worker worker = pool.pickIdle(Timeout.ofNanos(deadlineNanos));
         String peer = "shm " + worker;
         RemoteConnection connection = new RemoteConnection(peer, deadlineNanos);

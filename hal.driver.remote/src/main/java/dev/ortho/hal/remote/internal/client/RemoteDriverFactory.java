@@ -4,10 +4,12 @@ import dev.ortho.base.StatusCode;
 import dev.ortho.base.StatusException;
 import dev.ortho.hal.Driver;
 import dev.ortho.hal.DriverInfo;
+import dev.ortho.hal.remote.ShmWorkerLauncher;
 import dev.ortho.hal.remote.internal.shm.ShmPools;
 import dev.ortho.hal.spi.DriverFactory;
 import java.util.List;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 /**
  * Creates the {@code remote} driver. Enumeration touches nothing; connections are made per device,
@@ -16,11 +18,21 @@ import java.util.function.Function;
  */
 public final class RemoteDriverFactory implements DriverFactory, AutoCloseable {
     private final Function<String, String> environment;
-    private final ShmPools pools = new ShmPools();
+    private final ShmPools pools;
 
     /** @param environment environment lookup for {@link RemoteDriver#TOKEN_ENV} */
     public RemoteDriverFactory(Function<String, String> environment) {
+        this(environment, () -> null);
+    }
+
+    /**
+     * @param environment environment lookup for {@link RemoteDriver#TOKEN_ENV}
+     * @param workerLauncher the host's launcher for {@code remote://shm?device=URI} workers, or
+     *     null while there is none (asked when a pool is built)
+     */
+    public RemoteDriverFactory(Function<String, String> environment, Supplier<ShmWorkerLauncher> workerLauncher) {
         this.environment = environment;
+        this.pools = new ShmPools(workerLauncher);
     }
 
     @Override

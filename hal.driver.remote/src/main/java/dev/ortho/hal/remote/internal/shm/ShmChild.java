@@ -102,9 +102,22 @@ public final class ShmChild {
             System.err.println("usage: ShmChild MAILBOX_FILE CAPACITY SUPPLIER_CLASS");
             System.exit(2);
         }
-        // created before any other thread of this JVM, as seed 001 orders fork and threads
-        Mailbox mailbox = Mailbox.open(Path.of(args[0]), Long.parseLong(args[1]));
-        Supplier<Device> devices = supplier(args[2]);
+        serveChild(Path.of(args[0]), Long.parseLong(args[1]), null, args[2]);
+        System.exit(0);
+    }
+
+    /** The child JVM's body: see {@link dev.ortho.hal.remote.ShmWorker#serve}. */
+    public static void serveChild(Path file, long capacity, Supplier<Device> devices) throws InterruptedException {
+        serveChild(file, capacity, devices, null);
+    }
+
+    private static void serveChild(Path file, long capacity, Supplier<Device> devices, String supplierClass)
+            throws InterruptedException {
+        // created before any other thread this code starts, as seed 001 orders fork and threads
+        Mailbox mailbox = Mailbox.open(file, capacity);
+        if (devices == null) {
+            devices = supplier(supplierClass);
+        }
         ExecutorService executor = Executors.newFixedThreadPool(2, runnable -> Thread.ofPlatform().daemon()
                 .name("ortho-remote-exec-shm-" + THREADS.incrementAndGet()).unstarted(runnable));
         ProcessHandle parent = ProcessHandle.current().parent().orElse(null);
@@ -118,6 +131,5 @@ public final class ShmChild {
         }
         executor.shutdown();
         executor.awaitTermination(10, TimeUnit.SECONDS);
-        System.exit(0);
     }
 }

@@ -1,28 +1,48 @@
 package dev.ortho.hal.remote.internal.shm;
 
+import dev.ortho.hal.remote.ShmWorkerLauncher;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 
 /**
  * The worker pools of one driver factory, one per (mode, supplier, size, mailbox size), built
  * on first use so enumeration never spawns anything. Thread-safe.
  */
 public final class ShmPools implements AutoCloseable {
+    private final Supplier<ShmWorkerLauncher> hostLauncher;
     private final Map<String, WorkerPool> pools = new HashMap<>();
     private boolean closed;
 
-    /** The pool for these settings, spawning its workers on first use. */
-    public synchronized WorkerPool pool(WorkerPool.Mode mode, String supplierClass, int workers, long mailboxBytes) {
+    /** @param hostLauncher the host's launcher for {@code device=URI} workers, or null while there is none */
+    public ShmPools(Supplier<ShmWorkerLauncher> hostLauncher) {
+        this.hostLauncher = hostLauncher;
+    }
+
+    /** The host's worker launcher, or null if this host has none. */
+    public ShmWorkerLauncher hostLauncher() {
+        return hostLauncher.get();
+    }
+
+    /**
+     * The pool for these settings, spawning its workers on first use.
+     *
+     * @param launcher {@link WorkerPool#PLAIN_JAVA} with a supplier class, or the host's launcher
+     *     with a device URI
+     */
+    public synchronized WorkerPool pool(WorkerPool.Mode mode, String served, ShmWorkerLauncher launcher, int workers,
+            long mailboxBytes) {
         if (closed) {
             throw new dev.ortho.base.StatusException(dev.ortho.base.StatusCode.UNAVAILABLE,
                     "the remote driver factory was closed");
         }
-        String key = mode + "|" + supplierClass + "|" + workers + "|" + mailboxBytes;
+        String key = mode + "|" + (launcher == WorkerPool.PLAIN_JAVA ? "class:" : "device:") + served + "|" + workers
+                + "|" + mailboxBytes;
         WorkerPool pool = pools.get(key);
         if (pool == null) {
-            pool = new WorkerPool(mode, workers, supplierClass, mailboxBytes);
+            pool = new WorkerPool(mode, workers, served, launcher, mailboxBytes);
             pools.put(key, pool);
         }
         return pool;

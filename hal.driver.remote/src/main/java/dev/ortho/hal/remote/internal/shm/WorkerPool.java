@@ -3,6 +3,7 @@ package dev.ortho.hal.remote.internal.shm;
 import dev.ortho.base.StatusCode;
 import dev.ortho.base.StatusException;
 import dev.ortho.base.Timeout;
+import dev.ortho.hal.remote.ShmWorkerLauncher;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -24,9 +25,11 @@ import org.slf4j.LoggerFactory;
  * device over its own {@link Mailbox}, in one of two modes chosen per device URI:
  * <ul>
  *   <li>{@link Mode#THREAD}: the worker runs in this JVM (no process, no isolation);
- *   <li>{@link Mode#PROCESS}: the worker is a child JVM ({@link ShmChild}) spawned when the pool
- *       is built, before any thread of the pool exists; the mailbox is a file in a private
- *       (owner-only) directory holding a random token.
+ *   <li>{@link Mode#PROCESS}: the worker is a child JVM spawned when the pool is built, before
+ *       any thread of the pool exists; the mailbox is a file in a private (owner-only) directory
+ *       holding a random token. The child is {@code java -cp <this class path> ShmChild ...}
+ *       serving a supplier class ({@link #PLAIN_JAVA}), or whatever a host's
+ *       {@link ShmWorkerLauncher} starts to serve a device URI.
  * </ul>
  * {@link #pickIdle} hands out an idle, ready worker or waits (bounded) for one: backpressure.
  * A worker serves one device at a time and is reused after it closes; a worker whose process
@@ -84,8 +87,17 @@ public final class WorkerPool implements AutoCloseable {
         }
     }
 
+    /**
+     * Starts {@code java -cp <java.class.path> ShmChild MAILBOX CAPACITY SUPPLIER_CLASS}: works
+     * where this bundle's classes and the supplier are on the JVM's class path (plain Java).
+     */
+    public static final ShmWorkerLauncher PLAIN_JAVA = (mailbox, capacity, supplierClass) -> List.of(
+            ProcessHandle.current().info().command().orElse("java"), "-cp", System.getProperty("java.class.path"),
+            ShmChild.class.getName(), mailbox.toString(), Long.toString(capacity), supplierClass);
+
     private final Mode mode;
-    private final String supplierClass;
+    private final String served;
+    private final ShmWorkerLauncher launcher;
     private final long capacity;
     private final Path directory;
     private final ExecutorService executor;
@@ -94,14 +106,24 @@ public final class WorkerPool implements AutoCloseable {
     private final SecureRandom random = new SecureRandom();
     private volatile boolean closed;
 
+    /** A pool of workers serving the devices the public {@code Supplier<Device>} class supplies. */
+    public WorkerPool(Mode mode, int size, String supplierClass, long mailboxBytes) {
+        this(mode, size, supplierClass, PLAIN_JAVA, mailboxBytes);
+    }
+
     /**
      * Builds the pool and spawns every worker (PROCESS mode: before any thread of the pool starts).
      *
-     * @throws StatusException UNAVAILABLE if a worker cannot be spawned
+     * @param served what the workers serve: a supplier class name for THREAD mode and
+     *     {@link #PLAIN_JAVA}, else what {@code launcher} understands (a device URI)
+     * @param launcher starts PROCESS-mode children
+     * @throws StatusException UNAVAILABLE if a worker cannot be spawned, INVALID_ARGUMENT if the
+     *     supplier class is unusable
      */
-    public WorkerPool(Mode mode, int size, String supplierClass, long mailboxBytes) {
+    public WorkerPool(Mode mode, int size, String served, ShmWorkerLauncher launcher, long mailboxBytes) {
         this.mode = mode;
-        this.supplierClass = supplierClass;
+        this.served = served;
+        this.launcher = launcher;
         this.capacity = mailboxBytes;
         try {
             this.directory = Files.createTempDirectory("ortho-shm-",
@@ -110,7 +132,9 @@ public final class WorkerPool implements AutoCloseable {
             throw new StatusException(StatusCode.UNAVAILABLE, "cannot create a private mailbox directory: "
                     + e.getMessage());
         }
-        ShmChild.supplier(supplierClass); // fail here, not in a child, if the class is unusable
+        if (mode == Mode.THREAD || launcher == PLAIN_JAVA) {
+            ShmChild.supplier(served); // fail here, not in a child, if the class is unusable
+        }
         List<Worker> spawned = new ArrayList<>();
         for (int i = 0; i < size; i++) {
             spawned.add(spawn()); // PROCESS: children first ...
@@ -140,22 +164,23 @@ public final class WorkerPool implements AutoCloseable {
         }
         Path file = directory.resolve("mailbox-" + id);
         Mailbox mailbox = Mailbox.create(file, capacity, token);
-        String java = ProcessHandle.current().info().command().orElse("java");
         try {
-            Process process = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),
-                    ShmChild.class.getName(), file.toString(), Long.toString(capacity), supplierClass)
+            Process process = new ProcessBuilder(launcher.command(file, capacity, served))
                     .redirectOutput(ProcessBuilder.Redirect.DISCARD)
                     .redirectError(ProcessBuilder.Redirect.INHERIT).start();
             return new Worker(mailbox, process, token, id);
-        } catch (IOException e) {
+        } catch (IOException | RuntimeException e) {
             mailbox.close();
+            if (e instanceof StatusException status) {
+                throw status;
+            }
             throw new StatusException(StatusCode.UNAVAILABLE, "cannot spawn shared-memory worker: " + e.getMessage());
         }
     }
 
     private void startInProcess(Worker worker) {
         // the client is this JVM; the worker stops when the pool closes
-        ShmChild.serve(worker.mailbox, ShmChild.supplier(supplierClass),
+        ShmChild.serve(worker.mailbox, ShmChild.supplier(served),
                 dev.ortho.hal.remote.ServerOptions.defaults(worker.token), () -> true, executor, () -> closed,
                 new java.util.concurrent.CountDownLatch(1));
     }
