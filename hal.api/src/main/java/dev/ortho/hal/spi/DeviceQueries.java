@@ -1,5 +1,8 @@
 package dev.ortho.hal.spi;
 
+import dev.ortho.base.StatusCode;
+import dev.ortho.base.StatusException;
+
 /**
  * Helpers for drivers answering {@link dev.ortho.hal.Device#queryI64}. Not instantiable; pure and
  * thread-safe.
@@ -56,5 +59,14 @@ public final class DeviceQueries {
             p++;
         }
         return p == pattern.length();
+    }
+
+    /**
+     * The NOT_FOUND a device answers for a {@code queryI64} key it does not know, in IREE's
+     * wording ({@code has no configuration key value 'category :: key'}).
+     */
+    public static StatusException unknown(String deviceName, String category, String key) {
+        return new StatusException(StatusCode.NOT_FOUND, "device '" + deviceName
+                + "' has no configuration key value '" + category + " :: " + key + "'");
     }
 }

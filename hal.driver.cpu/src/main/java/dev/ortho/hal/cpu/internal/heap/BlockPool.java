@@ -3,10 +3,12 @@ package dev.ortho.hal.cpu.internal.heap;
 import dev.ortho.base.StatusCode;
 import dev.ortho.base.StatusException;
 import dev.ortho.hal.AllocaFlags;
+import dev.ortho.hal.Allocator;
 import dev.ortho.hal.BufferParams;
 import dev.ortho.hal.Device;
 import dev.ortho.hal.Pool;
 import dev.ortho.hal.PoolCapabilities;
+import dev.ortho.hal.PoolParams;
 import dev.ortho.hal.PoolStatistics;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
@@ -232,6 +234,23 @@ public abstract class BlockPool<B extends BlockPool.Block> implements Pool {
      * {@code target.byteLength()} bytes to {@code target}; the buffer's free action is
      * {@code giveBack}.
      */
+    /**
+     * Checks {@code createPool}'s arguments for a device's pools: params and buffer params present
+     * (INVALID_ARGUMENT naming the null one), a positive quota, and buffer params the device's
+     * {@code allocator} accepts (its own error otherwise).
+     */
+    public static void checkCreateParams(String deviceName, PoolParams params, Allocator allocator) {
+        if (params == null || params.bufferParams() == null) {
+            throw new StatusException(StatusCode.INVALID_ARGUMENT, "createPool on device '" + deviceName + "': "
+                    + (params == null ? "params" : "params.bufferParams") + " is null");
+        }
+        if (params.quotaBytes() <= 0) {
+            throw new StatusException(StatusCode.INVALID_ARGUMENT, "createPool on device '" + deviceName
+                    + "': quota " + params.quotaBytes() + " bytes is not positive");
+        }
+        allocator.queryBufferCompatibility(params.bufferParams(), 0); // checks the bits
+    }
+
     protected static <B extends Block> void commit(HeapBuffer target, B block, long flags, Runnable giveBack) {
         block.indeterminate = (flags & AllocaFlags.INDETERMINATE_LIFETIME) != 0;
         target.commit(block.memory.asSlice(0, target.byteLength()), giveBack, block);

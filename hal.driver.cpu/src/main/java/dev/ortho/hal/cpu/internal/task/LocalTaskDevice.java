@@ -30,6 +30,7 @@ import dev.ortho.hal.cpu.internal.command.LocalCommandBuffer;
 import dev.ortho.hal.cpu.internal.command.LocalEvent;
 import dev.ortho.hal.cpu.internal.executable.KernelLibraryRegistry;
 import dev.ortho.hal.cpu.internal.executable.LocalExecutableCache;
+import dev.ortho.hal.cpu.internal.heap.BlockPool;
 import dev.ortho.hal.cpu.internal.heap.HeapAllocator;
 import dev.ortho.hal.cpu.internal.heap.HeapBuffer;
 import dev.ortho.hal.cpu.kernel.JvmStaticFormat;
@@ -144,15 +145,7 @@ public final class LocalTaskDevice implements Device {
     @Override
     public Pool createPool(PoolParams params) {
         requireOpen("createPool");
-        if (params == null || params.bufferParams() == null) {
-            throw new StatusException(StatusCode.INVALID_ARGUMENT, "createPool on device '" + info.name() + "': "
-                    + (params == null ? "params" : "params.bufferParams") + " is null");
-        }
-        if (params.quotaBytes() <= 0) {
-            throw new StatusException(StatusCode.INVALID_ARGUMENT, "createPool on device '" + info.name()
-                    + "': quota " + params.quotaBytes() + " bytes is not positive");
-        }
-        allocator.queryBufferCompatibility(params.bufferParams(), 0); // checks the bits
+        BlockPool.checkCreateParams(info.name(), params, allocator);
         return new DevicePool(info.name() + " pool " + poolCount.incrementAndGet(), this, allocator,
                 params.bufferParams(), params.quotaBytes());
     }
@@ -223,8 +216,7 @@ public final class LocalTaskDevice implements Device {
     }
 
     private StatusException unknownQuery(String category, String key) {
-        return new StatusException(StatusCode.NOT_FOUND, "device '" + info.name()
-                + "' has no configuration key value '" + category + " :: " + key + "'");
+        return DeviceQueries.unknown(info.name(), category, key);
     }
 
     /**
