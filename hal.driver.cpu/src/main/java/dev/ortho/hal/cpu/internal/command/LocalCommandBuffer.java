@@ -50,7 +50,33 @@ public final class LocalCommandBuffer implements CommandBuffer {
     private volatile State state = State.INITIAL; // volatile: recorded on one thread, submitted from another
     private int debugDepth;
 
-    /** The caller has checked the bits and capacity. */
+    /** Every command buffer mode bit the CPU devices accept. */
+    private static final int KNOWN_MODES = CommandBufferMode.ONE_SHOT | CommandBufferMode.ALLOW_INLINE_EXECUTION
+            | CommandBufferMode.UNVALIDATED | CommandBufferMode.UNRETAINED | CommandBufferMode.RETAIN_PROFILE_METADATA
+            | CommandBufferMode.RETAIN_DISPATCH_METADATA;
+
+    /**
+     * Checks a CPU device's {@code createCommandBuffer} arguments: INVALID_ARGUMENT naming the one
+     * bad argument (unknown mode bits, categories not a non-empty subset of TRANSFER|DISPATCH, a
+     * negative binding capacity).
+     */
+    public static void checkCreateArguments(int mode, int categories, int bindingCapacity) {
+        if ((mode & ~KNOWN_MODES) != 0) {
+            throw new StatusException(StatusCode.INVALID_ARGUMENT, "command buffer mode "
+                    + CommandBufferMode.format(mode) + " has unknown bits 0x" + Integer.toHexString(mode & ~KNOWN_MODES)
+                    + " (known: " + CommandBufferMode.format(KNOWN_MODES) + ")");
+        }
+        if (categories == 0 || (categories & ~CommandCategory.ANY) != 0) {
+            throw new StatusException(StatusCode.INVALID_ARGUMENT, "command buffer categories 0x"
+                    + Integer.toHexString(categories) + " must be a non-empty subset of TRANSFER|DISPATCH");
+        }
+        if (bindingCapacity < 0) {
+            throw new StatusException(StatusCode.INVALID_ARGUMENT, "command buffer binding capacity "
+                    + bindingCapacity + " is negative");
+        }
+    }
+
+    /** The caller has checked the arguments ({@link #checkCreateArguments}). */
     public LocalCommandBuffer(int mode, int categories, long queueAffinity, int bindingCapacity) {
         this.mode = mode;
         this.categories = categories;

@@ -9,8 +9,6 @@ import dev.ortho.hal.Buffer;
 import dev.ortho.hal.BufferParams;
 import dev.ortho.hal.BufferRef;
 import dev.ortho.hal.CommandBuffer;
-import dev.ortho.hal.CommandBufferMode;
-import dev.ortho.hal.CommandCategory;
 import dev.ortho.hal.Device;
 import dev.ortho.hal.DeviceCapability;
 import dev.ortho.hal.DeviceInfo;
@@ -58,9 +56,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class LocalSyncDevice implements Device {
     private static final Logger LOG = LoggerFactory.getLogger(LocalSyncDevice.class);
-    private static final int KNOWN_MODES = CommandBufferMode.ONE_SHOT | CommandBufferMode.ALLOW_INLINE_EXECUTION
-            | CommandBufferMode.UNVALIDATED | CommandBufferMode.UNRETAINED | CommandBufferMode.RETAIN_PROFILE_METADATA
-            | CommandBufferMode.RETAIN_DISPATCH_METADATA;
     private static final int HOST_CALL_ARGS = 4;
     /** The identifier {@code hal.device.id} patterns match, as IREE's synchronous CPU device. */
     public static final String IDENTIFIER = "local-sync";
@@ -152,19 +147,7 @@ public final class LocalSyncDevice implements Device {
     @Override
     public CommandBuffer createCommandBuffer(int mode, int categories, long queueAffinity, int bindingCapacity) {
         requireOpen("createCommandBuffer");
-        if ((mode & ~KNOWN_MODES) != 0) {
-            throw new StatusException(StatusCode.INVALID_ARGUMENT, "command buffer mode "
-                    + CommandBufferMode.format(mode) + " has unknown bits 0x" + Integer.toHexString(mode & ~KNOWN_MODES)
-                    + " (known: " + CommandBufferMode.format(KNOWN_MODES) + ")");
-        }
-        if (categories == 0 || (categories & ~CommandCategory.ANY) != 0) {
-            throw new StatusException(StatusCode.INVALID_ARGUMENT, "command buffer categories 0x"
-                    + Integer.toHexString(categories) + " must be a non-empty subset of TRANSFER|DISPATCH");
-        }
-        if (bindingCapacity < 0) {
-            throw new StatusException(StatusCode.INVALID_ARGUMENT, "command buffer binding capacity "
-                    + bindingCapacity + " is negative");
-        }
+        LocalCommandBuffer.checkCreateArguments(mode, categories, bindingCapacity);
         checkAffinity(queueAffinity);
         return new LocalCommandBuffer(mode, categories, queueAffinity, bindingCapacity);
     }

@@ -8,8 +8,6 @@ import dev.ortho.hal.Buffer;
 import dev.ortho.hal.BufferParams;
 import dev.ortho.hal.BufferRef;
 import dev.ortho.hal.CommandBuffer;
-import dev.ortho.hal.CommandBufferMode;
-import dev.ortho.hal.CommandCategory;
 import dev.ortho.hal.Device;
 import dev.ortho.hal.DeviceCapability;
 import dev.ortho.hal.DeviceInfo;
@@ -71,9 +69,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class LocalTaskDevice implements Device {
     private static final Logger LOG = LoggerFactory.getLogger(LocalTaskDevice.class);
-    private static final int KNOWN_MODES = CommandBufferMode.ONE_SHOT | CommandBufferMode.ALLOW_INLINE_EXECUTION
-            | CommandBufferMode.UNVALIDATED | CommandBufferMode.UNRETAINED | CommandBufferMode.RETAIN_PROFILE_METADATA
-            | CommandBufferMode.RETAIN_DISPATCH_METADATA;
     private static final int HOST_CALL_ARGS = 4;
     private static final Duration SHUTDOWN_TIMEOUT = Duration.ofSeconds(10);
 
@@ -248,13 +243,7 @@ public final class LocalTaskDevice implements Device {
     @Override
     public CommandBuffer createCommandBuffer(int mode, int categories, long queueAffinity, int bindingCapacity) {
         requireOpen("createCommandBuffer");
-        if ((mode & ~KNOWN_MODES) != 0 || categories == 0 || (categories & ~CommandCategory.ANY) != 0
-                || bindingCapacity < 0) {
-            throw new StatusException(StatusCode.INVALID_ARGUMENT, "command buffer mode "
-                    + CommandBufferMode.format(mode) + ", categories " + CommandCategory.format(categories)
-                    + " or binding capacity " + bindingCapacity + " is invalid (known modes "
-                    + CommandBufferMode.format(KNOWN_MODES) + ", categories TRANSFER|DISPATCH, capacity >= 0)");
-        }
+        LocalCommandBuffer.checkCreateArguments(mode, categories, bindingCapacity);
         return new LocalCommandBuffer(mode, categories, queueAffinity, bindingCapacity);
     }
 
