@@ -3,13 +3,22 @@ package dev.ortho.launcher.internal;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.util.List;
+import java.util.function.LongSupplier;
 
 /**
  * Times repeated calls the way Google Benchmark (which {@code iree-benchmark-module} uses) does:
- * the iteration count grows until one run lasts at least the minimum time, then that run's wall
- * and CPU time per iteration are reported in its console table; several repetitions add
- * {@code _mean}, {@code _median} and {@code _stddev} rows. CPU time is the calling thread's
- * (the call runs synchronously on it), where IREE reports process CPU time.
+ * the iteration count grows until one run lasts at least the minimum time (or is exactly the
+ * count asked for, {@code --benchmark_min_time=Nx}), then that run's wall and CPU time per
+ * iteration are reported in its console table; several repetitions add {@code _mean},
+ * {@code _median} and {@code _stddev} rows. Later repetitions reuse the first repetition's
+ * iteration count, as Google Benchmark does. CPU time is the calling thread's (the call runs
+ * synchronously on it), where IREE reports process CPU time.
+ *
+ * <p>Warm-up ({@code --benchmark_min_warmup_time}) is Google Benchmark's too: before the first
+ * repetition the same growing runs are made until one lasts at least the warm-up time, and their
+ * times are discarded. On the JVM the first calls run in the bytecode interpreter while the JIT
+ * compiles, so a cold first call can outlast the whole minimum time and would otherwise be what
+ * gets reported.
  *
  * <p>Plain object, not thread-safe; one measurement at a time.
  */
@@ -25,11 +34,27 @@ final class CallTimer {
         }
     }
 
+    /**
+     * How long a measured run must be: at least {@code seconds}, or exactly {@code iterations}
+     * iterations when that is positive (Google Benchmark's {@code <float>s} and {@code <integer>x}).
+     */
+    record MinTime(double seconds, long iterations) {
+        static MinTime ofSeconds(double seconds) {
+            return new MinTime(seconds, 0);
+        }
+
+        static MinTime ofIterations(long iterations) {
+            return new MinTime(0, iterations);
+        }
+    }
+
     private static final long MAX_ITERATIONS = 1_000_000_000L;
 
     private final Runnable call;
     private final long batchSize;
+    private final LongSupplier clock;
     private final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+    private long firstRepetitionIterations;
 
     CallTimer(Runnable call) {
         this(call, 1);
@@ -41,11 +66,17 @@ final class CallTimer {
      * a batch.
      */
     CallTimer(Runnable call, long batchSize) {
+        this(call, batchSize, System::nanoTime);
+    }
+
+    /** As above, reading wall time (nanoseconds) from {@code clock}; tests pass a fake one. */
+    CallTimer(Runnable call, long batchSize, LongSupplier clock) {
         if (batchSize < 1) {
             throw new IllegalArgumentException("batch size " + batchSize + " < 1");
         }
         this.call = call;
         this.batchSize = batchSize;
+        this.clock = clock;
     }
 
     private long cpuNow() {
@@ -54,17 +85,44 @@ final class CallTimer {
 
     private Run runOnce(long iterations) {
         long cpu = cpuNow();
-        long start = System.nanoTime();
+        long start = clock.getAsLong();
         for (long i = 0; i < iterations; i += batchSize) {
             call.run();
         }
-        long wall = System.nanoTime() - start;
+        long wall = clock.getAsLong() - start;
         return new Run(iterations, wall, cpuNow() - cpu);
     }
 
-    /** Runs with growing iteration counts until a run lasts {@code minSeconds}; returns that run. */
-    Run measure(double minSeconds) {
-        long minNanos = (long) (minSeconds * 1e9);
+    /**
+     * Google Benchmark's warm-up: growing runs, as {@link #measure}, until one lasts at least
+     * {@code seconds}; nothing is kept. Returns the calls made (0 when {@code seconds} is 0).
+     */
+    long warmUp(double seconds) {
+        if (seconds <= 0) {
+            return 0;
+        }
+        return grow(MinTime.ofSeconds(seconds)).iterations();
+    }
+
+    /**
+     * One repetition: the first grows the iteration count until a run lasts {@code minTime}
+     * (or runs exactly its iteration count) and returns that run; later ones run the same count
+     * again, as Google Benchmark does.
+     */
+    Run measure(MinTime minTime) {
+        if (firstRepetitionIterations > 0) {
+            return runOnce(firstRepetitionIterations);
+        }
+        Run run = grow(minTime);
+        firstRepetitionIterations = run.iterations();
+        return run;
+    }
+
+    private Run grow(MinTime minTime) {
+        if (minTime.iterations() > 0) {
+            return runOnce(roundToBatch(Math.min(MAX_ITERATIONS, minTime.iterations())));
+        }
+        long minNanos = (long) (minTime.seconds() * 1e9);
         long iterations = batchSize;
         while (true) {
             Run run = runOnce(iterations);
@@ -75,8 +133,12 @@ final class CallTimer {
             double perIteration = Math.max(1.0, run.wallPerIteration());
             long predicted = (long) (minNanos * 1.4 / perIteration);
             iterations = Math.min(MAX_ITERATIONS, Math.max(iterations + 1, Math.min(iterations * 10, predicted)));
-            iterations = (iterations + batchSize - 1) / batchSize * batchSize;
+            iterations = roundToBatch(iterations);
         }
+    }
+
+    private long roundToBatch(long iterations) {
+        return (iterations + batchSize - 1) / batchSize * batchSize;
     }
 
     /** Google Benchmark's console table for {@code runs} of benchmark {@code name}. */

@@ -86,7 +86,7 @@ final class VmTools {
                 this::checkModule));
         map.put("run-module", tool("run-module", "invoke a function (--module=x.vmfb --function=f --input=\"2xf32=1 2\" "
                 + "--output=... --expected_output=... --device=URI)", this::runModule));
-        map.put("benchmark-module", tool("benchmark-module", "time a function (run-module inputs, --batch_size=N --benchmark_repetitions=N)",
+        map.put("benchmark-module", tool("benchmark-module", "time a function (run-module inputs, --batch_size=N --benchmark_repetitions=N --benchmark_min_time=0.5s|Nx --benchmark_min_warmup_time=2s)",
                 this::benchmarkModule));
         return map;
     }
@@ -789,14 +789,16 @@ final class VmTools {
 
     private int benchmarkModule(List<String> args, PrintStream out, PrintStream err) {
         ToolFlags flags = ToolFlags.parse("benchmark-module", args,
-                union(RUN_VALUE_FLAGS, Set.of(), "benchmark_repetitions", "benchmark_min_time", "batch_size"),
+                union(RUN_VALUE_FLAGS, Set.of(), "benchmark_repetitions", "benchmark_min_time",
+                        "benchmark_min_warmup_time", "batch_size"),
                 RUN_BOOL_FLAGS);
         if (deviceListing(flags, out)) {
             return Cli.EXIT_OK;
         }
         int repetitions = positiveInt(flags.get("benchmark_repetitions", "1"), "--benchmark_repetitions");
         int batchSize = positiveInt(flags.get("batch_size", "1"), "--batch_size");
-        double minSeconds = minTime(flags.get("benchmark_min_time", "0.5s"));
+        CallTimer.MinTime minTime = minTime(flags.get("benchmark_min_time", "0.5s"));
+        double warmUpSeconds = warmUpTime(flags.get("benchmark_min_warmup_time", DEFAULT_WARMUP));
         List<Module> modules = loadModules("benchmark-module", flags);
         Function function = selectFunction("benchmark-module", modules.get(modules.size() - 1),
                 flags.get("function", ""));
@@ -816,8 +818,9 @@ final class VmTools {
                     }, batchSize);
                     String name = "BM_" + function.name() + "/process_time/real_time";
                     List<CallTimer.Run> runs = new ArrayList<>();
+                    timer.warmUp(warmUpSeconds);
                     for (int r = 0; r < repetitions; r++) {
-                        runs.add(timer.measure(minSeconds));
+                        runs.add(timer.measure(minTime));
                     }
                     out.print(CallTimer.report(name, runs));
                 } finally {
@@ -844,17 +847,54 @@ final class VmTools {
         throw new StatusException(StatusCode.INVALID_ARGUMENT, flag + " must be a positive integer, got '" + text + "'");
     }
 
-    private static double minTime(String text) {
+    /**
+     * Ortho's default {@code --benchmark_min_warmup_time} (Google Benchmark's and so IREE's is 0):
+     * the first calls of a function run in the JVM's interpreter while the JIT compiles the VM
+     * and the kernels, so unwarmed the first run can be one cold call that outlasts the whole
+     * minimum time. {@code --benchmark_min_warmup_time=0} measures from the first call.
+     */
+    static final String DEFAULT_WARMUP = "2s";
+
+    /** Google Benchmark's {@code --benchmark_min_time}: {@code <float>s}, {@code <float>} or {@code <integer>x}. */
+    private static CallTimer.MinTime minTime(String text) {
+        if (text.endsWith("x")) {
+            try {
+                long iterations = Long.parseLong(text.substring(0, text.length() - 1));
+                if (iterations > 0 && iterations <= 1_000_000_000L) {
+                    return CallTimer.MinTime.ofIterations(iterations);
+                }
+            } catch (NumberFormatException e) {
+                // reported below
+            }
+        } else {
+            String number = text.endsWith("s") ? text.substring(0, text.length() - 1) : text;
+            try {
+                double seconds = Double.parseDouble(number);
+                if (seconds > 0 && seconds <= 3600) {
+                    return CallTimer.MinTime.ofSeconds(seconds);
+                }
+            } catch (NumberFormatException e) {
+                // reported below
+            }
+        }
+        throw new StatusException(StatusCode.INVALID_ARGUMENT, "--benchmark_min_time must be a duration in seconds"
+                + " such as 0.5s (at most 3600s) or an iteration count such as 10x (at most 1000000000x), got '"
+                + text + "'");
+    }
+
+    /** {@code --benchmark_min_warmup_time}: seconds, with or without a trailing {@code s}; 0 turns warm-up off. */
+    private static double warmUpTime(String text) {
         String number = text.endsWith("s") ? text.substring(0, text.length() - 1) : text;
         try {
             double seconds = Double.parseDouble(number);
-            if (seconds > 0 && seconds <= 3600) {
+            if (seconds >= 0 && seconds <= 3600) {
                 return seconds;
             }
         } catch (NumberFormatException e) {
             // reported below
         }
         throw new StatusException(StatusCode.INVALID_ARGUMENT,
-                "--benchmark_min_time must be a duration in seconds such as 0.5s (at most 3600s), got '" + text + "'");
+                "--benchmark_min_warmup_time must be a duration in seconds such as 2s or 0 (at most 3600s), got '"
+                        + text + "'");
     }
 }

@@ -249,6 +249,25 @@ class VmToolsTest {
     }
 
     @Test
+    void benchmarkModuleTakesGoogleBenchmarksIterationCountAndWarmUpFlags(@TempDir Path dir) throws IOException {
+        Path vmfb = assembled(dir);
+        assertEquals(0, run("benchmark-module", "--module=" + vmfb, "--function=add", "--input=1", "--input=2",
+                "--benchmark_min_time=3x", "--benchmark_min_warmup_time=0", "--benchmark_repetitions=2"), err());
+        String text = out();
+        assertTrue(text.matches("(?s).*\\nBM_add/process_time/real_time +[0-9.]+ ns +[0-9.]+ ns +3\\n"
+                + "BM_add/process_time/real_time +[0-9.]+ ns +[0-9.]+ ns +3\\n.*"), text);
+        assertEquals(0, run("benchmark-module", "--module=" + vmfb, "--function=add", "--input=1", "--input=2",
+                "--benchmark_min_time=1x", "--benchmark_min_warmup_time=0.01s"), err());
+        assertTrue(out().matches("(?s).*\\nBM_add/process_time/real_time +[0-9.]+ ns +[0-9.]+ ns +1\\n.*"), out());
+        assertEquals(1, run("benchmark-module", "--module=" + vmfb, "--function=add", "--benchmark_min_time=0x"));
+        assertTrue(err().contains("--benchmark_min_time must be a duration in seconds such as 0.5s (at most 3600s)"
+                + " or an iteration count such as 10x (at most 1000000000x), got '0x'"), err());
+        assertEquals(1, run("benchmark-module", "--module=" + vmfb, "--function=add", "--benchmark_min_warmup_time=-1"));
+        assertTrue(err().contains("INVALID_ARGUMENT; --benchmark_min_warmup_time must be a duration in seconds such as"
+                + " 2s or 0 (at most 3600s), got '-1'"), err());
+    }
+
+    @Test
     void dumpModuleAnswersCorruptArchivesWithAStatus(@TempDir Path dir) throws IOException {
         byte[] base = Files.readAllBytes(assembled(dir));
         java.util.Random random = new java.util.Random(7);
