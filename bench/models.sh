@@ -186,8 +186,8 @@ run_gb() { # tool binary round entry case device mode flags...
     times=$(gb_times "$out")
   fi
   if [ -z "${times:-}" ]; then
-    status="FAIL: $(grep -m1 -E '[A-Z_]+;|[Ee]rror' "$out" | cut -c1-100 | tr '\t|' '  ')"
-    [ "$status" = "FAIL: " ] && status="FAIL: $(tail -n1 "$out" | cut -c1-100 | tr '\t|' '  ')"
+    status="FAIL: $(grep -m1 -E '[A-Z_]+;|[Ee]rror' "$out" | cut -c1-60 | tr '\t|' '  ')"
+    [ "$status" = "FAIL: " ] && status="FAIL: $(tail -n1 "$out" | cut -c1-60 | tr '\t|' '  ')"
     cp "$out" "$logs/$tool-$entry-$device-$m.log"
     record "$round" "$entry" "$case" "$device" "$tool" "$m" "" "$status"
   else
@@ -200,7 +200,8 @@ run_ort() { # round entry case device mode graph_case
   [ "$device" = local-task ] && threads=2
   local ms; ms=$(awk -v s="$min_time" 'BEGIN { printf "%dms", s * 1000 }')
   local wi; wi=$(awk -v s="$warmup" 'BEGIN { n = int(s + 0.999); print n < 1 ? 1 : n }')
-  local flags=(-p "model=$graph_case" -p "intraOpThreads=$threads" -f 1)
+  # (native access allowed so ONNX Runtime's JNI load prints no warning into JMH's iteration lines)
+  local flags=(-p "model=$graph_case" -p "intraOpThreads=$threads" -f 1 -jvmArgsAppend --enable-native-access=ALL-UNNAMED)
   if [ "$m" = warm ]; then
     flags+=(-wi "$wi" -w 1s -i "$repetitions" -r "$ms")
   else
@@ -210,7 +211,7 @@ run_ort() { # round entry case device mode graph_case
   (cd "$root" && "$java" -jar "$bench_jar" 'models.OrtModelBenchmark' "${flags[@]}") > "$out" 2>&1
   t=$(jmh_time "$out")
   if [ -z "$t" ] || grep -q '<failure>' "$out"; then
-    record "$round" "$entry" "$case" "$device" ort "$m" "" "FAIL: $(grep -m1 -E 'Exception|Error' "$out" | cut -c1-100 | tr '\t|' '  ')"
+    record "$round" "$entry" "$case" "$device" ort "$m" "" "FAIL: $(grep -m1 -E 'Exception|Error' "$out" | cut -c1-60 | tr '\t|' '  ')"
   else
     record "$round" "$entry" "$case" "$device" ort "$m" "$t" ok
   fi
