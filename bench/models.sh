@@ -64,8 +64,8 @@ summarize_raw() {
       echo "### cold: the first call after loading, µs (median over rounds)"
     fi
     echo
-    echo "| entry | case | device | IREE | Ortho | Ortho/IREE | ORT Java | Ortho/ORT | ORT/IREE | rounds | load 1-min |"
-    echo "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---|"
+    echo "| entry | case | device | IREE | Ortho | Ortho/IREE | ORT Java | Ortho/ORT | ORT/IREE | IREE CPU | Ortho CPU | CPU Ortho/IREE | rounds | load 1-min |"
+    echo "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|"
     awk -F'\t' -v m="$m" '
       function median(list,   n, a, i, j, t) {
         n = split(list, a, " ")
@@ -74,11 +74,13 @@ summarize_raw() {
         return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
       }
       function fmt(v) { if (v == "") return "—"; return v >= 100 ? sprintf("%.0f", v) : v >= 10 ? sprintf("%.1f", v) : sprintf("%.2f", v) }
-      function ratio(a, b) { if (a == "" || b == "" || b == 0) return "—"; return sprintf("%.2f×", a / b) }
+      function ratio(a, b,   r) { if (a == "" || b == "" || b == 0) return "—"; r = a / b
+        return sprintf(r >= 100 ? "%.0f×" : r >= 10 ? "%.1f×" : r >= 0.1 ? "%.2f×" : r >= 0.01 ? "%.3f×" : "%.4f×", r) }
       $1 != "round" && $6 == m {
         key = $2 "\t" $3 "\t" $4
         if (!(key in seen)) { seen[key] = 1; order[++n] = key }
-        if ($8 == "ok") { val[key, $5] = val[key, $5] " " $7; cnt[key, $5]++ } else if (!((key, $5) in fail)) fail[key, $5] = $8
+        if ($8 == "ok" && $7 != "" && $7 + 0 >= 0) { val[key, $5] = val[key, $5] " " $7; cnt[key, $5]++; if ($10 != "") cpu[key, $5] = cpu[key, $5] " " $10 }
+        else if (!((key, $5) in fail)) fail[key, $5] = $8 == "ok" ? "no value" : $8
         l = $9 + 0
         if (!((key) in lmin) || l < lmin[key]) lmin[key] = l
         if (!((key) in lmax) || l > lmax[key]) lmax[key] = l
@@ -91,7 +93,9 @@ summarize_raw() {
           si = ((k, "iree") in fail && iree == "") ? fail[k, "iree"] : fmt(iree)
           so = ((k, "ortho") in fail && ortho == "") ? fail[k, "ortho"] : fmt(ortho)
           sr = ((k, "ort") in fail && ort == "") ? fail[k, "ort"] : fmt(ort)
-          printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %d | %.1f–%.1f |\n", p[1], p[2], p[3], si, so, ratio(ortho, iree), sr, ratio(ortho, ort), ratio(ort, iree), r, lmin[k], lmax[k]
+          # local-task: Ortho reports the calling thread only (its workers are elsewhere), IREE the process
+          ci = median(cpu[k, "iree"]); co = p[3] == "local-sync" ? median(cpu[k, "ortho"]) : ""
+          printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %d | %.1f–%.1f |\n", p[1], p[2], p[3], si, so, ratio(ortho, iree), sr, ratio(ortho, ort), ratio(ort, iree), fmt(ci), fmt(co), ratio(co, ci), r, lmin[k], lmax[k]
         }
       }' "$file"
   done
@@ -163,10 +167,14 @@ gb_times() {
     END { if (med != "") print med; else if (one != "") print one }' "$1"
 }
 
-# JMH output → median of the measured "Iteration N:" lines, µs.
+# JMH output → median of the measured "Iteration N:" values, µs. A line printed by the forked JVM
+# can land between "Iteration N:" and its value, so the value is the next "<number> <unit>/op".
 jmh_time() {
-  awk '/^Iteration +[0-9]+: / { v = $3; gsub(",", "", v); u = $4
-         x = u ~ /^ns/ ? v / 1000 : u ~ /^us/ ? v : u ~ /^ms/ ? v * 1000 : u ~ /^s/ ? v * 1e6 : -1; a[++n] = x }
+  awk 'function us(v, u) { return u ~ /^ns/ ? v / 1000 : u ~ /^us/ ? v : u ~ /^ms/ ? v * 1000 : u ~ /^s/ ? v * 1e6 : -1 }
+       /^Iteration +[0-9]+:/ { pending = 1 }
+       pending && match($0, /[0-9][0-9.,]* +(ns|us|ms|s)\/op/) {
+         split(substr($0, RSTART, RLENGTH), f, " +"); v = f[1]; gsub(",", "", v)
+         x = us(v, f[2]); if (x >= 0) a[++n] = x; pending = 0 }
        END { if (n == 0) exit
          for (i = 2; i <= n; i++) { t = a[i]; for (j = i - 1; j >= 1 && a[j] > t; j--) a[j + 1] = a[j]; a[j + 1] = t }
          print (n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2) }' "$1"
