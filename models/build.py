@@ -649,10 +649,13 @@ def run_entry(tools, out, model, variant, vmfb, case, case_dir, inputs, ort_outp
         result = run(args + [f"--output=@{o}" for o in outputs], out, check=False)
         printed = run(args, out, check=False)
         if result.returncode != 0 or printed.returncode != 0:
-            error = first_error_line((result.stderr + result.stdout) if result.returncode
-                                     else (printed.stderr + printed.stdout))
-            run_failures.append({"entry": name, "device": device, "error": error})
-            entry.setdefault("run_failures", {})[device] = error
+            failed = result if result.returncode else printed
+            error = first_error_line(failed.stderr + failed.stdout)
+            status = re.search(r"\b([A-Z][A-Z_]+[A-Z]);", error)
+            failure = {"exit_code": failed.returncode,
+                       "status": status.group(1) if status else None, "error": error}
+            run_failures.append({"entry": name, "device": device, **failure})
+            entry.setdefault("run_failures", {})[device] = failure
             for o in outputs:
                 (out / o).unlink(missing_ok=True)
             continue
@@ -713,7 +716,8 @@ def readme_section(manifest):
             lines.append(f"| `{e['name']}` | compile failed | | |")
             continue
         if e.get("run_failures"):
-            lines.append(f"| `{e['name']}` | run failed: {e['run_failures']} | | |")
+            statuses = sorted({f"{d}: {f['status']}" for d, f in e["run_failures"].items()})
+            lines.append(f"| `{e['name']}` | run failed ({', '.join(statuses)}) | | |")
             continue
         abs_d = max((d.get("max_abs", math.inf) for d in e["vs_ort"]), default=0)
         rel_d = max((d.get("max_rel", math.inf) for d in e["vs_ort"]), default=0)
@@ -721,7 +725,8 @@ def readme_section(manifest):
                      f"{abs_d:.3g} | {rel_d:.3g} |")
     if manifest["run_failures"]:
         lines += ["", "Run failures:", ""]
-        lines += [f"- `{f['entry']}` on `{f['device']}`: `{f['error']}`" for f in manifest["run_failures"]]
+        lines += [f"- `{f['entry']}` on `{f['device']}` (exit code {f['exit_code']}): `{f['error']}`"
+                  for f in manifest["run_failures"]]
     summary = manifest["import_summary"]
     lines += ["", "### Module dependencies", ""]
     lines += [f"- `{d}`" for d in summary["dependencies"]]
