@@ -125,7 +125,13 @@ final class VmTools {
         }
         String input = flags.positional().get(0);
         ModuleDef module = assemble(input);
-        writeFile(Path.of(output), BytecodeArchive.write(module));
+        byte[] archive = BytecodeArchive.write(module);
+        if (output.equals("-")) { // standard output, as IREE's tools take '-'
+            out.write(archive, 0, archive.length);
+            out.flush();
+        } else {
+            writeFile(Path.of(output), archive);
+        }
         return Cli.EXIT_OK;
     }
 
@@ -274,7 +280,22 @@ final class VmTools {
         return "fn" + ordinal;
     }
 
+    /**
+     * The archive bytes of module file {@code file} ({@code -}: standard input). VMASM text (a
+     * {@code .vmasm} name, or contents that are not an archive) is assembled into one first.
+     */
     private MemorySegment readArchive(String file) {
+        if (file.endsWith(".vmasm")) {
+            return MemorySegment.ofArray(BytecodeArchive.write(assemble(file)));
+        }
+        MemorySegment bytes = readBytes(file);
+        if (isVmasmText(bytes)) {
+            return MemorySegment.ofArray(BytecodeArchive.write(assembleText(bytes, file)));
+        }
+        return bytes;
+    }
+
+    private MemorySegment readBytes(String file) {
         if (file.equals("-")) {
             return MemorySegment.ofArray(readStdin());
         }
@@ -287,9 +308,40 @@ final class VmTools {
         }
     }
 
+    private ModuleDef assembleText(MemorySegment bytes, String file) {
+        String text = new String(bytes.toArray(ValueLayout.JAVA_BYTE), StandardCharsets.UTF_8);
+        return new Assembler(extensions.get()).assemble(text, file.equals("-") ? "<stdin>" : file);
+    }
+
+    /**
+     * True if {@code bytes} are not an IREE bytecode archive (no ZIP local header {@code PK\3\4},
+     * no {@code IREE} FlatBuffer identifier after the 4-byte size prefix) and look like text (no
+     * NUL in the first 4 KiB; a size prefix below 16 MiB always has one): then they are VMASM.
+     */
+    static boolean isVmasmText(MemorySegment bytes) {
+        long size = bytes.byteSize();
+        if (size >= 4 && bytes.get(ValueLayout.JAVA_INT_UNALIGNED.withOrder(java.nio.ByteOrder.LITTLE_ENDIAN), 0)
+                == 0x04034b50) {
+            return false;
+        }
+        if (size >= 12 && bytes.get(ValueLayout.JAVA_BYTE, 8) == 'I' && bytes.get(ValueLayout.JAVA_BYTE, 9) == 'R'
+                && bytes.get(ValueLayout.JAVA_BYTE, 10) == 'E' && bytes.get(ValueLayout.JAVA_BYTE, 11) == 'E') {
+            return false;
+        }
+        for (long i = 0, end = Math.min(size, 4096); i < end; i++) {
+            if (bytes.get(ValueLayout.JAVA_BYTE, i) == 0) {
+                return false;
+            }
+        }
+        return size > 0;
+    }
+
     // ---------------------------------------------------------------- shared module loading
 
-    /** Loads a module file: {@code .vmasm} is assembled, anything else read as an archive. */
+    /**
+     * Loads a module file ({@code -}: standard input): VMASM text (a {@code .vmasm} name, or
+     * contents that are not an archive) is assembled, anything else read as an archive.
+     */
     Module load(String file) {
         return load(file, BytecodeModule.Options.DEFAULT);
     }
@@ -299,10 +351,17 @@ final class VmTools {
         ModuleDef def;
         if (file.endsWith(".vmasm")) {
             def = assemble(file);
-        } else if (file.equals("-")) {
-            def = BytecodeArchive.read(readStdin());
         } else {
-            def = BytecodeArchive.read(Path.of(file));
+            MemorySegment bytes = readBytes(file);
+            if (isVmasmText(bytes)) {
+                def = assembleText(bytes, file);
+            } else {
+                try {
+                    def = BytecodeArchive.read(bytes);
+                } catch (StatusException e) {
+                    throw e.annotate("while loading '" + (file.equals("-") ? "<stdin>" : file) + "'");
+                }
+            }
         }
         return BytecodeModule.create(instance, def, extensions.get(), options);
     }

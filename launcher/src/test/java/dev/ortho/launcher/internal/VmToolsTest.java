@@ -109,6 +109,45 @@ class VmToolsTest {
         assertEquals("", out());
     }
 
+    /** Issue 15: {@code --output=-} wrote a file named {@code -} instead of standard output. */
+    @Test
+    void asModuleOutputDashWritesTheArchiveToStandardOutput(@TempDir Path dir) throws IOException {
+        byte[] expected = BytecodeArchive.write(new Assembler(extensions).assemble(ADD_MODULE, "calc.vmasm"));
+        assertEquals(0, run("as-module", "--output=-", source(dir).toString()), err());
+        assertArrayEquals(expected, outBytes.toByteArray());
+        assertTrue(!Files.exists(Path.of("-")), "a file named '-' was written");
+    }
+
+    /** Issue 15: VMASM text on standard input ({@code --module=-}) was parsed as a FlatBuffer. */
+    @Test
+    void vmasmTextOnStdinOrUnderAnyNameIsAssembledAndArchivesAreNot(@TempDir Path dir) throws IOException {
+        stdin = ADD_MODULE.getBytes(StandardCharsets.UTF_8);
+        assertEquals(0, run("run-module", "--module=-", "--function=add", "--input=2", "--input=3"), err());
+        assertEquals("EXEC @add\nresult[0]: i32=5\n", out());
+        stdin = Files.readAllBytes(assembled(dir));
+        assertEquals(0, run("run-module", "--module=-", "--function=add", "--input=2", "--input=3"), err());
+        assertEquals("EXEC @add\nresult[0]: i32=5\n", out());
+        Path text = Files.writeString(dir.resolve("calc.txt"), ADD_MODULE);
+        assertEquals(0, run("dump-module", "--output=disassembly", text.toString()), err());
+        assertTrue(out().contains("vm.add.i32"), out());
+        stdin = ADD_MODULE.getBytes(StandardCharsets.UTF_8);
+        assertEquals(0, run("dump-module", "--output=metadata", "-"), err());
+        assertTrue(out().contains("calc"), out());
+        stdin = "vm.module @m version 1\nvm.bogus\n".getBytes(StandardCharsets.UTF_8);
+        assertEquals(1, run("run-module", "--module=-", "--function=f"));
+        assertTrue(err().startsWith("INVALID_ARGUMENT; <stdin>:2:"), err());
+    }
+
+    @Test
+    void archiveSniffingSeesZipHeadersIdentifiersAndBinaryBytes() {
+        java.util.function.Function<byte[], Boolean> text = b -> VmTools.isVmasmText(java.lang.foreign.MemorySegment.ofArray(b));
+        assertTrue(text.apply("vm.module @m version 1\n".getBytes(StandardCharsets.UTF_8)));
+        assertTrue(!text.apply(new byte[] {'P', 'K', 3, 4, 'v', 'm', '.', 'm', 'o', 'd', 'u', 'l', 'e'}));
+        assertTrue(!text.apply("12345678IREEvm.module".getBytes(StandardCharsets.ISO_8859_1)));
+        assertTrue(!text.apply(new byte[] {'v', 'm', 0, 'x'}));
+        assertTrue(!text.apply(new byte[0]));
+    }
+
     @Test
     void asModuleReportsSyntaxAndParseErrors(@TempDir Path dir) throws IOException {
         assertEquals(1, run("as-module", "x.vmasm"));
