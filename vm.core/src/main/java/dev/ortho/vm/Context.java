@@ -1,5 +1,6 @@
 package dev.ortho.vm;
 
+import dev.ortho.base.MessageText;
 import dev.ortho.base.StatusCode;
 import dev.ortho.base.StatusException;
 import java.util.ArrayList;
@@ -152,9 +153,10 @@ public final class Context implements AutoCloseable {
                 throw e;
             }
             if (!decl.cconv().text().isEmpty() && !decl.cconv().matches(target.cconv())) {
-                throw new StatusException(StatusCode.INTERNAL, "import function " + decl.name()
-                        + " signature mismatch between " + module.name() + " and source "
-                        + target.module().name() + "; expected " + decl.cconv() + " but got " + target.cconv());
+                throw new StatusException(StatusCode.INTERNAL, "import function " + MessageText.printable(decl.name())
+                        + " signature mismatch between " + MessageText.printable(module.name()) + " and source "
+                        + MessageText.printable(target.module().name()) + "; expected " + MessageText.printable(decl.cconv().text()) + " but got "
+                        + MessageText.printable(target.cconv().text()));
             }
             module.resolveImport(state, ordinal, target);
         }
@@ -166,7 +168,7 @@ public final class Context implements AutoCloseable {
             Module m = l.modules[i];
             if (m.name().equals(dep.name())) {
                 if (dep.required() && m.version() < dep.minimumVersion()) {
-                    throw new StatusException(StatusCode.NOT_FOUND, "required module '" + dep.name()
+                    throw new StatusException(StatusCode.NOT_FOUND, "required module '" + MessageText.printable(dep.name())
                             + "' version mismatch; have " + m.version() + " but require " + dep.minimumVersion());
                 }
                 return;
@@ -174,7 +176,7 @@ public final class Context implements AutoCloseable {
         }
         if (dep.required()) {
             throw new StatusException(StatusCode.NOT_FOUND,
-                    "required module '" + dep.name() + "' not registered on the context");
+                    "required module '" + MessageText.printable(dep.name()) + "' not registered on the context");
         }
     }
 
@@ -189,7 +191,7 @@ public final class Context implements AutoCloseable {
         int dot = fullName.indexOf('.');
         if (dot < 0) {
             throw new StatusException(StatusCode.INVALID_ARGUMENT,
-                    "import name not fully-qualified (module.func): '" + fullName + "'");
+                    "import name not fully-qualified (module.func): '" + MessageText.printable(fullName) + "'");
         }
         String moduleName = fullName.substring(0, dot);
         String functionName = fullName.substring(dot + 1);
@@ -200,13 +202,13 @@ public final class Context implements AutoCloseable {
                 Function f = m.lookupExport(functionName);
                 if (f == null) {
                     throw new StatusException(StatusCode.NOT_FOUND,
-                            "no function `" + functionName + "` exported by module `" + moduleName + "`");
+                            "no function `" + MessageText.printable(functionName) + "` exported by module `" + MessageText.printable(moduleName) + "`");
                 }
                 return f;
             }
         }
-        throw new StatusException(StatusCode.NOT_FOUND, "module '" + moduleName
-                + "' required for import '" + fullName + "' not registered with the context");
+        throw new StatusException(StatusCode.NOT_FOUND, "module '" + MessageText.printable(moduleName)
+                + "' required for import '" + MessageText.printable(fullName) + "' not registered with the context");
     }
 
     /**

@@ -1,5 +1,6 @@
 package dev.ortho.vm;
 
+import dev.ortho.base.MessageText;
 import dev.ortho.base.StatusCode;
 import dev.ortho.base.StatusException;
 import java.util.ArrayList;
@@ -89,7 +90,7 @@ public final class Instance {
         if (allowPlaceholder) {
             return RefType.placeholder(name);
         }
-        throw new StatusException(StatusCode.NOT_FOUND, "type '" + name + "' not registered with the instance");
+        throw new StatusException(StatusCode.NOT_FOUND, "type '" + MessageText.printable(name) + "' not registered with the instance");
     }
 
     /** Allocates an id for a new context of this instance. */

@@ -1,6 +1,7 @@
 package dev.ortho.vm;
 
 import dev.ortho.base.Deadline;
+import dev.ortho.base.MessageText;
 import dev.ortho.base.StatusCode;
 import dev.ortho.base.StatusException;
 import java.util.Arrays;
@@ -213,9 +214,10 @@ public final class Stack {
                 continue;
             }
             Module m = f.function.module();
-            b.append(m.name()).append('.').append(f.function.name()).append(':').append(f.pc).append(' ');
+            b.append(MessageText.printable(m.name())).append('.').append(MessageText.printable(f.function.name()))
+                    .append(':').append(f.pc).append(' ');
             String location = m.sourceLocation(f.function, f.pc);
-            b.append(location == null ? "-" : location);
+            b.append(location == null ? "-" : MessageText.printable(location));
         }
         return b.toString();
     }

@@ -1,5 +1,6 @@
 package dev.ortho.vm.bytecode;
 
+import dev.ortho.base.MessageText;
 import dev.ortho.base.StatusCode;
 import dev.ortho.base.StatusException;
 import dev.ortho.vm.Call;
@@ -119,7 +120,7 @@ final class Interpreter {
                                     RefObject[] dst, int d) {
         if (!typeMatches(m, src[s], typeOrdinal)) {
             throw new StatusException(StatusCode.INVALID_ARGUMENT, "source ref type mismatch; expected "
-                    + m.typeNames[typeOrdinal] + " but got " + src[s].refType().name());
+                    + MessageText.printable(m.typeNames[typeOrdinal]) + " but got " + MessageText.printable(src[s].refType().name()));
         }
         retainOrMove(move, src, s, dst, d);
     }
@@ -426,7 +427,7 @@ final class Interpreter {
                         int len = ((int) (w >>> 24) & 0xFFFF);
                         if (code != 0) {
                             throw new StatusException(StatusCode.fromValue(code),
-                                    new String(c, pc + 5, len, StandardCharsets.UTF_8));
+                                    MessageText.printable(new String(c, pc + 5, len, StandardCharsets.UTF_8)));
                         }
                         pc += 5 + len;
                         if (pc >= base + m.fnLength[fn]) {
@@ -522,8 +523,8 @@ final class Interpreter {
         } catch (RuntimeException e) {
             // Defense in depth: verified bytecode cannot get here; never let a fault escape raw.
             frame.setPc(op - base);
-            throw new StatusException(StatusCode.INTERNAL, "interpreter fault at " + m.name + "."
-                    + frame.function().name() + "+" + String.format("%08X", op - base) + ": " + e, e);
+            throw new StatusException(StatusCode.INTERNAL, "interpreter fault at " + MessageText.printable(m.name) + "."
+                    + MessageText.printable(frame.function().name()) + "+" + String.format("%08X", op - base) + ": " + e, e);
         }
     }
 
