@@ -39,18 +39,20 @@ public final class Context implements AutoCloseable {
 
     private final Instance instance;
     private final int id;
+    private final HostMemoryLimit hostMemoryLimit;
     private volatile Linked linked = new Linked(new Module[0], new Object[0]);
     private boolean frozen;
     private boolean closed;
 
-    private Context(Instance instance) {
+    private Context(Instance instance, HostMemoryLimit hostMemoryLimit) {
         this.instance = Objects.requireNonNull(instance, "instance");
+        this.hostMemoryLimit = Objects.requireNonNull(hostMemoryLimit, "hostMemoryLimit");
         this.id = instance.nextContextId();
     }
 
     /** Creates an empty context that modules can be registered with later. */
     public static Context create(Instance instance) {
-        return new Context(instance);
+        return new Context(instance, HostMemoryLimit.UNLIMITED);
     }
 
     /**
@@ -60,10 +62,26 @@ public final class Context implements AutoCloseable {
      * @throws StatusException as {@link #registerModules}
      */
     public static Context create(Instance instance, Module... modules) {
-        Context context = new Context(instance);
+        return create(instance, HostMemoryLimit.UNLIMITED, modules);
+    }
+
+    /**
+     * As {@link #create(Instance, Module...)}, with the lists and buffers that programs in the
+     * context allocate charged to {@code hostMemoryLimit} (RESOURCE_EXHAUSTED past it). Several
+     * contexts may share one limit. With no modules, the context stays open for registration.
+     *
+     * @throws StatusException as {@link #registerModules}
+     */
+    public static Context create(Instance instance, HostMemoryLimit hostMemoryLimit, Module... modules) {
+        Context context = new Context(instance, hostMemoryLimit);
         context.registerModules(modules);
         context.frozen = modules.length > 0;
         return context;
+    }
+
+    /** The host memory limit of the lists and buffers programs allocate here ({@link HostMemoryLimit#UNLIMITED} by default). */
+    public HostMemoryLimit hostMemoryLimit() {
+        return hostMemoryLimit;
     }
 
     /** The instance. */
@@ -247,7 +265,7 @@ public final class Context implements AutoCloseable {
     public synchronized Context fork() {
         checkOpen();
         Linked l = linked;
-        Context child = new Context(instance);
+        Context child = new Context(instance, hostMemoryLimit);
         Object[] states = new Object[l.count()];
         int forked = 0;
         try {

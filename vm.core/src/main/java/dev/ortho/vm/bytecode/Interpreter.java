@@ -270,7 +270,7 @@ final class Interpreter {
                     }
                     case CoreOps.LIST_ALLOC, CoreOps.LIST_RESERVE, CoreOps.LIST_SIZE, CoreOps.LIST_RESIZE,
                          CoreOps.LIST_GET_I32, CoreOps.LIST_SET_I32, CoreOps.LIST_GET_I64, CoreOps.LIST_SET_I64,
-                         CoreOps.LIST_GET_REF, CoreOps.LIST_SET_REF -> next = InterpreterOps.listOp(m, c, pc, r, refs);
+                         CoreOps.LIST_GET_REF, CoreOps.LIST_SET_REF -> next = InterpreterOps.listOp(m, stack.context().hostMemoryLimit(), c, pc, r, refs);
                     // Conditional assignment.
                     case CoreOps.SELECT_I32 -> {
                         r[u16(c, pc + 7)] = r[((int) (w >>> 8) & 0xFFFF)] != 0 ? r[((int) (w >>> 24) & 0xFFFF)] : r[((int) (w >>> 40) & 0xFFFF)];
@@ -487,7 +487,7 @@ final class Interpreter {
                          CoreOps.BUFFER_STORE_I64, CoreOps.BUFFER_ALLOC, CoreOps.BUFFER_CLONE, CoreOps.BUFFER_LENGTH,
                          CoreOps.BUFFER_COPY, CoreOps.BUFFER_COMPARE, CoreOps.BUFFER_FILL_I8, CoreOps.BUFFER_FILL_I16,
                          CoreOps.BUFFER_FILL_I32, CoreOps.BUFFER_FILL_I64,
-                         CoreOps.BUFFER_HASH -> next = InterpreterOps.bufferOp(c, pc, r, refs);
+                         CoreOps.BUFFER_HASH -> next = InterpreterOps.bufferOp(stack.context().hostMemoryLimit(), c, pc, r, refs);
                     default -> {
                         InstructionExtension ext = m.extensions[(c[pc] & 0xFF) - 0xE0];
                         if (mach == null) {
