@@ -16,6 +16,7 @@ import dev.ortho.vm.Context;
 import dev.ortho.vm.ModuleDependency;
 import dev.ortho.vm.RefObject;
 import dev.ortho.vm.Function;
+import dev.ortho.vm.HostMemoryLimit;
 import dev.ortho.vm.Instance;
 import dev.ortho.vm.Invocation;
 import dev.ortho.vm.Module;
@@ -411,7 +412,8 @@ final class VmTools {
     }
     // ---------------------------------------------------------------- run-module / benchmark-module
 
-    private static final Set<String> RUN_VALUE_FLAGS = Set.of("module", "function", "input", "device");
+    private static final Set<String> RUN_VALUE_FLAGS = Set.of("module", "function", "input", "device",
+            HostMemoryFlag.NAME);
     private static final Set<String> RUN_BOOL_FLAGS = Set.of("trace_execution", "print_statistics", "list_devices",
             "dump_devices");
     private static final Set<String> RESULT_FLAGS = Set.of("output", "expected_output", "output_max_element_count",
@@ -467,6 +469,11 @@ final class VmTools {
         private boolean contextClosed;
 
         Session(List<Module> modules, List<String> deviceUris) {
+            this(modules, deviceUris, HostMemoryLimit.UNLIMITED);
+        }
+
+        /** As {@link #Session(List, List)}, the programs' lists and buffers charged to {@code hostMemoryLimit}. */
+        Session(List<Module> modules, List<String> deviceUris, HostMemoryLimit hostMemoryLimit) {
             List<Module> all = new ArrayList<>();
             try {
                 if (needsHal(modules)) {
@@ -477,7 +484,7 @@ final class VmTools {
                     all.add(HalModule.create(instance, devices));
                 }
                 all.addAll(modules);
-                context = Context.create(instance, all.toArray(Module[]::new));
+                context = Context.create(instance, hostMemoryLimit, all.toArray(Module[]::new));
             } catch (RuntimeException e) {
                 closeDevices();
                 throw e;
@@ -753,7 +760,7 @@ final class VmTools {
         Function function = selectFunction("run-module", modules.get(modules.size() - 1), flags.get("function", ""));
         int exit;
         String statistics;
-        try (Session session = new Session(modules, flags.all("device"))) {
+        try (Session session = new Session(modules, flags.all("device"), HostMemoryFlag.parse(flags))) {
             try (FunctionIo io = new FunctionIo(session.device(), false);
                     CoarseFences fences = isCoarseFences(function) ? new CoarseFences(requireDevice(session)) : null) {
                 VmList inputs = parseInputs(function, flags.all("input"), io, fences);
@@ -860,7 +867,7 @@ final class VmTools {
         Function function = selectFunction("benchmark-module", modules.get(modules.size() - 1),
                 flags.get("function", ""));
         String statistics;
-        try (Session session = new Session(modules, flags.all("device"))) {
+        try (Session session = new Session(modules, flags.all("device"), HostMemoryFlag.parse(flags))) {
             try (FunctionIo io = new FunctionIo(session.device(), false);
                     CoarseFences fences = isCoarseFences(function) ? new CoarseFences(requireDevice(session)) : null) {
                 VmList inputs = parseInputs(function, flags.all("input"), io, fences);

@@ -148,6 +148,48 @@ class VmToolsTest {
         assertTrue(!text.apply(new byte[0]));
     }
 
+    /** Issue 15: a VM list could grow until the JVM heap was gone. */
+    @Test
+    void vmHostMemoryLimitBoundsWhatAProgramAllocates(@TempDir Path dir) throws IOException {
+        Path grow = Files.writeString(dir.resolve("grow.vmasm"), """
+                vm.module @grow version 0
+                vm.type i32
+                vm.export @grow
+                vm.func @grow(%i0: i32) -> (i32) {
+                ^bb0:
+                  %i1 = vm.const.i32 0
+                  %r0 = vm.list.alloc %i1 : !vm.list<i32>
+                  %i2 = vm.const.i32 4096
+                  vm.br ^bb1()
+                ^bb1:
+                  %i1 = vm.add.i32 %i1, %i2
+                  vm.list.resize %r0, %i1
+                  %i3 = vm.cmp.lt.i32.s %i1, %i0
+                  vm.cond_br %i3, ^bb1(), ^bb2()
+                ^bb2:
+                  %i4 = vm.list.size %r0
+                  vm.discard.refs %r0
+                  vm.return %i4
+                }
+                """);
+        assertEquals(1, run("run-module", "--module=" + grow, "--function=grow", "--input=2147483647",
+                "--vm_host_memory_limit=1m"));
+        assertTrue(err().startsWith("RESOURCE_EXHAUSTED; host memory limit of 1048576 bytes exceeded: growing"
+                + " vm.list<i32>"), err());
+        assertEquals(0, run("run-module", "--module=" + grow, "--function=grow", "--input=65536",
+                "--vm_host_memory_limit=1m"), err());
+        assertEquals("EXEC @grow\nresult[0]: i32=65536\n", out());
+        assertEquals(1, run("benchmark-module", "--module=" + grow, "--function=grow", "--input=1000000",
+                "--vm_host_memory_limit=4096"));
+        assertTrue(err().startsWith("RESOURCE_EXHAUSTED; host memory limit of 4096 bytes exceeded"), err());
+        assertEquals(1, run("run-module", "--module=" + grow, "--function=grow", "--input=1",
+                "--vm_host_memory_limit=lots"));
+        assertTrue(err().startsWith("INVALID_ARGUMENT; --vm_host_memory_limit must be a byte count"), err());
+        assertEquals(2L << 30, HostMemoryFlag.bytes("2g"));
+        assertEquals(512L << 10, HostMemoryFlag.bytes("512K"));
+        assertEquals(7L, HostMemoryFlag.bytes("7"));
+    }
+
     @Test
     void asModuleReportsSyntaxAndParseErrors(@TempDir Path dir) throws IOException {
         assertEquals(1, run("as-module", "x.vmasm"));
