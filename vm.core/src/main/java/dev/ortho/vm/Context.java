@@ -1,6 +1,7 @@
 package dev.ortho.vm;
 
-import dev.ortho.base.MessageText;
+import static dev.ortho.base.MessageText.printable;
+
 import dev.ortho.base.StatusCode;
 import dev.ortho.base.StatusException;
 import java.util.ArrayList;
@@ -79,7 +80,10 @@ public final class Context implements AutoCloseable {
         return context;
     }
 
-    /** The host memory limit of the lists and buffers programs allocate here ({@link HostMemoryLimit#UNLIMITED} by default). */
+    /**
+     * The host memory limit of the lists and buffers programs allocate here
+     * ({@link HostMemoryLimit#UNLIMITED} by default).
+     */
     public HostMemoryLimit hostMemoryLimit() {
         return hostMemoryLimit;
     }
@@ -171,10 +175,11 @@ public final class Context implements AutoCloseable {
                 throw e;
             }
             if (!decl.cconv().text().isEmpty() && !decl.cconv().matches(target.cconv())) {
-                throw new StatusException(StatusCode.INTERNAL, "import function " + MessageText.printable(decl.name())
-                        + " signature mismatch between " + MessageText.printable(module.name()) + " and source "
-                        + MessageText.printable(target.module().name()) + "; expected " + MessageText.printable(decl.cconv().text()) + " but got "
-                        + MessageText.printable(target.cconv().text()));
+                throw new StatusException(StatusCode.INTERNAL, "import function " + printable(decl.name())
+                        + " signature mismatch between " + printable(module.name()) + " and source "
+                        + printable(target.module().name()) + "; expected " + printable(decl.cconv().text())
+                        + " but got "
+                        + printable(target.cconv().text()));
             }
             module.resolveImport(state, ordinal, target);
         }
@@ -186,7 +191,7 @@ public final class Context implements AutoCloseable {
             Module m = l.modules[i];
             if (m.name().equals(dep.name())) {
                 if (dep.required() && m.version() < dep.minimumVersion()) {
-                    throw new StatusException(StatusCode.NOT_FOUND, "required module '" + MessageText.printable(dep.name())
+                    throw new StatusException(StatusCode.NOT_FOUND, "required module '" + printable(dep.name())
                             + "' version mismatch; have " + m.version() + " but require " + dep.minimumVersion());
                 }
                 return;
@@ -194,7 +199,7 @@ public final class Context implements AutoCloseable {
         }
         if (dep.required()) {
             throw new StatusException(StatusCode.NOT_FOUND,
-                    "required module '" + MessageText.printable(dep.name()) + "' not registered on the context");
+                    "required module '" + printable(dep.name()) + "' not registered on the context");
         }
     }
 
@@ -209,7 +214,7 @@ public final class Context implements AutoCloseable {
         int dot = fullName.indexOf('.');
         if (dot < 0) {
             throw new StatusException(StatusCode.INVALID_ARGUMENT,
-                    "import name not fully-qualified (module.func): '" + MessageText.printable(fullName) + "'");
+                    "import name not fully-qualified (module.func): '" + printable(fullName) + "'");
         }
         String moduleName = fullName.substring(0, dot);
         String functionName = fullName.substring(dot + 1);
@@ -220,13 +225,14 @@ public final class Context implements AutoCloseable {
                 Function f = m.lookupExport(functionName);
                 if (f == null) {
                     throw new StatusException(StatusCode.NOT_FOUND,
-                            "no function `" + MessageText.printable(functionName) + "` exported by module `" + MessageText.printable(moduleName) + "`");
+                            "no function `" + printable(functionName) + "` exported by module `"
+                                    + printable(moduleName) + "`");
                 }
                 return f;
             }
         }
-        throw new StatusException(StatusCode.NOT_FOUND, "module '" + MessageText.printable(moduleName)
-                + "' required for import '" + MessageText.printable(fullName) + "' not registered with the context");
+        throw new StatusException(StatusCode.NOT_FOUND, "module '" + printable(moduleName)
+                + "' required for import '" + printable(fullName) + "' not registered with the context");
     }
 
     /**

@@ -84,6 +84,7 @@ public final class HostMemoryLimit {
 
     @Override
     public String toString() {
-        return this == UNLIMITED ? "HostMemoryLimit[unlimited]" : "HostMemoryLimit[" + used() + " of " + limit + " bytes]";
+        return this == UNLIMITED ? "HostMemoryLimit[unlimited]"
+                : "HostMemoryLimit[" + used() + " of " + limit + " bytes]";
     }
 }

@@ -1,6 +1,7 @@
 package dev.ortho.vm;
 
-import dev.ortho.base.MessageText;
+import static dev.ortho.base.MessageText.printable;
+
 import dev.ortho.base.StatusCode;
 import dev.ortho.base.StatusException;
 import java.util.Objects;
@@ -56,7 +57,7 @@ public final class RefType {
     private static void checkName(String name) {
         if (name == null || name.isEmpty() || name.chars().anyMatch(Character::isWhitespace)) {
             throw new StatusException(StatusCode.INVALID_ARGUMENT,
-                    "invalid ref type name '" + MessageText.printable(name) + "'");
+                    "invalid ref type name '" + printable(name) + "'");
         }
     }
 

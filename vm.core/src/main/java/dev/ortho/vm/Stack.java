@@ -1,7 +1,8 @@
 package dev.ortho.vm;
 
+import static dev.ortho.base.MessageText.printable;
+
 import dev.ortho.base.Deadline;
-import dev.ortho.base.MessageText;
 import dev.ortho.base.StatusCode;
 import dev.ortho.base.StatusException;
 import java.util.Arrays;
@@ -214,10 +215,10 @@ public final class Stack {
                 continue;
             }
             Module m = f.function.module();
-            b.append(MessageText.printable(m.name())).append('.').append(MessageText.printable(f.function.name()))
+            b.append(printable(m.name())).append('.').append(printable(f.function.name()))
                     .append(':').append(f.pc).append(' ');
             String location = m.sourceLocation(f.function, f.pc);
-            b.append(location == null ? "-" : MessageText.printable(location));
+            b.append(location == null ? "-" : printable(location));
         }
         return b.toString();
     }

@@ -99,13 +99,19 @@ public final class VmList extends AbstractRefObject {
         return create(new VmList(StorageMode.VALUE, type, null), initialCapacity, memory);
     }
 
-    /** As {@link #ofRefs(RefType, int)}, charged to {@code memory} as {@link #ofValues(ValueType, int, HostMemoryLimit)}. */
+    /**
+     * As {@link #ofRefs(RefType, int)}, charged to {@code memory} as
+     * {@link #ofValues(ValueType, int, HostMemoryLimit)}.
+     */
     public static VmList ofRefs(RefType type, int initialCapacity, HostMemoryLimit memory) {
         return create(new VmList(StorageMode.REF, ValueType.NONE, Objects.requireNonNull(type, "type")),
                 initialCapacity, memory);
     }
 
-    /** As {@link #ofVariants(int)}, charged to {@code memory} as {@link #ofValues(ValueType, int, HostMemoryLimit)}. */
+    /**
+     * As {@link #ofVariants(int)}, charged to {@code memory} as
+     * {@link #ofValues(ValueType, int, HostMemoryLimit)}.
+     */
     public static VmList ofVariants(int initialCapacity, HostMemoryLimit memory) {
         return create(new VmList(StorageMode.VARIANT, ValueType.NONE, null), initialCapacity, memory);
     }

@@ -36,7 +36,8 @@ final class ShellFailures {
             new Object[] {Pattern.compile("Bundle ID '.*' +is invalid\\."), StatusCode.NOT_FOUND},
             new Object[] {Pattern.compile("Not all bundles could be resolved\\."), StatusCode.FAILED_PRECONDITION},
             new Object[] {Pattern.compile("(Please specify|Must specify|Cannot specify|Unable to parse|"
-                    + "Unable to open input stream|Specified start level|Only one of) .*"), StatusCode.INVALID_ARGUMENT});
+                    + "Unable to open input stream|Specified start level|Only one of) .*"),
+                StatusCode.INVALID_ARGUMENT});
 
     private ShellFailures() {
     }
@@ -57,7 +58,8 @@ final class ShellFailures {
         String message = e.getMessage() == null ? e.getClass().getName() : e.getMessage();
         String simpleName = e.getClass().getSimpleName();
         if (simpleName.equals("CommandNotFoundException")) {
-            return new StatusException(StatusCode.NOT_FOUND, lowerFirst(message) + " (type 'help' to list commands)", e);
+            return new StatusException(StatusCode.NOT_FOUND,
+                    lowerFirst(message) + " (type 'help' to list commands)", e);
         }
         if (message.startsWith("Cannot coerce ")) { // Gogo found the command but no overload fits
             return new StatusException(StatusCode.INVALID_ARGUMENT, "wrong arguments: " + lowerFirst(message)

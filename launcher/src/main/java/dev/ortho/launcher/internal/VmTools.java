@@ -1,6 +1,7 @@
 package dev.ortho.launcher.internal;
 
-import dev.ortho.base.MessageText;
+import static dev.ortho.base.MessageText.printable;
+
 import dev.ortho.base.StatusCode;
 import dev.ortho.base.StatusException;
 import dev.ortho.hal.AllocatorStatistics;
@@ -389,7 +390,8 @@ final class VmTools {
         for (Function f : main.exports()) {
             if (isTest.test(f) && (!f.cconv().arguments().types().isEmpty() || !f.cconv().results().types().isEmpty())) {
                 throw new StatusException(StatusCode.INVALID_ARGUMENT, "expected function with no inputs or outputs, "
-                        + "but export '" + MessageText.printable(f.name()) + "' has signature '" + MessageText.printable(f.cconv().text()) + "'");
+                        + "but export '" + printable(f.name()) + "' has signature '"
+                        + printable(f.cconv().text()) + "'");
             }
         }
         ModuleTestRunner.Report report = ModuleTestRunner.run(instance, modules, main, isTest);
@@ -646,14 +648,14 @@ final class VmTools {
         if (name.isEmpty()) {
             if (main.exports().size() != 1) {
                 throw new StatusException(StatusCode.INVALID_ARGUMENT, tool + ": no --function= specified; module '"
-                        + MessageText.printable(main.name()) + "' exports " + exportNames(main));
+                        + printable(main.name()) + "' exports " + exportNames(main));
             }
             name = main.exports().get(0).name();
         }
         Function function = main.lookupExport(name);
         if (function == null) {
-            throw new StatusException(StatusCode.NOT_FOUND, "no function `" + MessageText.printable(name) + "` exported by module '"
-                    + MessageText.printable(main.name()) + "' (exports: " + exportNames(main) + ")");
+            throw new StatusException(StatusCode.NOT_FOUND, "no function `" + printable(name) + "` exported by module '"
+                    + printable(main.name()) + "' (exports: " + exportNames(main) + ")");
         }
         return function;
     }
@@ -663,7 +665,7 @@ final class VmTools {
         for (Function f : module.exports()) {
             names.add(f.name());
         }
-        return MessageText.printable(names.toString());
+        return printable(names.toString());
     }
 
     /** Handles {@code --list_devices} / {@code --dump_devices}; true if one was given (and printed). */
@@ -716,13 +718,13 @@ final class VmTools {
         }
         if (module == null) {
             throw new StatusException(StatusCode.NOT_FOUND,
-                    "no module '" + MessageText.printable(moduleName) + "' is loaded");
+                    "no module '" + printable(moduleName) + "' is loaded");
         }
         Function function = module.lookupExport(qualifiedName.substring(dot + 1));
         if (function == null) {
             throw new StatusException(StatusCode.NOT_FOUND, "no function `"
-                    + MessageText.printable(qualifiedName.substring(dot + 1)) + "` exported by module '"
-                    + MessageText.printable(moduleName) + "' (exports: " + exportNames(module) + ")");
+                    + printable(qualifiedName.substring(dot + 1)) + "` exported by module '"
+                    + printable(moduleName) + "' (exports: " + exportNames(module) + ")");
         }
         try (Session session = new Session(modules, List.of());
                 FunctionIo io = new FunctionIo(session.device(), false);
