@@ -55,9 +55,15 @@ public final class VmBuffer extends AbstractRefObject {
     @SuppressWarnings({"unused", "FieldCanBeLocal"})
     private final Object keepAlive;
     /** Charged {@link #length} bytes at allocation, refunded on destroy; UNLIMITED if not counted. */
-    private HostMemoryLimit memory = HostMemoryLimit.UNLIMITED;
+    private final HostMemoryLimit memory;
 
     private VmBuffer(int access, MemorySegment data, Arena arena, RefObject owner, Object keepAlive) {
+        this(access, data, arena, owner, keepAlive, HostMemoryLimit.UNLIMITED);
+    }
+
+    private VmBuffer(int access, MemorySegment data, Arena arena, RefObject owner, Object keepAlive,
+                     HostMemoryLimit memory) {
+        this.memory = memory;
         this.access = access;
         this.data = (access & ACCESS_MUTABLE) != 0 ? data : data.asReadOnly();
         this.length = data.byteSize();
@@ -113,9 +119,7 @@ public final class VmBuffer extends AbstractRefObject {
         if (source != null) {
             MemorySegment.copy(source, offset, memory, 0, length);
         }
-        VmBuffer buffer = new VmBuffer(access, memory, arena, null, null);
-        buffer.memory = limit;
-        return buffer;
+        return new VmBuffer(access, memory, arena, null, null, limit);
     }
 
     /**
