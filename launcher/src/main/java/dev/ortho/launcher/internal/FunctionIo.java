@@ -171,7 +171,8 @@ final class FunctionIo implements Closeable {
             return;
         }
         if (position[0] < cconv.length() && cconv.charAt(position[0]) != 'r') {
-            Variant value = ScalarText.parse(spec, consumeAny(cconv, position));
+            int index = position[0];
+            Variant value = ScalarText.parse(spec, consumeAny(cconv, position), index);
             list.pushValueBits(value.valueType(), value.bits());
             return;
         }

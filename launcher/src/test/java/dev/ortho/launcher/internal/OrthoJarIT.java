@@ -115,8 +115,24 @@ class OrthoJarIT {
     void pipedShellReportsAFailedCommandWithExitOne() throws Exception {
         Run run = ortho("bogus:command\necho still running\n");
         assertEquals(1, run.exitCode());
-        assertTrue(run.err().contains("Command not found: bogus:command"), run.err());
+        assertTrue(run.err().contains("NOT_FOUND; command not found: bogus:command"), run.err());
         assertEquals("still running\n", run.out());
+    }
+
+    /** Issue 15: Gogo's start printed a Java exception text and the session exited 0. */
+    @Test
+    void pipedShellReportsGogoLifecycleFailuresAsStatusesWithExitOne() throws Exception {
+        Run run = ortho("start file:/nonexistent.jar\n");
+        assertEquals(1, run.exitCode(), run.err());
+        assertTrue(run.err().contains("NOT_FOUND; /nonexistent.jar (No such file or directory); "
+                + "start file:/nonexistent.jar\n"), run.err());
+        assertEquals("", run.out());
+        run = ortho("start nosuchbundle\n");
+        assertEquals(1, run.exitCode(), run.err());
+        assertTrue(run.err().contains("INVALID_ARGUMENT; no protocol: nosuchbundle; start nosuchbundle\n"), run.err());
+        run = ortho("hal:dump\n");
+        assertEquals(1, run.exitCode(), run.err());
+        assertTrue(run.err().contains("INVALID_ARGUMENT; hal:dump needs a device URI"), run.err());
     }
 
     @Test
