@@ -33,7 +33,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 public final class ParameterArchive implements AutoCloseable {
     /** The most entries one file may hold (RESOURCE_EXHAUSTED beyond it, instead of running out of heap). */
-    public static final int MAX_ENTRIES = 1 << 20;
+    public static final int MAX_ENTRIES = 1 << 18;
 
     private final String name;
     private final MemorySegment bytes;
