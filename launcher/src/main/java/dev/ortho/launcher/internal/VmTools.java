@@ -163,7 +163,7 @@ final class VmTools {
 
     private int dumpModule(List<String> args, PrintStream out, PrintStream err) {
         ToolFlags flags = ToolFlags.parse("dump-module", args, Set.of("output", "function"),
-                Set.of("bytecode_offsets", "pretty"));
+                Set.of("bytecode_offsets", "pretty", "ortho_directives"));
         if (flags.positional().size() != 1) {
             err.println("Syntax: ortho dump-module [--output=...] module.vmfb");
             throw new StatusException(StatusCode.INVALID_ARGUMENT, "expected one module file");
@@ -188,7 +188,7 @@ final class VmTools {
                 }
                 if (!mode.equals("metadata")) {
                     String disassembly = new Disassembler(extensions.get()).disassemble(module,
-                            flags.isSet("bytecode_offsets"));
+                            flags.isSet("bytecode_offsets"), flags.isSet("ortho_directives"));
                     String filter = flags.get("function", "");
                     text.append(filter.isEmpty() ? disassembly : filterFunctions(disassembly, module, filter));
                 }

@@ -534,6 +534,7 @@ public final class BytecodeModule implements Module {
             return "-";
         }
         return switch (debug.locations().get(index)) {
+            case ModuleDef.UnknownLoc u -> "[unknown]";
             case ModuleDef.FileLineColLoc f -> f.filename() + ":" + f.line() + ":" + f.column();
             case ModuleDef.NameLoc n -> "\"" + n.name() + "\""
                     + (n.childLocation() >= 0 ? "(" + formatLocation(debug, n.childLocation(), depth + 1) + ")" : "");
