@@ -11,7 +11,6 @@ import java.io.PrintStream;
 import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -111,9 +110,6 @@ class RunModuleParametersTest {
      * for vmvx with its weight and bias externalized to {@code linear.irpa}, run with IREE's own
      * flags against iree-run-module's output (generate.sh).
      */
-    @Disabled("blocked on the loader: Ortho cannot load iree-compile output yet (INVALID_ARGUMENT; FlatBuffer "
-            + "verification failed: module.debug_database.location_table[0]: null offset at 112); the lead fixes "
-            + "this on branch iree-run")
     @ParameterizedTest
     @ValueSource(strings = {"local-sync", "validation+local-sync"})
     void compiledModuleWithExternalizedParametersMatchesIreeRunModule(String device) {
