@@ -222,6 +222,20 @@ class ParameterModuleTest {
     }
 
     @Test
+    void gatherBeyondTheTargetFailsTheCallAndTheSignalFence() {
+        try (ParameterIndex index = mixed("model"); Rig rig = new Rig("local-sync", index);
+                Buffer target = rig.buffer(64)) {
+            Fence signal = rig.nextFence();
+            StatusException e = assertThrows(StatusException.class, () -> rig.transfer("gather", "model", target, null,
+                    signal, new Object[] {"a", 0, 0, 3}, new Object[] {"c", 0, 60, 100}));
+            StatusException fenced = assertThrows(StatusException.class, () -> Rig.await(signal));
+            assertEquals(e.code(), fenced.code());
+            assertTrue(e.code() == StatusCode.OUT_OF_RANGE || e.code() == StatusCode.INVALID_ARGUMENT, e.toString());
+            signal.release();
+        }
+    }
+
+    @Test
     void malformedSpanTablesAreRejected() {
         try (ParameterIndex index = mixed("model"); Rig rig = new Rig("local-sync", index);
                 Buffer target = rig.buffer(64)) {
