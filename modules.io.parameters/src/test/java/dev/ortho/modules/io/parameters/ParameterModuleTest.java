@@ -12,6 +12,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.ortho.base.StatusCode;
 import dev.ortho.base.StatusException;
 import dev.ortho.hal.Buffer;
+import dev.ortho.hal.Device;
+import dev.ortho.hal.DeviceCapability;
+import dev.ortho.hal.spi.ForwardingDevice;
 import dev.ortho.hal.Fence;
 import dev.ortho.io.parameters.ParameterArchive;
 import dev.ortho.io.parameters.IrpaWriter;
@@ -107,6 +110,49 @@ class ParameterModuleTest {
             assertEquals(allocatedBefore + 8 + 50, rig.device.allocator().statistics().bytesAllocated());
             mutable.release();
             signal[0].release();
+        }
+    }
+
+    /** A local-sync device that, like a remote one, does not use host memory in place. */
+    static Device withoutZeroCopy() {
+        return new ForwardingDevice(Rig.registry().createDevice("local-sync")) {
+            @Override
+            public long capabilities() {
+                return super.capabilities() & ~DeviceCapability.HOST_ZERO_COPY_OK;
+            }
+        };
+    }
+
+    @Test
+    void devicesWithoutZeroCopyGetCopiesAndCannotScatter() throws IOException {
+        byte[] big = new byte[100_000];
+        for (int i = 0; i < big.length; i++) {
+            big[i] = (byte) (i * 13);
+        }
+        Path file = temp.resolve("big.irpa");
+        Files.write(file, new IrpaWriter().data("big", big).build());
+        try (ParameterArchive archive = ParameterArchive.openWritable(file);
+                ParameterIndex index = ParameterIndex.builder().add("model", archive).build();
+                Rig rig = new Rig(withoutZeroCopy(), index)) {
+            long before = rig.device.allocator().statistics().bytesAllocated();
+            Fence[] signal = new Fence[1];
+            VmList loaded = rig.load("model", CONSTANT_USAGE, null, signal, new Object[] {"big", 0, 0, big.length},
+                    new Object[] {"big", 5, 0, 1000});
+            Rig.await(signal[0]);
+            signal[0].release();
+            assertArrayEquals(big, Rig.read(Rig.buffer(loaded, 0)));
+            assertArrayEquals(Arrays.copyOfRange(big, 5, 1005), Rig.read(Rig.buffer(loaded, 1)));
+            // Two loaded buffers, plus a host staging buffer for the copy larger than 64 KiB.
+            assertEquals(before + 2L * big.length + 1000, rig.device.allocator().statistics().bytesAllocated());
+            loaded.release();
+            try (Buffer source = rig.buffer(16)) {
+                Fence fence = rig.nextFence();
+                StatusException e = assertThrows(StatusException.class, () -> rig.transfer("scatter", "model",
+                        source, null, fence, new Object[] {"big", 0, 0, 4}));
+                assertEquals(StatusCode.UNIMPLEMENTED, e.code());
+                assertTrue(e.getMessage().contains("HOST_ZERO_COPY_OK"), e.getMessage());
+                fence.release();
+            }
         }
     }
 

@@ -48,7 +48,12 @@ final class Rig implements AutoCloseable {
     long value;
 
     Rig(String deviceUri, ParameterIndex index) {
-        device = registry().createDevice(deviceUri);
+        this(registry().createDevice(deviceUri), index);
+    }
+
+    /** A rig over {@code device} (adopts the caller's reference). */
+    Rig(Device device, ParameterIndex index) {
+        this.device = device;
         Module hal = HalModule.create(instance, List.of(device));
         Module parameters = ParameterModule.create(instance, index);
         context = Context.create(instance, hal, parameters);

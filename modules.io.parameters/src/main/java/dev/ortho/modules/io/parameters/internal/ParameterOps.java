@@ -6,6 +6,7 @@ import dev.ortho.hal.Buffer;
 import dev.ortho.hal.BufferParams;
 import dev.ortho.hal.BufferUsage;
 import dev.ortho.hal.Device;
+import dev.ortho.hal.DeviceCapability;
 import dev.ortho.hal.MemoryAccess;
 import dev.ortho.hal.MemoryType;
 import dev.ortho.io.parameters.ParameterArchive;
@@ -23,12 +24,12 @@ import java.lang.foreign.MemorySegment;
  * <ul>
  *   <li><b>load</b>: a data parameter whose target usage includes {@code SHARING_IMMUTABLE} (what
  *       the compiler asks for constants) is <em>imported</em>: the device wraps the mapped file
- *       range as a read-only buffer, no copy (when the allocator accepts it, e.g. every CPU
- *       device; the buffer keeps the archive mapped). Otherwise, and for splats, a queue alloca
+ *       range as a read-only buffer, no copy (on devices with {@code HOST_ZERO_COPY_OK}, e.g. the
+ *       CPU devices, when the allocator accepts it; the buffer keeps the archive mapped). Otherwise, and for splats, a queue alloca
  *       of the span's length followed by a transfer into it.
  *   <li>transfers: a data range is imported as a read-only staging buffer (its start rounded
  *       down to 64 bytes) and copied with {@code queueCopy}, one device copy; if the device
- *       cannot import it, a {@code queueUpdate} (up to 64 KiB) or a host staging buffer and a
+ *       cannot use host memory in place (remote devices) or declines the import, a {@code queueUpdate} (up to 64 KiB) or a host staging buffer and a
  *       {@code queueCopy}. A splat is a {@code queueFill} when its pattern repeats every 1, 2 or 4
  *       bytes, else copies from a staging buffer of at most 1 MiB holding the pattern.
  *   <li><b>scatter</b>: only data parameters of writable archives
@@ -142,9 +143,21 @@ final class ParameterOps {
         return entry;
     }
 
+    /**
+     * Whether {@code device} uses host memory in place ({@code HOST_ZERO_COPY_OK}): only then is
+     * an import of the mapping a view of it. Remote devices clear the bit (their imports are
+     * copies kept in sync explicitly), so they get the copying paths.
+     */
+    static boolean sharesHostMemory(Device device) {
+        return (device.capabilities() & DeviceCapability.HOST_ZERO_COPY_OK) != 0;
+    }
+
     /** Imports the mapped bytes of a data parameter as a read-only buffer, or null if the device declines. */
     private static Buffer tryImport(Device device, BufferParams target, ParameterEntry entry, long offset,
             long length) {
+        if (!sharesHostMemory(device)) {
+            return null;
+        }
         MemorySegment bytes = entry.contents().asSlice(offset, length);
         if (!bytes.isNative() || bytes.address() % 64 != 0) {
             return null;
@@ -165,7 +178,7 @@ final class ParameterOps {
             int usage, long[] pad) {
         ParameterArchive archive = entry.archive();
         MemorySegment all = archive.contents();
-        if (!all.isNative()) {
+        if (!all.isNative() || !sharesHostMemory(device)) {
             return null;
         }
         long start = entry.offset() + offset;
@@ -234,7 +247,8 @@ final class ParameterOps {
                 BufferUsage.TRANSFER_TARGET, pad);
         if (staging == null) {
             throw new StatusException(StatusCode.UNIMPLEMENTED, "device '" + device.info().name()
-                    + "' cannot import the mapped range of parameter `" + entry.key() + "`, so scatter cannot write it");
+                    + "' cannot use the mapped range of parameter `" + entry.key() + "` in place (no HOST_ZERO_COPY_OK "
+                    + "capability, or the import was declined), so scatter cannot write it");
         }
         try {
             if (!MemoryType.has(staging.memoryType(), MemoryType.HOST_COHERENT)) {
