@@ -24,8 +24,10 @@ import dev.ortho.vm.Module;
  *
  * <p>Each scope of the index is one provider (IREE's parameter index provider); a scope no
  * provider serves is NOT_FOUND, as is a key. How parameters reach device buffers, and which copies
- * happen, is in the module's implementation notes: in short, on CPU devices constants are imported
- * from the mapped archive without a copy, and everything else is one device copy from the mapping.
+ * happen, is in the module's implementation notes: in short, on devices that use host memory in
+ * place ({@code HOST_ZERO_COPY_OK}: the CPU devices) constants are imported from the mapped archive
+ * without a copy and everything else is one device copy from the mapping; other devices (remote)
+ * get the bytes by queue update or a host staging buffer and a queue copy.
  *
  * <p>The module borrows the index: keep it open while contexts may be created from the module.
  * Each context holds a reference on the index's archives while it lives, and every buffer imported

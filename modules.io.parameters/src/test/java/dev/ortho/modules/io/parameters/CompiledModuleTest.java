@@ -15,6 +15,9 @@ import dev.ortho.hal.cpu.internal.sync.LocalSyncDriverFactory;
 import dev.ortho.hal.cpu.internal.task.LocalTaskDriverFactory;
 import dev.ortho.hal.cpu.internal.task.LocalTaskOptions;
 import dev.ortho.hal.cpu.internal.vmvx.VmvxLoader;
+import dev.ortho.hal.remote.DeviceServer;
+import dev.ortho.hal.remote.ServerOptions;
+import dev.ortho.hal.remote.internal.client.RemoteDriverFactory;
 import dev.ortho.hal.validation.internal.ValidationWrapper;
 import dev.ortho.io.parameters.ParameterIndex;
 import dev.ortho.modules.hal.HalModule;
@@ -33,15 +36,20 @@ import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteOrder;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The embedding path of the README: {@code linear.vmfb} (iree-compile 3.12, vmvx, weight and bias
  * externalized to scope {@code model}) run through the Java API with {@code linear.irpa}, against
- * iree-run-module's output ({@code linear_output.npy}, generate.sh).
+ * iree-run-module's output ({@code linear_output.npy}, generate.sh), on the CPU devices and a
+ * remote device over TCP (which cannot use the mapping in place, so every parameter is copied).
  */
 class CompiledModuleTest {
     static final List<InstructionExtension> EXTENSIONS = List.of(new ExtF32Extension(), new ExtF64Extension());
@@ -52,8 +60,30 @@ class CompiledModuleTest {
                 new VmvxLoader(new Instance(), () -> EXTENSIONS, List.of()))));
         registry.register(new LocalTaskDriverFactory(new KernelLibraryRegistry(List.of(new BuiltinKernels()),
                 new VmvxLoader(new Instance(), () -> EXTENSIONS, List.of())), LocalTaskOptions.DEFAULTS));
+        registry.register(new RemoteDriverFactory(name -> null));
         registry.registerWrapper(new ValidationWrapper());
         return registry;
+    }
+
+    private static DeviceServer server;
+    private static Path tokenFile;
+
+    /** An in-process {@code ortho serve-device} on a loopback port, serving local-task; one per run. */
+    static synchronized String remoteUri() throws IOException {
+        if (server == null) {
+            byte[] token = ("params-" + Long.toHexString(System.nanoTime())).getBytes(StandardCharsets.UTF_8);
+            tokenFile = Files.createTempFile("ortho-params-token", ".txt");
+            Files.write(tokenFile, token);
+            tokenFile.toFile().deleteOnExit();
+            DriverRegistry registry = registry();
+            server = DeviceServer.start(() -> registry.createDevice("local-task://"),
+                    ServerOptions.defaults(token).withListen(new InetSocketAddress("127.0.0.1", 0), false));
+        }
+        return "remote://127.0.0.1:" + server.address().getPort() + "?token_file=" + tokenFile;
+    }
+
+    static List<String> devices() throws IOException {
+        return List.of("local-sync", "local-task", "validation+local-task", remoteUri());
     }
 
     /** The float32 payload of a one-array {@code .npy} file written by numpy (header, then data). */
@@ -69,7 +99,7 @@ class CompiledModuleTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"local-sync", "local-task", "validation+local-task"})
+    @MethodSource("devices")
     void linearModelMatchesIreeRunModule(String deviceUri) throws IOException {
         float[] input = npyFloats("linear_input.npy");
         float[] expected = npyFloats("linear_output.npy");
