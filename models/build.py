@@ -57,7 +57,9 @@ except ImportError as e:
 IREE_RELEASE = "3.12.0"
 OPSET = 17
 BASE_FLAGS = ["--iree-hal-target-device=local", "--iree-hal-local-target-device-backends=vmvx"]
-VARIANTS = [("vmvx", []), ("vmvx-ukernels", ["--iree-vmvx-enable-microkernels"])]
+VARIANTS = [("vmvx", []), ("vmvx-ukernels", ["--iree-vmvx-enable-microkernels"]),
+            # Data tiling makes matmuls use the vmvx.pack/mmt4d/unpack microkernels.
+            ("vmvx-ukernels-dt", ["--iree-vmvx-enable-microkernels", "--iree-opt-data-tiling"])]
 DEVICES = ["local-sync", "local-task"]
 PARAMS_SCOPE = "model"
 # Generated files and folders, relative to models/. Everything else in models/ is hand-written.
@@ -321,12 +323,11 @@ def zoo_shape_graph():
         node("Gather", ["a", "idx2"], "gather_a2", axis=2),
         node("Greater", ["a", "zero"], "positive"),
         node("Where", ["positive", "a", "b"], "where"),
-        node("Transpose", ["a"], "transpose", perm=[2, 0, 1]),
     ], [("a", F32, [2, 3, 4]), ("b", F32, [3, 1]), ("idx", I64, [5])], [
         ("add_bc", F32, [2, 3, 4]), ("mul_bc", F32, [2, 3, 4]), ("sub_bc", F32, [2, 3, 4]),
         ("div_bc", F32, [2, 3, 4]), ("max_bc", F32, [2, 3, 4]), ("concat", F32, [2, 6, 4]),
         ("slice", F32, [2, 3, 2]), ("slice_rev", F32, [2, 3, 2]), ("gather", F32, [5, 4]),
-        ("gather_a2", F32, [2, 3, 2]), ("where", F32, [2, 3, 4]), ("transpose", F32, [4, 2, 3]),
+        ("gather_a2", F32, [2, 3, 2]), ("where", F32, [2, 3, 4]),
     ], {
         "row": np.array([1.0, -2.0, 0.5, 4.0], np.float32), "two": np.array(2.0, np.float32),
         "zero": np.array(0.0, np.float32),
@@ -343,6 +344,11 @@ def zoo_shape_inputs():
     return [rng.standard_normal((2, 3, 4)).astype(np.float32),
             rng.standard_normal((3, 1)).astype(np.float32),
             np.array([7, 0, 3, 9, 3], np.int64)]
+
+
+def zoo_transpose_graph():
+    return make_model("zoo_transpose", [node("Transpose", ["a"], "transpose", perm=[2, 0, 1])],
+                      [("a", F32, [2, 3, 4])], [("transpose", F32, [4, 2, 3])], {})
 
 
 def zoo_cast_graph():
@@ -436,7 +442,10 @@ def models():
               "ReduceMin, ArgMax (i64 result)"),
         Model("zoo_shape", "zoo_shape", zoo_shape_graph(), [("default", zoo_shape_inputs())],
               "broadcasting Add/Mul/Sub/Div/Max, Concat, Slice (forward and negative step), "
-              "Gather (i64 indices, axis 0 and 2), Greater + Where, Transpose"),
+              "Gather (i64 indices, axis 0 and 2), Greater + Where"),
+        Model("zoo_transpose", "zoo_transpose", zoo_transpose_graph(), [
+            ("default", [np.random.default_rng(18).standard_normal((2, 3, 4)).astype(np.float32)])],
+              "Transpose 2x3x4 with perm [2, 0, 1]"),
         Model("zoo_cast", "zoo_cast", zoo_cast_graph(), [("default", zoo_cast_inputs())],
               "Cast between f32, i32, i8 (truncation toward zero, i32 extremes, i32 -> i8)"),
         Model("zoo_f16", "zoo_f16", zoo_f16_graph(), [("default", zoo_f16_inputs())],
@@ -640,10 +649,13 @@ def run_entry(tools, out, model, variant, vmfb, case, case_dir, inputs, ort_outp
         result = run(args + [f"--output=@{o}" for o in outputs], out, check=False)
         printed = run(args, out, check=False)
         if result.returncode != 0 or printed.returncode != 0:
-            error = first_error_line((result.stderr + result.stdout) if result.returncode
-                                     else (printed.stderr + printed.stdout))
-            run_failures.append({"entry": name, "device": device, "error": error})
-            entry.setdefault("run_failures", {})[device] = error
+            failed = result if result.returncode else printed
+            error = first_error_line(failed.stderr + failed.stdout)
+            status = re.search(r"\b([A-Z][A-Z_]+[A-Z]);", error)
+            failure = {"exit_code": failed.returncode,
+                       "status": status.group(1) if status else None, "error": error}
+            run_failures.append({"entry": name, "device": device, **failure})
+            entry.setdefault("run_failures", {})[device] = failure
             for o in outputs:
                 (out / o).unlink(missing_ok=True)
             continue
@@ -704,7 +716,8 @@ def readme_section(manifest):
             lines.append(f"| `{e['name']}` | compile failed | | |")
             continue
         if e.get("run_failures"):
-            lines.append(f"| `{e['name']}` | run failed: {e['run_failures']} | | |")
+            statuses = sorted({f"{d}: {f['status']}" for d, f in e["run_failures"].items()})
+            lines.append(f"| `{e['name']}` | run failed ({', '.join(statuses)}) | | |")
             continue
         abs_d = max((d.get("max_abs", math.inf) for d in e["vs_ort"]), default=0)
         rel_d = max((d.get("max_rel", math.inf) for d in e["vs_ort"]), default=0)
@@ -712,7 +725,8 @@ def readme_section(manifest):
                      f"{abs_d:.3g} | {rel_d:.3g} |")
     if manifest["run_failures"]:
         lines += ["", "Run failures:", ""]
-        lines += [f"- `{f['entry']}` on `{f['device']}`: `{f['error']}`" for f in manifest["run_failures"]]
+        lines += [f"- `{f['entry']}` on `{f['device']}` (exit code {f['exit_code']}): `{f['error']}`"
+                  for f in manifest["run_failures"]]
     summary = manifest["import_summary"]
     lines += ["", "### Module dependencies", ""]
     lines += [f"- `{d}`" for d in summary["dependencies"]]

@@ -506,7 +506,8 @@ final class FunctionIo implements Closeable {
     private static String matchViews(BufferView expected, BufferView actual, Tolerance tolerance) {
         if (!java.util.Arrays.equals(expected.shape(), actual.shape()) || expected.elementType() != actual.elementType()
                 || expected.encodingType() != actual.encodingType()) {
-            return "metadata is " + actual;
+            // IREE's metadata matcher describes itself too ("matches <shape>x<type>").
+            return "metadata is " + actual + "; expected that the view matches " + expected;
         }
         int type = actual.elementType();
         try (MappedMemory a = actual.buffer().map(MemoryAccess.READ, 0, actual.byteLength());

@@ -172,8 +172,8 @@ class RunModuleHalTest {
                 + "expected that the view is equal to contents of a view of 2x2xf32\n  expected:\n"
                 + "2x2xf32=[0.1 0.2][0.31 0.4]\n  actual:\n2x2xf32=[0.1 0.2][0.3 0.4]\n", out());
         assertEquals(1, run(concat(common, "--expected_output=4xf32=0.1 0.2 0.3 0.4")));
-        assertTrue(out().contains("[FAILED] result[0]: metadata is 2x2xf32; expected that the view is equal to "
-                + "contents of a view of 4xf32"), out());
+        assertTrue(out().contains("[FAILED] result[0]: metadata is 2x2xf32; expected that the view matches 4xf32; "
+                + "expected that the view is equal to contents of a view of 4xf32"), out());
         assertEquals(1, run(concat(common, "--expected_output=1")));
         assertTrue(err().contains("parsing expected function outputs"), err());
         // tolerance: 0.30001 is within atol 1e-4 of 0.3; exact mode is not
