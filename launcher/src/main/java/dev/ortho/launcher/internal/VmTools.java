@@ -76,6 +76,14 @@ final class VmTools {
         this.stdin = stdin;
     }
 
+    /**
+     * Drops the {@link HalTypes} registration made by the constructor (a host that outlives these
+     * tools, such as the shell's framework, may then load another revision of the hal module).
+     */
+    void close() {
+        HalTypes.unregister(instance);
+    }
+
     /** The subcommands by name, in help order. */
     Map<String, Cli.Subcommand> subcommands() {
         Map<String, Cli.Subcommand> map = new LinkedHashMap<>();
@@ -406,6 +414,8 @@ final class VmTools {
         final List<String> deviceNames = new ArrayList<>();
         final Context context;
         private boolean contextClosed;
+        /** Whether HalModule.create registered the hal types once more (dropped on close). */
+        private boolean halTypesRegistered;
 
         Session(List<Module> modules, List<String> deviceUris) {
             List<Module> all = new ArrayList<>();
@@ -416,6 +426,7 @@ final class VmTools {
                         deviceNames.add(uri);
                     }
                     all.add(HalModule.create(instance, devices));
+                    halTypesRegistered = true;
                 }
                 all.addAll(modules);
                 context = Context.create(instance, all.toArray(Module[]::new));
@@ -468,6 +479,10 @@ final class VmTools {
                 device.close();
             }
             devices.clear();
+            if (halTypesRegistered) {
+                halTypesRegistered = false;
+                HalTypes.unregister(instance);
+            }
         }
     }
 
