@@ -42,7 +42,8 @@ class Issue15InvokeLeakTest {
                 LocalTaskOptions.DEFAULTS);
         DriverRegistry registry = new DriverRegistry();
         registry.register(localTask);
-        VmTools tools = new VmTools(new Instance(), registry, () -> HalPrograms.EXTENSIONS,
+        Instance instance = new Instance();
+        VmTools tools = new VmTools(instance, registry, () -> HalPrograms.EXTENSIONS,
                 () -> new ByteArrayInputStream(new byte[0]));
         List<Module> mlp = List.of(tools.load(EXAMPLES.resolve("mlp.vmasm").toString()));
         List<Module> mul = List.of(tools.load(EXAMPLES.resolve("simple_mul.vmasm").toString()));
@@ -69,6 +70,10 @@ class Issue15InvokeLeakTest {
             // A small slack for descriptors the JVM opens on its own; a leak per call would be 200.
             awaitAtMost("open file descriptors", Issue15InvokeLeakTest::openFileDescriptors, descriptorsBefore + 8);
         }
+        // Each call's hal module registered the hal types once more; closing the tools (the shell
+        // component deactivating) must leave none, or another modules.hal revision cannot register.
+        tools.close();
+        assertEquals(null, instance.lookupType("hal.device"), "hal types still registered");
     }
 
     private static void invokeBoth(VmTools tools, List<Module> mlp, List<Module> mul) {
