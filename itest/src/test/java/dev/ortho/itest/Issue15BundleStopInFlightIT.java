@@ -51,7 +51,8 @@ import org.osgi.service.cm.ConfigurationAdmin;
  * and uninstalled while several threads invoke a program on {@code local-task} through the
  * services. Every invocation finishes or fails with CANCELLED/UNAVAILABLE, nothing hangs, a
  * device still held by someone is torn down (its calls fail with UNAVAILABLE), no worker thread
- * is left, and installing the bundles again makes invocations work again.
+ * is left, and installing the bundles again (or restarting only the driver) makes invocations
+ * work again.
  *
  * <p>This class touches no class of {@code dev.ortho.modules.hal} or {@code dev.ortho.hal.driver.cpu}
  * (the probe imports dynamically), so refreshing those bundles does not restart the probe.
@@ -152,7 +153,7 @@ public class Issue15BundleStopInFlightIT {
         halConfig.update(properties);
         try {
             awaitTrue("local-task driver and hal module provider", this::servicesReady);
-            Module churn = churnModule();
+            Module churn = awaitChurnModule();
             // The configuration reaches the hal module service asynchronously: once it has, the
             // service's local-task device (and its workers) outlives the invocation.
             awaitTrue("hal module over local-task", () -> {
@@ -236,7 +237,7 @@ public class Issue15BundleStopInFlightIT {
             newHal.start();
             refresh();
             awaitTrue("local-task driver and hal module provider again", this::servicesReady);
-            Module churnAgain = churnModule();
+            Module churnAgain = awaitChurnModule();
             awaitTrue("an invocation after the reinstall", () -> {
                 try {
                     return invokeChurn(churnAgain, 3) == 3;
@@ -245,6 +246,18 @@ public class Issue15BundleStopInFlightIT {
                 }
             });
             assertEquals(ITERATIONS, invokeChurn(churnAgain, ITERATIONS));
+
+            // Restarting only the driver: the hal module service drops the torn-down device and
+            // creates a new one once the driver is back.
+            bounded("stop " + CPU_DRIVER + " again", newCpu::stop);
+            newCpu.start();
+            awaitTrue("an invocation after restarting only the driver", () -> {
+                try {
+                    return invokeChurn(churnAgain, 3) == 3;
+                } catch (StatusException e) {
+                    return false; // the driver's components still activating
+                }
+            });
         } finally {
             halConfig.delete();
         }
@@ -256,6 +269,21 @@ public class Issue15BundleStopInFlightIT {
             task |= info.name().equals("local-task");
         }
         return task && Integer.valueOf(7).equals(modules.modules().get("hal"));
+    }
+
+    /** Loads {@code churn}, retrying while the hal module service is (re-)registering. */
+    private Module awaitChurnModule() throws Exception {
+        long deadline = System.nanoTime() + WAIT_NANOS;
+        while (true) {
+            try {
+                return churnModule();
+            } catch (StatusException e) {
+                if (System.nanoTime() - deadline > 0) {
+                    throw e;
+                }
+                Thread.sleep(20);
+            }
+        }
     }
 
     private Module churnModule() throws Exception {

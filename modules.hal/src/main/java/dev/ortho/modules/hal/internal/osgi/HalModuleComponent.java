@@ -2,7 +2,9 @@ package dev.ortho.modules.hal.internal.osgi;
 
 import dev.ortho.base.StatusException;
 import dev.ortho.hal.Device;
+import dev.ortho.hal.DeviceUri;
 import dev.ortho.hal.DriverRegistry;
+import dev.ortho.hal.spi.DriverFactory;
 import dev.ortho.modules.hal.HalModule;
 import dev.ortho.modules.hal.HalTypes;
 import dev.ortho.vm.Instance;
@@ -16,6 +18,8 @@ import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Deactivate;
 import org.osgi.service.component.annotations.Reference;
+import org.osgi.service.component.annotations.ReferenceCardinality;
+import org.osgi.service.component.annotations.ReferencePolicy;
 import org.osgi.service.metatype.annotations.AttributeDefinition;
 import org.osgi.service.metatype.annotations.Designate;
 import org.osgi.service.metatype.annotations.ObjectClassDefinition;
@@ -28,7 +32,9 @@ import org.osgi.service.metatype.annotations.ObjectClassDefinition;
  * in {@code devices.get} order, created through the {@link DriverRegistry} (default
  * {@code local-sync}). They are created on the first {@link #createModule} (cheap activation,
  * expensive creation, as drivers do), shared by every module this component creates, and
- * released on deactivation (contexts still alive keep their own references). Deactivation also
+ * released on deactivation (contexts still alive keep their own references), and also when the
+ * driver factory of one of them goes away (its bundle stopping tears its devices down): the next
+ * module then gets devices from the drivers registered at that time. Deactivation also
  * drops the {@link HalTypes} registrations its modules made, so that a new revision of this bundle
  * (stopped, updated or uninstalled and installed again) can register its own classes under the
  * same names in the shared {@link Instance}. Tools that choose
@@ -65,6 +71,26 @@ public final class HalModuleComponent implements ModuleProvider {
         this.uris = List.of(config.hal_device());
     }
 
+    /** Nothing to do: devices are created on the first {@link #createModule}. */
+    @Reference(cardinality = ReferenceCardinality.MULTIPLE, policy = ReferencePolicy.DYNAMIC)
+    void bindFactory(DriverFactory factory, Map<String, Object> properties) {
+    }
+
+    /** Drops the devices if one of them came from the driver going away. */
+    synchronized void unbindFactory(DriverFactory factory, Map<String, Object> properties) {
+        Object name = properties.get("hal.driver.name");
+        if (devices == null || name == null) {
+            return;
+        }
+        for (String uri : uris) {
+            String[] drivers = DeviceUri.parse(uri).driverName().split("\\+");
+            if (drivers[drivers.length - 1].equals(name)) {
+                releaseDevices();
+                return;
+            }
+        }
+    }
+
     @Override
     public synchronized Module createModule(Instance instance) {
         if (devices == null) {
@@ -96,6 +122,10 @@ public final class HalModuleComponent implements ModuleProvider {
             }
         });
         registrations.clear();
+        releaseDevices();
+    }
+
+    private void releaseDevices() {
         if (devices != null) {
             devices.forEach(Device::release);
             devices = null;
