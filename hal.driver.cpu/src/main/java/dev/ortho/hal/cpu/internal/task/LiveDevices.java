@@ -8,10 +8,11 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The {@link LocalTaskDevice}s one factory created that are not torn down yet (each owns an
- * executor and its worker threads), and the off-heap bytes their allocators hold. A device joins when it is created and leaves when it is torn
- * down: by its last release, or by {@link #close} when the factory goes away (its driver bundle
- * stops), which tears every live device down at once whoever still holds it, as DESIGN §3 asks:
- * unfinished work fails with UNAVAILABLE and the workers exit.
+ * executor and its worker threads), and the off-heap bytes their allocators hold. A device joins
+ * when it is created and leaves when it is torn down: by its last release, or by {@link #close}
+ * when the factory goes away (its driver bundle stops), which tears every live device down at once
+ * whoever still holds it, as DESIGN §3 asks: unfinished work fails with UNAVAILABLE and the
+ * workers exit.
  *
  * <p>Thread-safe.
  */

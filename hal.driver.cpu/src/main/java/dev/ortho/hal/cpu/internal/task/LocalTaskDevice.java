@@ -521,41 +521,48 @@ public final class LocalTaskDevice implements Device {
 
     private void shutdown(StatusException reason) {
         List<QueueOp> live = new ArrayList<>();
+        boolean started;
         synchronized (liveLock) {
-            if (closing) {
-                awaitTearDown();
-                return;
+            started = closing;
+            if (!started) {
+                closing = true;
+                closedReason = reason;
+                for (QueueOp op = liveHead; op != null; op = op.liveNext) {
+                    live.add(op);
+                }
+                liveHead = null;
+                liveCount = 0;
             }
-            closing = true;
-            closedReason = reason;
-            for (QueueOp op = liveHead; op != null; op = op.liveNext) {
-                live.add(op);
-            }
-            liveHead = null;
-            liveCount = 0;
+        }
+        if (started) { // by another thread: wait outside the lock, which its retirements take
+            awaitTearDown();
+            return;
         }
         closed = true;
-        for (QueueOp op : live) {
-            op.queue.retire(op, new StatusException(reason.code(), reason.baseMessage() + " before " + op
-                    + " finished"), true);
-        }
-        boolean clean;
         try {
-            clean = executor.shutdown(SHUTDOWN_TIMEOUT);
-        } catch (StatusException e) {
-            LOG.error("device '{}' released on its own worker thread; executor shutdown skipped: {}", info.name(),
-                    e.getMessage());
-            clean = false;
+            for (QueueOp op : live) {
+                op.queue.retire(op, new StatusException(reason.code(), reason.baseMessage() + " before " + op
+                        + " finished"), true);
+            }
+            boolean clean;
+            try {
+                clean = executor.shutdown(SHUTDOWN_TIMEOUT);
+            } catch (StatusException e) {
+                LOG.error("device '{}' released on its own worker thread; executor shutdown skipped: {}", info.name(),
+                        e.getMessage());
+                clean = false;
+            }
+            if (!clean) {
+                LOG.warn("device '{}': executor did not stop within {}", info.name(), SHUTDOWN_TIMEOUT);
+            }
+            for (QueueOp op : live) {
+                op.releaseResources();
+            }
+            pool.shutdown();
+        } finally {
+            liveDevices.remove(this);
+            tornDown.countDown();
         }
-        if (!clean) {
-            LOG.warn("device '{}': executor did not stop within {}", info.name(), SHUTDOWN_TIMEOUT);
-        }
-        for (QueueOp op : live) {
-            op.releaseResources();
-        }
-        pool.shutdown();
-        liveDevices.remove(this);
-        tornDown.countDown();
     }
 
     private void awaitTearDown() {
