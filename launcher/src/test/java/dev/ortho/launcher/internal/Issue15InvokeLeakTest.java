@@ -37,6 +37,7 @@ class Issue15InvokeLeakTest {
 
     @Test
     void twoHundredShellInvocationsOfTheExamplesLeaveNothingBehind() throws Exception {
+        // 100 x (mlp.predict, simple_mul), then 20 x (pipelined.cube, pipelined.cube$async)
         LocalTaskDriverFactory localTask = new LocalTaskDriverFactory(new KernelLibraryRegistry(
                 List.of(new BuiltinKernels()), new VmvxLoader(new Instance(), () -> HalPrograms.EXTENSIONS, List.of())),
                 LocalTaskOptions.DEFAULTS);
@@ -47,8 +48,10 @@ class Issue15InvokeLeakTest {
                 () -> new ByteArrayInputStream(new byte[0]));
         List<Module> mlp = List.of(tools.load(EXAMPLES.resolve("mlp.vmasm").toString()));
         List<Module> mul = List.of(tools.load(EXAMPLES.resolve("simple_mul.vmasm").toString()));
+        List<Module> pipelined = List.of(tools.load(EXAMPLES.resolve("pipelined.vmasm").toString()));
         // Warm up (classes, the JIT, lazily opened jars) before taking the baseline.
         invokeBoth(tools, mlp, mul);
+        invokePipelined(tools, pipelined);
 
         Set<Thread> threadsBefore = workers();
         long halBytesBefore = localTask.liveBytes();
@@ -56,6 +59,9 @@ class Issue15InvokeLeakTest {
         long descriptorsBefore = openFileDescriptors();
         for (int i = 0; i < INVOCATIONS / 2; i++) {
             invokeBoth(tools, mlp, mul);
+        }
+        for (int i = 0; i < INVOCATIONS / 10; i++) {
+            invokePipelined(tools, pipelined);
         }
 
         awaitAtMost("live local-task devices", localTask::liveDevices, 0);
@@ -81,6 +87,14 @@ class Issue15InvokeLeakTest {
         assertTrue(predicted.startsWith("EXEC @predict\nresult[0]: hal.buffer_view\n1x10xf32=[0.0"), predicted);
         assertEquals("EXEC @simple_mul\nresult[0]: hal.buffer_view\n4xf32=2 4 6 8",
                 tools.invoke(mul, "simple_mul.simple_mul", List.of("4xf32=1 2 3 4", "4xf32=2")));
+    }
+
+    /** The stream-ordered example, synchronous and with IREE's coarse-fences ABI (fences appended). */
+    private static void invokePipelined(VmTools tools, List<Module> pipelined) {
+        String expected = "result[0]: hal.buffer_view\n4xf32=1 8 27 64";
+        assertEquals("EXEC @cube\n" + expected, tools.invoke(pipelined, "pipelined.cube", List.of("4xf32=1 2 3 4")));
+        assertEquals("EXEC @cube$async\n" + expected,
+                tools.invoke(pipelined, "pipelined.cube$async", List.of("4xf32=1 2 3 4")));
     }
 
     /** Live executor worker threads ({@code ortho-worker-N}) of any executor in this JVM. */
