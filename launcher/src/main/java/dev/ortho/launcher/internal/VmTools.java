@@ -81,6 +81,14 @@ final class VmTools {
         this.stdin = stdin;
     }
 
+    /**
+     * Drops the {@link HalTypes} registration made by the constructor (a host that outlives these
+     * tools, such as the shell's framework, may then load another revision of the hal module).
+     */
+    void close() {
+        HalTypes.unregister(instance);
+    }
+
     /** The subcommands by name, in help order. */
     Map<String, Cli.Subcommand> subcommands() {
         Map<String, Cli.Subcommand> map = new LinkedHashMap<>();
@@ -492,6 +500,8 @@ final class VmTools {
         final Context context;
         private ParameterIndex parameters;
         private boolean contextClosed;
+        /** Whether HalModule.create registered the hal types once more (dropped on close). */
+        private boolean halTypesRegistered;
 
         Session(List<Module> modules, List<String> deviceUris) {
             this(modules, deviceUris, List.of(), HostMemoryLimit.UNLIMITED);
@@ -511,6 +521,7 @@ final class VmTools {
                         deviceNames.add(uri);
                     }
                     all.add(HalModule.create(instance, devices));
+                    halTypesRegistered = true;
                 }
                 if (needsParameters(modules)) {
                     parameters = ParameterIndex.open(parameterSpecs);
@@ -576,6 +587,10 @@ final class VmTools {
                 device.close();
             }
             devices.clear();
+            if (halTypesRegistered) {
+                halTypesRegistered = false;
+                HalTypes.unregister(instance);
+            }
         }
     }
 
