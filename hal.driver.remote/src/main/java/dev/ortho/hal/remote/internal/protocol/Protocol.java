@@ -79,6 +79,12 @@ public final class Protocol {
     public static final int ALLOCATOR_STATISTICS = 25;
     /** No payload. */
     public static final int ALLOCATOR_TRIM = 26;
+    /**
+     * u64 handle, u64 offset, bytes: a host mapping's contents written back (flush, unmap). As
+     * {@link #BUFFER_WRITE}, except that a buffer whose memory was deallocated meanwhile drops
+     * the bytes (FAILED_PRECONDITION is not an error), as a local mapping's writes would be lost.
+     */
+    public static final int MAPPING_WRITE_BACK = 27;
     /** string category, string key. Reply: u64 value. */
     public static final int QUERY_I64 = 30;
     /** u64 handle. */

@@ -113,7 +113,9 @@ public final class ServerSession implements Transport.Listener {
             if (isRoundTrip(in.opcode())) {
                 reply(id, e);
             } else {
-                send(FrameWriter.frame(Protocol.ERROR, id).putStatus(e));
+                // the client loses the device on this (a one-way failure must never go unseen)
+                send(FrameWriter.frame(Protocol.ERROR, id).putStatus(new StatusException(e.code(), "opcode "
+                        + in.opcode() + ": " + e.getMessage())));
                 LOG.debug("{} request {} (opcode {}) failed: {}", name, id, in.opcode(), e.toString());
             }
         }
@@ -222,7 +224,12 @@ public final class ServerSession implements Transport.Listener {
             case Protocol.RELEASE -> {
                 long handle = in.i64("handle");
                 in.end();
-                handles.release(handle);
+                try {
+                    handles.release(handle);
+                } catch (StatusException e) {
+                    // a handle refused over the quota was never created; dropping no reference loses nothing
+                    LOG.debug("{}: {}", name, e.getMessage());
+                }
             }
             case Protocol.SEMAPHORE_CREATE -> {
                 long handle = in.i64("handle");
@@ -279,6 +286,21 @@ public final class ServerSession implements Transport.Listener {
                 ByteBuffer data = in.bytes("data");
                 in.end();
                 buffer.write(offset, MemorySegment.ofBuffer(data));
+            }
+            case Protocol.MAPPING_WRITE_BACK -> {
+                Buffer buffer = handles.get(in.i64("handle"), Buffer.class, "written-back buffer");
+                long offset = in.i64("offset");
+                ByteBuffer data = in.bytes("data");
+                in.end();
+                try {
+                    buffer.write(offset, MemorySegment.ofBuffer(data));
+                } catch (StatusException e) {
+                    if (e.code() != StatusCode.FAILED_PRECONDITION) {
+                        throw e;
+                    }
+                    // deallocated while mapped: a local mapping's writes would be lost too
+                    LOG.debug("{} wrote back a mapping of deallocated {}: dropped", name, buffer);
+                }
             }
             case Protocol.BUFFER_FILL -> {
                 Buffer buffer = handles.get(in.i64("handle"), Buffer.class, "filled buffer");
@@ -349,13 +371,18 @@ public final class ServerSession implements Transport.Listener {
         }
     }
 
+    /**
+     * Creates a semaphore; a failure is reported as the semaphore's failure (the client mirrors
+     * the semaphore already, and its waiters see the status), not as a lost device.
+     */
     private void createSemaphore(long handle, Supplier<Semaphore> factory) {
         try {
             create(handle, factory::get);
         } catch (StatusException e) {
-            // the client mirrors the semaphore already: tell it the semaphore failed
+            if (e.code() == StatusCode.ALREADY_EXISTS) {
+                throw e; // a client reusing a handle is broken: lose the device
+            }
             send(FrameWriter.frame(Protocol.SEMAPHORE_FAILED, 0).putI64(handle).putStatus(e));
-            throw e;
         }
     }
 
@@ -445,8 +472,11 @@ public final class ServerSession implements Transport.Listener {
         try {
             signalList = resolve(signals, "signal");
         } catch (StatusException e) {
-            failUnresolved(signals, e);
-            throw e;
+            failUnresolved(signals, e); // reported through every signal: the device is not lost
+            if (in.isMalformed()) {
+                throw e;
+            }
+            return;
         }
         notifyOnSignal(signals, signalList);
         List<Resource> retained = new ArrayList<>();
