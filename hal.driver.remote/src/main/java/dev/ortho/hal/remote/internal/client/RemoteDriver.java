@@ -161,8 +161,8 @@ public final class RemoteDriver implements Driver {
             default -> throw new StatusException(StatusCode.INVALID_ARGUMENT, "device URI '" + uri + "' mode '"
                     + modeText + "' is not 'process' or 'thread'");
         };
-        int workers = (int) millis(uri, "workers", 1);
-        long mailboxBytes = millis(uri, "mailbox_bytes", 1 << 20);
+        int workers = (int) bounded(uri, "workers", 1, MAX_WORKERS, "number of workers");
+        long mailboxBytes = bounded(uri, "mailbox_bytes", 1 << 20, MAX_MAILBOX_BYTES, "number of bytes");
         WorkerPool pool;
         if (device.isEmpty()) {
             pool = pools.pool(mode, supplier, WorkerPool.PLAIN_JAVA, workers, mailboxBytes);
@@ -238,21 +238,35 @@ public final class RemoteDriver implements Driver {
         return new InetSocketAddress(host, port);
     }
 
+    /** Largest {@code workers=} of a shared-memory pool: each worker is a JVM (or a thread). */
+    static final int MAX_WORKERS = 64;
+    /** Largest {@code mailbox_bytes=}: one block of the mailbox, of which there are two per worker. */
+    static final long MAX_MAILBOX_BYTES = 1L << 30;
+
     private static long millis(DeviceUri uri, String key, long defaultValue) {
+        return bounded(uri, key, defaultValue, Integer.MAX_VALUE, "number of milliseconds");
+    }
+
+    /**
+     * Parameter {@code key} as a number in {@code [1, max]} ({@code defaultValue} if absent).
+     *
+     * @throws StatusException INVALID_ARGUMENT naming the parameter, its value, what it counts and the range
+     */
+    private static long bounded(DeviceUri uri, String key, long defaultValue, long max, String what) {
         String text = uri.param(key, null);
         if (text == null) {
             return defaultValue;
         }
         try {
             long value = Long.parseLong(text);
-            if (value > 0) {
+            if (value > 0 && value <= max) {
                 return value;
             }
         } catch (NumberFormatException e) {
             // reported below
         }
         throw new StatusException(StatusCode.INVALID_ARGUMENT, "device URI '" + uri + "' parameter " + key + "='"
-                + text + "' is not a positive number of milliseconds");
+                + text + "' is not a " + what + " in [1, " + max + "]");
     }
 
     private byte[] token(DeviceUri uri) {
