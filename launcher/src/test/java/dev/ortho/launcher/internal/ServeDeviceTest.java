@@ -89,8 +89,12 @@ class ServeDeviceTest {
             }
         });
         CompletableFuture<Integer> exit = CompletableFuture.supplyAsync(() -> command.run(List.of(
-                "--listen=127.0.0.1:0", "--device=local-sync", "--token_file=" + token), out, err));
+                "--listen=127.0.0.1:0", "--device=local-sync", "--token_file=" + token, "--max_connections=9",
+                "--max_connections_per_address=8", "--max_server_memory_bytes=123456789"), out, err));
         DeviceServer server = started.get(60, TimeUnit.SECONDS);
+        assertEquals(9, server.options().maxConnections());
+        assertEquals(8, server.options().maxConnectionsPerAddress());
+        assertEquals(123456789L, server.options().serverMemoryBytes());
         int[] x = {1, 2, 3, 4, 5, 6, 7};
         int[] y = {7, 6, 5, 4, 3, 2, 1};
         try (Device remote = registry.createDevice("remote://127.0.0.1:" + server.address().getPort() + "?token_file="

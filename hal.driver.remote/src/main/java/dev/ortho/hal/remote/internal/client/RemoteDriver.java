@@ -10,6 +10,7 @@ import dev.ortho.hal.DriverInfo;
 import dev.ortho.hal.MemoryHeap;
 import dev.ortho.hal.remote.ServerOptions;
 import dev.ortho.hal.remote.ShmWorkerLauncher;
+import dev.ortho.hal.remote.internal.protocol.Challenge;
 import dev.ortho.hal.remote.internal.protocol.FrameReader;
 import dev.ortho.base.Timeout;
 import dev.ortho.hal.remote.internal.protocol.Protocol;
@@ -20,6 +21,7 @@ import dev.ortho.hal.remote.internal.transport.IoLoop;
 import dev.ortho.hal.remote.internal.transport.TcpConnection;
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -107,6 +109,7 @@ public final class RemoteDriver implements Driver {
             }
         }
         long deadlineNanos = TimeUnit.MILLISECONDS.toNanos(millis(uri, "deadline_ms", 5000));
+        Challenge.load();
         if (uri.path().equals(SHM_PATH)) {
             return createShmDevice(uri, deadlineNanos);
         }
@@ -192,8 +195,20 @@ public final class RemoteDriver implements Driver {
 
     private static Device handshake(RemoteConnection connection, byte[] token, String peer) {
         try {
-            FrameReader welcome = connection.call(connection.request(Protocol.HELLO).putI32(Protocol.MAGIC)
-                    .putI32(Protocol.VERSION).putBytes(token, 0, token.length), "handshake");
+            FrameReader challenge = connection.call(connection.request(Protocol.HELLO).putI32(Protocol.MAGIC)
+                    .putI32(Protocol.VERSION), "handshake");
+            ByteBuffer nonceBytes = challenge.bytes("nonce");
+            challenge.end();
+            if (nonceBytes.remaining() != Protocol.NONCE_BYTES) {
+                throw new StatusException(StatusCode.DATA_LOSS, "handshake nonce of " + nonceBytes.remaining()
+                        + " bytes is not " + Protocol.NONCE_BYTES + " bytes");
+            }
+            byte[] nonce = new byte[Protocol.NONCE_BYTES];
+            nonceBytes.get(nonce);
+            // the token never travels: only its HMAC of this connection's nonce
+            byte[] proof = token.length == 0 ? new byte[0] : Challenge.prove(token, nonce);
+            FrameReader welcome = connection.call(connection.request(Protocol.AUTH).putU8(token.length == 0 ? 0 : 1)
+                    .putBytes(proof, 0, proof.length), "authentication");
             long id = welcome.i64("device id");
             welcome.string("device path");
             String name = welcome.string("device name");

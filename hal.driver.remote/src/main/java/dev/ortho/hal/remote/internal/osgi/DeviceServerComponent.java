@@ -25,7 +25,8 @@ import org.osgi.service.metatype.annotations.ObjectClassDefinition;
  * <p>Configuration properties (DS maps {@code _} in the attribute names to {@code .}):
  * {@code listen} (HOST:PORT), {@code device} (URI), {@code token.file} (required),
  * {@code allow.non.loopback}, {@code max.memory.bytes}, {@code max.handles},
- * {@code max.in.flight}, {@code allowed.formats}.
+ * {@code max.in.flight}, {@code allowed.formats}, {@code max.connections},
+ * {@code max.connections.per.address}, {@code max.server.memory.bytes}.
  */
 @Component(configurationPid = DeviceServerComponent.PID, configurationPolicy = ConfigurationPolicy.REQUIRE,
         service = {})
@@ -59,6 +60,15 @@ public final class DeviceServerComponent {
 
         @AttributeDefinition(description = "trusted executable formats")
         String[] allowed_formats() default {"vmvx-bytecode-fb", "jvm-static"};
+
+        @AttributeDefinition(description = "connections open at once, authenticated or not")
+        int max_connections() default 256;
+
+        @AttributeDefinition(description = "connections open at once from one remote address")
+        int max_connections_per_address() default 64;
+
+        @AttributeDefinition(description = "live buffer bytes of all clients together")
+        long max_server_memory_bytes() default 4L << 30;
     }
 
     private final DeviceServer server;
@@ -87,7 +97,9 @@ public final class DeviceServerComponent {
         ServerOptions options = ServerOptions.defaults(ServerOptions.readToken(Path.of(config.token_file())))
                 .withListen(address, config.allow_non_loopback())
                 .withQuotas(config.max_memory_bytes(), config.max_handles(), config.max_in_flight())
-                .withAllowedFormats(Set.of(config.allowed_formats()));
+                .withAllowedFormats(Set.of(config.allowed_formats()))
+                .withServerLimits(config.max_connections(), config.max_connections_per_address(),
+                        config.max_server_memory_bytes());
         String device = config.device();
         this.server = DeviceServer.start(() -> drivers.createDevice(device), options);
     }

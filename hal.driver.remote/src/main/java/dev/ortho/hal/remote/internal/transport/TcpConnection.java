@@ -15,9 +15,14 @@ import java.util.concurrent.atomic.AtomicBoolean;
 /**
  * A {@link Transport} over a non-blocking TCP socket driven by an {@link IoLoop}.
  *
- * <p>Receiving: the length prefix is checked against {@code maxFrameBytes} before any body
+ * <p>Receiving: the length prefix is checked against the current frame limit before any body
  * buffer is allocated, so an oversized or negative length closes the connection with
  * INVALID_ARGUMENT without allocating; a peer that closes mid-frame closes it with UNAVAILABLE.
+ * A server starts a connection with a small limit ({@link Protocol#HANDSHAKE_MAX_FRAME_BYTES})
+ * and raises it to {@code maxFrameBytes} once the peer authenticated ({@link #authenticated()}),
+ * so an unauthenticated peer makes it hold a few hundred bytes at most. A body buffer grows with
+ * the bytes that actually arrive ({@value #FIRST_BODY_CHUNK} bytes first, then doubling), so a
+ * peer that announces a large frame and sends little holds at most twice what it sent.
  * Sending: the sender writes directly when no other write is in progress (no selector wake-up
  * on the common path) and hands the rest to the loop when the socket buffer is full; a peer that
  * lets more than four maximum frames pile up unread is disconnected with RESOURCE_EXHAUSTED.
@@ -25,10 +30,15 @@ import java.util.concurrent.atomic.AtomicBoolean;
 public final class TcpConnection implements Transport, IoLoop.Handler {
     private static final int MAX_FRAMES_PER_READY = 64;
     private static final int BATCH = 64;
+    /** Capacity of a body buffer before the body's bytes arrive. */
+    static final int FIRST_BODY_CHUNK = 64 << 10;
 
     private final IoLoop loop;
     private final SocketChannel channel;
     private final int maxFrameBytes;
+    /** The largest frame accepted now: starts small on a server, {@link #maxFrameBytes} once authenticated. */
+    private volatile int frameLimit;
+    private int bodyLength; // loop thread only: the length of the frame being received
     private final String peer;
     private final Queue<ByteBuffer> outbound = new ConcurrentLinkedQueue<>();
     /** Bytes queued and not yet written; a peer that stops reading cannot make this grow without bound. */
@@ -51,9 +61,19 @@ public final class TcpConnection implements Transport, IoLoop.Handler {
      * @param peer a name for messages, e.g. the remote address
      */
     public TcpConnection(IoLoop loop, SocketChannel channel, int maxFrameBytes, String peer) throws IOException {
+        this(loop, channel, maxFrameBytes, maxFrameBytes, peer);
+    }
+
+    /**
+     * @param initialMaxFrameBytes the frame limit until {@link #authenticated()} (a server's
+     *     handshake limit)
+     */
+    public TcpConnection(IoLoop loop, SocketChannel channel, int initialMaxFrameBytes, int maxFrameBytes, String peer)
+            throws IOException {
         this.loop = loop;
         this.channel = channel;
         this.maxFrameBytes = maxFrameBytes;
+        this.frameLimit = Math.min(initialMaxFrameBytes, maxFrameBytes);
         this.maxQueuedBytes = 4L * maxFrameBytes;
         this.peer = peer;
         channel.configureBlocking(false);
@@ -208,13 +228,19 @@ public final class TcpConnection implements Transport, IoLoop.Handler {
                 }
                 int length = lengthPrefix.getInt(0);
                 lengthPrefix.clear();
-                if (length < Protocol.HEADER_BYTES || length > maxFrameBytes) {
+                int limit = frameLimit;
+                if (length < Protocol.HEADER_BYTES || length > limit) {
                     close(new StatusException(StatusCode.INVALID_ARGUMENT, "frame length "
                             + Integer.toUnsignedString(length) + " from " + peer + " is outside ["
-                            + Protocol.HEADER_BYTES + ", " + maxFrameBytes + "]"));
+                            + Protocol.HEADER_BYTES + ", " + limit + "]"
+                            + (limit < maxFrameBytes ? " before authentication" : "")));
                     return;
                 }
-                body = ByteBuffer.allocate(length);
+                bodyLength = length;
+                body = ByteBuffer.allocate(Math.min(length, FIRST_BODY_CHUNK));
+            }
+            if (!body.hasRemaining()) { // grow with what arrived: a peer holds at most twice what it sent
+                body = ByteBuffer.allocate((int) Math.min(bodyLength, 2L * body.capacity())).put(body.flip());
             }
             int read = channel.read(body);
             if (read > 0) {
@@ -222,11 +248,14 @@ public final class TcpConnection implements Transport, IoLoop.Handler {
             }
             if (read < 0) {
                 close(unavailable("peer closed the connection inside a frame (" + body.position() + " of "
-                        + body.capacity() + " bytes received)"));
+                        + bodyLength + " bytes received)"));
                 return;
             }
-            if (body.hasRemaining()) {
-                return;
+            if (body.position() < bodyLength) {
+                if (body.hasRemaining()) {
+                    return; // the socket is drained; more later
+                }
+                continue; // the buffer is full: grow it and read on
             }
             ByteBuffer frame = body.flip();
             body = null;
@@ -281,6 +310,12 @@ public final class TcpConnection implements Transport, IoLoop.Handler {
                 close(reason);
             }
         }
+    }
+
+    /** The peer authenticated: frames up to the full maximum are accepted from now on. */
+    @Override
+    public void authenticated() {
+        frameLimit = maxFrameBytes;
     }
 
     @Override
