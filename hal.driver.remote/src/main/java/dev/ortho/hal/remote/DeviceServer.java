@@ -136,8 +136,8 @@ public final class DeviceServer implements AutoCloseable {
         InetSocketAddress listen = options.listen();
         if (listen.isUnresolved() || (!listen.getAddress().isLoopbackAddress() && !options.allowNonLoopback())) {
             throw new StatusException(StatusCode.PERMISSION_DENIED, "listen address " + listen
-                    + " is not loopback; the remote HAL is not encrypted, so binding it needs an explicit "
-                    + "allowance (--allow_non_loopback)");
+                    + " is not loopback; binding it needs an explicit allowance (--allow_non_loopback), and "
+                    + "without TLS (--tls_keystore=) the traffic is not encrypted");
         }
         try {
             return new DeviceServer(devices, options);
@@ -205,7 +205,7 @@ public final class DeviceServer implements AutoCloseable {
             TcpConnection connection;
             try {
                 connection = new TcpConnection(loop, channel, Protocol.HANDSHAKE_MAX_FRAME_BYTES,
-                        options.maxFrameBytes(), peer);
+                        options.maxFrameBytes(), peer, tlsEngine());
             } catch (IOException e) {
                 leave.run();
                 channel.close();
@@ -218,6 +218,20 @@ public final class DeviceServer implements AutoCloseable {
             sessions.add(session);
             connection.start(session);
         }
+    }
+
+    /** A server-mode engine for a new connection, or null without TLS. */
+    private javax.net.ssl.SSLEngine tlsEngine() {
+        ServerTls tls = options.tls();
+        if (tls == null) {
+            return null;
+        }
+        javax.net.ssl.SSLEngine engine = tls.context().createSSLEngine();
+        engine.setUseClientMode(false);
+        if (tls.requireClientCertificate()) {
+            engine.setNeedClientAuth(true);
+        }
+        return engine;
     }
 
     private void refuse(SocketChannel channel, InetAddress from, int open) {

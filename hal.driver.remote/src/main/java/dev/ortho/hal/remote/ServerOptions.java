@@ -16,8 +16,8 @@ import java.util.Set;
  * {@link #defaults(byte[])} and the {@code with…} methods.
  *
  * @param listen the address to bind; loopback unless {@code allowNonLoopback}
- * @param allowNonLoopback binding a non-loopback address is refused unless this is set: the
- *     protocol is authenticated but not encrypted
+ * @param allowNonLoopback binding a non-loopback address is refused unless this is set: without
+ *     {@code tls} the protocol is authenticated but not encrypted
  * @param token the shared secret every client must prove (non-empty; it never travels: clients
  *     answer a per-connection nonce with an HMAC of it, compared in constant time)
  * @param maxMemoryBytes per-client quota of live buffer bytes
@@ -38,11 +38,12 @@ import java.util.Set;
  * @param maxConnectionsPerAddress connections open at once from one remote IP address
  * @param serverMemoryBytes live buffer bytes of all clients together: the server-wide budget
  *     beside the per-client {@code maxMemoryBytes}
+ * @param tls TLS for every connection, or null for plain TCP
  */
 public record ServerOptions(InetSocketAddress listen, boolean allowNonLoopback, byte[] token, long maxMemoryBytes,
         int maxHandles, int maxInFlight, Set<String> allowedFormats, int maxFrameBytes, int executorThreads,
         Duration handshakeTimeout, Duration idleTimeout, int maxConnections, int maxConnectionsPerAddress,
-        long serverMemoryBytes) {
+        long serverMemoryBytes, ServerTls tls) {
 
     /** The default port of {@code ortho serve-device}. */
     public static final int DEFAULT_PORT = 7640;
@@ -80,7 +81,7 @@ public record ServerOptions(InetSocketAddress listen, boolean allowNonLoopback, 
     public static ServerOptions defaults(byte[] token) {
         return new ServerOptions(new InetSocketAddress("127.0.0.1", DEFAULT_PORT), false, token, 1L << 30, 65536,
                 1024, DEFAULT_FORMATS, Protocol.DEFAULT_MAX_FRAME_BYTES, 2, Duration.ofSeconds(10), Duration.ofMinutes(2),
-                256, 64, 4L << 30);
+                256, 64, 4L << 30, null);
     }
 
     /**
@@ -103,44 +104,51 @@ public record ServerOptions(InetSocketAddress listen, boolean allowNonLoopback, 
     public ServerOptions withListen(InetSocketAddress address, boolean nonLoopbackAllowed) {
         return new ServerOptions(address, nonLoopbackAllowed, token, maxMemoryBytes, maxHandles, maxInFlight,
                 allowedFormats, maxFrameBytes, executorThreads, handshakeTimeout, idleTimeout, maxConnections,
-                maxConnectionsPerAddress, serverMemoryBytes);
+                maxConnectionsPerAddress, serverMemoryBytes, tls);
     }
 
     public ServerOptions withQuotas(long memoryBytes, int handles, int inFlight) {
         return new ServerOptions(listen, allowNonLoopback, token, memoryBytes, handles, inFlight, allowedFormats,
                 maxFrameBytes, executorThreads, handshakeTimeout, idleTimeout, maxConnections,
-                maxConnectionsPerAddress, serverMemoryBytes);
+                maxConnectionsPerAddress, serverMemoryBytes, tls);
     }
 
     public ServerOptions withAllowedFormats(Set<String> formats) {
         return new ServerOptions(listen, allowNonLoopback, token, maxMemoryBytes, maxHandles, maxInFlight, formats,
                 maxFrameBytes, executorThreads, handshakeTimeout, idleTimeout, maxConnections,
-                maxConnectionsPerAddress, serverMemoryBytes);
+                maxConnectionsPerAddress, serverMemoryBytes, tls);
     }
 
     public ServerOptions withIdleTimeout(Duration timeout) {
         return new ServerOptions(listen, allowNonLoopback, token, maxMemoryBytes, maxHandles, maxInFlight,
                 allowedFormats, maxFrameBytes, executorThreads, handshakeTimeout, timeout, maxConnections,
-                maxConnectionsPerAddress, serverMemoryBytes);
+                maxConnectionsPerAddress, serverMemoryBytes, tls);
     }
 
     public ServerOptions withHandshakeTimeout(Duration timeout) {
         return new ServerOptions(listen, allowNonLoopback, token, maxMemoryBytes, maxHandles, maxInFlight,
                 allowedFormats, maxFrameBytes, executorThreads, timeout, idleTimeout, maxConnections,
-                maxConnectionsPerAddress, serverMemoryBytes);
+                maxConnectionsPerAddress, serverMemoryBytes, tls);
     }
 
     public ServerOptions withMaxFrameBytes(int bytes) {
         return new ServerOptions(listen, allowNonLoopback, token, maxMemoryBytes, maxHandles, maxInFlight,
                 allowedFormats, bytes, executorThreads, handshakeTimeout, idleTimeout, maxConnections,
-                maxConnectionsPerAddress, serverMemoryBytes);
+                maxConnectionsPerAddress, serverMemoryBytes, tls);
+    }
+
+    /** TLS for every connection ({@code null}: plain TCP). */
+    public ServerOptions withTls(ServerTls serverTls) {
+        return new ServerOptions(listen, allowNonLoopback, token, maxMemoryBytes, maxHandles, maxInFlight,
+                allowedFormats, maxFrameBytes, executorThreads, handshakeTimeout, idleTimeout, maxConnections,
+                maxConnectionsPerAddress, serverMemoryBytes, serverTls);
     }
 
     /** Connection limits (total, per remote address) and the server-wide memory budget. */
     public ServerOptions withServerLimits(int connections, int connectionsPerAddress, long memoryBytes) {
         return new ServerOptions(listen, allowNonLoopback, token, maxMemoryBytes, maxHandles, maxInFlight,
                 allowedFormats, maxFrameBytes, executorThreads, handshakeTimeout, idleTimeout, connections,
-                connectionsPerAddress, memoryBytes);
+                connectionsPerAddress, memoryBytes, tls);
     }
 
     private static StatusException invalid(String message) {

@@ -115,6 +115,13 @@ class ServeDeviceTest {
         Cli cli = new Cli(registry, "v", () -> 0);
         assertEquals(Cli.EXIT_USAGE, cli.run(new String[] {"serve-device", "--device=local-sync"}, out, err));
         assertEquals(Cli.EXIT_USAGE, cli.run(new String[] {"serve-device", "--colour=red"}, out, err));
+        assertEquals(Cli.EXIT_USAGE, cli.run(new String[] {"serve-device", "--device=local-sync", "--token_file=" + token,
+                "--tls_keystore=server.p12"}, out, err)); // without --tls_password_file
+        assertEquals(Cli.EXIT_USAGE, cli.run(new String[] {"serve-device", "--device=local-sync", "--token_file=" + token,
+                "--tls_client_ca=ca.pem"}, out, err)); // without a keystore
+        assertEquals(Cli.EXIT_FAILURE, cli.run(new String[] {"serve-device", "--device=local-sync", "--token_file="
+                + token, "--tls_keystore=" + dir.resolve("missing.p12"), "--tls_password_file=" + token}, out, err));
+        assertTrue(errBytes.toString(StandardCharsets.UTF_8).contains("missing.p12"), errBytes.toString());
         assertEquals(Cli.EXIT_FAILURE, cli.run(new String[] {"serve-device", "--device=local-sync",
                 "--token_file=" + token, "--listen=0.0.0.0:0"}, out, err));
         assertTrue(errBytes.toString(StandardCharsets.UTF_8).contains("PERMISSION_DENIED"), errBytes.toString());

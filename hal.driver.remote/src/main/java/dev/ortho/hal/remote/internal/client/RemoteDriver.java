@@ -19,6 +19,7 @@ import dev.ortho.hal.remote.internal.shm.ShmPools;
 import dev.ortho.hal.remote.internal.shm.WorkerPool;
 import dev.ortho.hal.remote.internal.transport.IoLoop;
 import dev.ortho.hal.remote.internal.transport.TcpConnection;
+import dev.ortho.hal.remote.internal.transport.TlsContexts;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
@@ -30,6 +31,9 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLEngine;
+import javax.net.ssl.SSLParameters;
 
 /**
  * The {@code remote} driver: creates a {@link RemoteDevice} per device URI
@@ -37,6 +41,12 @@ import java.util.function.Function;
  * to {@code 127.0.0.1:7640}). The token is the contents of {@code token_file}, else the
  * environment variable {@code ORTHO_REMOTE_TOKEN}. {@code deadline_ms} (default 5000) is how long
  * the server may stay silent before the device fails with UNAVAILABLE.
+ *
+ * <p>TLS: {@code tls=1} encrypts the connection with the JDK's {@code SSLEngine} and checks that
+ * the server's certificate names the host of the URI; {@code trust=PEM} names the certificates
+ * to trust (a self-signed server certificate, or its CA; default: the JDK's trusted CAs), and
+ * {@code cert=PKCS12&cert_password_file=PATH} the client's own certificate and key for a server
+ * that requires one.
  *
  * <p>Shared memory instead of TCP:
  * {@code remote://shm?supplier=CLASS&mode=process|thread&workers=N&mailbox_bytes=N} hands the
@@ -59,7 +69,7 @@ public final class RemoteDriver implements Driver {
     /** Environment variable holding the token when the URI has no token_file. */
     public static final String TOKEN_ENV = "ORTHO_REMOTE_TOKEN";
     private static final Set<String> PARAMS = Set.of("token_file", "deadline_ms", "connect_timeout_ms", "mode",
-            "supplier", "device", "workers", "mailbox_bytes");
+            "supplier", "device", "workers", "mailbox_bytes", "tls", "trust", "cert", "cert_password_file");
     /** The device path that selects the shared-memory transport. */
     public static final String SHM_PATH = "shm";
 
@@ -117,6 +127,7 @@ public final class RemoteDriver implements Driver {
         int connectTimeout = (int) millis(uri, "connect_timeout_ms", 5000);
         byte[] token = token(uri);
         String peer = address.getHostString() + ":" + address.getPort();
+        SSLEngine tls = tlsEngine(uri, address);
         SocketChannel channel;
         try {
             channel = SocketChannel.open();
@@ -134,7 +145,8 @@ public final class RemoteDriver implements Driver {
         IoLoop loop = new IoLoop(deadlineNanos / 8, () -> connection.tick(System.nanoTime()));
         connection.afterClose(loop::close);
         try {
-            TcpConnection transport = new TcpConnection(loop, channel, Protocol.DEFAULT_MAX_FRAME_BYTES, peer);
+            TcpConnection transport = new TcpConnection(loop, channel, Protocol.DEFAULT_MAX_FRAME_BYTES,
+                    Protocol.DEFAULT_MAX_FRAME_BYTES, peer, tls);
             connection.attach(transport);
             transport.start(connection);
         } catch (IOException e) {
@@ -282,6 +294,40 @@ public final class RemoteDriver implements Driver {
         }
         throw new StatusException(StatusCode.INVALID_ARGUMENT, "device URI '" + uri + "' parameter " + key + "='"
                 + text + "' is not a " + what + " in [1, " + max + "]");
+    }
+
+    /** A client-mode engine checking the server's certificate against the URI's host, or null without {@code tls=1}. */
+    private static SSLEngine tlsEngine(DeviceUri uri, InetSocketAddress address) {
+        String tls = uri.param("tls", "0");
+        if (!tls.equals("1") && !tls.equals("true")) {
+            if (!tls.equals("0") && !tls.equals("false")) {
+                throw new StatusException(StatusCode.INVALID_ARGUMENT, "device URI '" + uri + "' parameter tls='" + tls
+                        + "' is not 1 or 0");
+            }
+            for (String key : List.of("trust", "cert", "cert_password_file")) {
+                if (uri.param(key, null) != null) {
+                    throw new StatusException(StatusCode.INVALID_ARGUMENT, "device URI '" + uri + "' parameter "
+                            + key + " needs tls=1");
+                }
+            }
+            return null;
+        }
+        String trust = uri.param("trust", null);
+        String cert = uri.param("cert", null);
+        String certPassword = uri.param("cert_password_file", null);
+        if ((cert == null) != (certPassword == null)) {
+            throw new StatusException(StatusCode.INVALID_ARGUMENT, "device URI '" + uri
+                    + "' needs cert= and cert_password_file= together");
+        }
+        SSLContext context = TlsContexts.context(cert == null ? null : Path.of(cert),
+                certPassword == null ? null : TlsContexts.password(Path.of(certPassword)),
+                trust == null ? null : Path.of(trust));
+        SSLEngine engine = context.createSSLEngine(address.getHostString(), address.getPort());
+        engine.setUseClientMode(true);
+        SSLParameters parameters = engine.getSSLParameters();
+        parameters.setEndpointIdentificationAlgorithm("HTTPS"); // the certificate must name the host
+        engine.setSSLParameters(parameters);
+        return engine;
     }
 
     private byte[] token(DeviceUri uri) {

@@ -55,6 +55,9 @@ public final class TcpConnection implements Transport, IoLoop.Handler {
     private final long openedNanos = System.nanoTime();
     private volatile StatusException closeAfterFlush;
     private ByteBuffer body; // loop thread only
+    /** TLS between the frames and the socket, or null for plain TCP. */
+    private final TlsLayer tls;
+    private final boolean[] tlsFlag = new boolean[1]; // loop thread (handshake) or the writer (write)
 
     /**
      * @param channel a connected channel; it is switched to non-blocking mode and owned from now on
@@ -70,6 +73,16 @@ public final class TcpConnection implements Transport, IoLoop.Handler {
      */
     public TcpConnection(IoLoop loop, SocketChannel channel, int initialMaxFrameBytes, int maxFrameBytes, String peer)
             throws IOException {
+        this(loop, channel, initialMaxFrameBytes, maxFrameBytes, peer, null);
+    }
+
+    /**
+     * @param tlsEngine an engine in client or server mode for TLS over this connection (the
+     *     handshake runs first; frames sent meanwhile wait), or null for plain TCP
+     */
+    public TcpConnection(IoLoop loop, SocketChannel channel, int initialMaxFrameBytes, int maxFrameBytes, String peer,
+            javax.net.ssl.SSLEngine tlsEngine) throws IOException {
+        this.tls = tlsEngine == null ? null : new TlsLayer(tlsEngine);
         this.loop = loop;
         this.channel = channel;
         this.maxFrameBytes = maxFrameBytes;
@@ -89,7 +102,9 @@ public final class TcpConnection implements Transport, IoLoop.Handler {
             }
             try {
                 key = loop.register(channel, SelectionKey.OP_READ, this);
-                if (!outbound.isEmpty()) {
+                if (tls != null) {
+                    handshakeStep();
+                } else if (!outbound.isEmpty()) {
                     flushFromLoop();
                 }
             } catch (IOException e) {
@@ -113,7 +128,7 @@ public final class TcpConnection implements Transport, IoLoop.Handler {
             return;
         }
         outbound.add(frame);
-        if (key != null && writing.compareAndSet(false, true)) {
+        if (key != null && (tls == null || !tls.handshaking()) && writing.compareAndSet(false, true)) {
             // direct write by the sender: non-blocking, so safe from timepoint callbacks too
             try {
                 if (drain()) {
@@ -134,6 +149,9 @@ public final class TcpConnection implements Transport, IoLoop.Handler {
      * {@code writing}, which also guards {@link #batch}.
      */
     private boolean drain() throws IOException {
+        if (tls != null) {
+            return drainTls();
+        }
         while (true) {
             int n = 0;
             for (ByteBuffer frame : outbound) {
@@ -156,6 +174,48 @@ public final class TcpConnection implements Transport, IoLoop.Handler {
             if (done < n) {
                 return false;
             }
+        }
+    }
+
+    /** {@link #drain()} through TLS: one frame at a time, encrypted as the socket takes it. */
+    private boolean drainTls() throws IOException {
+        if (!tls.flushNetOut(channel)) {
+            return false;
+        }
+        ByteBuffer frame;
+        while ((frame = outbound.peek()) != null || tls.wantsWrap()) {
+            ByteBuffer next = frame == null ? ByteBuffer.allocate(0) : frame;
+            long consumed = tls.write(channel, next, tlsFlag);
+            queuedBytes.addAndGet(-consumed);
+            if (!tlsFlag[0]) {
+                return false;
+            }
+            if (frame != null) {
+                outbound.poll(); // only the holder of `writing` removes
+            }
+        }
+        return true;
+    }
+
+    /** Advances the TLS handshake (loop thread); once done, sends what was queued and reads what came. */
+    private void handshakeStep() {
+        try {
+            boolean done = tls.handshake(channel, tlsFlag);
+            SelectionKey k = key;
+            if (!done) {
+                if (k != null && k.isValid()) {
+                    k.interestOps(tlsFlag[0] ? k.interestOps() | SelectionKey.OP_WRITE
+                            : k.interestOps() & ~SelectionKey.OP_WRITE);
+                }
+                return;
+            }
+            if (k != null && k.isValid()) {
+                k.interestOps(k.interestOps() & ~SelectionKey.OP_WRITE);
+            }
+            flushFromLoop();
+            read(); // the peer's first frames may have come with its last handshake message
+        } catch (IOException e) {
+            close(unavailable("TLS handshake failed: " + e.getMessage()));
         }
     }
 
@@ -188,7 +248,7 @@ public final class TcpConnection implements Transport, IoLoop.Handler {
 
     private void flushFromLoop() {
         SelectionKey k = key;
-        if (k == null || !k.isValid() || !writing.compareAndSet(false, true)) {
+        if (k == null || !k.isValid() || (tls != null && tls.handshaking()) || !writing.compareAndSet(false, true)) {
             return; // a sender is writing; it hands over again if the socket fills
         }
         try {
@@ -207,6 +267,10 @@ public final class TcpConnection implements Transport, IoLoop.Handler {
 
     @Override
     public void onReady(SelectionKey readyKey) throws IOException {
+        if (tls != null && tls.handshaking()) {
+            handshakeStep();
+            return;
+        }
         if (readyKey.isWritable()) {
             flushFromLoop();
         }
@@ -218,7 +282,7 @@ public final class TcpConnection implements Transport, IoLoop.Handler {
     private void read() throws IOException {
         for (int frames = 0; frames < MAX_FRAMES_PER_READY && !closed.get(); ) {
             if (body == null) {
-                if (channel.read(lengthPrefix) < 0) {
+                if (readIn(lengthPrefix) < 0) {
                     close(unavailable(lengthPrefix.position() == 0 ? "peer closed the connection"
                             : "peer closed the connection inside a frame length"));
                     return;
@@ -242,7 +306,7 @@ public final class TcpConnection implements Transport, IoLoop.Handler {
             if (!body.hasRemaining()) { // grow with what arrived: a peer holds at most twice what it sent
                 body = ByteBuffer.allocate((int) Math.min(bodyLength, 2L * body.capacity())).put(body.flip());
             }
-            int read = channel.read(body);
+            int read = readIn(body);
             if (read > 0) {
                 lastReceiveNanos = System.nanoTime(); // a long frame still proves the peer alive
             }
@@ -271,6 +335,31 @@ public final class TcpConnection implements Transport, IoLoop.Handler {
                 return;
             }
         }
+        if (tls != null && !closed.get()) {
+            // decrypted bytes may be buffered with the socket drained: no readiness would come for them
+            loop.execute(() -> {
+                try {
+                    read();
+                } catch (IOException e) {
+                    close(unavailable("read failed: " + e.getMessage()));
+                }
+            });
+        }
+    }
+
+    /** Reads from the socket, through TLS if any: bytes delivered, 0 if none now, -1 at the end. */
+    private int readIn(ByteBuffer dst) throws IOException {
+        if (tls == null) {
+            return channel.read(dst);
+        }
+        int n = tls.read(channel, dst);
+        if (n == 0 && tls.wantsWrap()) {
+            flushFromLoop(); // the engine must answer (a key update, a close)
+            if (!tls.wantsWrap()) {
+                n = tls.read(channel, dst);
+            }
+        }
+        return n;
     }
 
     @Override
