@@ -142,7 +142,10 @@ public final class RemoteDriver implements Driver {
                     + e.getMessage());
         }
         RemoteConnection connection = new RemoteConnection(peer, deadlineNanos);
-        IoLoop loop = new IoLoop(deadlineNanos / 8, () -> connection.tick(System.nanoTime()));
+        // an Error on the client's I/O thread fails the device at once instead of leaving waiters hanging
+        IoLoop loop = new IoLoop(deadlineNanos / 8, () -> connection.tick(System.nanoTime()),
+                error -> connection.onClosed(new StatusException(StatusCode.UNAVAILABLE, "the I/O thread of the "
+                        + "connection to " + peer + " stopped by " + error)));
         connection.afterClose(loop::close);
         try {
             TcpConnection transport = new TcpConnection(loop, channel, Protocol.DEFAULT_MAX_FRAME_BYTES,
