@@ -401,6 +401,24 @@ public final class TcpConnection implements Transport, IoLoop.Handler {
         }
     }
 
+    /**
+     * Bytes allocated now for a partly received frame (0 between frames), read on the loop
+     * thread: what a peer that announced a frame makes this connection hold. Blocks the caller
+     * until the loop runs; for diagnostics and tests, never on the loop thread.
+     */
+    public int receiveBufferBytes() {
+        java.util.concurrent.CompletableFuture<Integer> bytes = new java.util.concurrent.CompletableFuture<>();
+        loop.execute(() -> bytes.complete(body == null ? 0 : body.capacity()));
+        try {
+            return bytes.get(30, java.util.concurrent.TimeUnit.SECONDS);
+        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+            throw new StatusException(StatusCode.DEADLINE_EXCEEDED, "the I/O loop of " + peer + " did not answer");
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new StatusException(StatusCode.ABORTED, "interrupted while asking the I/O loop of " + peer);
+        }
+    }
+
     /** The peer authenticated: frames up to the full maximum are accepted from now on. */
     @Override
     public void authenticated() {
