@@ -13,7 +13,11 @@ import dev.ortho.hal.BufferParams;
 import dev.ortho.hal.Device;
 import dev.ortho.hal.DeviceUri;
 import dev.ortho.hal.remote.internal.client.RemoteDriver;
+import dev.ortho.hal.Semaphore;
+import dev.ortho.hal.SemaphoreList;
+import dev.ortho.base.Timeout;
 import dev.ortho.hal.spi.ForwardingDevice;
+import dev.ortho.hal.spi.TimelineSemaphore;
 import dev.ortho.hal.Allocator;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -37,6 +41,7 @@ import org.junit.jupiter.api.io.TempDir;
  * connection counts; time limits here are hang guards, never assertions.
  */
 class Issue15HostilePeersTest {
+    private static final long ANY = Device.QUEUE_AFFINITY_ANY;
     private static final byte[] SIXTEEN_MIB_LENGTH = {0, 0, 0, 1}; // little-endian 16 MiB frame length
 
     private static Process serverProcess(Path stderr, String... shellPrefix) throws IOException {
@@ -308,6 +313,31 @@ class Issue15HostilePeersTest {
                 served.get(0).release.countDown();
             }
             allocation.get(60, TimeUnit.SECONDS).release();
+        }
+    }
+
+    /**
+     * An {@link Error} on a client's I/O thread (here from a timepoint callback that runs there
+     * when the server's signal arrives) used to end the thread silently: the connection's liveness
+     * tick stopped with it, and waits on work the server still owed hung. Now the device fails
+     * with UNAVAILABLE at once.
+     */
+    @Test
+    void anErrorOnAClientIoThreadFailsTheDevice() {
+        try (Device device = Loopback.shared().connect(); Semaphore trigger = device.createSemaphore(0);
+                Buffer buffer = device.allocator().allocateBuffer(BufferParams.hostLocal(), 16)) {
+            TimelineSemaphore never = new TimelineSemaphore("never", 0);
+            Semaphore owed = device.createSemaphore(0);
+            device.queueBarrier(ANY, SemaphoreList.of(never, 1), SemaphoreList.of(owed, 1), 0);
+            trigger.addTimepoint(1, (semaphore, value, failure) -> {
+                throw new StackOverflowError("test: a callback on the client's I/O thread");
+            });
+            // work the server does: its signal arrives on the client's I/O thread
+            device.queueFill(ANY, SemaphoreList.empty(), SemaphoreList.of(trigger, 1), buffer, 0, 16, 0, 4, 0);
+            StatusException e = assertThrows(StatusException.class,
+                    () -> owed.await(1, Timeout.of(java.time.Duration.ofSeconds(20)))); // hang guard
+            assertEquals(StatusCode.UNAVAILABLE, e.code(), e.toString());
+            assertTrue(e.getMessage().contains("StackOverflowError"), e.getMessage());
         }
     }
 
