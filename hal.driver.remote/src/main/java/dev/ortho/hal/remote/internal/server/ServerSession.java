@@ -45,9 +45,15 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One client of a device server: authenticates it, owns its device and handle table, decodes
- * its frames (on the I/O thread) and runs its queue operations once their waits are reached
- * (through a {@link Gate} onto a {@link SerialExecutor}).
+ * One client of a device server: authenticates it (HELLO's nonce, AUTH's HMAC of it), owns its
+ * device and handle table, decodes its frames (on the I/O thread) and runs its queue operations
+ * once their waits are reached (through a {@link Gate} onto a {@link SerialExecutor}); buffer
+ * allocations and executable preparations run on that executor too, in arrival order, so a slow
+ * one never stalls the I/O thread.
+ *
+ * <p>A failure that nothing else reports (a one-way request other than a queue operation) is
+ * sent as {@code ERROR}, on which the client loses the device; failures already reported through
+ * an object (a semaphore's failure, a queue operation's signals) are not.
  *
  * <p>A frame that cannot be decoded closes this session only (the transport closes with the
  * decoder's INVALID_ARGUMENT); a request that decodes but fails answers with the status (a
