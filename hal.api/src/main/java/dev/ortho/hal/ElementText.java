@@ -213,17 +213,17 @@ final class ElementText {
         try {
             magnitude = Long.parseUnsignedLong(token, i, token.length(), radix);
         } catch (NumberFormatException e) {
-            throw outOfRange(token, type);
+            throw outOfRange(token, type, lo, hi);
         }
         if (lo == 0) {
             if (negative && magnitude != 0 || Long.compareUnsigned(magnitude, hi) > 0) {
-                throw outOfRange(token, type);
+                throw outOfRange(token, type, lo, hi);
             }
             return magnitude;
         }
         if (negative ? Long.compareUnsigned(magnitude, Long.MIN_VALUE) > 0 || -magnitude < lo
                 : magnitude < 0 || magnitude > hi) {
-            throw outOfRange(token, type);
+            throw outOfRange(token, type, lo, hi);
         }
         return negative ? -magnitude : magnitude;
     }
@@ -355,5 +355,12 @@ final class ElementText {
     private static StatusException outOfRange(String token, int type) {
         return new StatusException(StatusCode.INVALID_ARGUMENT,
                 "element '" + token + "' is out of range for " + ElementType.format(type));
+    }
+
+    /** An integer element outside [lo, hi] ({@code hi} unsigned when {@code lo == 0}). */
+    private static StatusException outOfRange(String token, int type, long lo, long hi) {
+        return new StatusException(StatusCode.INVALID_ARGUMENT,
+                "element '" + token + "' is out of range for " + ElementType.format(type) + " ["
+                        + lo + ", " + (lo == 0 ? Long.toUnsignedString(hi) : Long.toString(hi)) + "]");
     }
 }

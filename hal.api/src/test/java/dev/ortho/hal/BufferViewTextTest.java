@@ -86,8 +86,35 @@ class BufferViewTextTest {
         StatusException e = assertThrows(StatusException.class, () -> BufferViewText.parse(
                 "4xsi8=1 2 300 4", arena));
         assertEquals(StatusCode.INVALID_ARGUMENT, e.code());
-        assertEquals("element '300' is out of range for si8; element 2 at character 4 of"
+        assertEquals("element '300' is out of range for si8 [-128, 127]; element 2 at character 4 of"
                 + " '1 2 300 4'", e.getMessage());
+    }
+
+    /** Issue 15: every integer width rejects out-of-range elements and names the range. */
+    @Test
+    void integerElementsOutsideTheirTypesRangeAreRejectedNamingTheRange() {
+        String[][] rejected = {
+                {"i8", "256", "[-128, 255]"}, {"i8", "-129", "[-128, 255]"},
+                {"si8", "128", "[-128, 127]"}, {"ui8", "-1", "[0, 255]"},
+                {"i16", "65536", "[-32768, 65535]"}, {"si16", "-32769", "[-32768, 32767]"},
+                {"ui16", "0x10000", "[0, 65535]"},
+                {"i32", "99999999999", "[-2147483648, 4294967295]"},
+                {"si32", "2147483648", "[-2147483648, 2147483647]"}, {"ui32", "-1", "[0, 4294967295]"},
+                {"i64", "9223372036854775808", "[-9223372036854775808, 9223372036854775807]"},
+                {"si64", "-9223372036854775809", "[-9223372036854775808, 9223372036854775807]"},
+                {"ui64", "18446744073709551616", "[0, 18446744073709551615]"},
+        };
+        for (String[] c : rejected) {
+            StatusException e = assertThrows(StatusException.class,
+                    () -> BufferViewText.parse("1x" + c[0] + "=" + c[1], arena), c[0] + " " + c[1]);
+            assertEquals(StatusCode.INVALID_ARGUMENT, e.code());
+            assertTrue(e.getMessage().startsWith("element '" + c[1] + "' is out of range for " + c[0]
+                    + " " + c[2] + ";"), e.getMessage());
+        }
+        assertEquals("-1", roundTripElement(ElementType.INT_8, "255"));
+        assertEquals("-1", roundTripElement(ElementType.INT_32, "4294967295"));
+        assertEquals("-9223372036854775808", roundTripElement(ElementType.INT_64, "-9223372036854775808"));
+        assertEquals("18446744073709551615", roundTripElement(ElementType.UINT_64, "18446744073709551615"));
     }
 
     // ---- iree_hal_parse_element / iree_hal_format_element

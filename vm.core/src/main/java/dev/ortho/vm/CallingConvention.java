@@ -1,5 +1,7 @@
 package dev.ortho.vm;
 
+import static dev.ortho.base.MessageText.printable;
+
 import dev.ortho.base.StatusCode;
 import dev.ortho.base.StatusException;
 
@@ -44,12 +46,14 @@ public final class CallingConvention {
         }
         if (cconv.charAt(0) != '0') {
             throw new StatusException(StatusCode.UNIMPLEMENTED,
-                    "unsupported cconv version " + cconv.charAt(0) + " in '" + cconv + "'");
+                    "unsupported cconv version " + printable(String.valueOf(cconv.charAt(0))) + " in '"
+                            + printable(cconv) + "'");
         }
         String body = cconv.substring(1);
         int split = body.indexOf('_');
         if (split >= 0 && body.indexOf('_', split + 1) >= 0) {
-            throw new StatusException(StatusCode.INVALID_ARGUMENT, "cconv '" + cconv + "' has more than one '_'");
+            throw new StatusException(StatusCode.INVALID_ARGUMENT,
+                    "cconv '" + printable(cconv) + "' has more than one '_'");
         }
         String args = split < 0 ? body : body.substring(0, split);
         String res = split < 0 ? "" : body.substring(split + 1);
@@ -159,7 +163,8 @@ public final class CallingConvention {
                     }
                     case 'v' -> throw malformed(whole, "'v' must be the whole fragment");
                     default -> throw new StatusException(StatusCode.UNIMPLEMENTED,
-                            "unsupported cconv type '" + c + "' in '" + whole + "'");
+                            "unsupported cconv type '" + printable(String.valueOf(c)) + "' in '"
+                                    + printable(whole) + "'");
                 }
             }
             if (inSpan) {
@@ -169,7 +174,8 @@ public final class CallingConvention {
         }
 
         private static StatusException malformed(String whole, String what) {
-            return new StatusException(StatusCode.INVALID_ARGUMENT, "malformed cconv '" + whole + "': " + what);
+            return new StatusException(StatusCode.INVALID_ARGUMENT,
+                    "malformed cconv '" + printable(whole) + "': " + what);
         }
 
         /** The type characters (empty for none; {@code v} is normalized away). */

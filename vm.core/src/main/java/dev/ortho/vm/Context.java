@@ -1,5 +1,7 @@
 package dev.ortho.vm;
 
+import static dev.ortho.base.MessageText.printable;
+
 import dev.ortho.base.StatusCode;
 import dev.ortho.base.StatusException;
 import java.util.ArrayList;
@@ -38,18 +40,20 @@ public final class Context implements AutoCloseable {
 
     private final Instance instance;
     private final int id;
+    private final HostMemoryLimit hostMemoryLimit;
     private volatile Linked linked = new Linked(new Module[0], new Object[0]);
     private boolean frozen;
     private boolean closed;
 
-    private Context(Instance instance) {
+    private Context(Instance instance, HostMemoryLimit hostMemoryLimit) {
         this.instance = Objects.requireNonNull(instance, "instance");
+        this.hostMemoryLimit = Objects.requireNonNull(hostMemoryLimit, "hostMemoryLimit");
         this.id = instance.nextContextId();
     }
 
     /** Creates an empty context that modules can be registered with later. */
     public static Context create(Instance instance) {
-        return new Context(instance);
+        return new Context(instance, HostMemoryLimit.UNLIMITED);
     }
 
     /**
@@ -59,10 +63,29 @@ public final class Context implements AutoCloseable {
      * @throws StatusException as {@link #registerModules}
      */
     public static Context create(Instance instance, Module... modules) {
-        Context context = new Context(instance);
+        return create(instance, HostMemoryLimit.UNLIMITED, modules);
+    }
+
+    /**
+     * As {@link #create(Instance, Module...)}, with the lists and buffers that programs in the
+     * context allocate charged to {@code hostMemoryLimit} (RESOURCE_EXHAUSTED past it). Several
+     * contexts may share one limit. With no modules, the context stays open for registration.
+     *
+     * @throws StatusException as {@link #registerModules}
+     */
+    public static Context create(Instance instance, HostMemoryLimit hostMemoryLimit, Module... modules) {
+        Context context = new Context(instance, hostMemoryLimit);
         context.registerModules(modules);
         context.frozen = modules.length > 0;
         return context;
+    }
+
+    /**
+     * The host memory limit of the lists and buffers programs allocate here
+     * ({@link HostMemoryLimit#UNLIMITED} by default).
+     */
+    public HostMemoryLimit hostMemoryLimit() {
+        return hostMemoryLimit;
     }
 
     /** The instance. */
@@ -152,9 +175,11 @@ public final class Context implements AutoCloseable {
                 throw e;
             }
             if (!decl.cconv().text().isEmpty() && !decl.cconv().matches(target.cconv())) {
-                throw new StatusException(StatusCode.INTERNAL, "import function " + decl.name()
-                        + " signature mismatch between " + module.name() + " and source "
-                        + target.module().name() + "; expected " + decl.cconv() + " but got " + target.cconv());
+                throw new StatusException(StatusCode.INTERNAL, "import function " + printable(decl.name())
+                        + " signature mismatch between " + printable(module.name()) + " and source "
+                        + printable(target.module().name()) + "; expected " + printable(decl.cconv().text())
+                        + " but got "
+                        + printable(target.cconv().text()));
             }
             module.resolveImport(state, ordinal, target);
         }
@@ -166,7 +191,7 @@ public final class Context implements AutoCloseable {
             Module m = l.modules[i];
             if (m.name().equals(dep.name())) {
                 if (dep.required() && m.version() < dep.minimumVersion()) {
-                    throw new StatusException(StatusCode.NOT_FOUND, "required module '" + dep.name()
+                    throw new StatusException(StatusCode.NOT_FOUND, "required module '" + printable(dep.name())
                             + "' version mismatch; have " + m.version() + " but require " + dep.minimumVersion());
                 }
                 return;
@@ -174,7 +199,7 @@ public final class Context implements AutoCloseable {
         }
         if (dep.required()) {
             throw new StatusException(StatusCode.NOT_FOUND,
-                    "required module '" + dep.name() + "' not registered on the context");
+                    "required module '" + printable(dep.name()) + "' not registered on the context");
         }
     }
 
@@ -189,7 +214,7 @@ public final class Context implements AutoCloseable {
         int dot = fullName.indexOf('.');
         if (dot < 0) {
             throw new StatusException(StatusCode.INVALID_ARGUMENT,
-                    "import name not fully-qualified (module.func): '" + fullName + "'");
+                    "import name not fully-qualified (module.func): '" + printable(fullName) + "'");
         }
         String moduleName = fullName.substring(0, dot);
         String functionName = fullName.substring(dot + 1);
@@ -200,13 +225,14 @@ public final class Context implements AutoCloseable {
                 Function f = m.lookupExport(functionName);
                 if (f == null) {
                     throw new StatusException(StatusCode.NOT_FOUND,
-                            "no function `" + functionName + "` exported by module `" + moduleName + "`");
+                            "no function `" + printable(functionName) + "` exported by module `"
+                                    + printable(moduleName) + "`");
                 }
                 return f;
             }
         }
-        throw new StatusException(StatusCode.NOT_FOUND, "module '" + moduleName
-                + "' required for import '" + fullName + "' not registered with the context");
+        throw new StatusException(StatusCode.NOT_FOUND, "module '" + printable(moduleName)
+                + "' required for import '" + printable(fullName) + "' not registered with the context");
     }
 
     /**
@@ -245,7 +271,7 @@ public final class Context implements AutoCloseable {
     public synchronized Context fork() {
         checkOpen();
         Linked l = linked;
-        Context child = new Context(instance);
+        Context child = new Context(instance, hostMemoryLimit);
         Object[] states = new Object[l.count()];
         int forked = 0;
         try {

@@ -1,5 +1,7 @@
 package dev.ortho.vm;
 
+import static dev.ortho.base.MessageText.printable;
+
 import dev.ortho.base.StatusCode;
 import dev.ortho.base.StatusException;
 import java.util.ArrayList;
@@ -89,7 +91,8 @@ public final class Instance {
         if (allowPlaceholder) {
             return RefType.placeholder(name);
         }
-        throw new StatusException(StatusCode.NOT_FOUND, "type '" + name + "' not registered with the instance");
+        throw new StatusException(StatusCode.NOT_FOUND,
+                "type '" + printable(name) + "' not registered with the instance");
     }
 
     /** Allocates an id for a new context of this instance. */

@@ -1,5 +1,7 @@
 package dev.ortho.vm;
 
+import static dev.ortho.base.MessageText.printable;
+
 import dev.ortho.base.StatusCode;
 import dev.ortho.base.StatusException;
 import java.util.Objects;
@@ -55,7 +57,7 @@ public final class RefType {
     private static void checkName(String name) {
         if (name == null || name.isEmpty() || name.chars().anyMatch(Character::isWhitespace)) {
             throw new StatusException(StatusCode.INVALID_ARGUMENT,
-                    "invalid ref type name '" + name + "'");
+                    "invalid ref type name '" + printable(name) + "'");
         }
     }
 

@@ -1,5 +1,7 @@
 package dev.ortho.vm;
 
+import static dev.ortho.base.MessageText.printable;
+
 import dev.ortho.base.Deadline;
 import dev.ortho.base.StatusCode;
 import dev.ortho.base.StatusException;
@@ -185,22 +187,38 @@ public final class Stack {
         }
     }
 
+    /** Frames a backtrace prints from the top (nearest the failure) before eliding the middle. */
+    public static final int BACKTRACE_TOP_FRAMES = 32;
+    /** Frames a backtrace prints from the bottom (the entry point) after eliding the middle. */
+    public static final int BACKTRACE_BOTTOM_FRAMES = 16;
+
     /**
      * Formats the frames top-down as IREE does: one line per frame,
-     * {@code [depth] type module.function:pc location} (location {@code -} if unknown).
+     * {@code [depth] type module.function:pc location} (location {@code -} if unknown). A deep
+     * stack (a runaway recursion has thousands of frames) prints its top
+     * {@link #BACKTRACE_TOP_FRAMES} and bottom {@link #BACKTRACE_BOTTOM_FRAMES} frames with one
+     * line for the middle: {@code [..] ... 12,400 frames elided ...}.
      */
     public String formatBacktrace() {
         StringBuilder b = new StringBuilder();
+        boolean elide = size > BACKTRACE_TOP_FRAMES + BACKTRACE_BOTTOM_FRAMES + 1;
         for (int i = size - 1; i >= 0; i--) {
+            if (elide && i == size - 1 - BACKTRACE_TOP_FRAMES) {
+                int elided = size - BACKTRACE_TOP_FRAMES - BACKTRACE_BOTTOM_FRAMES;
+                b.append(String.format(java.util.Locale.ROOT, "%n[..] ... %,d frames elided ...", elided));
+                i = BACKTRACE_BOTTOM_FRAMES;
+                continue;
+            }
             Frame f = frames[i];
             b.append(String.format("%n[%2d] %8s ", f.depth, f.type.label()));
             if (f.function == null) {
                 continue;
             }
             Module m = f.function.module();
-            b.append(m.name()).append('.').append(f.function.name()).append(':').append(f.pc).append(' ');
+            b.append(printable(m.name())).append('.').append(printable(f.function.name()))
+                    .append(':').append(f.pc).append(' ');
             String location = m.sourceLocation(f.function, f.pc);
-            b.append(location == null ? "-" : location);
+            b.append(location == null ? "-" : printable(location));
         }
         return b.toString();
     }

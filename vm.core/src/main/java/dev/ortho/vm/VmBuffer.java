@@ -54,8 +54,16 @@ public final class VmBuffer extends AbstractRefObject {
     /** Kept strongly reachable while this buffer is (a module holding rodata). */
     @SuppressWarnings({"unused", "FieldCanBeLocal"})
     private final Object keepAlive;
+    /** Charged {@link #length} bytes at allocation, refunded on destroy; UNLIMITED if not counted. */
+    private final HostMemoryLimit memory;
 
     private VmBuffer(int access, MemorySegment data, Arena arena, RefObject owner, Object keepAlive) {
+        this(access, data, arena, owner, keepAlive, HostMemoryLimit.UNLIMITED);
+    }
+
+    private VmBuffer(int access, MemorySegment data, Arena arena, RefObject owner, Object keepAlive,
+                     HostMemoryLimit memory) {
+        this.memory = memory;
         this.access = access;
         this.data = (access & ACCESS_MUTABLE) != 0 ? data : data.asReadOnly();
         this.length = data.byteSize();
@@ -72,11 +80,23 @@ public final class VmBuffer extends AbstractRefObject {
      *     alignment that is not a power of two, RESOURCE_EXHAUSTED if memory runs out
      */
     public static VmBuffer allocate(int access, long length, long alignment) {
-        return allocateCopy(access, length, alignment, null, 0);
+        return allocateCopy(access, length, alignment, null, 0, HostMemoryLimit.UNLIMITED);
+    }
+
+    /**
+     * As {@link #allocate(int, long, long)}, with the {@code length} bytes charged to
+     * {@code memory} until the buffer is destroyed.
+     *
+     * @throws StatusException as {@link #allocate(int, long, long)}; RESOURCE_EXHAUSTED past the limit
+     */
+    public static VmBuffer allocate(int access, long length, long alignment, HostMemoryLimit memory) {
+        return allocateCopy(access, length, alignment, null, 0, memory);
     }
 
     /** Allocates and (if {@code source} is non-null) fills from {@code source[offset…]} before sealing access. */
-    private static VmBuffer allocateCopy(int access, long length, long alignment, MemorySegment source, long offset) {
+    private static VmBuffer allocateCopy(int access, long length, long alignment, MemorySegment source, long offset,
+                                         HostMemoryLimit limit) {
+        Objects.requireNonNull(limit, "memory");
         checkAccess(access);
         if (length < 0) {
             throw new StatusException(StatusCode.INVALID_ARGUMENT, "negative buffer length " + length);
@@ -85,19 +105,21 @@ public final class VmBuffer extends AbstractRefObject {
             throw new StatusException(StatusCode.INVALID_ARGUMENT,
                     "buffer alignment " + alignment + " is not a power of two");
         }
+        limit.charge(length, "allocating a " + length + " byte vm.buffer");
         Arena arena = Arena.ofShared();
         MemorySegment memory;
         try {
             memory = arena.allocate(length, alignment);
         } catch (OutOfMemoryError | IllegalArgumentException e) {
             arena.close();
+            limit.refund(length);
             throw new StatusException(StatusCode.RESOURCE_EXHAUSTED,
                     "cannot allocate a " + length + " byte buffer", e);
         }
         if (source != null) {
             MemorySegment.copy(source, offset, memory, 0, length);
         }
-        return new VmBuffer(access, memory, arena, null, null);
+        return new VmBuffer(access, memory, arena, null, null, limit);
     }
 
     /**
@@ -195,8 +217,16 @@ public final class VmBuffer extends AbstractRefObject {
      *     {@link #allocate}
      */
     public VmBuffer cloneRange(int access, long sourceOffset, long length, long alignment) {
+        return cloneRange(access, sourceOffset, length, alignment, HostMemoryLimit.UNLIMITED);
+    }
+
+    /**
+     * As {@link #cloneRange(int, long, long, long)}, with the clone's bytes charged to
+     * {@code memory} until it is destroyed (RESOURCE_EXHAUSTED past the limit).
+     */
+    public VmBuffer cloneRange(int access, long sourceOffset, long length, long alignment, HostMemoryLimit memory) {
         long o = map(sourceOffset, length, 1);
-        return allocateCopy(access, length, alignment, data, o);
+        return allocateCopy(access, length, alignment, data, o, memory);
     }
 
     /**
@@ -335,6 +365,7 @@ public final class VmBuffer extends AbstractRefObject {
     protected void destroy() {
         if (arena != null) {
             arena.close();
+            memory.refund(length);
         }
         RefObject.release(owner);
     }

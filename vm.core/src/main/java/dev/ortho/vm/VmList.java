@@ -51,6 +51,10 @@ public final class VmList extends AbstractRefObject {
     private RefObject[] refs = NO_REFS;
     /** VARIANT mode: 0 = empty, ValueType.value() for values, TAG_REF for refs. */
     private byte[] tags = NO_TAGS;
+    /** Charged for the storage arrays; travels with them in {@link #swapStorage}. */
+    private HostMemoryLimit memory = HostMemoryLimit.UNLIMITED;
+    /** Bytes charged to {@link #memory}: {@link #bytesPerElement} times the capacity. */
+    private long chargedBytes;
 
     private VmList(StorageMode mode, ValueType valueType, RefType refType) {
         this.mode = mode;
@@ -82,12 +86,56 @@ public final class VmList extends AbstractRefObject {
         return create(new VmList(StorageMode.VARIANT, ValueType.NONE, null), initialCapacity);
     }
 
+    /**
+     * As {@link #ofValues(ValueType, int)}, with the storage (now and as the list grows) charged to
+     * {@code memory} until the list is destroyed.
+     *
+     * @throws StatusException as {@link #ofValues(ValueType, int)}; RESOURCE_EXHAUSTED past the limit
+     */
+    public static VmList ofValues(ValueType type, int initialCapacity, HostMemoryLimit memory) {
+        if (Objects.requireNonNull(type, "type") == ValueType.NONE) {
+            throw new StatusException(StatusCode.INVALID_ARGUMENT, "value list element type cannot be NONE");
+        }
+        return create(new VmList(StorageMode.VALUE, type, null), initialCapacity, memory);
+    }
+
+    /**
+     * As {@link #ofRefs(RefType, int)}, charged to {@code memory} as
+     * {@link #ofValues(ValueType, int, HostMemoryLimit)}.
+     */
+    public static VmList ofRefs(RefType type, int initialCapacity, HostMemoryLimit memory) {
+        return create(new VmList(StorageMode.REF, ValueType.NONE, Objects.requireNonNull(type, "type")),
+                initialCapacity, memory);
+    }
+
+    /**
+     * As {@link #ofVariants(int)}, charged to {@code memory} as
+     * {@link #ofValues(ValueType, int, HostMemoryLimit)}.
+     */
+    public static VmList ofVariants(int initialCapacity, HostMemoryLimit memory) {
+        return create(new VmList(StorageMode.VARIANT, ValueType.NONE, null), initialCapacity, memory);
+    }
+
     private static VmList create(VmList list, int initialCapacity) {
+        return create(list, initialCapacity, HostMemoryLimit.UNLIMITED);
+    }
+
+    private static VmList create(VmList list, int initialCapacity, HostMemoryLimit memory) {
         if (initialCapacity < 0) {
             throw new StatusException(StatusCode.INVALID_ARGUMENT, "negative list capacity " + initialCapacity);
         }
+        list.memory = Objects.requireNonNull(memory, "memory");
         list.reserve(initialCapacity);
         return list;
+    }
+
+    /** Upper bound of the array bytes one element slot takes in {@code mode}. */
+    private static long bytesPerElement(StorageMode mode) {
+        return switch (mode) {
+            case VALUE -> Long.BYTES;
+            case REF -> 8; // a reference (4 with compressed oops)
+            case VARIANT -> Long.BYTES + 8 + 1;
+        };
     }
 
     @Override
@@ -128,7 +176,8 @@ public final class VmList extends AbstractRefObject {
      * to a multiple of 64 and at least doubles.
      *
      * @throws StatusException OUT_OF_RANGE "capacity overflow" past the maximum array size,
-     *     RESOURCE_EXHAUSTED if memory runs out
+     *     RESOURCE_EXHAUSTED if memory runs out or the list's {@link HostMemoryLimit} would be
+     *     exceeded (growing to exactly {@code minimumCapacity} is tried before failing)
      */
     public void reserve(int minimumCapacity) {
         if (minimumCapacity <= capacity) {
@@ -139,6 +188,21 @@ public final class VmList extends AbstractRefObject {
         }
         int aligned = (minimumCapacity + 63) & ~63;
         int newCapacity = (int) Math.min(MAX_CAPACITY, Math.max(aligned, 2L * capacity));
+        long more = (newCapacity - (long) capacity) * bytesPerElement(mode);
+        if (memory != HostMemoryLimit.UNLIMITED) {
+            try {
+                memory.charge(more, "growing " + this + " from capacity " + capacity + " to " + newCapacity);
+            } catch (StatusException e) {
+                if (minimumCapacity < newCapacity) { // the doubling overshoots: try for just the minimum
+                    long least = ((long) minimumCapacity - capacity) * bytesPerElement(mode);
+                    memory.charge(least, "growing " + this + " from capacity " + capacity + " to " + minimumCapacity);
+                    newCapacity = minimumCapacity;
+                    more = least;
+                } else {
+                    throw e;
+                }
+            }
+        }
         try {
             if (mode != StorageMode.REF) {
                 bits = Arrays.copyOf(bits, newCapacity);
@@ -150,9 +214,11 @@ public final class VmList extends AbstractRefObject {
                 tags = Arrays.copyOf(tags, newCapacity);
             }
         } catch (OutOfMemoryError e) {
+            memory.refund(more);
             throw new StatusException(StatusCode.RESOURCE_EXHAUSTED,
                     "out of memory growing list to " + newCapacity + " elements");
         }
+        chargedBytes += more;
         capacity = newCapacity;
     }
 
@@ -584,6 +650,8 @@ public final class VmList extends AbstractRefObject {
         long[] b = bits; bits = other.bits; other.bits = b;
         RefObject[] rs = refs; refs = other.refs; other.refs = rs;
         byte[] t = tags; tags = other.tags; other.tags = t;
+        HostMemoryLimit h = memory; memory = other.memory; other.memory = h;
+        long charged = chargedBytes; chargedBytes = other.chargedBytes; other.chargedBytes = charged;
     }
 
     /**
@@ -663,6 +731,13 @@ public final class VmList extends AbstractRefObject {
     protected void destroy() {
         resetRange(0, count);
         count = 0;
+        // The storage goes with the last reference: give its bytes back to the limit.
+        bits = NO_BITS;
+        refs = NO_REFS;
+        tags = NO_TAGS;
+        capacity = 0;
+        memory.refund(chargedBytes);
+        chargedBytes = 0;
     }
 
     @Override

@@ -175,6 +175,23 @@ class InvocationTest {
         stack.enter(FrameType.BYTECODE, null, 1000, 100, null);
     }
 
+    @Test
+    void backtracesOfShallowStacksPrintEveryFrame() {
+        Stack stack = new Stack(Context.create(instance));
+        int frames = Stack.BACKTRACE_TOP_FRAMES + Stack.BACKTRACE_BOTTOM_FRAMES + 1;
+        for (int i = 0; i < frames; i++) {
+            stack.enter(FrameType.BYTECODE, null, 1, 0, null);
+        }
+        String trace = stack.formatBacktrace();
+        assertEquals(frames, trace.strip().split("\\R").length, trace);
+        assertTrue(!trace.contains("elided"), trace);
+        stack.enter(FrameType.BYTECODE, null, 1, 0, null);
+        String deeper = stack.formatBacktrace();
+        assertTrue(deeper.contains(String.format("%n[..] ... 2 frames elided ...%n[15] bytecode ")), deeper);
+        assertTrue(deeper.contains(String.format("[18] bytecode %n[..]")), deeper);
+        stack.unwind();
+    }
+
     /** A wait source completed by the test. */
     private static final class Latch implements WaitSource {
         private final List<Consumer<StatusException>> callbacks = new ArrayList<>();

@@ -4,8 +4,6 @@ import dev.ortho.base.StatusException;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.UndeclaredThrowableException;
 
 /**
  * The shell's read-execute-print loop, independent of Gogo so it can be tested alone.
@@ -13,7 +11,9 @@ import java.lang.reflect.UndeclaredThrowableException;
  * <p>Interactive (a terminal): prints a banner and a {@code g! } prompt, keeps going after a
  * failing command, exits 0 on end of input or {@code exit}. Non-interactive (piped input, a
  * script): no banner or prompt, so output is just the commands' output; exits 0 if every command
- * succeeded, 1 if any failed. Blank lines and lines starting with {@code #} are skipped.
+ * succeeded, 1 if any failed. Blank lines and lines starting with {@code #} are skipped. A failure
+ * is a thrown exception or a Gogo lifecycle command's failure text ({@link ShellFailures}); it
+ * prints on the error stream as a status, {@code CODE; message}.
  *
  * <p>Not thread-safe: one console per input stream.
  */
@@ -65,12 +65,17 @@ final class Console {
             }
             try {
                 Object result = interpreter.execute(command);
+                StatusException failure = ShellFailures.ofResult(command, result);
+                if (failure != null) {
+                    throw failure;
+                }
                 CharSequence text = result == null ? "" : interpreter.format(result);
                 if (!text.isEmpty()) {
                     out.println(text);
                 }
             } catch (Exception e) {
                 anyFailed = true;
+                out.flush();
                 err.println(describe(e));
             }
             out.flush();
@@ -78,16 +83,11 @@ final class Console {
         return interactive || !anyFailed ? 0 : 1;
     }
 
-    /** {@code CODE; message} for Ortho errors, the exception's own text for anything else. */
+    /**
+     * {@code CODE; message} for any failure: Ortho's statuses as they are, other exceptions (and
+     * Gogo's) with a code from their class ({@link ShellFailures#ofException}).
+     */
     static String describe(Throwable e) {
-        while ((e instanceof InvocationTargetException || e instanceof UndeclaredThrowableException)
-                && e.getCause() != null) {
-            e = e.getCause(); // a command's own exception, wrapped by reflective dispatch
-        }
-        if (e instanceof StatusException) {
-            return e.toString();
-        }
-        String message = e.getMessage();
-        return "ERROR: " + (message == null ? e.getClass().getName() : message);
+        return ShellFailures.ofException(e).toString();
     }
 }

@@ -171,7 +171,8 @@ final class FunctionIo implements Closeable {
             return;
         }
         if (position[0] < cconv.length() && cconv.charAt(position[0]) != 'r') {
-            Variant value = ScalarText.parse(spec, consumeAny(cconv, position));
+            int index = position[0];
+            Variant value = ScalarText.parse(spec, consumeAny(cconv, position), index);
             list.pushValueBits(value.valueType(), value.bits());
             return;
         }
@@ -506,7 +507,8 @@ final class FunctionIo implements Closeable {
     private static String matchViews(BufferView expected, BufferView actual, Tolerance tolerance) {
         if (!java.util.Arrays.equals(expected.shape(), actual.shape()) || expected.elementType() != actual.elementType()
                 || expected.encodingType() != actual.encodingType()) {
-            return "metadata is " + actual;
+            // IREE's metadata matcher describes itself too ("matches <shape>x<type>").
+            return "metadata is " + actual + "; expected that the view matches " + expected;
         }
         int type = actual.elementType();
         try (MappedMemory a = actual.buffer().map(MemoryAccess.READ, 0, actual.byteLength());

@@ -1,5 +1,7 @@
 package dev.ortho.launcher.internal;
 
+import dev.ortho.base.StatusCode;
+import dev.ortho.base.StatusException;
 import dev.ortho.hal.DriverInfo;
 import dev.ortho.hal.DriverRegistry;
 import java.util.List;
@@ -49,6 +51,13 @@ public final class HalCommands {
     @Descriptor("list the devices of one HAL driver as device URIs")
     public String devices(@Descriptor("driver name, e.g. local-task") String driverName) {
         return DriverListing.devices(registry, driverName).stripTrailing();
+    }
+
+    /** {@code hal:dump} without its argument: a status saying what is missing, not Gogo's coercion error. */
+    @Descriptor("hal:dump needs a device URI")
+    public String dump() {
+        throw new StatusException(StatusCode.INVALID_ARGUMENT,
+                "hal:dump needs a device URI (for example 'hal:dump local-sync://'; 'hal:devices' lists them)");
     }
 
     @Descriptor("create a HAL device by URI, print its info, queries, capabilities, heaps and "

@@ -244,6 +244,10 @@ final class ModuleJson {
             for (LocationDef location : d.locations()) {
                 Obj loc = new Obj();
                 switch (location) {
+                    case ModuleDef.UnknownLoc l -> {
+                        types.add(string(LOCATION_TYPE_NAMES[0]));
+                        loc = null; // flatcc prints a NONE member as null
+                    }
                     case CallSiteLoc l -> {
                         types.add(string(LOCATION_TYPE_NAMES[1]));
                         putNonZero(loc, "callee", l.callee());
@@ -374,6 +378,10 @@ final class ModuleJson {
             case Tables t -> {
                 out.append('[');
                 for (int i = 0; i < t.items().size(); i++) {
+                    if (t.items().get(i) == null) {
+                        out.append(i == 0 ? "null" : ",null");
+                        continue;
+                    }
                     out.append(i == 0 ? "{" : ",{");
                     fields(out, t.items().get(i), pretty, indent + 4);
                     newline(out, pretty, indent + 2);

@@ -5,6 +5,7 @@ import dev.ortho.base.StatusException;
 import dev.ortho.vm.ValueType;
 import dev.ortho.vm.Variant;
 import java.math.BigDecimal;
+import java.math.BigInteger;
 import java.math.MathContext;
 import java.math.RoundingMode;
 import java.util.Locale;
@@ -17,6 +18,12 @@ import java.util.regex.Pattern;
  * {@code strtof}/{@code strtod}; {@code (null)} and {@code (ignored)} give zero. Results print
  * as {@code i32=5}, {@code i64=-1}, {@code f32=%g}, {@code f64=%g} (C's {@code %g}: six
  * significant digits, trailing zeros removed). Unlike C, trailing garbage is an error.
+ *
+ * <p>Integer ranges: an {@code i32} takes [-2<sup>31</sup>, 2<sup>32</sup>-1] (a signless
+ * 32-bit pattern, as IREE's buffer-view parser takes {@code i8}/{@code i16} elements), an
+ * {@code i64} takes [-2<sup>63</sup>, 2<sup>63</sup>-1] (C's {@code strtoll}). Anything else is
+ * INVALID_ARGUMENT. (IREE's {@code iree_string_view_atoi_int32} means to reject it too, but on
+ * LP64 hosts its {@code strtol} is 64 bits wide and the cast wraps {@code 99999999999} silently.)
  */
 final class ScalarText {
     private static final Pattern INTEGER = Pattern.compile("[+-]?(0[xX][0-9a-fA-F]+|0[0-7]*|[1-9][0-9]*)");
@@ -36,14 +43,26 @@ final class ScalarText {
      *     for ref arguments (buffer views come with the HAL module)
      */
     static Variant parse(String text, char type) {
+        return parse(text, type, -1);
+    }
+
+    /**
+     * As {@link #parse(String, char)} for function input {@code index} (named in range errors
+     * when not negative).
+     *
+     * @throws StatusException INVALID_ARGUMENT {@code parsing value `99999999999` as i32 (input
+     *     0): outside [-2147483648, 4294967295]} for an integer outside the type's range
+     */
+    static Variant parse(String text, char type, int index) {
         String value = text.strip();
         if (value.isEmpty()) {
             throw new StatusException(StatusCode.INVALID_ARGUMENT, "no value specified for input");
         }
         boolean zero = value.equals("(null)") || value.equals("(ignored)");
         return switch (type) {
-            case 'i' -> Variant.i32(zero ? 0 : (int) integer(value, "i32"));
-            case 'I' -> Variant.i64(zero ? 0 : integer(value, "i64"));
+            case 'i' -> Variant.i32(zero ? 0 : (int) integer(value, "i32", index,
+                    Integer.MIN_VALUE, 0xFFFF_FFFFL));
+            case 'I' -> Variant.i64(zero ? 0 : integer(value, "i64", index, Long.MIN_VALUE, Long.MAX_VALUE));
             case 'f' -> Variant.f32(zero ? 0f : (float) floating(value, "f32"));
             case 'F' -> Variant.f64(zero ? 0d : floating(value, "f64"));
             case 'r' -> throw new StatusException(StatusCode.UNIMPLEMENTED, "ref argument `" + value
@@ -52,7 +71,7 @@ final class ScalarText {
         };
     }
 
-    private static long integer(String text, String type) {
+    private static long integer(String text, String type, int index, long min, long max) {
         if (!INTEGER.matcher(text).matches()) {
             throw new StatusException(StatusCode.INVALID_ARGUMENT, "parsing value `" + text + "` as " + type);
         }
@@ -65,13 +84,15 @@ final class ScalarText {
         } else if (digits.length() > 1 && digits.startsWith("0")) {
             radix = 8;
         }
-        try {
-            long magnitude = Long.parseLong(digits, radix);
-            return negative ? -magnitude : magnitude;
-        } catch (NumberFormatException e) {
-            throw new StatusException(StatusCode.INVALID_ARGUMENT, "parsing value `" + text + "` as " + type
-                    + ": out of range");
+        BigInteger value = new BigInteger(digits, radix);
+        if (negative) {
+            value = value.negate();
         }
+        if (value.compareTo(BigInteger.valueOf(min)) < 0 || value.compareTo(BigInteger.valueOf(max)) > 0) {
+            throw new StatusException(StatusCode.INVALID_ARGUMENT, "parsing value `" + text + "` as " + type
+                    + (index >= 0 ? " (input " + index + ")" : "") + ": outside [" + min + ", " + max + "]");
+        }
+        return value.longValue();
     }
 
     private static double floating(String text, String type) {

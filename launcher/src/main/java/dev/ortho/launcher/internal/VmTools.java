@@ -1,5 +1,7 @@
 package dev.ortho.launcher.internal;
 
+import static dev.ortho.base.MessageText.printable;
+
 import dev.ortho.base.StatusCode;
 import dev.ortho.base.StatusException;
 import dev.ortho.hal.AllocatorStatistics;
@@ -12,10 +14,13 @@ import dev.ortho.base.Timeout;
 import dev.ortho.modules.hal.HalModule;
 import dev.ortho.modules.hal.HalRefs;
 import dev.ortho.modules.hal.HalTypes;
+import dev.ortho.io.parameters.ParameterIndex;
+import dev.ortho.modules.io.parameters.ParameterModule;
 import dev.ortho.vm.Context;
 import dev.ortho.vm.ModuleDependency;
 import dev.ortho.vm.RefObject;
 import dev.ortho.vm.Function;
+import dev.ortho.vm.HostMemoryLimit;
 import dev.ortho.vm.Instance;
 import dev.ortho.vm.Invocation;
 import dev.ortho.vm.Module;
@@ -76,6 +81,14 @@ final class VmTools {
         this.stdin = stdin;
     }
 
+    /**
+     * Drops the {@link HalTypes} registration made by the constructor (a host that outlives these
+     * tools, such as the shell's framework, may then load another revision of the hal module).
+     */
+    void close() {
+        HalTypes.unregister(instance);
+    }
+
     /** The subcommands by name, in help order. */
     Map<String, Cli.Subcommand> subcommands() {
         Map<String, Cli.Subcommand> map = new LinkedHashMap<>();
@@ -125,7 +138,13 @@ final class VmTools {
         }
         String input = flags.positional().get(0);
         ModuleDef module = assemble(input);
-        writeFile(Path.of(output), BytecodeArchive.write(module));
+        byte[] archive = BytecodeArchive.write(module);
+        if (output.equals("-")) { // standard output, as IREE's tools take '-'
+            out.write(archive, 0, archive.length);
+            out.flush();
+        } else {
+            writeFile(Path.of(output), archive);
+        }
         return Cli.EXIT_OK;
     }
 
@@ -161,7 +180,7 @@ final class VmTools {
 
     private int dumpModule(List<String> args, PrintStream out, PrintStream err) {
         ToolFlags flags = ToolFlags.parse("dump-module", args, Set.of("output", "function"),
-                Set.of("bytecode_offsets", "pretty"));
+                Set.of("bytecode_offsets", "pretty", "ortho_directives"));
         if (flags.positional().size() != 1) {
             err.println("Syntax: ortho dump-module [--output=...] module.vmfb");
             throw new StatusException(StatusCode.INVALID_ARGUMENT, "expected one module file");
@@ -186,7 +205,7 @@ final class VmTools {
                 }
                 if (!mode.equals("metadata")) {
                     String disassembly = new Disassembler(extensions.get()).disassemble(module,
-                            flags.isSet("bytecode_offsets"));
+                            flags.isSet("bytecode_offsets"), flags.isSet("ortho_directives"));
                     String filter = flags.get("function", "");
                     text.append(filter.isEmpty() ? disassembly : filterFunctions(disassembly, module, filter));
                 }
@@ -274,7 +293,22 @@ final class VmTools {
         return "fn" + ordinal;
     }
 
+    /**
+     * The archive bytes of module file {@code file} ({@code -}: standard input). VMASM text (a
+     * {@code .vmasm} name, or contents that are not an archive) is assembled into one first.
+     */
     private MemorySegment readArchive(String file) {
+        if (file.endsWith(".vmasm")) {
+            return MemorySegment.ofArray(BytecodeArchive.write(assemble(file)));
+        }
+        MemorySegment bytes = readBytes(file);
+        if (isVmasmText(bytes)) {
+            return MemorySegment.ofArray(BytecodeArchive.write(assembleText(bytes, file)));
+        }
+        return bytes;
+    }
+
+    private MemorySegment readBytes(String file) {
         if (file.equals("-")) {
             return MemorySegment.ofArray(readStdin());
         }
@@ -287,9 +321,40 @@ final class VmTools {
         }
     }
 
+    private ModuleDef assembleText(MemorySegment bytes, String file) {
+        String text = new String(bytes.toArray(ValueLayout.JAVA_BYTE), StandardCharsets.UTF_8);
+        return new Assembler(extensions.get()).assemble(text, file.equals("-") ? "<stdin>" : file);
+    }
+
+    /**
+     * True if {@code bytes} are not an IREE bytecode archive (no ZIP local header {@code PK\3\4},
+     * no {@code IREE} FlatBuffer identifier after the 4-byte size prefix) and look like text (no
+     * NUL in the first 4 KiB; a size prefix below 16 MiB always has one): then they are VMASM.
+     */
+    static boolean isVmasmText(MemorySegment bytes) {
+        long size = bytes.byteSize();
+        if (size >= 4 && bytes.get(ValueLayout.JAVA_INT_UNALIGNED.withOrder(java.nio.ByteOrder.LITTLE_ENDIAN), 0)
+                == 0x04034b50) {
+            return false;
+        }
+        if (size >= 12 && bytes.get(ValueLayout.JAVA_BYTE, 8) == 'I' && bytes.get(ValueLayout.JAVA_BYTE, 9) == 'R'
+                && bytes.get(ValueLayout.JAVA_BYTE, 10) == 'E' && bytes.get(ValueLayout.JAVA_BYTE, 11) == 'E') {
+            return false;
+        }
+        for (long i = 0, end = Math.min(size, 4096); i < end; i++) {
+            if (bytes.get(ValueLayout.JAVA_BYTE, i) == 0) {
+                return false;
+            }
+        }
+        return size > 0;
+    }
+
     // ---------------------------------------------------------------- shared module loading
 
-    /** Loads a module file: {@code .vmasm} is assembled, anything else read as an archive. */
+    /**
+     * Loads a module file ({@code -}: standard input): VMASM text (a {@code .vmasm} name, or
+     * contents that are not an archive) is assembled, anything else read as an archive.
+     */
     Module load(String file) {
         return load(file, BytecodeModule.Options.DEFAULT);
     }
@@ -299,10 +364,17 @@ final class VmTools {
         ModuleDef def;
         if (file.endsWith(".vmasm")) {
             def = assemble(file);
-        } else if (file.equals("-")) {
-            def = BytecodeArchive.read(readStdin());
         } else {
-            def = BytecodeArchive.read(Path.of(file));
+            MemorySegment bytes = readBytes(file);
+            if (isVmasmText(bytes)) {
+                def = assembleText(bytes, file);
+            } else {
+                try {
+                    def = BytecodeArchive.read(bytes);
+                } catch (StatusException e) {
+                    throw e.annotate("while loading '" + (file.equals("-") ? "<stdin>" : file) + "'");
+                }
+            }
         }
         return BytecodeModule.create(instance, def, extensions.get(), options);
     }
@@ -328,7 +400,8 @@ final class VmTools {
         for (Function f : main.exports()) {
             if (isTest.test(f) && (!f.cconv().arguments().types().isEmpty() || !f.cconv().results().types().isEmpty())) {
                 throw new StatusException(StatusCode.INVALID_ARGUMENT, "expected function with no inputs or outputs, "
-                        + "but export '" + f.name() + "' has signature '" + f.cconv().text() + "'");
+                        + "but export '" + printable(f.name()) + "' has signature '"
+                        + printable(f.cconv().text()) + "'");
             }
         }
         ModuleTestRunner.Report report = ModuleTestRunner.run(instance, modules, main, isTest);
@@ -352,7 +425,8 @@ final class VmTools {
     }
     // ---------------------------------------------------------------- run-module / benchmark-module
 
-    private static final Set<String> RUN_VALUE_FLAGS = Set.of("module", "function", "input", "device");
+    private static final Set<String> RUN_VALUE_FLAGS = Set.of("module", "function", "input", "device", "parameters",
+            HostMemoryFlag.NAME);
     private static final Set<String> RUN_BOOL_FLAGS = Set.of("trace_execution", "print_statistics", "list_devices",
             "dump_devices");
     private static final Set<String> RESULT_FLAGS = Set.of("output", "expected_output", "output_max_element_count",
@@ -396,18 +470,49 @@ final class VmTools {
         return false;
     }
 
+    /** Whether any of {@code modules} depends on (or imports from) the {@code io_parameters} module. */
+    static boolean needsParameters(List<Module> modules) {
+        for (Module module : modules) {
+            for (ModuleDependency dependency : module.dependencies()) {
+                if (dependency.name().equals(ParameterModule.NAME)) {
+                    return true;
+                }
+            }
+            for (Function f : module.imports()) {
+                if (f.name().startsWith(ParameterModule.NAME + ".")) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
     /**
      * A context over {@code modules} (registered in order), preceded by the {@code hal} module
      * over the devices {@code deviceUris} (or the {@link #defaultDevice()}) when any module
-     * needs it; closing releases the context, then the devices.
+     * needs it, and by the {@code io_parameters} module over the {@code parameterSpecs}
+     * ({@code --parameters=[scope=]file.irpa}, opened only then, as IREE's tools) when any module
+     * needs that; closing releases the context, then the parameter files and the devices.
      */
     final class Session implements AutoCloseable {
         final List<Device> devices = new ArrayList<>();
         final List<String> deviceNames = new ArrayList<>();
         final Context context;
+        private ParameterIndex parameters;
         private boolean contextClosed;
+        /** Whether HalModule.create registered the hal types once more (dropped on close). */
+        private boolean halTypesRegistered;
 
         Session(List<Module> modules, List<String> deviceUris) {
+            this(modules, deviceUris, List.of(), HostMemoryLimit.UNLIMITED);
+        }
+
+        /**
+         * As {@link #Session(List, List)}, with the {@code --parameters} archives
+         * ({@code [scope=]path}) and the programs' lists and buffers charged to {@code hostMemoryLimit}.
+         */
+        Session(List<Module> modules, List<String> deviceUris, List<String> parameterSpecs,
+                HostMemoryLimit hostMemoryLimit) {
             List<Module> all = new ArrayList<>();
             try {
                 if (needsHal(modules)) {
@@ -416,12 +521,25 @@ final class VmTools {
                         deviceNames.add(uri);
                     }
                     all.add(HalModule.create(instance, devices));
+                    halTypesRegistered = true;
+                }
+                if (needsParameters(modules)) {
+                    parameters = ParameterIndex.open(parameterSpecs);
+                    all.add(ParameterModule.create(instance, parameters));
                 }
                 all.addAll(modules);
-                context = Context.create(instance, all.toArray(Module[]::new));
+                context = Context.create(instance, hostMemoryLimit, all.toArray(Module[]::new));
             } catch (RuntimeException e) {
+                closeParameters();
                 closeDevices();
                 throw e;
+            }
+        }
+
+        private void closeParameters() {
+            if (parameters != null) {
+                parameters.close();
+                parameters = null;
             }
         }
 
@@ -459,6 +577,7 @@ final class VmTools {
             try {
                 closeContext();
             } finally {
+                closeParameters();
                 closeDevices();
             }
         }
@@ -468,6 +587,10 @@ final class VmTools {
                 device.close();
             }
             devices.clear();
+            if (halTypesRegistered) {
+                halTypesRegistered = false;
+                HalTypes.unregister(instance);
+            }
         }
     }
 
@@ -579,14 +702,14 @@ final class VmTools {
         if (name.isEmpty()) {
             if (main.exports().size() != 1) {
                 throw new StatusException(StatusCode.INVALID_ARGUMENT, tool + ": no --function= specified; module '"
-                        + main.name() + "' exports " + exportNames(main));
+                        + printable(main.name()) + "' exports " + exportNames(main));
             }
             name = main.exports().get(0).name();
         }
         Function function = main.lookupExport(name);
         if (function == null) {
-            throw new StatusException(StatusCode.NOT_FOUND, "no function `" + name + "` exported by module '"
-                    + main.name() + "' (exports: " + exportNames(main) + ")");
+            throw new StatusException(StatusCode.NOT_FOUND, "no function `" + printable(name) + "` exported by module '"
+                    + printable(main.name()) + "' (exports: " + exportNames(main) + ")");
         }
         return function;
     }
@@ -596,7 +719,7 @@ final class VmTools {
         for (Function f : module.exports()) {
             names.add(f.name());
         }
-        return names.toString();
+        return printable(names.toString());
     }
 
     /** Handles {@code --list_devices} / {@code --dump_devices}; true if one was given (and printed). */
@@ -648,12 +771,14 @@ final class VmTools {
             }
         }
         if (module == null) {
-            throw new StatusException(StatusCode.NOT_FOUND, "no module '" + moduleName + "' is loaded");
+            throw new StatusException(StatusCode.NOT_FOUND,
+                    "no module '" + printable(moduleName) + "' is loaded");
         }
         Function function = module.lookupExport(qualifiedName.substring(dot + 1));
         if (function == null) {
-            throw new StatusException(StatusCode.NOT_FOUND, "no function `" + qualifiedName.substring(dot + 1)
-                    + "` exported by module '" + moduleName + "' (exports: " + exportNames(module) + ")");
+            throw new StatusException(StatusCode.NOT_FOUND, "no function `"
+                    + printable(qualifiedName.substring(dot + 1)) + "` exported by module '"
+                    + printable(moduleName) + "' (exports: " + exportNames(module) + ")");
         }
         try (Session session = new Session(modules, List.of());
                 FunctionIo io = new FunctionIo(session.device(), false);
@@ -694,7 +819,8 @@ final class VmTools {
         Function function = selectFunction("run-module", modules.get(modules.size() - 1), flags.get("function", ""));
         int exit;
         String statistics;
-        try (Session session = new Session(modules, flags.all("device"))) {
+        try (Session session = new Session(modules, flags.all("device"), flags.all("parameters"),
+                HostMemoryFlag.parse(flags))) {
             try (FunctionIo io = new FunctionIo(session.device(), false);
                     CoarseFences fences = isCoarseFences(function) ? new CoarseFences(requireDevice(session)) : null) {
                 VmList inputs = parseInputs(function, flags.all("input"), io, fences);
@@ -803,7 +929,8 @@ final class VmTools {
         Function function = selectFunction("benchmark-module", modules.get(modules.size() - 1),
                 flags.get("function", ""));
         String statistics;
-        try (Session session = new Session(modules, flags.all("device"))) {
+        try (Session session = new Session(modules, flags.all("device"), flags.all("parameters"),
+                HostMemoryFlag.parse(flags))) {
             try (FunctionIo io = new FunctionIo(session.device(), false);
                     CoarseFences fences = isCoarseFences(function) ? new CoarseFences(requireDevice(session)) : null) {
                 VmList inputs = parseInputs(function, flags.all("input"), io, fences);

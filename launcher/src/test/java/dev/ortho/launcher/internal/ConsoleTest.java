@@ -31,6 +31,14 @@ class ConsoleTest {
                 case "wrapped" -> throw new java.lang.reflect.UndeclaredThrowableException(
                         new java.lang.reflect.InvocationTargetException(
                                 new StatusException(StatusCode.OUT_OF_RANGE, "index 9")));
+                case "start file:/nonexistent.jar" -> // Gogo's Basic.start returns its failures
+                        "java.io.FileNotFoundException: /nonexistent.jar (No such file or directory)\n";
+                case "start nosuchbundle", "felix:start nosuchbundle" ->
+                        "java.net.MalformedURLException: no protocol: nosuchbundle\n";
+                case "start 0x" -> "Unable to parse id '0x'.\n";
+                case "echo java.io.IOException: fine" -> "java.io.IOException: fine";
+                case "hal:dump" -> throw new IllegalArgumentException("Cannot coerce dump() to any of [(String)]");
+                case "nosuchcommand" -> throw new CommandNotFoundException("Command not found: nosuchcommand");
                 default -> "result of " + line;
             };
         }
@@ -87,7 +95,7 @@ class ConsoleTest {
     @Test
     void aFailingCommandIsReportedAndMakesPipedInputExitOne() throws Exception {
         assertEquals(1, run("missing\nbroken\nafter\n", false));
-        assertEquals("NOT_FOUND; no such thing\nERROR: boom\n", err());
+        assertEquals("NOT_FOUND; no such thing\nFAILED_PRECONDITION; boom\n", err());
         assertEquals("<result of after>\n", out(), "later commands still run");
     }
 
@@ -95,6 +103,41 @@ class ConsoleTest {
     void reflectiveWrappersAreUnwrappedToTheCommandsOwnError() throws Exception {
         assertEquals(1, run("wrapped\n", false));
         assertEquals("OUT_OF_RANGE; index 9\n", err());
+    }
+
+    /** Issue 15: Gogo's lifecycle commands return their failures as text; they read as statuses and fail. */
+    @Test
+    void gogoFailureTextsAreStatusesAndMakePipedInputExitOne() throws Exception {
+        assertEquals(1, run("start file:/nonexistent.jar\n", false));
+        assertEquals("NOT_FOUND; /nonexistent.jar (No such file or directory); start file:/nonexistent.jar\n", err());
+        assertEquals("", out());
+        errBytes.reset();
+        assertEquals(1, run("start nosuchbundle\nfelix:start nosuchbundle\nstart 0x\n", false));
+        assertEquals("INVALID_ARGUMENT; no protocol: nosuchbundle; start nosuchbundle\n"
+                + "INVALID_ARGUMENT; no protocol: nosuchbundle; felix:start nosuchbundle\n"
+                + "INVALID_ARGUMENT; Unable to parse id '0x'.; start 0x\n", err());
+    }
+
+    @Test
+    void onlyLifecycleCommandsAreReadForFailureText() throws Exception {
+        assertEquals(0, run("echo java.io.IOException: fine\n", false));
+        assertEquals("<java.io.IOException: fine>\n", out());
+    }
+
+    /** Issue 15: Gogo's coercion error and unknown commands read as statuses. */
+    @Test
+    void gogoDispatchErrorsAreStatuses() throws Exception {
+        assertEquals(1, run("hal:dump\nnosuchcommand\n", false));
+        assertEquals("INVALID_ARGUMENT; wrong arguments: cannot coerce dump() to any of [(String)] (missing or extra"
+                + " arguments, or a bundle that is not installed)\n"
+                + "NOT_FOUND; command not found: nosuchcommand (type 'help' to list commands)\n", err());
+    }
+
+    /** Same simple name as Gogo's, which the console recognizes without depending on Gogo's runtime. */
+    private static final class CommandNotFoundException extends IllegalArgumentException {
+        CommandNotFoundException(String message) {
+            super(message);
+        }
     }
 
     @Test

@@ -87,6 +87,32 @@ class FunctionIoTest {
         assertTrue(e.getMessage().contains("parsing input `" + spec.strip() + "`"), e.getMessage());
     }
 
+    /** Issue 15: {@code --input=99999999999} for an i32 wrapped to 1215752191 silently. */
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+        "99999999999 | i32 | [-2147483648, 4294967295]",
+        "4294967296 | i32 | [-2147483648, 4294967295]",
+        "-2147483649 | i32 | [-2147483648, 4294967295]",
+        "0x100000000 | i32 | [-2147483648, 4294967295]",
+        "9223372036854775808 | i64 | [-9223372036854775808, 9223372036854775807]",
+        "-9223372036854775809 | i64 | [-9223372036854775808, 9223372036854775807]",
+    })
+    void integerInputsOutsideTheTypesRangeAreRejected(String text, String type, String range) {
+        String cconv = "i" + (type.equals("i32") ? "i" : "I");
+        StatusException e = assertThrows(StatusException.class, () -> roundTrip(cconv, "1", text));
+        assertEquals(StatusCode.INVALID_ARGUMENT, e.code(), e.getMessage());
+        assertTrue(e.getMessage().startsWith("parsing value `" + text + "` as " + type
+                + " (input 1): outside " + range + "; parsing input `" + text + "`"), e.getMessage());
+    }
+
+    @Test
+    void integerInputsAtTheEndsOfTheRangeAreAccepted() {
+        assertEquals("result[0]: i32=-1\n", roundTrip("i", "4294967295"));
+        assertEquals("result[0]: i32=-2147483648\n", roundTrip("i", "-2147483648"));
+        assertEquals("result[0]: i64=-9223372036854775808\n", roundTrip("I", "-9223372036854775808"));
+        assertEquals("result[0]: i64=9223372036854775807\n", roundTrip("I", "0x7fffffffffffffff"));
+    }
+
     @Test
     void hugeShapesFailWithoutExhaustingTheHeap(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
             throws java.io.IOException {

@@ -115,8 +115,24 @@ class OrthoJarIT {
     void pipedShellReportsAFailedCommandWithExitOne() throws Exception {
         Run run = ortho("bogus:command\necho still running\n");
         assertEquals(1, run.exitCode());
-        assertTrue(run.err().contains("Command not found: bogus:command"), run.err());
+        assertTrue(run.err().contains("NOT_FOUND; command not found: bogus:command"), run.err());
         assertEquals("still running\n", run.out());
+    }
+
+    /** Issue 15: Gogo's start printed a Java exception text and the session exited 0. */
+    @Test
+    void pipedShellReportsGogoLifecycleFailuresAsStatusesWithExitOne() throws Exception {
+        Run run = ortho("start file:/nonexistent.jar\n");
+        assertEquals(1, run.exitCode(), run.err());
+        assertTrue(run.err().contains("NOT_FOUND; /nonexistent.jar (No such file or directory); "
+                + "start file:/nonexistent.jar\n"), run.err());
+        assertEquals("", run.out());
+        run = ortho("start nosuchbundle\n");
+        assertEquals(1, run.exitCode(), run.err());
+        assertTrue(run.err().contains("INVALID_ARGUMENT; no protocol: nosuchbundle; start nosuchbundle\n"), run.err());
+        run = ortho("hal:dump\n");
+        assertEquals(1, run.exitCode(), run.err());
+        assertTrue(run.err().contains("INVALID_ARGUMENT; hal:dump needs a device URI"), run.err());
     }
 
     @Test
@@ -206,6 +222,36 @@ class OrthoJarIT {
         Run gogo = ortho("vm:load " + program + "\nvm:invoke mul_program.mul \"2x2xf32=[[1 2][3 4]]\" \"2x2xf32=3\"\n");
         assertEquals(0, gogo.exitCode(), gogo.err());
         assertTrue(gogo.out().contains("EXEC @mul\nresult[0]: hal.buffer_view\n2x2xf32=[3 6][9 12]"), gogo.out());
+    }
+
+    /** The corpus of modules compiled by iree-compile ({@code models/}, see its README). */
+    private static final Path MODELS = Path.of("..", "models").toAbsolutePath().normalize();
+
+    @Test
+    @Timeout(value = 300, unit = TimeUnit.SECONDS) // hang guard for JVM launches on a loaded machine
+    void ireeCompiledModulesRunThroughTheJarWithIreesFlags() throws Exception {
+        // The commands of the README's "Running a model compiled by IREE", as iree-run-module takes them.
+        Run cnn = ortho(null, "run-module", "--device=local-task",
+                "--module=" + MODELS.resolve("vmfb/cnn.vmvx-ukernels-dt.vmfb"), "--function=cnn",
+                "--input=@" + MODELS.resolve("data/cnn/b1/input0.npy"),
+                "--expected_output=@" + MODELS.resolve("data/cnn/b1/vmvx-ukernels-dt/local-task/output0.npy"),
+                "--expected_f32_threshold=1e-05", "--expected_rtol=1e-05");
+        assertEquals(0, cnn.exitCode(), cnn.out() + cnn.err());
+        assertEquals("EXEC @cnn\n[SUCCESS] all function outputs matched their expected values.\n", cnn.out());
+        // Externalized weights through the io_parameters module, IREE's --parameters spelling.
+        Run params = ortho(null, "run-module", "--device=local-sync",
+                "--module=" + MODELS.resolve("vmfb/mlp_params.vmvx.vmfb"), "--function=mlp",
+                "--parameters=model=" + MODELS.resolve("params/mlp_params.irpa"),
+                "--input=@" + MODELS.resolve("data/mlp_params/b1/input0.npy"),
+                "--expected_output=@" + MODELS.resolve("data/mlp_params/b1/vmvx/local-sync/output0.npy"),
+                "--expected_f32_threshold=1e-05", "--expected_rtol=1e-05");
+        assertEquals(0, params.exitCode(), params.out() + params.err());
+        assertTrue(params.out().endsWith("[SUCCESS] all function outputs matched their expected values.\n"),
+                params.out());
+        // What iree-dump-module prints, byte for byte (its output for this file is committed).
+        Run dump = ortho(null, "dump-module", MODELS.resolve("vmfb/cnn.vmvx-ukernels-dt.vmfb").toString());
+        assertEquals(0, dump.exitCode(), dump.err());
+        assertEquals(Files.readString(MODELS.resolve("dump/cnn.vmvx-ukernels-dt.txt")), dump.out());
     }
 
     /** The committed MLP example ({@code examples/mlp.vmasm}, next to this module). */

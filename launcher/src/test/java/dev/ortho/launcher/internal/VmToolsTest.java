@@ -109,6 +109,87 @@ class VmToolsTest {
         assertEquals("", out());
     }
 
+    /** Issue 15: {@code --output=-} wrote a file named {@code -} instead of standard output. */
+    @Test
+    void asModuleOutputDashWritesTheArchiveToStandardOutput(@TempDir Path dir) throws IOException {
+        byte[] expected = BytecodeArchive.write(new Assembler(extensions).assemble(ADD_MODULE, "calc.vmasm"));
+        assertEquals(0, run("as-module", "--output=-", source(dir).toString()), err());
+        assertArrayEquals(expected, outBytes.toByteArray());
+        assertTrue(!Files.exists(Path.of("-")), "a file named '-' was written");
+    }
+
+    /** Issue 15: VMASM text on standard input ({@code --module=-}) was parsed as a FlatBuffer. */
+    @Test
+    void vmasmTextOnStdinOrUnderAnyNameIsAssembledAndArchivesAreNot(@TempDir Path dir) throws IOException {
+        stdin = ADD_MODULE.getBytes(StandardCharsets.UTF_8);
+        assertEquals(0, run("run-module", "--module=-", "--function=add", "--input=2", "--input=3"), err());
+        assertEquals("EXEC @add\nresult[0]: i32=5\n", out());
+        stdin = Files.readAllBytes(assembled(dir));
+        assertEquals(0, run("run-module", "--module=-", "--function=add", "--input=2", "--input=3"), err());
+        assertEquals("EXEC @add\nresult[0]: i32=5\n", out());
+        Path text = Files.writeString(dir.resolve("calc.txt"), ADD_MODULE);
+        assertEquals(0, run("dump-module", "--output=disassembly", text.toString()), err());
+        assertTrue(out().contains("vm.add.i32"), out());
+        stdin = ADD_MODULE.getBytes(StandardCharsets.UTF_8);
+        assertEquals(0, run("dump-module", "--output=metadata", "-"), err());
+        assertTrue(out().contains("calc"), out());
+        stdin = "vm.module @m version 1\nvm.bogus\n".getBytes(StandardCharsets.UTF_8);
+        assertEquals(1, run("run-module", "--module=-", "--function=f"));
+        assertTrue(err().startsWith("INVALID_ARGUMENT; <stdin>:2:"), err());
+    }
+
+    @Test
+    void archiveSniffingSeesZipHeadersIdentifiersAndBinaryBytes() {
+        java.util.function.Function<byte[], Boolean> text = b -> VmTools.isVmasmText(java.lang.foreign.MemorySegment.ofArray(b));
+        assertTrue(text.apply("vm.module @m version 1\n".getBytes(StandardCharsets.UTF_8)));
+        assertTrue(!text.apply(new byte[] {'P', 'K', 3, 4, 'v', 'm', '.', 'm', 'o', 'd', 'u', 'l', 'e'}));
+        assertTrue(!text.apply("12345678IREEvm.module".getBytes(StandardCharsets.ISO_8859_1)));
+        assertTrue(!text.apply(new byte[] {'v', 'm', 0, 'x'}));
+        assertTrue(!text.apply(new byte[0]));
+    }
+
+    /** Issue 15: a VM list could grow until the JVM heap was gone. */
+    @Test
+    void vmHostMemoryLimitBoundsWhatAProgramAllocates(@TempDir Path dir) throws IOException {
+        Path grow = Files.writeString(dir.resolve("grow.vmasm"), """
+                vm.module @grow version 0
+                vm.type i32
+                vm.export @grow
+                vm.func @grow(%i0: i32) -> (i32) {
+                ^bb0:
+                  %i1 = vm.const.i32 0
+                  %r0 = vm.list.alloc %i1 : !vm.list<i32>
+                  %i2 = vm.const.i32 4096
+                  vm.br ^bb1()
+                ^bb1:
+                  %i1 = vm.add.i32 %i1, %i2
+                  vm.list.resize %r0, %i1
+                  %i3 = vm.cmp.lt.i32.s %i1, %i0
+                  vm.cond_br %i3, ^bb1(), ^bb2()
+                ^bb2:
+                  %i4 = vm.list.size %r0
+                  vm.discard.refs %r0
+                  vm.return %i4
+                }
+                """);
+        assertEquals(1, run("run-module", "--module=" + grow, "--function=grow", "--input=2147483647",
+                "--vm_host_memory_limit=1m"));
+        assertTrue(err().startsWith("RESOURCE_EXHAUSTED; host memory limit of 1048576 bytes exceeded: growing"
+                + " vm.list<i32>"), err());
+        assertEquals(0, run("run-module", "--module=" + grow, "--function=grow", "--input=65536",
+                "--vm_host_memory_limit=1m"), err());
+        assertEquals("EXEC @grow\nresult[0]: i32=65536\n", out());
+        assertEquals(1, run("benchmark-module", "--module=" + grow, "--function=grow", "--input=1000000",
+                "--vm_host_memory_limit=4096"));
+        assertTrue(err().startsWith("RESOURCE_EXHAUSTED; host memory limit of 4096 bytes exceeded"), err());
+        assertEquals(1, run("run-module", "--module=" + grow, "--function=grow", "--input=1",
+                "--vm_host_memory_limit=lots"));
+        assertTrue(err().startsWith("INVALID_ARGUMENT; --vm_host_memory_limit must be a byte count"), err());
+        assertEquals(2L << 30, HostMemoryFlag.bytes("2g"));
+        assertEquals(512L << 10, HostMemoryFlag.bytes("512K"));
+        assertEquals(7L, HostMemoryFlag.bytes("7"));
+    }
+
     @Test
     void asModuleReportsSyntaxAndParseErrors(@TempDir Path dir) throws IOException {
         assertEquals(1, run("as-module", "x.vmasm"));

@@ -54,17 +54,32 @@ public final class Disassembler {
      * @throws StatusException INVALID_ARGUMENT/OUT_OF_RANGE/UNIMPLEMENTED for malformed input
      */
     public String disassemble(ModuleDef module, boolean bytecodeOffsets) {
+        return disassemble(module, bytecodeOffsets, true);
+    }
+
+    /**
+     * Disassembles the whole module as {@link #disassemble(ModuleDef, boolean)}; without
+     * {@code orthoDirectives} the Ortho-only header directives (module and function
+     * {@code attributes}, {@code vm.dependency}, {@code vm.global_storage}) are left out, which
+     * is exactly what {@code iree-dump-module} prints for a module compiled by IREE (the text
+     * then no longer reassembles to a module that declares them).
+     *
+     * @throws StatusException INVALID_ARGUMENT/OUT_OF_RANGE/UNIMPLEMENTED for malformed input
+     */
+    public String disassemble(ModuleDef module, boolean bytecodeOffsets, boolean orthoDirectives) {
         StringBuilder b = new StringBuilder();
         b.append("vm.module @").append(module.name()).append(" version ")
                 .append(Integer.toUnsignedString(module.version()));
-        attributes(b, module.attrs());
+        if (orthoDirectives) {
+            attributes(b, module.attrs());
+        }
         b.append('\n');
         boolean directives = false;
         for (String type : module.types()) {
             b.append("vm.type ").append(type).append('\n');
             directives = true;
         }
-        for (DependencyDef d : module.dependencies()) {
+        for (DependencyDef d : orthoDirectives ? module.dependencies() : List.<DependencyDef>of()) {
             b.append("vm.dependency ").append((d.flags() & DependencyDef.OPTIONAL) != 0 ? "optional " : "")
                     .append('@').append(d.name()).append(" version ")
                     .append(Integer.toUnsignedString(d.minimumVersion())).append('\n');
@@ -92,7 +107,7 @@ public final class Disassembler {
             refsUsed = Math.max(refsUsed, printers[i].globalRefsUsed);
         }
         ModuleStateDef state = module.state();
-        if (state != null && (state.globalBytesCapacity() > bytesUsed || state.globalRefCount() > refsUsed)) {
+        if (orthoDirectives && state != null && (state.globalBytesCapacity() > bytesUsed || state.globalRefCount() > refsUsed)) {
             // Global storage beyond what the code addresses directly (unused or indirect globals).
             b.append("vm.global_storage bytes ").append(state.globalBytesCapacity())
                     .append(" refs ").append(state.globalRefCount()).append('\n');
@@ -121,7 +136,7 @@ public final class Disassembler {
             SignatureDef signature = i < module.signatures().size() ? module.signatures().get(i) : null;
             b.append("vm.func @").append(name);
             signature(b, signature == null ? null : signature.callingConvention());
-            if (signature != null) {
+            if (signature != null && orthoDirectives) {
                 attributes(b, signature.attrs());
             }
             b.append(" {\n");

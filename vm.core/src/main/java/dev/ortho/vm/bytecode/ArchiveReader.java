@@ -15,6 +15,7 @@ import dev.ortho.vm.bytecode.ModuleDef.ImportDef;
 import dev.ortho.vm.bytecode.ModuleDef.LocationDef;
 import dev.ortho.vm.bytecode.ModuleDef.ModuleStateDef;
 import dev.ortho.vm.bytecode.ModuleDef.NameLoc;
+import dev.ortho.vm.bytecode.ModuleDef.UnknownLoc;
 import dev.ortho.vm.bytecode.ModuleDef.RodataDef;
 import dev.ortho.vm.bytecode.ModuleDef.RwdataDef;
 import dev.ortho.vm.bytecode.ModuleDef.SignatureDef;
@@ -34,6 +35,7 @@ import java.util.List;
  * convention, a fused location's metadata), so consumers never meet an unexpected null.
  */
 final class ArchiveReader {
+    static final int LOCATION_NONE = 0;
     static final int LOCATION_CALL_SITE = 1;
     static final int LOCATION_FILE_LINE_COL = 2;
     static final int LOCATION_FUSED = 3;
@@ -55,6 +57,7 @@ final class ArchiveReader {
 
     static int locationType(LocationDef location) {
         return switch (location) {
+            case UnknownLoc l -> LOCATION_NONE;
             case CallSiteLoc l -> LOCATION_CALL_SITE;
             case FileLineColLoc l -> LOCATION_FILE_LINE_COL;
             case FusedLoc l -> LOCATION_FUSED;
@@ -202,6 +205,11 @@ final class ArchiveReader {
         List<LocationDef> locations = new ArrayList<>();
         for (int i = 0; i < valueCount; i++) {
             int type = fb.ubyteAt(typeVector.start() + i);
+            if (type == LOCATION_NONE) {
+                // A NONE member carries no value (its offset is 0); nothing to follow.
+                locations.add(new UnknownLoc());
+                continue;
+            }
             Table loc = fb.tableAt(valueVector, i);
             locations.add(switch (type) {
                 case LOCATION_CALL_SITE -> new CallSiteLoc(fb.getInt(loc, 0, "callee", 0), fb.getInt(loc, 1, "caller", 0));

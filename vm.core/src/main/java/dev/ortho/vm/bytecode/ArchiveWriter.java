@@ -287,6 +287,7 @@ final class ArchiveWriter {
 
     private int location(LocationDef location) {
         return switch (location) {
+            case ModuleDef.UnknownLoc l -> 0; // the union's NONE member: a null entry
             case CallSiteLoc l -> {
                 builder.startTable();
                 builder.addInt(0, l.callee(), 0);

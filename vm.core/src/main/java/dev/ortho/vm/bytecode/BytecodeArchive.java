@@ -1,5 +1,7 @@
 package dev.ortho.vm.bytecode;
 
+import static dev.ortho.base.MessageText.printable;
+
 import dev.ortho.base.StatusCode;
 import dev.ortho.base.StatusException;
 import dev.ortho.vm.bytecode.ModuleDef.DependencyDef;
@@ -149,7 +151,7 @@ public final class BytecodeArchive {
         // Even an empty external segment needs the rodata base inside the archive (IREE checks it).
         long base = alignUp(flatbuffer.length, SEGMENT_ALIGNMENT);
         if (base + rodataEnd > Integer.MAX_VALUE - 8) {
-            throw new StatusException(StatusCode.OUT_OF_RANGE, "module '" + module.name()
+            throw new StatusException(StatusCode.OUT_OF_RANGE, "module '" + printable(module.name())
                     + "' archive would be " + (base + rodataEnd) + " bytes, limit " + (Integer.MAX_VALUE - 8));
         }
         byte[] archive = new byte[(int) (base + rodataEnd)];
@@ -218,7 +220,8 @@ public final class BytecodeArchive {
                 throw invalid("exports[" + i + "] missing local_name");
             }
             if (def.internalOrdinal() < 0 || def.internalOrdinal() >= functionCount) {
-                throw invalid("exports[" + i + "] '" + def.localName() + "' internal_ordinal out of bounds (0 <= "
+                throw invalid("exports[" + i + "] '" + printable(def.localName())
+                        + "' internal_ordinal out of bounds (0 <= "
                         + def.internalOrdinal() + " < " + functionCount + ")");
             }
         }

@@ -1,5 +1,7 @@
 package dev.ortho.vm.bytecode;
 
+import static dev.ortho.base.MessageText.printable;
+
 import dev.ortho.base.StatusCode;
 import dev.ortho.base.StatusException;
 import dev.ortho.vm.Call;
@@ -267,7 +269,7 @@ public final class BytecodeModule implements Module {
                 throw new StatusException(StatusCode.INVALID_ARGUMENT, "imports[" + i + "] missing full_name");
             }
             CallingConvention cc = parseCconv(d.signature() == null ? null : d.signature().callingConvention(),
-                    "imports[" + i + "] '" + d.fullName() + "'");
+                    "imports[" + i + "] '" + printable(d.fullName()) + "'");
             imps.add(new Function(this, (d.flags() & ModuleDef.ImportDef.OPTIONAL) != 0 ? Linkage.IMPORT_OPTIONAL
                     : Linkage.IMPORT, i, d.fullName(), cc, d.signature() == null ? Map.of() : attrsOf(d.signature())));
         }
@@ -351,7 +353,8 @@ public final class BytecodeModule implements Module {
             }
             default -> {
                 if (full.charAt(0) != '!') {
-                    throw new StatusException(StatusCode.NOT_FOUND, "no type registered with name '" + full + "'");
+                    throw new StatusException(StatusCode.NOT_FOUND,
+                            "no type registered with name '" + printable(full) + "'");
                 }
                 String n = full.substring(1);
                 if (n.startsWith("vm.list")) {
@@ -534,6 +537,7 @@ public final class BytecodeModule implements Module {
             return "-";
         }
         return switch (debug.locations().get(index)) {
+            case ModuleDef.UnknownLoc u -> "[unknown]";
             case ModuleDef.FileLineColLoc f -> f.filename() + ":" + f.line() + ":" + f.column();
             case ModuleDef.NameLoc n -> "\"" + n.name() + "\""
                     + (n.childLocation() >= 0 ? "(" + formatLocation(debug, n.childLocation(), depth + 1) + ")" : "");

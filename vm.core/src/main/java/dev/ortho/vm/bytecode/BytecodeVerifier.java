@@ -1,5 +1,7 @@
 package dev.ortho.vm.bytecode;
 
+import static dev.ortho.base.MessageText.printable;
+
 import dev.ortho.base.StatusCode;
 import dev.ortho.base.StatusException;
 import dev.ortho.vm.internal.isa.CoreOps;
@@ -335,7 +337,7 @@ final class BytecodeVerifier {
                 case 'i', 'f' -> register(reg, "i32", false);
                 case 'I', 'F' -> register(reg, "i64", false);
                 case 'r' -> register(reg, "ref", true);
-                default -> throw invalid("unsupported cconv fragment char '" + t + "'");
+                default -> throw invalid("unsupported cconv fragment char '" + printable(String.valueOf(t)) + "'");
             }
         }
 

@@ -1,5 +1,7 @@
 package dev.ortho.vm.bytecode;
 
+import static dev.ortho.base.MessageText.printable;
+
 import dev.ortho.base.StatusCode;
 import dev.ortho.base.StatusException;
 import dev.ortho.vm.Call;
@@ -119,7 +121,7 @@ final class Interpreter {
                                     RefObject[] dst, int d) {
         if (!typeMatches(m, src[s], typeOrdinal)) {
             throw new StatusException(StatusCode.INVALID_ARGUMENT, "source ref type mismatch; expected "
-                    + m.typeNames[typeOrdinal] + " but got " + src[s].refType().name());
+                    + printable(m.typeNames[typeOrdinal]) + " but got " + printable(src[s].refType().name()));
         }
         retainOrMove(move, src, s, dst, d);
     }
@@ -269,7 +271,8 @@ final class Interpreter {
                     }
                     case CoreOps.LIST_ALLOC, CoreOps.LIST_RESERVE, CoreOps.LIST_SIZE, CoreOps.LIST_RESIZE,
                          CoreOps.LIST_GET_I32, CoreOps.LIST_SET_I32, CoreOps.LIST_GET_I64, CoreOps.LIST_SET_I64,
-                         CoreOps.LIST_GET_REF, CoreOps.LIST_SET_REF -> next = InterpreterOps.listOp(m, c, pc, r, refs);
+                         CoreOps.LIST_GET_REF, CoreOps.LIST_SET_REF ->
+                            next = InterpreterOps.listOp(m, stack.context().hostMemoryLimit(), c, pc, r, refs);
                     // Conditional assignment.
                     case CoreOps.SELECT_I32 -> {
                         r[u16(c, pc + 7)] = r[((int) (w >>> 8) & 0xFFFF)] != 0 ? r[((int) (w >>> 24) & 0xFFFF)] : r[((int) (w >>> 40) & 0xFFFF)];
@@ -426,7 +429,7 @@ final class Interpreter {
                         int len = ((int) (w >>> 24) & 0xFFFF);
                         if (code != 0) {
                             throw new StatusException(StatusCode.fromValue(code),
-                                    new String(c, pc + 5, len, StandardCharsets.UTF_8));
+                                    printable(new String(c, pc + 5, len, StandardCharsets.UTF_8)));
                         }
                         pc += 5 + len;
                         if (pc >= base + m.fnLength[fn]) {
@@ -486,7 +489,8 @@ final class Interpreter {
                          CoreOps.BUFFER_STORE_I64, CoreOps.BUFFER_ALLOC, CoreOps.BUFFER_CLONE, CoreOps.BUFFER_LENGTH,
                          CoreOps.BUFFER_COPY, CoreOps.BUFFER_COMPARE, CoreOps.BUFFER_FILL_I8, CoreOps.BUFFER_FILL_I16,
                          CoreOps.BUFFER_FILL_I32, CoreOps.BUFFER_FILL_I64,
-                         CoreOps.BUFFER_HASH -> next = InterpreterOps.bufferOp(c, pc, r, refs);
+                         CoreOps.BUFFER_HASH ->
+                            next = InterpreterOps.bufferOp(stack.context().hostMemoryLimit(), c, pc, r, refs);
                     default -> {
                         InstructionExtension ext = m.extensions[(c[pc] & 0xFF) - 0xE0];
                         if (mach == null) {
@@ -522,8 +526,8 @@ final class Interpreter {
         } catch (RuntimeException e) {
             // Defense in depth: verified bytecode cannot get here; never let a fault escape raw.
             frame.setPc(op - base);
-            throw new StatusException(StatusCode.INTERNAL, "interpreter fault at " + m.name + "."
-                    + frame.function().name() + "+" + String.format("%08X", op - base) + ": " + e, e);
+            throw new StatusException(StatusCode.INTERNAL, "interpreter fault at " + printable(m.name) + "."
+                    + printable(frame.function().name()) + "+" + String.format("%08X", op - base) + ": " + e, e);
         }
     }
 

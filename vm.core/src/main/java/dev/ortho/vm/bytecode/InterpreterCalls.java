@@ -1,5 +1,6 @@
 package dev.ortho.vm.bytecode;
 
+import static dev.ortho.base.MessageText.printable;
 import static dev.ortho.vm.bytecode.Interpreter.*;
 
 import dev.ortho.base.StatusCode;
@@ -79,7 +80,7 @@ final class InterpreterCalls {
         Function f = st.imports[ordinal & 0x7FFF_FFFF];
         if (f == null) {
             Function decl = m.imports().get(ordinal & 0x7FFF_FFFF);
-            throw new StatusException(StatusCode.NOT_FOUND, "optional import `" + decl.name() + "` (ordinal "
+            throw new StatusException(StatusCode.NOT_FOUND, "optional import `" + printable(decl.name()) + "` (ordinal "
                     + (ordinal & 0x7FFF_FFFF) + ") not resolved");
         }
         Call out = frame.outgoing().prepare(f);

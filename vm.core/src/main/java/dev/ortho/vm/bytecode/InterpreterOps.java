@@ -6,6 +6,7 @@ import dev.ortho.base.StatusCode;
 import dev.ortho.base.StatusException;
 import dev.ortho.vm.RefObject;
 import dev.ortho.vm.ValueType;
+import dev.ortho.vm.HostMemoryLimit;
 import dev.ortho.vm.VmBuffer;
 import dev.ortho.vm.VmList;
 import dev.ortho.vm.internal.isa.CoreOps;
@@ -222,7 +223,7 @@ final class InterpreterOps {
                 : "ref register holds " + v.refType().name() + " where a vm.buffer is required");
     }
 
-    static int listOp(BytecodeModule m, byte[] c, int pc, int[] r, RefObject[] refs) {
+    static int listOp(BytecodeModule m, HostMemoryLimit memory, byte[] c, int pc, int[] r, RefObject[] refs) {
         switch (c[pc] & 0xFF) {
             case CoreOps.LIST_ALLOC -> {
                 int type = i32(c, pc + 1);
@@ -233,11 +234,11 @@ final class InterpreterOps {
                 }
                 VmList list;
                 if (type < m.valueTypes.length && m.valueTypes[type] != null) {
-                    list = VmList.ofValues(m.valueTypes[type], capacity);
+                    list = VmList.ofValues(m.valueTypes[type], capacity, memory);
                 } else if (type < m.types.length && m.types[type] != null) {
-                    list = VmList.ofRefs(m.types[type], capacity);
+                    list = VmList.ofRefs(m.types[type], capacity, memory);
                 } else {
-                    list = VmList.ofVariants(capacity);
+                    list = VmList.ofVariants(capacity, memory);
                 }
                 assign(refs, u16(c, pc + 7) & REF_MASK, list);
                 return pc + 9;
@@ -386,7 +387,7 @@ final class InterpreterOps {
         }
     }
 
-    static int bufferOp(byte[] c, int pc, int[] r, RefObject[] refs) {
+    static int bufferOp(HostMemoryLimit memory, byte[] c, int pc, int[] r, RefObject[] refs) {
         int op = c[pc] & 0xFF;
         switch (op) {
             case CoreOps.BUFFER_LOAD_I8_U, CoreOps.BUFFER_LOAD_I8_S, CoreOps.BUFFER_LOAD_I16_U,
@@ -429,7 +430,7 @@ final class InterpreterOps {
                 long length = rl(r, u16(c, pc + 1));
                 int alignment = r[u16(c, pc + 3)];
                 VmBuffer b = VmBuffer.allocate(VmBuffer.ACCESS_MUTABLE | VmBuffer.ACCESS_ORIGIN_GUEST, length,
-                        alignment == 0 ? 16 : alignment);
+                        alignment == 0 ? 16 : alignment, memory);
                 assign(refs, u16(c, pc + 5) & REF_MASK, b);
                 return pc + 7;
             }
@@ -439,7 +440,7 @@ final class InterpreterOps {
                 long length = rl(r, u16(c, pc + 5));
                 int alignment = r[u16(c, pc + 7)];
                 VmBuffer clone = b.cloneRange(VmBuffer.ACCESS_MUTABLE | VmBuffer.ACCESS_ORIGIN_GUEST, offset, length,
-                        alignment == 0 ? 16 : alignment);
+                        alignment == 0 ? 16 : alignment, memory);
                 assign(refs, u16(c, pc + 9) & REF_MASK, clone);
                 return pc + 11;
             }

@@ -146,6 +146,13 @@ public record ModuleDef(
     public sealed interface LocationDef {
     }
 
+    /**
+     * The union's {@code NONE} member: a location the compiler could not describe. IREE's
+     * compiler emits one (with a null value) for locations without source information.
+     */
+    public record UnknownLoc() implements LocationDef {
+    }
+
     /** {@code CallSiteLocDef}: indices into the location table. */
     public record CallSiteLoc(int callee, int caller) implements LocationDef {
     }

@@ -344,4 +344,33 @@ class BytecodeArchiveTest {
                 BytecodeModule.create(instance, read, List.of()));
         assertEquals("1 passed, 0 failed", report.summary());
     }
+
+    @Test
+    void noneLocationsAsIreeCompilerEmitsThemReadAndRoundTrip() {
+        // Regression: iree-compile's debug database starts with a NONE union member (null
+        // offset); the reader refused it ("location_table[0]: null offset"), so no module
+        // compiled by IREE loaded.
+        ModuleDef m = new dev.ortho.vm.asm.Assembler(List.of()).assemble("""
+                vm.module @dbg version 1
+                vm.export @fail_always
+                vm.func @fail_always() -> () {
+                  %i0 = vm.const.i32 9
+                  vm.fail %i0, "x"
+                }
+                """, "dbg.vmasm");
+        DebugDatabaseDef debug = new DebugDatabaseDef(
+                List.of(new ModuleDef.UnknownLoc(), new FileLineColLoc("m.mlir", 7, 10), new FusedLoc(null, List.of(0, 1))),
+                List.of(new SourceMapDef("fail_always", List.of(new BytecodeLocation(0, 0), new BytecodeLocation(4, 2)))));
+        ModuleDef withDebug = new ModuleDef(m.name(), m.version(), m.requirements(), m.attrs(), m.types(),
+                m.dependencies(), m.imports(), m.exports(), m.signatures(), m.rodata(), m.rwdata(), m.state(),
+                m.functions(), m.bytecodeVersion(), m.bytecode(), debug);
+        byte[] archive = BytecodeArchive.write(withDebug);
+        ModuleDef read = BytecodeArchive.read(archive);
+        assertEquals(debug, read.debug());
+        assertArrayEquals(archive, BytecodeArchive.write(read));
+        dev.ortho.vm.Instance instance = new dev.ortho.vm.Instance();
+        ModuleTestRunner.Report report = ModuleTestRunner.run(instance, List.of(),
+                BytecodeModule.create(instance, read, List.of()));
+        assertEquals("1 passed, 0 failed", report.summary());
+    }
 }

@@ -349,6 +349,25 @@ class InterpreterControlTest {
         assertEquals(StatusCode.RESOURCE_EXHAUSTED, e.code());
     }
 
+    /** Issue 15: a stack overflow printed a backtrace of thousands of lines. */
+    @Test
+    void aStackOverflowBacktraceElidesTheMiddleAsACount() {
+        StatusException e = vm.failure("forever", 1);
+        String trace = e.annotations().get(e.annotations().size() - 1);
+        String[] lines = trace.strip().split("\\R");
+        assertEquals(dev.ortho.vm.Stack.BACKTRACE_TOP_FRAMES + 1 + dev.ortho.vm.Stack.BACKTRACE_BOTTOM_FRAMES,
+                lines.length, trace);
+        java.util.regex.Matcher elided = java.util.regex.Pattern.compile("\\[\\.\\.\\] \\.\\.\\. ([0-9,]+) frames elided \\.\\.\\.")
+                .matcher(lines[dev.ortho.vm.Stack.BACKTRACE_TOP_FRAMES]);
+        assertTrue(elided.matches(), lines[dev.ortho.vm.Stack.BACKTRACE_TOP_FRAMES]);
+        int top = Integer.parseInt(lines[0].substring(1, lines[0].indexOf(']')).strip());
+        assertEquals(top + 1 - dev.ortho.vm.Stack.BACKTRACE_TOP_FRAMES - dev.ortho.vm.Stack.BACKTRACE_BOTTOM_FRAMES,
+                Integer.parseInt(elided.group(1).replace(",", "")), "the count is every frame not printed");
+        assertTrue(lines[0].contains("bytecode t.forever:"), lines[0]);
+        assertTrue(lines[lines.length - 1].startsWith("[ 0]"), lines[lines.length - 1]);
+        assertTrue(top > 1000, "the recursion was deep: " + top);
+    }
+
     @Test
     void branchTableTakesCasesAndDefaults() {
         assertEquals(100, vm.call("table", 0).getI32(0));

@@ -53,6 +53,18 @@ class InterpreterFloatOpsTest {
                     + "  %%i4 = vm.%4$s %2$s%n  vm.return %%i4%n}%n", name(nan), a, t, nan));
         }
         b.append("""
+                vm.export @fpowi_f32
+                vm.func @fpowi_f32(%i0: f32, %i2:3: i64) -> (f32) {
+                ^bb0:
+                  %i1 = vm.fpowi.f32 %i0, %i2:3
+                  vm.return %i1
+                }
+                vm.export @fpowi_f64
+                vm.func @fpowi_f64(%i0:1: f64, %i2:3: i64) -> (f64) {
+                ^bb0:
+                  %i4:5 = vm.fpowi.f64 %i0:1, %i2:3
+                  vm.return %i4:5
+                }
                 vm.export @fma_f32
                 vm.func @fma_f32(%i0: f32, %i1: f32, %i2: f32) -> (f32) {
                 ^bb0:
@@ -152,6 +164,23 @@ class InterpreterFloatOpsTest {
 
     static int cmp(String op, double l, double r, boolean f32) {
         return f32 ? vm.call(name(op), (float) l, (float) r).getI32(0) : vm.call(name(op), l, r).getI32(0);
+    }
+
+    @Test
+    void fpowiRaisesToTheTruncatedI32ExponentByBinaryExponentiation() {
+        // iree-compile 3.12 lowers integer-exponent Pow to vm.fpowi (ExtF32 0x3E, ExtF64 0x40).
+        assertEquals(9f, vm.call("fpowi_f32", 3f, 2L).getF32(0));
+        assertEquals(1f, vm.call("fpowi_f32", Float.NaN, 0L).getF32(0));
+        assertEquals(0.125f, vm.call("fpowi_f32", 2f, -3L).getF32(0));
+        assertEquals(-27d, vm.call("fpowi_f64", -3d, 3L).getF64(0));
+        // The builtin's exponent is a C int: 2^32 + 2 raises to the 2nd power.
+        assertEquals(25d, vm.call("fpowi_f64", 5d, (1L << 32) + 2).getF64(0));
+        // Binary exponentiation rounds differently from pow(): 1.1f^7 = x * x^2 * x^4 in f32.
+        float x = 1.1f;
+        float x2 = x * x;
+        float x4 = x2 * x2;
+        assertEquals(Float.floatToRawIntBits(x * x2 * x4),
+                Float.floatToRawIntBits(vm.call("fpowi_f32", x, 7L).getF32(0)));
     }
 
     @Test

@@ -75,6 +75,11 @@ final class ValidatingBuffer extends ForwardingBuffer {
         return fromAlloca;
     }
 
+    /** Whether this is a subspan of another buffer rather than an allocation of its own. */
+    boolean isSubspan() {
+        return root != this;
+    }
+
     /** Records that the buffer was allocated with an indeterminate lifetime. */
     void markIndeterminate() {
         indeterminate = true;

@@ -329,11 +329,13 @@ public final class ValidatingDevice extends ForwardingDevice {
                     + " was not returned by queueAlloca of " + this);
         }
         validating.checkLive(call, "buffer");
-        if (!validating.isFromAlloca()) {
+        if (validating.isSubspan()) {
             throw Checks.fail(StatusCode.INVALID_ARGUMENT, call, "buffer", buffer
-                    + " was not returned by queueAlloca (only stream-ordered allocations are deallocated)");
+                    + " was not returned by queueAlloca (a subspan; deallocate the allocation itself)");
         }
-        if (validating.isIndeterminate()) { // IREE ignores the dealloca: a barrier, the buffer stays usable
+        // IREE: a synchronous allocation's dealloca is ignored apart from a barrier that keeps
+        // the fence timeline (iree-compile emits such deallocas for allocator.allocate buffers).
+        if (!validating.isFromAlloca() || validating.isIndeterminate()) { // the buffer stays usable
             super.queueDealloca(queueAffinity, waits, signals, buffer, flags);
             schedule(signals);
             return;

@@ -105,6 +105,11 @@ public final class ExtF32Extension implements InstructionExtension {
                  ExtF32Ops.EXP2_F32, ExtF32Ops.EXP_M1_F32, ExtF32Ops.LOG_F32, ExtF32Ops.LOG10_F32, ExtF32Ops.LOG1P_F32,
                  ExtF32Ops.LOG2_F32, ExtF32Ops.RSQRT_F32, ExtF32Ops.SQRT_F32, ExtF32Ops.TANH_F32,
                  ExtF32Ops.ERF_F32 -> unary(m, opcode);
+            case ExtF32Ops.FPOWI_F32 -> {
+                float base = f(m, m.readU16());
+                long exponent = m.i64(m.readU16());
+                set(m, m.readU16(), VmMath.powi(base, exponent));
+            }
             case ExtF32Ops.CAST_SI32_F32 -> {
                 int v = m.i32(m.readU16());
                 set(m, m.readU16(), (float) v);

@@ -125,6 +125,11 @@ public final class ExtF64Extension implements InstructionExtension {
                 long v = m.i64(m.readU16());
                 set(m, m.readU16(), (double) v);
             }
+            case ExtF64Ops.FPOWI_F64 -> {
+                double base = d(m, m.readU16());
+                long exponent = m.i64(m.readU16());
+                set(m, m.readU16(), VmMath.powi(base, exponent));
+            }
             case ExtF64Ops.CAST_UI64_F64 -> {
                 long v = m.i64(m.readU16());
                 set(m, m.readU16(), VmMath.u64ToF64(v));

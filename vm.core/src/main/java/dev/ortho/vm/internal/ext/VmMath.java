@@ -70,6 +70,48 @@ public final class VmMath {
         return (double) ((v >>> 1) | (v & 1)) * 2.0;
     }
 
+    /**
+     * {@code vm.fpowi.f32} as IREE's runtime computes it: the compiler builtin {@code powif},
+     * whose exponent is a C {@code int} (the i64 operand truncated to its low 32 bits), by
+     * binary exponentiation in f32 with the reciprocal taken last for negative exponents.
+     */
+    public static float powi(float base, long exponent) {
+        int e = (int) exponent;
+        boolean reciprocal = e < 0;
+        float result = 1f;
+        float a = base;
+        while (true) {
+            if ((e & 1) != 0) {
+                result *= a;
+            }
+            e /= 2;
+            if (e == 0) {
+                break;
+            }
+            a *= a;
+        }
+        return reciprocal ? 1f / result : result;
+    }
+
+    /** {@code vm.fpowi.f64}: {@link #powi(float, long)} in f64 (the builtin {@code powi}). */
+    public static double powi(double base, long exponent) {
+        int e = (int) exponent;
+        boolean reciprocal = e < 0;
+        double result = 1d;
+        double a = base;
+        while (true) {
+            if ((e & 1) != 0) {
+                result *= a;
+            }
+            e /= 2;
+            if (e == 0) {
+                break;
+            }
+            a *= a;
+        }
+        return reciprocal ? 1d / result : result;
+    }
+
     /** C {@code roundeven}: nearest integer, halfway cases to even. */
     public static double roundEven(double x) {
         return Math.rint(x);

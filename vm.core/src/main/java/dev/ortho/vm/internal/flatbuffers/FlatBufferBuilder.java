@@ -151,7 +151,7 @@ public final class FlatBufferBuilder {
         return createVector(data, values.length, 4, 4);
     }
 
-    /** Creates a vector of offsets to previously created objects (tables or strings). */
+    /** Creates a vector of offsets to previously created objects (tables or strings); 0 = null. */
     public int createOffsetVector(int[] refs) {
         requireNoTable();
         noteAlign(FIELD_SIZE);
@@ -161,7 +161,12 @@ public final class FlatBufferBuilder {
         int base = emitStart();
         putInt(front, index, refs.length);
         for (int i = 0; i < refs.length; i++) {
-            if (refs[i] >= 0) {
+            if (refs[i] == 0) {
+                // A null element: a union vector's NONE member carries no value.
+                putInt(front, index + FIELD_SIZE + i * FIELD_SIZE, 0);
+                continue;
+            }
+            if (refs[i] > 0) {
                 throw new IllegalArgumentException("offset vector element " + i + " is not an object reference");
             }
             putInt(front, index + FIELD_SIZE + i * FIELD_SIZE, refs[i] - base - i * FIELD_SIZE - FIELD_SIZE);

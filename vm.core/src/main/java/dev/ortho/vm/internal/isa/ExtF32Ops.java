@@ -73,6 +73,11 @@ public final class ExtF32Ops {
     public static final int CAST_F32_UI64 = 0x3B;
     public static final int CAST_SI64_F32 = 0x3C;
     public static final int CAST_UI64_F32 = 0x3D;
+    /**
+     * {@code vm.fpowi.f32}: an f32 raised to an i64 power. Added by IREE after the 17.0
+     * {@code isa.json} snapshot (iree-compile 3.12 emits it for integer-exponent {@code Pow}).
+     */
+    public static final int FPOWI_F32 = 0x3E;
 
     /** Descriptors of every instruction with a mnemonic, in opcode order. */
     public static final List<OpDescriptor> DESCRIPTORS = List.of(
@@ -289,6 +294,10 @@ public final class ExtF32Ops {
                     new OperandSpec("result", OperandKind.REGISTER, "f32", true, false))),
             new OpDescriptor(CAST_UI64_F32, "cast.ui64.f32", "CastUI64F32", List.of(
                     new OperandSpec("operand", OperandKind.REGISTER, "i64", false, false),
+                    new OperandSpec("result", OperandKind.REGISTER, "f32", true, false))),
+            new OpDescriptor(FPOWI_F32, "fpowi.f32", "FPowI32", List.of(
+                    new OperandSpec("left", OperandKind.REGISTER, "f32", false, false),
+                    new OperandSpec("right", OperandKind.REGISTER, "i64", false, false),
                     new OperandSpec("result", OperandKind.REGISTER, "f32", true, false))));
 
     private ExtF32Ops() {

@@ -75,6 +75,8 @@ public final class ExtF64Ops {
     public static final int MIN_F64 = 0x3D;
     public static final int MAX_F64 = 0x3E;
     public static final int ROUND_F64_EVEN = 0x3F;
+    /** {@code vm.fpowi.f64}: an f64 raised to an i64 power (after the 17.0 snapshot, as FPOWI_F32). */
+    public static final int FPOWI_F64 = 0x40;
 
     /** Descriptors of every instruction with a mnemonic, in opcode order. */
     public static final List<OpDescriptor> DESCRIPTORS = List.of(
@@ -297,6 +299,10 @@ public final class ExtF64Ops {
                     new OperandSpec("result", OperandKind.REGISTER, "f64", true, false))),
             new OpDescriptor(ROUND_F64_EVEN, "round.f64.even", "RoundF64Even", List.of(
                     new OperandSpec("operand", OperandKind.REGISTER, "f64", false, false),
+                    new OperandSpec("result", OperandKind.REGISTER, "f64", true, false))),
+            new OpDescriptor(FPOWI_F64, "fpowi.f64", "FPowI64", List.of(
+                    new OperandSpec("left", OperandKind.REGISTER, "f64", false, false),
+                    new OperandSpec("right", OperandKind.REGISTER, "i64", false, false),
                     new OperandSpec("result", OperandKind.REGISTER, "f64", true, false))));
 
     private ExtF64Ops() {
