@@ -215,8 +215,9 @@ run_ort() { # round entry case device mode graph_case
   else
     flags+=(-bm ss -wi 0 -i 1 -tu us)
   fi
-  if [ "$dry_run" = 1 ]; then echo "  (cd $root && $java -jar bench/target/benchmarks.jar models.OrtModelBenchmark ${flags[*]})"; return; fi
-  (cd "$root" && "$java" -jar "$bench_jar" 'models.OrtModelBenchmark' "${flags[@]}") > "$out" 2>&1
+  if [ "$dry_run" = 1 ]; then echo "  (cd $root && $java -Djmh.ignoreLock=true -jar bench/target/benchmarks.jar models.OrtModelBenchmark ${flags[*]})"; return; fi
+  # (jmh.ignoreLock: other JMH runs on the machine hold /tmp/jmh.lock; JMH refuses to start otherwise)
+  (cd "$root" && "$java" -Djmh.ignoreLock=true -jar "$bench_jar" 'models.OrtModelBenchmark' "${flags[@]}") > "$out" 2>&1
   t=$(jmh_time "$out")
   if [ -z "$t" ] || grep -q '<failure>' "$out"; then
     record "$round" "$entry" "$case" "$device" ort "$m" "" "FAIL: $(grep -m1 -E 'Exception|Error' "$out" | cut -c1-60 | tr '\t|' '  ')"
