@@ -24,13 +24,15 @@ import org.openjdk.jcstress.infra.results.IIII_Result;
  * two workers drain one execution of two regions (4 workgroups each, a barrier between them).
  * Every workgroup must run exactly once, no workgroup of region 1 may start before every
  * workgroup of region 0 finished, and exactly one worker must be elected completer of the last
- * region (returns FINISHED). Result: (worker 1 finished, worker 2 finished, workgroups that ran
- * other than once, region-1 workgroups that ran before region 0 was complete).
+ * region (returns FINISHED). Result: (worker 1 finished, worker 2 finished, -1 if that worker
+ * waited more than 2 s for the execution to finish; workgroups that ran other than once; 1 if a
+ * region-1 workgroup ran before region 0 was complete).
  */
 @JCStressTest
 @Description("Execution: epoch-tagged tile claims, region barrier and completer election")
 @Outcome(id = {"1, 0, 0, 0", "0, 1, 0, 0"}, expect = ACCEPTABLE, desc = "every tile once, one completer")
 @Outcome(id = {"1, 1, 0, 0", "0, 0, 0, 0"}, expect = FORBIDDEN, desc = "completer elected twice, or never (lost completion)")
+@Outcome(id = {"-1, .*", ".*, -1, .*"}, expect = FORBIDDEN, desc = "stuck: the execution never finished (lost or double-counted tile)")
 @Outcome(id = {"1, 0, 1, 0", "0, 1, 1, 0", "1, 0, 2, 0", "0, 1, 2, 0"}, expect = FORBIDDEN,
         desc = "double claim: a workgroup ran twice (or a claimed one never ran)")
 @Outcome(id = {"1, 0, 0, 1", "0, 1, 0, 1"}, expect = FORBIDDEN, desc = "barrier broken: region 1 ran during region 0")
@@ -67,13 +69,24 @@ public class TileClaimStress {
         }
     }
 
+    /** Bound on one worker's wait for the execution to finish; only a broken claim hits it. */
+    private static final long STUCK_NANOS = 2_000_000_000L;
+    /** Set once any state got stuck, so the rest of a broken run reports at once instead of hanging. */
+    private static volatile boolean stuckSeen;
+
+    /** Drains until the execution finished; -1 if it never does (a lost or double-counted tile). */
     private int work(WorkerSlot slot) {
         int finished = 0;
-        do {
+        long start = System.nanoTime();
+        for (int spins = 1; !execution.isFinished(); spins++) {
             if (execution.drain(slot, PROCESSOR) == Execution.FINISHED) {
                 finished++;
             }
-        } while (!execution.isFinished());
+            if ((spins & 1023) == 0 && (stuckSeen || System.nanoTime() - start > STUCK_NANOS)) {
+                stuckSeen = true;
+                return -1;
+            }
+        }
         return finished;
     }
 
