@@ -8,6 +8,8 @@ import dev.ortho.hal.cpu.internal.builtin.BuiltinKernels;
 import dev.ortho.hal.cpu.internal.executable.KernelLibraryRegistry;
 import dev.ortho.hal.cpu.internal.sync.LocalSyncDriverFactory;
 import dev.ortho.hal.remote.ServerOptions;
+import dev.ortho.hal.remote.internal.protocol.Challenge;
+import dev.ortho.hal.remote.internal.protocol.FrameReader;
 import dev.ortho.hal.remote.internal.protocol.FrameWriter;
 import dev.ortho.hal.remote.internal.protocol.Protocol;
 import dev.ortho.hal.remote.internal.server.ServerSession;
@@ -33,12 +35,26 @@ class RemoteFrameFuzzTest {
         REGISTRY.register(new LocalSyncDriverFactory(new KernelLibraryRegistry(List.of(new BuiltinKernels()))));
     }
 
-    /** Accepts and drops whatever the session sends. */
+    /** Drops whatever the session sends, keeping the last frame (the HELLO reply's nonce). */
     private static final class NullTransport implements Transport {
         volatile StatusException closed;
+        volatile ByteBuffer last;
 
         @Override
         public void send(ByteBuffer frame) {
+            last = frame;
+        }
+
+        /** The nonce of the HELLO reply (protocol 3: the token never travels, its HMAC does). */
+        byte[] lastNonce() {
+            ByteBuffer frame = last.duplicate().order(java.nio.ByteOrder.LITTLE_ENDIAN);
+            frame.position(Protocol.LENGTH_BYTES);
+            FrameReader reply = new FrameReader(frame.slice().order(java.nio.ByteOrder.LITTLE_ENDIAN));
+            reply.i32("status");
+            ByteBuffer nonce = reply.bytes("nonce");
+            byte[] bytes = new byte[nonce.remaining()];
+            nonce.get(bytes);
+            return bytes;
         }
 
         @Override
@@ -88,7 +104,9 @@ class RemoteFrameFuzzTest {
                 Runnable::run, s -> { });
         try {
             session.onFrame(body(FrameWriter.frame(Protocol.HELLO, 1).putI32(Protocol.MAGIC)
-                    .putI32(Protocol.VERSION).putBytes(TOKEN, 0, TOKEN.length)));
+                    .putI32(Protocol.VERSION)));
+            byte[] proof = Challenge.prove(TOKEN, transport.lastNonce());
+            session.onFrame(body(FrameWriter.frame(Protocol.AUTH, 2).putU8(1).putBytes(proof, 0, proof.length)));
             ByteBuffer in = ByteBuffer.wrap(data).order(java.nio.ByteOrder.LITTLE_ENDIAN);
             while (in.remaining() >= 2 && transport.isOpen()) {
                 int length = Math.min(in.getShort() & 0xFFFF, in.remaining());
