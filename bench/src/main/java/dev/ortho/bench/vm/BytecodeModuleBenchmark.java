@@ -13,6 +13,7 @@ import dev.ortho.vm.Stack;
 import dev.ortho.vm.VmList;
 import dev.ortho.vm.asm.Assembler;
 import dev.ortho.vm.bytecode.BytecodeModule;
+import dev.ortho.vm.bytecode.ExecutionMode;
 import dev.ortho.vm.internal.ext.ExtF32Extension;
 import dev.ortho.vm.internal.ext.ExtF64Extension;
 import dev.ortho.vm.spi.InstructionExtension;
@@ -39,7 +40,9 @@ import org.openjdk.jmh.annotations.TearDown;
  * across invocations (the steady state; {@code emptyInvoke} instead pays a full
  * {@link Invocation#invoke} with list marshalling and a fresh stack, like
  * {@code iree_vm_invoke}). {@code impl=java} is the peer: the same function written in Java and
- * called directly, the lower bound an interpreter is compared against.
+ * called directly, the lower bound an interpreter is compared against. {@code impl=compiled} is
+ * the bytecode module with {@link ExecutionMode#EAGER}: its functions compiled to JVM classes
+ * (the import call itself still goes through the import path).
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
@@ -92,7 +95,7 @@ public class BytecodeModuleBenchmark {
             }
             """;
 
-    @Param({"bytecode", "java"})
+    @Param({"bytecode", "compiled", "java"})
     public String impl;
 
     /** Read from fields so the arguments are not constants. */
@@ -120,7 +123,9 @@ public class BytecodeModuleBenchmark {
         List<InstructionExtension> extensions = List.of(new ExtF32Extension(), new ExtF64Extension());
         Instance instance = new Instance();
         BytecodeModule module = BytecodeModule.create(instance,
-                new Assembler(extensions).assemble(text, "bench.vmasm"), extensions);
+                new Assembler(extensions).assemble(text, "bench.vmasm"), extensions,
+                BytecodeModule.Options.DEFAULT.withExecution(impl.equals("compiled") ? ExecutionMode.EAGER
+                        : ExecutionMode.OFF));
         NativeModule<Void> host = NativeModule.<Void>builder("host", 1)
                 .export("inc", "0i_i", (s, call) -> {
                     call.results().setI32(0, call.args().i32(0) + 1);
@@ -160,7 +165,7 @@ public class BytecodeModuleBenchmark {
 
     @Benchmark
     public int emptyCall() {
-        if (impl.equals("bytecode")) {
+        if (!impl.equals("java")) {
             Call call = base.outgoing().prepare(nothing);
             nothing.module().beginCall(stack, call);
             return 0;
@@ -170,7 +175,7 @@ public class BytecodeModuleBenchmark {
 
     @Benchmark
     public int emptyInvoke() {
-        if (impl.equals("bytecode")) {
+        if (!impl.equals("java")) {
             Invocation.invoke(context, nothing, null, null);
             return 0;
         }
@@ -180,7 +185,7 @@ public class BytecodeModuleBenchmark {
     @Benchmark
     @OperationsPerInvocation(CALLS)
     public int internalCalls() {
-        if (impl.equals("bytecode")) {
+        if (!impl.equals("java")) {
             return call(internal20, seed);
         }
         int x = seed;
@@ -193,7 +198,7 @@ public class BytecodeModuleBenchmark {
     @Benchmark
     @OperationsPerInvocation(CALLS)
     public int importCalls() {
-        if (impl.equals("bytecode")) {
+        if (!impl.equals("java")) {
             return call(import20, seed);
         }
         int x = seed;
@@ -206,7 +211,7 @@ public class BytecodeModuleBenchmark {
     @Benchmark
     @OperationsPerInvocation(LOOP)
     public int loopSum() {
-        if (impl.equals("bytecode")) {
+        if (!impl.equals("java")) {
             return call(count, loop);
         }
         int n = loop;

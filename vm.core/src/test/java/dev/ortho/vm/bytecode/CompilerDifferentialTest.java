@@ -83,7 +83,7 @@ class CompilerDifferentialTest {
                 Invocation.invoke(context, module.lookupExport(export), in, out);
                 return "ok " + out.getVariant(0) + " " + out.getVariant(1);
             } catch (StatusException e) {
-                return "status " + e.code() + ": " + e.getMessage();
+                return "status " + e; // code, message and annotations (the backtrace)
             }
         }
     }
