@@ -10,6 +10,7 @@ import dev.ortho.vm.Instance;
 import dev.ortho.vm.Invocation;
 import dev.ortho.vm.NativeModule;
 import dev.ortho.vm.Stack;
+import dev.ortho.vm.VmBuffer;
 import dev.ortho.vm.VmList;
 import dev.ortho.vm.asm.Assembler;
 import dev.ortho.vm.bytecode.BytecodeModule;
@@ -53,6 +54,7 @@ public class BytecodeModuleBenchmark {
     static final String SOURCE = """
             vm.module @bench version 0
             vm.type i32
+            vm.type !vm.buffer
             vm.import @host.inc cconv "0i_i"
 
             vm.export @nothing
@@ -78,6 +80,25 @@ public class BytecodeModuleBenchmark {
             ^bb0:
             %CALLS_IMPORT%
               vm.return %i0
+            }
+
+            vm.export @reduce
+            vm.func @reduce(%r0: !vm.buffer, %i0: i32) -> (i32) {
+            ^bb0:
+              %i1 = vm.const.i32 1
+              %i2 = vm.const.i32.zero
+              %i3 = vm.const.i32.zero
+              vm.br ^bb1()
+            ^bb1:
+              %i4:5 = vm.ext.i32.i64.u %i2
+              %i6 = vm.buffer.load.i32 %r0, %i4:5
+              %i3 = vm.add.i32 %i3, %i6
+              %i2 = vm.add.i32 %i2, %i1
+              %i7 = vm.cmp.lt.i32.s %i2, %i0
+              vm.cond_br %i7, ^bb1(), ^bb2()
+            ^bb2:
+              vm.discard.refs %r0
+              vm.return %i3
             }
 
             vm.export @count
@@ -109,6 +130,9 @@ public class BytecodeModuleBenchmark {
     private Function internal20;
     private Function import20;
     private Function count;
+    private Function reduce;
+    private VmBuffer buffer;
+    private int[] javaBuffer;
     private VmList outputs;
 
     @Setup(Level.Trial)
@@ -137,6 +161,13 @@ public class BytecodeModuleBenchmark {
         internal20 = context.resolveFunction("bench.internal20");
         import20 = context.resolveFunction("bench.import20");
         count = context.resolveFunction("bench.count");
+        reduce = context.resolveFunction("bench.reduce");
+        buffer = VmBuffer.allocate(VmBuffer.ACCESS_MUTABLE | VmBuffer.ACCESS_ORIGIN_HOST, 4L * LOOP, 16);
+        javaBuffer = new int[LOOP];
+        for (int i = 0; i < LOOP; i++) {
+            buffer.storeI32(i, i * 7);
+            javaBuffer[i] = i * 7;
+        }
         stack = new Stack(context);
         base = stack.enter(FrameType.EXTERNAL, null, 0, 0, null);
         outputs = VmList.ofVariants(1);
@@ -206,6 +237,25 @@ public class BytecodeModuleBenchmark {
             x = inc(x);
         }
         return x;
+    }
+
+    /** IREE's {@code buffer_reduce}: sum of {@code vm.buffer.load.i32} over 100,000 elements, ns per element. */
+    @Benchmark
+    @OperationsPerInvocation(LOOP)
+    public int bufferReduce() {
+        if (!impl.equals("java")) {
+            Call call = base.outgoing().prepare(reduce);
+            call.arguments().setRef(0, buffer);
+            call.arguments().setI32(0, loop);
+            reduce.module().beginCall(stack, call);
+            return call.results().i32(0);
+        }
+        int sum = 0;
+        int[] b = javaBuffer;
+        for (int i = 0; i < loop; i++) {
+            sum += b[i];
+        }
+        return sum;
     }
 
     @Benchmark

@@ -558,8 +558,17 @@ public final class BytecodeModule implements Module {
      * pcs so the backtrace and the unwinding are the interpreter's.
      */
     private CallOutcome runCompiled(Compiler.Result c, State state, Stack stack, int ordinal, Call call) {
-        CompiledSupport.Env env = new CompiledSupport.Env(this, state, stack, c.maxResults());
         Frame frame = Interpreter.enter(this, stack, ordinal, call);
+        // The environment is cached on the (reused) entry frame, as the interpreter caches its Machine.
+        CompiledSupport.Env env;
+        if (frame.scratch() instanceof CompiledSupport.Env cached && cached.m == this && cached.st == state
+                && cached.stack == stack) {
+            env = cached;
+            env.traceSize = 0;
+        } else {
+            env = new CompiledSupport.Env(this, state, stack, c.maxResults());
+            frame.setScratch(env);
+        }
         try {
             c.entry().call(ordinal, env, call.arguments(), call.results());
         } catch (StatusException e) {
