@@ -54,16 +54,25 @@ final class ExampleHarness implements AutoCloseable {
      *     copy; otherwise from a heap array (rodata has no stable address and is copied)
      */
     ExampleHarness(String program, String deviceUri, boolean offHeapArchive) {
+        this(deviceUri, offHeapArchive ? offHeap(assemble(program)) : MemorySegment.ofArray(assemble(program)));
+    }
+
+    /** Runs the archive in {@code bytes} (for example a {@code .vmfb} file mapped read-only, as {@code run-module} does). */
+    ExampleHarness(String deviceUri, MemorySegment bytes) {
         device = registry().createDevice(deviceUri);
         Module hal = HalModule.create(instance, List.of(device));
-        byte[] archive = BytecodeArchive.write(new Assembler(ExampleGenerator.EXTENSIONS)
-                .assemble(read(DIR.resolve(program + ".vmasm")), program + ".vmasm"));
-        MemorySegment bytes = MemorySegment.ofArray(archive);
-        if (offHeapArchive) {
-            bytes = Arena.ofAuto().allocate(archive.length, 64).copyFrom(bytes);
-        }
         Module module = BytecodeModule.create(instance, BytecodeArchive.read(bytes), ExampleGenerator.EXTENSIONS);
         context = Context.create(instance, hal, module);
+    }
+
+    /** The {@code .vmfb} bytes of {@code program}, as {@code ortho as-module} writes them. */
+    static byte[] assemble(String program) {
+        return BytecodeArchive.write(new Assembler(ExampleGenerator.EXTENSIONS)
+                .assemble(read(DIR.resolve(program + ".vmasm")), program + ".vmasm"));
+    }
+
+    private static MemorySegment offHeap(byte[] archive) {
+        return Arena.ofAuto().allocate(archive.length, 64).copyFrom(MemorySegment.ofArray(archive));
     }
 
     /**

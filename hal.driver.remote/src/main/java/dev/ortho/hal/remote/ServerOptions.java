@@ -16,23 +16,34 @@ import java.util.Set;
  * {@link #defaults(byte[])} and the {@code with…} methods.
  *
  * @param listen the address to bind; loopback unless {@code allowNonLoopback}
- * @param allowNonLoopback binding a non-loopback address is refused unless this is set: the
- *     protocol is authenticated but not encrypted
- * @param token the shared secret every client must present (non-empty; compared in constant time)
+ * @param allowNonLoopback binding a non-loopback address is refused unless this is set: without
+ *     {@code tls} the protocol is authenticated but not encrypted
+ * @param token the shared secret every client must prove (non-empty; it never travels: clients
+ *     answer a per-connection nonce with an HMAC of it, compared in constant time)
  * @param maxMemoryBytes per-client quota of live buffer bytes
  * @param maxHandles per-client quota of live resource handles
  * @param maxInFlight per-client quota of queue operations accepted but not yet handed to the device
  * @param allowedFormats executable formats the server prepares; {@code jvm-static} names only
  *     kernel libraries installed on the server, never code sent by a client
- * @param maxFrameBytes largest frame accepted; a larger one closes that client's connection
- * @param executorThreads threads ({@code ortho-remote-exec-N}) that run clients' ready queue operations
+ * @param maxFrameBytes largest frame accepted from an authenticated client; a larger one closes
+ *     that client's connection (before authentication the limit is
+ *     {@link Protocol#HANDSHAKE_MAX_FRAME_BYTES})
+ * @param executorThreads threads ({@code ortho-remote-exec-N}) that run clients' ready queue
+ *     operations, allocations and executable preparations
  * @param handshakeTimeout how long a connection may take to authenticate
  * @param idleTimeout how long an authenticated client may stay silent before it is dropped and
  *     its resources freed (clients ping at a quarter of their own deadline, 5 s by default)
+ * @param maxConnections connections open at once (authenticated or not); more are closed as
+ *     soon as they are accepted
+ * @param maxConnectionsPerAddress connections open at once from one remote IP address
+ * @param serverMemoryBytes live buffer bytes of all clients together: the server-wide budget
+ *     beside the per-client {@code maxMemoryBytes}
+ * @param tls TLS for every connection, or null for plain TCP
  */
 public record ServerOptions(InetSocketAddress listen, boolean allowNonLoopback, byte[] token, long maxMemoryBytes,
         int maxHandles, int maxInFlight, Set<String> allowedFormats, int maxFrameBytes, int executorThreads,
-        Duration handshakeTimeout, Duration idleTimeout) {
+        Duration handshakeTimeout, Duration idleTimeout, int maxConnections, int maxConnectionsPerAddress,
+        long serverMemoryBytes, ServerTls tls) {
 
     /** The default port of {@code ortho serve-device}. */
     public static final int DEFAULT_PORT = 7640;
@@ -41,7 +52,7 @@ public record ServerOptions(InetSocketAddress listen, boolean allowNonLoopback, 
 
     /**
      * @throws StatusException INVALID_ARGUMENT naming the field and value for an empty token,
-     *     non-positive quotas or sizes
+     *     non-positive quotas, limits or sizes
      */
     public ServerOptions {
         token = token == null ? new byte[0] : token.clone();
@@ -57,12 +68,20 @@ public record ServerOptions(InetSocketAddress listen, boolean allowNonLoopback, 
             throw invalid("max frame bytes " + maxFrameBytes + " must be at least 4096 and executor threads "
                     + executorThreads + " at least 1");
         }
+        if (maxConnections <= 0 || maxConnectionsPerAddress <= 0 || serverMemoryBytes <= 0) {
+            throw invalid("server limits must be positive: " + maxConnections + " connections, "
+                    + maxConnectionsPerAddress + " connections per address, " + serverMemoryBytes + " memory bytes");
+        }
     }
 
-    /** Loopback port 7640, the given token, 1 GiB / 65536 handles / 1024 in flight per client. */
+    /**
+     * Loopback port 7640, the given token, 1 GiB / 65536 handles / 1024 in flight per client,
+     * 256 connections (64 per address) and 4 GiB of buffers in all.
+     */
     public static ServerOptions defaults(byte[] token) {
         return new ServerOptions(new InetSocketAddress("127.0.0.1", DEFAULT_PORT), false, token, 1L << 30, 65536,
-                1024, DEFAULT_FORMATS, Protocol.DEFAULT_MAX_FRAME_BYTES, 2, Duration.ofSeconds(10), Duration.ofMinutes(2));
+                1024, DEFAULT_FORMATS, Protocol.DEFAULT_MAX_FRAME_BYTES, 2, Duration.ofSeconds(10), Duration.ofMinutes(2),
+                256, 64, 4L << 30, null);
     }
 
     /**
@@ -84,27 +103,52 @@ public record ServerOptions(InetSocketAddress listen, boolean allowNonLoopback, 
 
     public ServerOptions withListen(InetSocketAddress address, boolean nonLoopbackAllowed) {
         return new ServerOptions(address, nonLoopbackAllowed, token, maxMemoryBytes, maxHandles, maxInFlight,
-                allowedFormats, maxFrameBytes, executorThreads, handshakeTimeout, idleTimeout);
+                allowedFormats, maxFrameBytes, executorThreads, handshakeTimeout, idleTimeout, maxConnections,
+                maxConnectionsPerAddress, serverMemoryBytes, tls);
     }
 
     public ServerOptions withQuotas(long memoryBytes, int handles, int inFlight) {
         return new ServerOptions(listen, allowNonLoopback, token, memoryBytes, handles, inFlight, allowedFormats,
-                maxFrameBytes, executorThreads, handshakeTimeout, idleTimeout);
+                maxFrameBytes, executorThreads, handshakeTimeout, idleTimeout, maxConnections,
+                maxConnectionsPerAddress, serverMemoryBytes, tls);
     }
 
     public ServerOptions withAllowedFormats(Set<String> formats) {
         return new ServerOptions(listen, allowNonLoopback, token, maxMemoryBytes, maxHandles, maxInFlight, formats,
-                maxFrameBytes, executorThreads, handshakeTimeout, idleTimeout);
+                maxFrameBytes, executorThreads, handshakeTimeout, idleTimeout, maxConnections,
+                maxConnectionsPerAddress, serverMemoryBytes, tls);
     }
 
     public ServerOptions withIdleTimeout(Duration timeout) {
         return new ServerOptions(listen, allowNonLoopback, token, maxMemoryBytes, maxHandles, maxInFlight,
-                allowedFormats, maxFrameBytes, executorThreads, handshakeTimeout, timeout);
+                allowedFormats, maxFrameBytes, executorThreads, handshakeTimeout, timeout, maxConnections,
+                maxConnectionsPerAddress, serverMemoryBytes, tls);
+    }
+
+    public ServerOptions withHandshakeTimeout(Duration timeout) {
+        return new ServerOptions(listen, allowNonLoopback, token, maxMemoryBytes, maxHandles, maxInFlight,
+                allowedFormats, maxFrameBytes, executorThreads, timeout, idleTimeout, maxConnections,
+                maxConnectionsPerAddress, serverMemoryBytes, tls);
     }
 
     public ServerOptions withMaxFrameBytes(int bytes) {
         return new ServerOptions(listen, allowNonLoopback, token, maxMemoryBytes, maxHandles, maxInFlight,
-                allowedFormats, bytes, executorThreads, handshakeTimeout, idleTimeout);
+                allowedFormats, bytes, executorThreads, handshakeTimeout, idleTimeout, maxConnections,
+                maxConnectionsPerAddress, serverMemoryBytes, tls);
+    }
+
+    /** TLS for every connection ({@code null}: plain TCP). */
+    public ServerOptions withTls(ServerTls serverTls) {
+        return new ServerOptions(listen, allowNonLoopback, token, maxMemoryBytes, maxHandles, maxInFlight,
+                allowedFormats, maxFrameBytes, executorThreads, handshakeTimeout, idleTimeout, maxConnections,
+                maxConnectionsPerAddress, serverMemoryBytes, serverTls);
+    }
+
+    /** Connection limits (total, per remote address) and the server-wide memory budget. */
+    public ServerOptions withServerLimits(int connections, int connectionsPerAddress, long memoryBytes) {
+        return new ServerOptions(listen, allowNonLoopback, token, maxMemoryBytes, maxHandles, maxInFlight,
+                allowedFormats, maxFrameBytes, executorThreads, handshakeTimeout, idleTimeout, connections,
+                connectionsPerAddress, memoryBytes, tls);
     }
 
     private static StatusException invalid(String message) {

@@ -121,17 +121,24 @@ class FaultTest {
         }
     }
 
-    /** Completes the handshake, then reads and ignores everything (pings included). */
+    private static long readRequestId(DataInputStream in) throws java.io.IOException {
+        int length = Integer.reverseBytes(in.readInt());
+        byte[] body = new byte[length];
+        in.readFully(body);
+        return new FrameReader(ByteBuffer.wrap(body).order(ByteOrder.LITTLE_ENDIAN)).requestId();
+    }
+
+    /** Completes the handshake (accepting any proof), then reads and ignores everything (pings included). */
     private static void acceptThenStall(ServerSocket server) {
         try (Socket socket = server.accept()) {
             DataInputStream in = new DataInputStream(socket.getInputStream());
-            int length = Integer.reverseBytes(in.readInt());
-            byte[] body = new byte[length];
-            in.readFully(body);
-            long id = new FrameReader(ByteBuffer.wrap(body).order(ByteOrder.LITTLE_ENDIAN)).requestId();
-            ByteBuffer welcome = FrameWriter.frame(Protocol.REPLY, id).putI32(0).putI64(1).putString("")
-                    .putString("stalled").putI64(0).putI32(1).putU8(0x1F).putI32(0).finish(); // 1 queue, every scope, no heaps
             OutputStream out = socket.getOutputStream();
+            ByteBuffer challenge = FrameWriter.frame(Protocol.REPLY, readRequestId(in)).putI32(0)
+                    .putBytes(new byte[Protocol.NONCE_BYTES], 0, Protocol.NONCE_BYTES).finish(); // HELLO's reply
+            out.write(challenge.array(), 0, challenge.limit());
+            out.flush();
+            ByteBuffer welcome = FrameWriter.frame(Protocol.REPLY, readRequestId(in)).putI32(0).putI64(1).putString("")
+                    .putString("stalled").putI64(0).putI32(1).putU8(0x1F).putI32(0).finish(); // 1 queue, every scope, no heaps
             out.write(welcome.array(), 0, welcome.limit());
             out.flush();
             byte[] sink = new byte[4096];

@@ -1,5 +1,6 @@
 package dev.ortho.hal.remote;
 
+import dev.ortho.hal.remote.internal.protocol.Challenge;
 import dev.ortho.hal.remote.internal.protocol.FrameReader;
 import dev.ortho.hal.remote.internal.protocol.FrameWriter;
 import dev.ortho.hal.remote.internal.protocol.Protocol;
@@ -39,13 +40,20 @@ final class RawClient implements AutoCloseable {
         out.flush();
     }
 
-    /** Sends HELLO with {@code token} and returns the status code of the reply. */
+    /** Sends HELLO and AUTH proving {@code token}; returns the status code of the last reply. */
     int hello(String token) throws IOException {
-        byte[] t = token.getBytes(StandardCharsets.UTF_8);
-        send(FrameWriter.frame(Protocol.HELLO, 1).putI32(Protocol.MAGIC).putI32(Protocol.VERSION)
-                .putBytes(t, 0, t.length).finish());
-        FrameReader reply = read();
-        return reply.i32("status");
+        send(FrameWriter.frame(Protocol.HELLO, 1).putI32(Protocol.MAGIC).putI32(Protocol.VERSION).finish());
+        FrameReader challenge = read();
+        int status = challenge.i32("status");
+        if (status != 0) {
+            return status;
+        }
+        ByteBuffer nonce = challenge.bytes("nonce");
+        byte[] n = new byte[nonce.remaining()];
+        nonce.get(n);
+        byte[] proof = Challenge.prove(token.getBytes(StandardCharsets.UTF_8), n);
+        send(FrameWriter.frame(Protocol.AUTH, 2).putU8(1).putBytes(proof, 0, proof.length).finish());
+        return read().i32("status");
     }
 
     /** Reads one frame; skips PONGs and notifications. */

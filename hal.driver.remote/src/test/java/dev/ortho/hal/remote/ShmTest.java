@@ -113,9 +113,7 @@ class ShmTest {
     void aWorkerIdleLongerThanTheHandshakeTimeoutStillServesTheNextClient() throws Exception {
         byte[] token = "idle-worker-token".getBytes(StandardCharsets.UTF_8);
         ServerOptions defaults = ServerOptions.defaults(token);
-        ServerOptions quick = new ServerOptions(defaults.listen(), false, token, defaults.maxMemoryBytes(),
-                defaults.maxHandles(), defaults.maxInFlight(), defaults.allowedFormats(), defaults.maxFrameBytes(),
-                defaults.executorThreads(), Duration.ofMillis(20), defaults.idleTimeout());
+        ServerOptions quick = defaults.withHandshakeTimeout(Duration.ofMillis(20));
         java.util.concurrent.ExecutorService executor = java.util.concurrent.Executors.newFixedThreadPool(1);
         java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
         java.util.concurrent.CountDownLatch ended = new java.util.concurrent.CountDownLatch(1);
@@ -129,11 +127,22 @@ class ShmTest {
             java.util.concurrent.CompletableFuture<Integer> status = new java.util.concurrent.CompletableFuture<>();
             MailboxTransport client = new MailboxTransport(mailbox, true, () -> true, "test client",
                     Protocol.DEFAULT_MAX_FRAME_BYTES, () -> { });
+            MailboxTransport[] clientRef = {client};
             client.start(new Transport.Listener() {
                 @Override
                 public void onFrame(java.nio.ByteBuffer body) {
                     FrameReader reply = new FrameReader(body.order(java.nio.ByteOrder.LITTLE_ENDIAN));
-                    status.complete(reply.i32("status"));
+                    int code = reply.i32("status");
+                    if (code != 0 || reply.requestId() == 2) {
+                        status.complete(code); // a refusal, or the AUTH reply
+                        return;
+                    }
+                    java.nio.ByteBuffer nonce = reply.bytes("nonce");
+                    byte[] n = new byte[nonce.remaining()];
+                    nonce.get(n);
+                    byte[] proof = dev.ortho.hal.remote.internal.protocol.Challenge.prove(token, n);
+                    clientRef[0].send(FrameWriter.frame(Protocol.AUTH, 2).putU8(1).putBytes(proof, 0, proof.length)
+                            .finish());
                 }
 
                 @Override
@@ -141,8 +150,7 @@ class ShmTest {
                     status.completeExceptionally(reason);
                 }
             });
-            client.send(FrameWriter.frame(Protocol.HELLO, 1).putI32(Protocol.MAGIC).putI32(Protocol.VERSION)
-                    .putBytes(token, 0, token.length).finish());
+            client.send(FrameWriter.frame(Protocol.HELLO, 1).putI32(Protocol.MAGIC).putI32(Protocol.VERSION).finish());
             assertEquals(0, status.get(60, TimeUnit.SECONDS), "the handshake succeeded");
             client.close(new StatusException(StatusCode.CANCELLED, "test done"));
         } finally {

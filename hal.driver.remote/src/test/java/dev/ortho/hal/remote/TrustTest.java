@@ -220,7 +220,7 @@ class TrustTest {
             }
             try (RawClient raw = new RawClient(port)) {
                 raw.send(FrameWriter.frame(Protocol.HELLO, 1).putI32(Protocol.MAGIC).putI32(Protocol.VERSION + 1)
-                        .putBytes(new byte[0], 0, 0).finish());
+                        .finish());
                 assertEquals(StatusCode.INCOMPATIBLE.value(), raw.read().i32("status"));
                 assertTrue(raw.closedByServer());
             }

@@ -70,9 +70,15 @@ public final class OrthoMain implements Callable<Integer> {
         PrintStream out = new PrintStream(new FileOutputStream(FileDescriptor.out), true, Charset.defaultCharset());
         PrintStream err = new PrintStream(new FileOutputStream(FileDescriptor.err), true, Charset.defaultCharset());
         Cli cli = new Cli(drivers, versionText(), () -> runShell(out, err));
-        new VmTools(instance, drivers, () -> extensions == null ? List.of() : List.copyOf(extensions),
-                () -> new FileInputStream(FileDescriptor.in)).subcommands().forEach(cli::add);
-        int code = cli.run(args, out, err);
+        VmTools tools = new VmTools(instance, drivers, () -> extensions == null ? List.of() : List.copyOf(extensions),
+                () -> new FileInputStream(FileDescriptor.in));
+        tools.subcommands().forEach(cli::add);
+        int code;
+        try {
+            code = cli.run(args, out, err);
+        } finally {
+            tools.close(); // its hal type registration
+        }
         out.flush();
         err.flush();
         return code;

@@ -5,6 +5,7 @@ import dev.ortho.base.StatusException;
 import dev.ortho.hal.DriverRegistry;
 import dev.ortho.hal.remote.DeviceServer;
 import dev.ortho.hal.remote.ServerOptions;
+import dev.ortho.hal.remote.ServerTls;
 import java.io.PrintStream;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
@@ -16,9 +17,12 @@ import java.util.concurrent.locks.LockSupport;
 /**
  * {@code ortho serve-device --device=URI --token_file=PATH [--listen=HOST:PORT]
  * [--allow_non_loopback] [--max_memory_bytes=N] [--max_handles=N] [--max_in_flight=N]
- * [--allowed_formats=F,F]}: serves a device (a fresh one per client, created through the driver
- * registry) to {@code remote://} clients until the process is stopped. Loopback
- * {@code 127.0.0.1:7640} by default; any other address needs {@code --allow_non_loopback}.
+ * [--allowed_formats=F,F] [--max_connections=N] [--max_connections_per_address=N]
+ * [--max_server_memory_bytes=N] [--tls_keystore=P12 --tls_password_file=PATH [--tls_client_ca=PEM]]}:
+ * serves a device (a fresh one per client, created through the
+ * driver registry) to {@code remote://} clients until the process is stopped, or until the server
+ * stops by itself after an {@link Error} (exit 1). Loopback {@code 127.0.0.1:7640} by default;
+ * any other address needs {@code --allow_non_loopback}.
  */
 final class ServeDevice implements Cli.Subcommand {
     /** What to do while the server runs; returns when it should stop. */
@@ -34,10 +38,10 @@ final class ServeDevice implements Cli.Subcommand {
         this.lifetime = lifetime;
     }
 
-    /** Production lifetime: until the thread is interrupted or the JVM shuts down. */
+    /** Production lifetime: until the thread is interrupted, the JVM shuts down or the server stops. */
     static void untilStopped(DeviceServer server) {
         Runtime.getRuntime().addShutdownHook(new Thread(server::close, "ortho-serve-device-shutdown"));
-        while (!Thread.currentThread().isInterrupted()) {
+        while (!Thread.currentThread().isInterrupted() && server.isRunning()) {
             LockSupport.parkNanos(TimeUnit.SECONDS.toNanos(1));
         }
     }
@@ -57,6 +61,12 @@ final class ServeDevice implements Cli.Subcommand {
         int handles = -1;
         int inFlight = -1;
         Set<String> formats = ServerOptions.DEFAULT_FORMATS;
+        int connections = -1;
+        int connectionsPerAddress = -1;
+        long serverMemory = -1;
+        String tlsKeystore = null;
+        String tlsPassword = null;
+        String tlsClientCa = null;
         for (String arg : args) {
             int equals = arg.indexOf('=');
             String flag = equals < 0 ? arg : arg.substring(0, equals);
@@ -70,6 +80,12 @@ final class ServeDevice implements Cli.Subcommand {
                 case "--max_handles" -> handles = (int) number(flag, value);
                 case "--max_in_flight" -> inFlight = (int) number(flag, value);
                 case "--allowed_formats" -> formats = Set.of(required(flag, value).split(","));
+                case "--max_connections" -> connections = intNumber(flag, value);
+                case "--max_connections_per_address" -> connectionsPerAddress = intNumber(flag, value);
+                case "--max_server_memory_bytes" -> serverMemory = number(flag, value);
+                case "--tls_keystore" -> tlsKeystore = required(flag, value);
+                case "--tls_password_file" -> tlsPassword = required(flag, value);
+                case "--tls_client_ca" -> tlsClientCa = required(flag, value);
                 default -> {
                     err.println("ortho serve-device: unknown flag '" + arg + "'");
                     return Cli.EXIT_USAGE;
@@ -80,17 +96,32 @@ final class ServeDevice implements Cli.Subcommand {
             err.println("ortho serve-device: --device= and --token_file= are required");
             return Cli.EXIT_USAGE;
         }
+        if ((tlsKeystore == null) != (tlsPassword == null) || (tlsClientCa != null && tlsKeystore == null)) {
+            err.println("ortho serve-device: --tls_keystore= and --tls_password_file= go together, and "
+                    + "--tls_client_ca= needs them");
+            return Cli.EXIT_USAGE;
+        }
         ServerOptions defaults = ServerOptions.defaults(ServerOptions.readToken(Path.of(tokenFile)));
         ServerOptions options = defaults.withListen(address(listen), nonLoopback)
                 .withQuotas(memory > 0 ? memory : defaults.maxMemoryBytes(), handles > 0 ? handles : defaults.maxHandles(),
                         inFlight > 0 ? inFlight : defaults.maxInFlight())
-                .withAllowedFormats(formats);
+                .withAllowedFormats(formats)
+                .withServerLimits(connections > 0 ? connections : defaults.maxConnections(),
+                        connectionsPerAddress > 0 ? connectionsPerAddress : defaults.maxConnectionsPerAddress(),
+                        serverMemory > 0 ? serverMemory : defaults.serverMemoryBytes())
+                .withTls(tlsKeystore == null ? null : ServerTls.load(Path.of(tlsKeystore), Path.of(tlsPassword),
+                        tlsClientCa == null ? null : Path.of(tlsClientCa)));
         String uri = device;
         drivers.createDevice(uri).close(); // fail now, not at the first client, if the device cannot be created
         try (DeviceServer server = DeviceServer.start(() -> drivers.createDevice(uri), options)) {
-            out.println("serving " + uri + " on " + server.address().getHostString() + ":" + server.address().getPort());
+            out.println("serving " + uri + " on " + server.address().getHostString() + ":" + server.address().getPort()
+                    + (options.tls() == null ? "" : " (TLS)"));
             out.flush();
             lifetime.serve(server);
+            if (server.failure() != null) {
+                err.println("ortho serve-device: the server stopped after " + server.failure());
+                return Cli.EXIT_FAILURE;
+            }
         }
         return Cli.EXIT_OK;
     }
@@ -112,6 +143,15 @@ final class ServeDevice implements Cli.Subcommand {
             // reported below
         }
         throw new StatusException(StatusCode.INVALID_ARGUMENT, flag + "='" + value + "' is not a positive number");
+    }
+
+    private static int intNumber(String flag, String value) {
+        long n = number(flag, value);
+        if (n > Integer.MAX_VALUE) {
+            throw new StatusException(StatusCode.INVALID_ARGUMENT, flag + "='" + value + "' is above "
+                    + Integer.MAX_VALUE);
+        }
+        return (int) n;
     }
 
     private static InetSocketAddress address(String listen) {

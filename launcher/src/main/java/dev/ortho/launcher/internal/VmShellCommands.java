@@ -10,6 +10,7 @@ import java.util.List;
 import org.apache.felix.service.command.Descriptor;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
+import org.osgi.service.component.annotations.Deactivate;
 import org.osgi.service.component.annotations.Reference;
 import org.osgi.service.component.annotations.ReferenceCardinality;
 import org.osgi.service.component.annotations.ReferencePolicy;
@@ -45,6 +46,13 @@ public final class VmShellCommands {
     public VmShellCommands(@Reference Instance instance, @Reference DriverRegistry registry) {
         this.tools = new VmTools(instance, registry, () -> extensions == null ? List.of() : List.copyOf(extensions),
                 () -> System.in);
+    }
+
+    /** Forgets the loaded modules and drops the tools' hal type registration. */
+    @Deactivate
+    synchronized void deactivate() {
+        loaded.clear();
+        tools.close();
     }
 
     @Descriptor("load a module (.vmfb, or .vmasm assembled on the fly) for vm:invoke")

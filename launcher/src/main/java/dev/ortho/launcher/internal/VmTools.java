@@ -14,6 +14,8 @@ import dev.ortho.base.Timeout;
 import dev.ortho.modules.hal.HalModule;
 import dev.ortho.modules.hal.HalRefs;
 import dev.ortho.modules.hal.HalTypes;
+import dev.ortho.io.parameters.ParameterIndex;
+import dev.ortho.modules.io.parameters.ParameterModule;
 import dev.ortho.vm.Context;
 import dev.ortho.vm.ModuleDependency;
 import dev.ortho.vm.RefObject;
@@ -78,6 +80,14 @@ final class VmTools {
         HalTypes.register(instance);
         this.extensions = extensions;
         this.stdin = stdin;
+    }
+
+    /**
+     * Drops the {@link HalTypes} registration made by the constructor (a host that outlives these
+     * tools, such as the shell's framework, may then load another revision of the hal module).
+     */
+    void close() {
+        HalTypes.unregister(instance);
     }
 
     /** The subcommands by name, in help order. */
@@ -418,7 +428,7 @@ final class VmTools {
     }
     // ---------------------------------------------------------------- run-module / benchmark-module
 
-    private static final Set<String> RUN_VALUE_FLAGS = Set.of("module", "function", "input", "device",
+    private static final Set<String> RUN_VALUE_FLAGS = Set.of("module", "function", "input", "device", "parameters",
             HostMemoryFlag.NAME, "vm_compile");
     private static final Set<String> RUN_BOOL_FLAGS = Set.of("trace_execution", "print_statistics", "list_devices",
             "dump_devices");
@@ -463,23 +473,49 @@ final class VmTools {
         return false;
     }
 
+    /** Whether any of {@code modules} depends on (or imports from) the {@code io_parameters} module. */
+    static boolean needsParameters(List<Module> modules) {
+        for (Module module : modules) {
+            for (ModuleDependency dependency : module.dependencies()) {
+                if (dependency.name().equals(ParameterModule.NAME)) {
+                    return true;
+                }
+            }
+            for (Function f : module.imports()) {
+                if (f.name().startsWith(ParameterModule.NAME + ".")) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
     /**
      * A context over {@code modules} (registered in order), preceded by the {@code hal} module
      * over the devices {@code deviceUris} (or the {@link #defaultDevice()}) when any module
-     * needs it; closing releases the context, then the devices.
+     * needs it, and by the {@code io_parameters} module over the {@code parameterSpecs}
+     * ({@code --parameters=[scope=]file.irpa}, opened only then, as IREE's tools) when any module
+     * needs that; closing releases the context, then the parameter files and the devices.
      */
     final class Session implements AutoCloseable {
         final List<Device> devices = new ArrayList<>();
         final List<String> deviceNames = new ArrayList<>();
         final Context context;
+        private ParameterIndex parameters;
         private boolean contextClosed;
+        /** Whether HalModule.create registered the hal types once more (dropped on close). */
+        private boolean halTypesRegistered;
 
         Session(List<Module> modules, List<String> deviceUris) {
-            this(modules, deviceUris, HostMemoryLimit.UNLIMITED);
+            this(modules, deviceUris, List.of(), HostMemoryLimit.UNLIMITED);
         }
 
-        /** As {@link #Session(List, List)}, the programs' lists and buffers charged to {@code hostMemoryLimit}. */
-        Session(List<Module> modules, List<String> deviceUris, HostMemoryLimit hostMemoryLimit) {
+        /**
+         * As {@link #Session(List, List)}, with the {@code --parameters} archives
+         * ({@code [scope=]path}) and the programs' lists and buffers charged to {@code hostMemoryLimit}.
+         */
+        Session(List<Module> modules, List<String> deviceUris, List<String> parameterSpecs,
+                HostMemoryLimit hostMemoryLimit) {
             List<Module> all = new ArrayList<>();
             try {
                 if (needsHal(modules)) {
@@ -488,12 +524,25 @@ final class VmTools {
                         deviceNames.add(uri);
                     }
                     all.add(HalModule.create(instance, devices));
+                    halTypesRegistered = true;
+                }
+                if (needsParameters(modules)) {
+                    parameters = ParameterIndex.open(parameterSpecs);
+                    all.add(ParameterModule.create(instance, parameters));
                 }
                 all.addAll(modules);
                 context = Context.create(instance, hostMemoryLimit, all.toArray(Module[]::new));
             } catch (RuntimeException e) {
+                closeParameters();
                 closeDevices();
                 throw e;
+            }
+        }
+
+        private void closeParameters() {
+            if (parameters != null) {
+                parameters.close();
+                parameters = null;
             }
         }
 
@@ -531,6 +580,7 @@ final class VmTools {
             try {
                 closeContext();
             } finally {
+                closeParameters();
                 closeDevices();
             }
         }
@@ -540,6 +590,10 @@ final class VmTools {
                 device.close();
             }
             devices.clear();
+            if (halTypesRegistered) {
+                halTypesRegistered = false;
+                HalTypes.unregister(instance);
+            }
         }
     }
 
@@ -780,7 +834,8 @@ final class VmTools {
         Function function = selectFunction("run-module", modules.get(modules.size() - 1), flags.get("function", ""));
         int exit;
         String statistics;
-        try (Session session = new Session(modules, flags.all("device"), HostMemoryFlag.parse(flags))) {
+        try (Session session = new Session(modules, flags.all("device"), flags.all("parameters"),
+                HostMemoryFlag.parse(flags))) {
             try (FunctionIo io = new FunctionIo(session.device(), false);
                     CoarseFences fences = isCoarseFences(function) ? new CoarseFences(requireDevice(session)) : null) {
                 VmList inputs = parseInputs(function, flags.all("input"), io, fences);
@@ -887,7 +942,8 @@ final class VmTools {
         Function function = selectFunction("benchmark-module", modules.get(modules.size() - 1),
                 flags.get("function", ""));
         String statistics;
-        try (Session session = new Session(modules, flags.all("device"), HostMemoryFlag.parse(flags))) {
+        try (Session session = new Session(modules, flags.all("device"), flags.all("parameters"),
+                HostMemoryFlag.parse(flags))) {
             try (FunctionIo io = new FunctionIo(session.device(), false);
                     CoarseFences fences = isCoarseFences(function) ? new CoarseFences(requireDevice(session)) : null) {
                 VmList inputs = parseInputs(function, flags.all("input"), io, fences);

@@ -53,7 +53,8 @@ import org.junit.jupiter.api.io.TempDir;
  * integer and boolean contents byte for byte, float contents within the entry's tolerance
  * ({@code |ortho - iree| <= atol + rtol * |iree|}). Where all outputs are floats, the IREE
  * command itself ({@code --expected_output=@… --expected_f32_threshold=…}) must report success.
- * Where IREE's own runtime fails on a module, Ortho must fail with the same status code.
+ * Where IREE's own runtime fails on a module, Ortho must fail with the same status code, and
+ * {@code dump-module} prints exactly what {@code iree-dump-module} printed for every module.
  *
  * <p>Devices: {@code local-sync} (against IREE's local-sync outputs), {@code local-task},
  * {@code validation+local-task}, {@code remote://} over TCP to an in-process server serving
@@ -150,6 +151,29 @@ class IreeCompiledModelsTest {
             }
         }
         assertTrue(tests.size() >= 5 * 5, "the corpus is missing: " + tests.size() + " runs under " + MODELS);
+        return tests.stream();
+    }
+
+    @TestFactory
+    Stream<DynamicTest> dumpModulePrintsWhatIreeDumpModulePrints() throws IOException {
+        List<Map<String, Object>> vmfbs = get(manifest(), "vmfbs");
+        List<DynamicTest> tests = new ArrayList<>();
+        for (Map<String, Object> record : vmfbs) {
+            String vmfb = get(record, "vmfb");
+            tests.add(DynamicTest.dynamicTest("dump-module " + vmfb, () -> {
+                Run r = run(List.of("dump-module", MODELS.resolve(vmfb).toString()));
+                assertEquals(0, r.exit(), r.err());
+                String text = get(record, "iree_dump_module");
+                if (text != null) { // the whole text is committed: a failure shows the difference
+                    assertEquals(Files.readString(MODELS.resolve(text)), r.out());
+                }
+                byte[] digest = java.security.MessageDigest.getInstance("SHA-256")
+                        .digest(r.out().getBytes(StandardCharsets.UTF_8));
+                assertEquals(get(record, "iree_dump_module_sha256"), java.util.HexFormat.of().formatHex(digest),
+                        "sha256 of dump-module's output for " + vmfb);
+            }));
+        }
+        assertTrue(tests.size() >= 10, "the corpus is missing: " + tests.size() + " modules under " + MODELS);
         return tests.stream();
     }
 

@@ -224,6 +224,36 @@ class OrthoJarIT {
         assertTrue(gogo.out().contains("EXEC @mul\nresult[0]: hal.buffer_view\n2x2xf32=[3 6][9 12]"), gogo.out());
     }
 
+    /** The corpus of modules compiled by iree-compile ({@code models/}, see its README). */
+    private static final Path MODELS = Path.of("..", "models").toAbsolutePath().normalize();
+
+    @Test
+    @Timeout(value = 300, unit = TimeUnit.SECONDS) // hang guard for JVM launches on a loaded machine
+    void ireeCompiledModulesRunThroughTheJarWithIreesFlags() throws Exception {
+        // The commands of the README's "Running a model compiled by IREE", as iree-run-module takes them.
+        Run cnn = ortho(null, "run-module", "--device=local-task",
+                "--module=" + MODELS.resolve("vmfb/cnn.vmvx-ukernels-dt.vmfb"), "--function=cnn",
+                "--input=@" + MODELS.resolve("data/cnn/b1/input0.npy"),
+                "--expected_output=@" + MODELS.resolve("data/cnn/b1/vmvx-ukernels-dt/local-task/output0.npy"),
+                "--expected_f32_threshold=1e-05", "--expected_rtol=1e-05");
+        assertEquals(0, cnn.exitCode(), cnn.out() + cnn.err());
+        assertEquals("EXEC @cnn\n[SUCCESS] all function outputs matched their expected values.\n", cnn.out());
+        // Externalized weights through the io_parameters module, IREE's --parameters spelling.
+        Run params = ortho(null, "run-module", "--device=local-sync",
+                "--module=" + MODELS.resolve("vmfb/mlp_params.vmvx.vmfb"), "--function=mlp",
+                "--parameters=model=" + MODELS.resolve("params/mlp_params.irpa"),
+                "--input=@" + MODELS.resolve("data/mlp_params/b1/input0.npy"),
+                "--expected_output=@" + MODELS.resolve("data/mlp_params/b1/vmvx/local-sync/output0.npy"),
+                "--expected_f32_threshold=1e-05", "--expected_rtol=1e-05");
+        assertEquals(0, params.exitCode(), params.out() + params.err());
+        assertTrue(params.out().endsWith("[SUCCESS] all function outputs matched their expected values.\n"),
+                params.out());
+        // What iree-dump-module prints, byte for byte (its output for this file is committed).
+        Run dump = ortho(null, "dump-module", MODELS.resolve("vmfb/cnn.vmvx-ukernels-dt.vmfb").toString());
+        assertEquals(0, dump.exitCode(), dump.err());
+        assertEquals(Files.readString(MODELS.resolve("dump/cnn.vmvx-ukernels-dt.txt")), dump.out());
+    }
+
     /** The committed MLP example ({@code examples/mlp.vmasm}, next to this module). */
     private static final Path MLP = Path.of("..", "examples", "mlp.vmasm").toAbsolutePath().normalize();
     private static final String MLP_INPUT = "--input=1x784xf32=0.5";

@@ -89,8 +89,12 @@ class ServeDeviceTest {
             }
         });
         CompletableFuture<Integer> exit = CompletableFuture.supplyAsync(() -> command.run(List.of(
-                "--listen=127.0.0.1:0", "--device=local-sync", "--token_file=" + token), out, err));
+                "--listen=127.0.0.1:0", "--device=local-sync", "--token_file=" + token, "--max_connections=9",
+                "--max_connections_per_address=8", "--max_server_memory_bytes=123456789"), out, err));
         DeviceServer server = started.get(60, TimeUnit.SECONDS);
+        assertEquals(9, server.options().maxConnections());
+        assertEquals(8, server.options().maxConnectionsPerAddress());
+        assertEquals(123456789L, server.options().serverMemoryBytes());
         int[] x = {1, 2, 3, 4, 5, 6, 7};
         int[] y = {7, 6, 5, 4, 3, 2, 1};
         try (Device remote = registry.createDevice("remote://127.0.0.1:" + server.address().getPort() + "?token_file="
@@ -111,6 +115,13 @@ class ServeDeviceTest {
         Cli cli = new Cli(registry, "v", () -> 0);
         assertEquals(Cli.EXIT_USAGE, cli.run(new String[] {"serve-device", "--device=local-sync"}, out, err));
         assertEquals(Cli.EXIT_USAGE, cli.run(new String[] {"serve-device", "--colour=red"}, out, err));
+        assertEquals(Cli.EXIT_USAGE, cli.run(new String[] {"serve-device", "--device=local-sync", "--token_file=" + token,
+                "--tls_keystore=server.p12"}, out, err)); // without --tls_password_file
+        assertEquals(Cli.EXIT_USAGE, cli.run(new String[] {"serve-device", "--device=local-sync", "--token_file=" + token,
+                "--tls_client_ca=ca.pem"}, out, err)); // without a keystore
+        assertEquals(Cli.EXIT_FAILURE, cli.run(new String[] {"serve-device", "--device=local-sync", "--token_file="
+                + token, "--tls_keystore=" + dir.resolve("missing.p12"), "--tls_password_file=" + token}, out, err));
+        assertTrue(errBytes.toString(StandardCharsets.UTF_8).contains("missing.p12"), errBytes.toString());
         assertEquals(Cli.EXIT_FAILURE, cli.run(new String[] {"serve-device", "--device=local-sync",
                 "--token_file=" + token, "--listen=0.0.0.0:0"}, out, err));
         assertTrue(errBytes.toString(StandardCharsets.UTF_8).contains("PERMISSION_DENIED"), errBytes.toString());

@@ -41,7 +41,7 @@ class EveryOpRoundTripTest {
                 tests.add(test(ext.prefix(), d));
             }
         }
-        assertEquals(136 + 62 + 64, tests.size());
+        assertEquals(136 + 63 + 65, tests.size()); // ExtF32/ExtF64 include vm.fpowi (after the 17.0 snapshot)
         return tests.stream();
     }
 

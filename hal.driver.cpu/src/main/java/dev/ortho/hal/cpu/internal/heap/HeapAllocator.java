@@ -47,10 +47,21 @@ public final class HeapAllocator implements Allocator {
     private final AtomicLong bytesAllocated = new AtomicLong();
     private final AtomicLong bytesFreed = new AtomicLong();
     private final AtomicLong bytesPeak = new AtomicLong();
+    private final AtomicLong sharedLiveBytes;
 
     /** @param name names the allocator in error messages, e.g. the device name */
     public HeapAllocator(String name) {
+        this(name, new AtomicLong());
+    }
+
+    /**
+     * @param name names the allocator in error messages, e.g. the device name
+     * @param sharedLiveBytes a counter of live allocated bytes shared with other allocators (a
+     *     driver's total across its devices); this allocator adds and subtracts its own
+     */
+    public HeapAllocator(String name, AtomicLong sharedLiveBytes) {
         this.name = name;
+        this.sharedLiveBytes = sharedLiveBytes;
     }
 
     @Override
@@ -99,10 +110,12 @@ public final class HeapAllocator implements Allocator {
         }
         long live = bytesAllocated.addAndGet(size) - bytesFreed.get();
         bytesPeak.accumulateAndGet(live, Math::max);
+        sharedLiveBytes.addAndGet(size);
         return new HeapBuffer(memory, normalizedType(params), normalizedAccess(params), normalizedUsage(params),
                 queueAllocated, () -> {
                     arena.close();
                     bytesFreed.addAndGet(size);
+                    sharedLiveBytes.addAndGet(-size);
                 });
     }
 

@@ -12,6 +12,7 @@ import java.util.List;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.ConfigurationPolicy;
+import org.osgi.service.component.annotations.Deactivate;
 import org.osgi.service.component.annotations.Reference;
 import org.osgi.service.component.annotations.ReferenceCardinality;
 import org.osgi.service.component.annotations.ReferencePolicy;
@@ -23,7 +24,9 @@ import org.osgi.service.metatype.annotations.Designate;
  * device options of its configuration (PID {@code dev.ortho.hal.driver.local_task}; a change
  * re-creates the component) and keeps its kernel library registry in step with the
  * {@link KernelLibrary} services and its VMVX loader in step with the {@link InstructionExtension}
- * services (dynamic, greedy). Devices are owned by whoever created them.
+ * services (dynamic, greedy). Devices are owned by whoever created them until the component is
+ * deactivated (bundle stopped, configuration changed): then every device it created is torn down
+ * at once (DESIGN §3: unfinished work fails with UNAVAILABLE, no worker thread is left).
  */
 @Component(service = DriverFactory.class, configurationPid = "dev.ortho.hal.driver.local_task",
         configurationPolicy = ConfigurationPolicy.OPTIONAL, property = {
@@ -40,6 +43,12 @@ public final class LocalTaskDriverComponent implements DriverFactory {
         this.factory = new LocalTaskDriverFactory(libraries.registry(), new LocalTaskOptions(config.queue__count(),
                 config.task__topology__group__count(), config.task__topology__max__group__count(),
                 config.task__worker__spin__us(), config.pool__quota__bytes(), config.inline__transfer__bytes()));
+    }
+
+    /** Tears down the devices created through this component. */
+    @Deactivate
+    void deactivate() {
+        factory.close();
     }
 
     @Reference(cardinality = ReferenceCardinality.MULTIPLE, policy = ReferencePolicy.DYNAMIC,

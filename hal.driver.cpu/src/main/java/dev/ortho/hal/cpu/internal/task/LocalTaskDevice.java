@@ -45,6 +45,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
@@ -64,8 +66,10 @@ import org.slf4j.LoggerFactory;
  * <p>Lifetime: the creator owns one reference; the last {@link #release()} tears the device down:
  * new calls fail with FAILED_PRECONDITION, every unfinished operation fails its signals with
  * CANCELLED, the executor is shut down (bounded wait; its workers exit) and the resources the
- * operations held are released. It must not be released from one of its own queue callbacks
- * (host calls, kernels). Buffers stay usable until their own last release. Thread-safe.
+ * operations held are released. {@link #terminate} (the driver going away) tears it down the same
+ * way at once, whoever still holds it, with UNAVAILABLE for unfinished operations and new calls.
+ * It must not be released or terminated from one of its own queue callbacks (host calls, kernels).
+ * Buffers stay usable until their own last release. Thread-safe.
  */
 public final class LocalTaskDevice implements Device {
     private static final Logger LOG = LoggerFactory.getLogger(LocalTaskDevice.class);
@@ -78,6 +82,8 @@ public final class LocalTaskDevice implements Device {
     private final Executor executor;
     private final DevicePool pool;
     private final TaskQueue[] queues;
+    private final LiveDevices liveDevices;
+    private final CountDownLatch tornDown = new CountDownLatch(1);
     private final AtomicInteger references = new AtomicInteger(1);
     private final AtomicLong semaphoreCount = new AtomicLong();
     private final AtomicLong poolCount = new AtomicLong();
@@ -86,6 +92,8 @@ public final class LocalTaskDevice implements Device {
     private int liveCount; // guarded by liveLock
     private boolean closing; // guarded by liveLock
     private volatile boolean closed;
+    /** Why the device was torn down (null while open): UNAVAILABLE if terminated, else CANCELLED. */
+    private volatile StatusException closedReason;
 
     /**
      * Creates the device and starts its executor.
@@ -95,11 +103,14 @@ public final class LocalTaskDevice implements Device {
      * @param options queue count, executor and pool configuration
      * @param ordinal a number unique among the devices of this driver, used to build the queues'
      *     never-reused frontier axes (device index = low 8 bits, session = next 8 bits)
+     * @param liveDevices the set the device leaves when it is torn down (the caller adds it)
      */
-    public LocalTaskDevice(DeviceInfo info, KernelLibraryRegistry libraries, LocalTaskOptions options, int ordinal) {
+    public LocalTaskDevice(DeviceInfo info, KernelLibraryRegistry libraries, LocalTaskOptions options, int ordinal,
+            LiveDevices liveDevices) {
         this.info = info;
+        this.liveDevices = liveDevices;
         this.libraries = libraries;
-        this.allocator = new HeapAllocator(info.name());
+        this.allocator = new HeapAllocator(info.name(), liveDevices.offHeapBytes());
         int workers = options.workerCount(options.groupCount() > 0 ? options.groupCount() : Topology.detect().groupCount());
         this.executor = Executor.builder().topology(Topology.ofGroupCount(workers)).workerCount(workers)
                 .spinNanos(options.spinMicros() * 1000).name(info.name()).build();
@@ -498,36 +509,71 @@ public final class LocalTaskDevice implements Device {
         }
     }
 
-    private void shutdown() {
+    /**
+     * Tears the device down now, whoever still holds references (its driver is going away):
+     * unfinished operations fail their signals with {@code reason}'s code, new calls fail with
+     * it, the executor stops. Returns once the teardown (possibly started by another thread) is
+     * done, or after a bounded wait. Idempotent; later releases only count down.
+     */
+    public void terminate(StatusException reason) {
+        shutdown(reason);
+    }
+
+    private void shutdown(StatusException reason) {
         List<QueueOp> live = new ArrayList<>();
+        boolean started;
         synchronized (liveLock) {
-            closing = true;
-            for (QueueOp op = liveHead; op != null; op = op.liveNext) {
-                live.add(op);
+            started = closing;
+            if (!started) {
+                closing = true;
+                closedReason = reason;
+                for (QueueOp op = liveHead; op != null; op = op.liveNext) {
+                    live.add(op);
+                }
+                liveHead = null;
+                liveCount = 0;
             }
-            liveHead = null;
-            liveCount = 0;
+        }
+        if (started) { // by another thread: wait outside the lock, which its retirements take
+            awaitTearDown();
+            return;
         }
         closed = true;
-        for (QueueOp op : live) {
-            op.queue.retire(op, new StatusException(StatusCode.CANCELLED, "device '" + info.name()
-                    + "' was closed before " + op + " finished"), true);
-        }
-        boolean clean;
         try {
-            clean = executor.shutdown(SHUTDOWN_TIMEOUT);
-        } catch (StatusException e) {
-            LOG.error("device '{}' released on its own worker thread; executor shutdown skipped: {}", info.name(),
-                    e.getMessage());
-            clean = false;
+            for (QueueOp op : live) {
+                op.queue.retire(op, new StatusException(reason.code(), reason.baseMessage() + " before " + op
+                        + " finished"), true);
+            }
+            boolean clean;
+            try {
+                clean = executor.shutdown(SHUTDOWN_TIMEOUT);
+            } catch (StatusException e) {
+                LOG.error("device '{}' released on its own worker thread; executor shutdown skipped: {}", info.name(),
+                        e.getMessage());
+                clean = false;
+            }
+            if (!clean) {
+                LOG.warn("device '{}': executor did not stop within {}", info.name(), SHUTDOWN_TIMEOUT);
+            }
+            for (QueueOp op : live) {
+                op.releaseResources();
+            }
+            pool.shutdown();
+        } finally {
+            liveDevices.remove(this);
+            tornDown.countDown();
         }
-        if (!clean) {
-            LOG.warn("device '{}': executor did not stop within {}", info.name(), SHUTDOWN_TIMEOUT);
+    }
+
+    private void awaitTearDown() {
+        try {
+            if (!tornDown.await(SHUTDOWN_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
+                LOG.warn("device '{}': teardown by another thread did not finish within {}", info.name(),
+                        SHUTDOWN_TIMEOUT);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
-        for (QueueOp op : live) {
-            op.releaseResources();
-        }
-        pool.shutdown();
     }
 
     // ---- checks -------------------------------------------------------------------------------
@@ -562,6 +608,11 @@ public final class LocalTaskDevice implements Device {
     }
 
     private StatusException closedError(String what) {
+        StatusException reason = closedReason;
+        if (reason != null && reason.code() == StatusCode.UNAVAILABLE) {
+            return new StatusException(StatusCode.UNAVAILABLE, what + " on device '" + info.name()
+                    + "' after it was torn down: " + reason.baseMessage());
+        }
         return new StatusException(StatusCode.FAILED_PRECONDITION, what + " on device '" + info.name()
                 + "' after it was closed");
     }
@@ -575,7 +626,7 @@ public final class LocalTaskDevice implements Device {
     public void release() {
         int remaining = references.decrementAndGet();
         if (remaining == 0) {
-            shutdown();
+            shutdown(new StatusException(StatusCode.CANCELLED, "device '" + info.name() + "' was closed"));
         } else if (remaining < 0) {
             throw new StatusException(StatusCode.FAILED_PRECONDITION, "device '" + info.name()
                     + "' released more times than retained");

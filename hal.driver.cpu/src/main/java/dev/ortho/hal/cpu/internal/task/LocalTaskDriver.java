@@ -26,23 +26,38 @@ public final class LocalTaskDriver extends DefaultDeviceDriver {
     private final KernelLibraryRegistry libraries;
     private final LocalTaskOptions defaults;
     private final AtomicInteger ordinals;
+    private final LiveDevices liveDevices;
+
+    /** A driver whose devices are torn down only by their last release (no factory tracks them). */
+    public LocalTaskDriver(KernelLibraryRegistry libraries, LocalTaskOptions defaults, AtomicInteger ordinals) {
+        this(libraries, defaults, ordinals, new LiveDevices(NAME));
+    }
 
     /**
      * @param libraries the kernel libraries its devices resolve {@code jvm-static} executables against
      * @param defaults options for devices whose URI does not override them
      * @param ordinals shared device counter (keeps queue axes unique across drivers of one factory)
+     * @param liveDevices the factory's live devices, which every device created joins
      */
-    public LocalTaskDriver(KernelLibraryRegistry libraries, LocalTaskOptions defaults, AtomicInteger ordinals) {
+    public LocalTaskDriver(KernelLibraryRegistry libraries, LocalTaskOptions defaults, AtomicInteger ordinals,
+            LiveDevices liveDevices) {
         super(INFO);
         this.libraries = libraries;
         this.defaults = defaults;
         this.ordinals = ordinals;
+        this.liveDevices = liveDevices;
     }
 
-    /** @throws StatusException INVALID_ARGUMENT for unknown or malformed parameters */
+    /**
+     * @throws StatusException INVALID_ARGUMENT for unknown or malformed parameters, UNAVAILABLE if
+     *     the factory was closed
+     */
     @Override
     protected Device createDevice(DeviceInfo device, Map<String, String> params) {
         LocalTaskOptions options = defaults.with(params);
-        return new LocalTaskDevice(device, libraries, options, ordinals.getAndIncrement());
+        LocalTaskDevice created = new LocalTaskDevice(device, libraries, options, ordinals.getAndIncrement(),
+                liveDevices);
+        liveDevices.add(created);
+        return created;
     }
 }

@@ -12,12 +12,18 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * Creates {@link LocalTaskDriver}s sharing one {@link KernelLibraryRegistry} and one set of
  * default options. Plain Java: {@code new LocalTaskDriverFactory(new KernelLibraryRegistry(
- * List.of(new BuiltinKernels())), LocalTaskOptions.DEFAULTS)}. Thread-safe.
+ * List.of(new BuiltinKernels())), LocalTaskOptions.DEFAULTS)}.
+ *
+ * <p>The factory keeps track of the devices its drivers created until they are torn down
+ * ({@link #liveDevices()}); {@link #close()} tears them all down (the driver bundle stopping).
+ * Thread-safe.
  */
-public final class LocalTaskDriverFactory implements DriverFactory {
+public final class LocalTaskDriverFactory implements DriverFactory, AutoCloseable {
     private final KernelLibraryRegistry libraries;
     private final LocalTaskOptions defaults;
     private final AtomicInteger ordinals = new AtomicInteger();
+    private final LiveDevices liveDevices = new LiveDevices(LocalTaskDriver.NAME);
+    private volatile boolean closed;
 
     public LocalTaskDriverFactory(KernelLibraryRegistry libraries, LocalTaskOptions defaults) {
         this.libraries = libraries;
@@ -29,12 +35,43 @@ public final class LocalTaskDriverFactory implements DriverFactory {
         return List.of(LocalTaskDriver.INFO);
     }
 
+    /** @throws StatusException NOT_FOUND for another name, UNAVAILABLE once closed */
     @Override
     public Driver createDriver(String driverName) {
         if (!LocalTaskDriver.NAME.equals(driverName)) {
             throw new StatusException(StatusCode.NOT_FOUND, "driver factory '" + LocalTaskDriver.NAME
                     + "' cannot create driver '" + driverName + "'");
         }
-        return new LocalTaskDriver(libraries, defaults, ordinals);
+        if (closed) {
+            throw new StatusException(StatusCode.UNAVAILABLE, "driver '" + LocalTaskDriver.NAME + "' was stopped");
+        }
+        return new LocalTaskDriver(libraries, defaults, ordinals, liveDevices);
+    }
+
+    /**
+     * Devices created by this factory's drivers and not torn down yet: each holds an executor and
+     * its worker threads. A diagnostic snapshot (leak tests, shell statistics).
+     */
+    public int liveDevices() {
+        return liveDevices.count();
+    }
+
+    /**
+     * Off-heap bytes the allocators of this factory's devices hold now (buffers not freed yet, also
+     * those outliving their device). A diagnostic snapshot.
+     */
+    public long liveBytes() {
+        return liveDevices.liveBytes();
+    }
+
+    /**
+     * Tears down every live device at once, whoever holds it (their unfinished operations fail with
+     * UNAVAILABLE, their workers exit), and refuses new drivers and devices with UNAVAILABLE.
+     * Returns when the devices are torn down. Idempotent.
+     */
+    @Override
+    public void close() {
+        closed = true;
+        liveDevices.close();
     }
 }

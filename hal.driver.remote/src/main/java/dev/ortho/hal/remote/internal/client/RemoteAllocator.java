@@ -52,7 +52,16 @@ final class RemoteAllocator implements Allocator {
         return allocate(params, size, null, null);
     }
 
+    /**
+     * Allocates on the server; the client's buffer allows {@code clientAccess} of what the server
+     * granted (an import asks the server for WRITE too, to upload its contents, without granting it).
+     */
     private RemoteBuffer allocate(BufferParams params, long size, MemorySegment imported, Runnable releaseCallback) {
+        return allocate(params, size, imported, releaseCallback, MemoryAccess.ALL);
+    }
+
+    private RemoteBuffer allocate(BufferParams params, long size, MemorySegment imported, Runnable releaseCallback,
+            int clientAccess) {
         device.requireOpen("allocateBuffer");
         Checks.notNull(params, "buffer params");
         if (size < 0) {
@@ -62,8 +71,9 @@ final class RemoteAllocator implements Allocator {
         long handle = connection.newHandle();
         FrameReader reply = connection.call(putParams(connection.request(Protocol.BUFFER_ALLOCATE).putI64(handle),
                 params).putI64(size), "allocateBuffer of " + size + " bytes");
-        return new RemoteBuffer(connection, handle, size, reply.i32("memory type"), reply.i32("access"),
-                reply.i32("usage"), imported, releaseCallback);
+        int type = reply.i32("memory type");
+        int access = reply.i32("access") & clientAccess;
+        return new RemoteBuffer(connection, handle, size, type, access, reply.i32("usage"), imported, releaseCallback);
     }
 
     @Override
@@ -79,7 +89,12 @@ final class RemoteAllocator implements Allocator {
             throw new StatusException(StatusCode.INVALID_ARGUMENT, "imported memory is read-only but params allow "
                     + MemoryAccess.format(access));
         }
-        RemoteBuffer buffer = allocate(params, memory.byteSize(), memory, releaseCallback);
+        // the server's copy is filled by an upload, so it must be writable there even when the
+        // import is read-only (issue 15: a READ-only import was refused and left zeros); the
+        // client's buffer still allows only what the caller asked for
+        BufferParams upload = new BufferParams(params.type(), access | MemoryAccess.WRITE, params.usage(),
+                params.queueAffinity(), params.minAlignment());
+        RemoteBuffer buffer = allocate(upload, memory.byteSize(), memory, releaseCallback, access);
         buffer.push(0, memory);
         return buffer;
     }

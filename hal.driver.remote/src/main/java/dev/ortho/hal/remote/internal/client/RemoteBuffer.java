@@ -261,7 +261,7 @@ final class RemoteBuffer implements Buffer, RemoteConnection.Target {
         checkHostAccess("read", MAPPING_MODE_SCOPED, MemoryAccess.READ, offset, target.byteSize());
         root.writeBackPersistent();
         fetch(byteOffset + offset, target);
-        if (imported != null) {
+        if (imported != null && !imported.isReadOnly()) {
             MemorySegment.copy(target, 0, imported, byteOffset + offset, target.byteSize());
         }
     }
@@ -315,10 +315,15 @@ final class RemoteBuffer implements Buffer, RemoteConnection.Target {
 
     /** Writes {@code source} at absolute {@code offset} on the server, one-way, in chunks. */
     void push(long offset, MemorySegment source) {
+        push(Protocol.BUFFER_WRITE, offset, source);
+    }
+
+    /** {@link #push(long, MemorySegment)} with {@code opcode} BUFFER_WRITE or MAPPING_WRITE_BACK. */
+    void push(int opcode, long offset, MemorySegment source) {
         long size = source.byteSize();
         for (long done = 0; done < size; ) {
             int chunk = (int) Math.min(size - done, Protocol.TRANSFER_CHUNK_BYTES);
-            connection.send(connection.request(Protocol.BUFFER_WRITE, chunk + 32).putI64(handle)
+            connection.send(connection.request(opcode, chunk + 32).putI64(handle)
                     .putI64(offset + done).putBytes(source, done, chunk));
             done += chunk;
         }

@@ -25,6 +25,13 @@ import org.slf4j.LoggerFactory;
  * every waiting call and every later call throws UNAVAILABLE, and every semaphore the server was
  * still expected to signal fails with UNAVAILABLE, so no waiter hangs.
  *
+ * <p><b>Device loss.</b> A one-way request that the server refused ({@link Protocol#ERROR})
+ * cannot be reported to its caller, who has moved on, and later work may depend on it (an
+ * upload that did not happen leaves a buffer with other contents). So it loses the device, as
+ * IREE's sticky device loss does: the connection closes and from then on every waiting and later
+ * call, and every semaphore the server still owed, fails with the refused request's status code
+ * and a message naming the request. A reply that arrives after the refusal is not delivered.
+ *
  * <p>Thread-safe.
  */
 final class RemoteConnection implements Transport.Listener {
@@ -56,6 +63,9 @@ final class RemoteConnection implements Transport.Listener {
     private final Map<Long, Target> targets = new ConcurrentHashMap<>();
     private volatile Transport transport;
     private volatile StatusException failure;
+    /** Set once a one-way request failed: the device is lost (see the class comment). */
+    private volatile StatusException lost;
+    private final java.util.concurrent.atomic.AtomicBoolean closedOnce = new java.util.concurrent.atomic.AtomicBoolean();
     private volatile long lastPingNanos = System.nanoTime();
     private volatile Runnable afterClose = () -> { };
 
@@ -176,6 +186,11 @@ final class RemoteConnection implements Transport.Listener {
             pending.remove(id);
         }
         FrameReader reply = call.reply;
+        StatusException lostStatus = lost;
+        if (lostStatus != null) { // the server answered after refusing an earlier one-way request
+            throw new StatusException(lostStatus.code(), what + " on " + peer + ": " + lostStatus.getMessage(),
+                    lostStatus);
+        }
         if (reply == null) { // a reply that arrived just before the connection closed still counts
             throw new StatusException(call.failure.code(), what + " on " + peer + ": " + call.failure.getMessage(),
                     call.failure);
@@ -215,7 +230,8 @@ final class RemoteConnection implements Transport.Listener {
             case Protocol.PONG -> in.end();
             case Protocol.ERROR -> {
                 StatusException status = in.status("error");
-                LOG.warn("remote device {} refused one-way request {}: {}", peer, in.requestId(), status.toString());
+                in.end();
+                lose(in.requestId(), status);
             }
             case Protocol.SEMAPHORE_REACHED -> {
                 long handle = in.i64("handle");
@@ -278,10 +294,33 @@ final class RemoteConnection implements Transport.Listener {
         }
     }
 
+    /**
+     * The server refused one-way request {@code requestId}: the device is lost (sticky) with the
+     * refusal's code, and the connection closes.
+     */
+    private void lose(long requestId, StatusException refusal) {
+        StatusException status = new StatusException(refusal.code(), "remote device " + peer
+                + " is lost: one-way request " + requestId + " failed: " + refusal.getMessage());
+        LOG.error("{}", status.getMessage());
+        lost = status;
+        failAll(status);
+        Transport t = transport;
+        if (t != null) {
+            t.close(status);
+        }
+    }
+
     @Override
     public void onClosed(StatusException reason) {
-        StatusException status = new StatusException(StatusCode.UNAVAILABLE, "remote device " + peer
-                + " is unavailable: " + reason.getMessage());
+        failAll(new StatusException(StatusCode.UNAVAILABLE, "remote device " + peer
+                + " is unavailable: " + reason.getMessage()));
+        if (closedOnce.compareAndSet(false, true)) {
+            afterClose.run();
+        }
+    }
+
+    /** Fails waiting calls, later calls and owed semaphores with {@code status}; the first failure wins. */
+    private synchronized void failAll(StatusException status) {
         if (failure != null) {
             return;
         }
@@ -299,6 +338,5 @@ final class RemoteConnection implements Transport.Listener {
                 LOG.warn("failing a semaphore of {} failed", peer, e);
             }
         }
-        afterClose.run();
     }
 }

@@ -10,6 +10,7 @@ import dev.ortho.hal.DriverInfo;
 import dev.ortho.hal.MemoryHeap;
 import dev.ortho.hal.remote.ServerOptions;
 import dev.ortho.hal.remote.ShmWorkerLauncher;
+import dev.ortho.hal.remote.internal.protocol.Challenge;
 import dev.ortho.hal.remote.internal.protocol.FrameReader;
 import dev.ortho.base.Timeout;
 import dev.ortho.hal.remote.internal.protocol.Protocol;
@@ -18,8 +19,10 @@ import dev.ortho.hal.remote.internal.shm.ShmPools;
 import dev.ortho.hal.remote.internal.shm.WorkerPool;
 import dev.ortho.hal.remote.internal.transport.IoLoop;
 import dev.ortho.hal.remote.internal.transport.TcpConnection;
+import dev.ortho.hal.remote.internal.transport.TlsContexts;
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -28,6 +31,9 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLEngine;
+import javax.net.ssl.SSLParameters;
 
 /**
  * The {@code remote} driver: creates a {@link RemoteDevice} per device URI
@@ -35,6 +41,12 @@ import java.util.function.Function;
  * to {@code 127.0.0.1:7640}). The token is the contents of {@code token_file}, else the
  * environment variable {@code ORTHO_REMOTE_TOKEN}. {@code deadline_ms} (default 5000) is how long
  * the server may stay silent before the device fails with UNAVAILABLE.
+ *
+ * <p>TLS: {@code tls=1} encrypts the connection with the JDK's {@code SSLEngine} and checks that
+ * the server's certificate names the host of the URI; {@code trust=PEM} names the certificates
+ * to trust (a self-signed server certificate, or its CA; default: the JDK's trusted CAs), and
+ * {@code cert=PKCS12&cert_password_file=PATH} the client's own certificate and key for a server
+ * that requires one.
  *
  * <p>Shared memory instead of TCP:
  * {@code remote://shm?supplier=CLASS&mode=process|thread&workers=N&mailbox_bytes=N} hands the
@@ -57,7 +69,7 @@ public final class RemoteDriver implements Driver {
     /** Environment variable holding the token when the URI has no token_file. */
     public static final String TOKEN_ENV = "ORTHO_REMOTE_TOKEN";
     private static final Set<String> PARAMS = Set.of("token_file", "deadline_ms", "connect_timeout_ms", "mode",
-            "supplier", "device", "workers", "mailbox_bytes");
+            "supplier", "device", "workers", "mailbox_bytes", "tls", "trust", "cert", "cert_password_file");
     /** The device path that selects the shared-memory transport. */
     public static final String SHM_PATH = "shm";
 
@@ -107,6 +119,7 @@ public final class RemoteDriver implements Driver {
             }
         }
         long deadlineNanos = TimeUnit.MILLISECONDS.toNanos(millis(uri, "deadline_ms", 5000));
+        Challenge.load();
         if (uri.path().equals(SHM_PATH)) {
             return createShmDevice(uri, deadlineNanos);
         }
@@ -114,6 +127,7 @@ public final class RemoteDriver implements Driver {
         int connectTimeout = (int) millis(uri, "connect_timeout_ms", 5000);
         byte[] token = token(uri);
         String peer = address.getHostString() + ":" + address.getPort();
+        SSLEngine tls = tlsEngine(uri, address);
         SocketChannel channel;
         try {
             channel = SocketChannel.open();
@@ -128,10 +142,14 @@ public final class RemoteDriver implements Driver {
                     + e.getMessage());
         }
         RemoteConnection connection = new RemoteConnection(peer, deadlineNanos);
-        IoLoop loop = new IoLoop(deadlineNanos / 8, () -> connection.tick(System.nanoTime()));
+        // an Error on the client's I/O thread fails the device at once instead of leaving waiters hanging
+        IoLoop loop = new IoLoop(deadlineNanos / 8, () -> connection.tick(System.nanoTime()),
+                error -> connection.onClosed(new StatusException(StatusCode.UNAVAILABLE, "the I/O thread of the "
+                        + "connection to " + peer + " stopped by " + error)));
         connection.afterClose(loop::close);
         try {
-            TcpConnection transport = new TcpConnection(loop, channel, Protocol.DEFAULT_MAX_FRAME_BYTES, peer);
+            TcpConnection transport = new TcpConnection(loop, channel, Protocol.DEFAULT_MAX_FRAME_BYTES,
+                    Protocol.DEFAULT_MAX_FRAME_BYTES, peer, tls);
             connection.attach(transport);
             transport.start(connection);
         } catch (IOException e) {
@@ -161,8 +179,8 @@ public final class RemoteDriver implements Driver {
             default -> throw new StatusException(StatusCode.INVALID_ARGUMENT, "device URI '" + uri + "' mode '"
                     + modeText + "' is not 'process' or 'thread'");
         };
-        int workers = (int) millis(uri, "workers", 1);
-        long mailboxBytes = millis(uri, "mailbox_bytes", 1 << 20);
+        int workers = (int) bounded(uri, "workers", 1, MAX_WORKERS, "number of workers");
+        long mailboxBytes = bounded(uri, "mailbox_bytes", 1 << 20, MAX_MAILBOX_BYTES, "number of bytes");
         WorkerPool pool;
         if (device.isEmpty()) {
             pool = pools.pool(mode, supplier, WorkerPool.PLAIN_JAVA, workers, mailboxBytes);
@@ -192,8 +210,20 @@ public final class RemoteDriver implements Driver {
 
     private static Device handshake(RemoteConnection connection, byte[] token, String peer) {
         try {
-            FrameReader welcome = connection.call(connection.request(Protocol.HELLO).putI32(Protocol.MAGIC)
-                    .putI32(Protocol.VERSION).putBytes(token, 0, token.length), "handshake");
+            FrameReader challenge = connection.call(connection.request(Protocol.HELLO).putI32(Protocol.MAGIC)
+                    .putI32(Protocol.VERSION), "handshake");
+            ByteBuffer nonceBytes = challenge.bytes("nonce");
+            challenge.end();
+            if (nonceBytes.remaining() != Protocol.NONCE_BYTES) {
+                throw new StatusException(StatusCode.DATA_LOSS, "handshake nonce of " + nonceBytes.remaining()
+                        + " bytes is not " + Protocol.NONCE_BYTES + " bytes");
+            }
+            byte[] nonce = new byte[Protocol.NONCE_BYTES];
+            nonceBytes.get(nonce);
+            // the token never travels: only its HMAC of this connection's nonce
+            byte[] proof = token.length == 0 ? new byte[0] : Challenge.prove(token, nonce);
+            FrameReader welcome = connection.call(connection.request(Protocol.AUTH).putU8(token.length == 0 ? 0 : 1)
+                    .putBytes(proof, 0, proof.length), "authentication");
             long id = welcome.i64("device id");
             welcome.string("device path");
             String name = welcome.string("device name");
@@ -238,21 +268,69 @@ public final class RemoteDriver implements Driver {
         return new InetSocketAddress(host, port);
     }
 
+    /** Largest {@code workers=} of a shared-memory pool: each worker is a JVM (or a thread). */
+    static final int MAX_WORKERS = 64;
+    /** Largest {@code mailbox_bytes=}: one block of the mailbox, of which there are two per worker. */
+    static final long MAX_MAILBOX_BYTES = 1L << 30;
+
     private static long millis(DeviceUri uri, String key, long defaultValue) {
+        return bounded(uri, key, defaultValue, Integer.MAX_VALUE, "number of milliseconds");
+    }
+
+    /**
+     * Parameter {@code key} as a number in {@code [1, max]} ({@code defaultValue} if absent).
+     *
+     * @throws StatusException INVALID_ARGUMENT naming the parameter, its value, what it counts and the range
+     */
+    private static long bounded(DeviceUri uri, String key, long defaultValue, long max, String what) {
         String text = uri.param(key, null);
         if (text == null) {
             return defaultValue;
         }
         try {
             long value = Long.parseLong(text);
-            if (value > 0) {
+            if (value > 0 && value <= max) {
                 return value;
             }
         } catch (NumberFormatException e) {
             // reported below
         }
         throw new StatusException(StatusCode.INVALID_ARGUMENT, "device URI '" + uri + "' parameter " + key + "='"
-                + text + "' is not a positive number of milliseconds");
+                + text + "' is not a " + what + " in [1, " + max + "]");
+    }
+
+    /** A client-mode engine checking the server's certificate against the URI's host, or null without {@code tls=1}. */
+    private static SSLEngine tlsEngine(DeviceUri uri, InetSocketAddress address) {
+        String tls = uri.param("tls", "0");
+        if (!tls.equals("1") && !tls.equals("true")) {
+            if (!tls.equals("0") && !tls.equals("false")) {
+                throw new StatusException(StatusCode.INVALID_ARGUMENT, "device URI '" + uri + "' parameter tls='" + tls
+                        + "' is not 1 or 0");
+            }
+            for (String key : List.of("trust", "cert", "cert_password_file")) {
+                if (uri.param(key, null) != null) {
+                    throw new StatusException(StatusCode.INVALID_ARGUMENT, "device URI '" + uri + "' parameter "
+                            + key + " needs tls=1");
+                }
+            }
+            return null;
+        }
+        String trust = uri.param("trust", null);
+        String cert = uri.param("cert", null);
+        String certPassword = uri.param("cert_password_file", null);
+        if ((cert == null) != (certPassword == null)) {
+            throw new StatusException(StatusCode.INVALID_ARGUMENT, "device URI '" + uri
+                    + "' needs cert= and cert_password_file= together");
+        }
+        SSLContext context = TlsContexts.context(cert == null ? null : Path.of(cert),
+                certPassword == null ? null : TlsContexts.password(Path.of(certPassword)),
+                trust == null ? null : Path.of(trust));
+        SSLEngine engine = context.createSSLEngine(address.getHostString(), address.getPort());
+        engine.setUseClientMode(true);
+        SSLParameters parameters = engine.getSSLParameters();
+        parameters.setEndpointIdentificationAlgorithm("HTTPS"); // the certificate must name the host
+        engine.setSSLParameters(parameters);
+        return engine;
     }
 
     private byte[] token(DeviceUri uri) {

@@ -4,6 +4,7 @@ import dev.ortho.base.StatusCode;
 import dev.ortho.base.StatusException;
 import dev.ortho.hal.MappedMemory;
 import dev.ortho.hal.MemoryAccess;
+import dev.ortho.hal.remote.internal.protocol.Protocol;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -45,7 +46,10 @@ final class RemoteMapping implements MappedMemory {
         }
         // a writable mapping is sent back whole at unmap, so unless the caller discards the old
         // contents the shadow must start from them (or the bytes it does not write would be lost)
-        if (MemoryAccess.has(access, MemoryAccess.READ) || !MemoryAccess.has(access, MemoryAccess.DISCARD)) {
+        // (a read-only import is its own up-to-date shadow: the client never grants writing it)
+        boolean readOnlyImport = imported != null && imported.isReadOnly();
+        if (!readOnlyImport
+                && (MemoryAccess.has(access, MemoryAccess.READ) || !MemoryAccess.has(access, MemoryAccess.DISCARD))) {
             try {
                 buffer.fetch(buffer.byteOffset() + offset, shadow);
             } catch (RuntimeException e) {
@@ -89,14 +93,15 @@ final class RemoteMapping implements MappedMemory {
         checkOpen();
         long resolved = Checks.range("flush", rangeOffset, rangeLength, length);
         if (MemoryAccess.has(access, MemoryAccess.WRITE) && resolved > 0) {
-            buffer.push(buffer.byteOffset() + offset + rangeOffset, shadow.asSlice(rangeOffset, resolved));
+            buffer.push(Protocol.MAPPING_WRITE_BACK, buffer.byteOffset() + offset + rangeOffset,
+                    shadow.asSlice(rangeOffset, resolved));
         }
     }
 
     /** Sends the whole shadow (a writable persistent mapping, before another host read of its buffer). */
     void writeBack() {
         if (!closed && length > 0) {
-            buffer.push(buffer.byteOffset() + offset, shadow);
+            buffer.push(Protocol.MAPPING_WRITE_BACK, buffer.byteOffset() + offset, shadow);
         }
     }
 
@@ -118,7 +123,8 @@ final class RemoteMapping implements MappedMemory {
         buffer.unmapped(this);
         try {
             if (MemoryAccess.has(access, MemoryAccess.WRITE) && length > 0) {
-                buffer.push(buffer.byteOffset() + offset, shadow); // host writes are never lost at unmap
+                // host writes are never lost at unmap (unless the memory was deallocated meanwhile)
+                buffer.push(Protocol.MAPPING_WRITE_BACK, buffer.byteOffset() + offset, shadow);
             }
         } finally {
             if (arena != null) {

@@ -5,6 +5,7 @@ import dev.ortho.base.StatusException;
 import dev.ortho.hal.DriverRegistry;
 import dev.ortho.hal.remote.DeviceServer;
 import dev.ortho.hal.remote.ServerOptions;
+import dev.ortho.hal.remote.ServerTls;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.util.Set;
@@ -25,7 +26,9 @@ import org.osgi.service.metatype.annotations.ObjectClassDefinition;
  * <p>Configuration properties (DS maps {@code _} in the attribute names to {@code .}):
  * {@code listen} (HOST:PORT), {@code device} (URI), {@code token.file} (required),
  * {@code allow.non.loopback}, {@code max.memory.bytes}, {@code max.handles},
- * {@code max.in.flight}, {@code allowed.formats}.
+ * {@code max.in.flight}, {@code allowed.formats}, {@code max.connections},
+ * {@code max.connections.per.address}, {@code max.server.memory.bytes}, {@code tls.keystore}
+ * (PKCS12) with {@code tls.password.file}, {@code tls.client.ca} (PEM).
  */
 @Component(configurationPid = DeviceServerComponent.PID, configurationPolicy = ConfigurationPolicy.REQUIRE,
         service = {})
@@ -59,6 +62,24 @@ public final class DeviceServerComponent {
 
         @AttributeDefinition(description = "trusted executable formats")
         String[] allowed_formats() default {"vmvx-bytecode-fb", "jvm-static"};
+
+        @AttributeDefinition(description = "connections open at once, authenticated or not")
+        int max_connections() default 256;
+
+        @AttributeDefinition(description = "connections open at once from one remote address")
+        int max_connections_per_address() default 64;
+
+        @AttributeDefinition(description = "live buffer bytes of all clients together")
+        long max_server_memory_bytes() default 4L << 30;
+
+        @AttributeDefinition(description = "PKCS12 keystore with the server certificate and key (empty: no TLS)")
+        String tls_keystore() default "";
+
+        @AttributeDefinition(description = "file holding the keystore password")
+        String tls_password_file() default "";
+
+        @AttributeDefinition(description = "PEM certificates client certificates must chain to (empty: none required)")
+        String tls_client_ca() default "";
     }
 
     private final DeviceServer server;
@@ -87,7 +108,12 @@ public final class DeviceServerComponent {
         ServerOptions options = ServerOptions.defaults(ServerOptions.readToken(Path.of(config.token_file())))
                 .withListen(address, config.allow_non_loopback())
                 .withQuotas(config.max_memory_bytes(), config.max_handles(), config.max_in_flight())
-                .withAllowedFormats(Set.of(config.allowed_formats()));
+                .withAllowedFormats(Set.of(config.allowed_formats()))
+                .withServerLimits(config.max_connections(), config.max_connections_per_address(),
+                        config.max_server_memory_bytes())
+                .withTls(config.tls_keystore().isEmpty() ? null : ServerTls.load(Path.of(config.tls_keystore()),
+                        Path.of(config.tls_password_file()),
+                        config.tls_client_ca().isEmpty() ? null : Path.of(config.tls_client_ca())));
         String device = config.device();
         this.server = DeviceServer.start(() -> drivers.createDevice(device), options);
     }

@@ -34,13 +34,24 @@ public final class Protocol {
      * This protocol's version; a server refuses any other with INCOMPATIBLE. Version 2 added the
      * queue count and semaphore scopes to the handshake, the scope to {@link #SEMAPHORE_CREATE},
      * memory and buffer barriers to {@link #CMD_BARRIER} and {@link #CMD_WAIT_EVENTS}, and
-     * {@link #CMD_ADVISE}.
+     * {@link #CMD_ADVISE}. Version 3 replaced the token in {@link #HELLO} by a challenge–response
+     * ({@link #HELLO} answers a nonce, {@link #AUTH} proves the token with an HMAC of it, so the
+     * token never travels) and added {@link #MAPPING_WRITE_BACK}.
      */
-    public static final int VERSION = 2;
+    public static final int VERSION = 3;
     /** Opcode + request id after the length prefix. */
     public static final int HEADER_BYTES = 12;
     /** Length prefix size. */
     public static final int LENGTH_BYTES = 4;
+    /**
+     * Largest frame a server accepts before the peer authenticated ({@link #HELLO}, {@link #AUTH}
+     * fit in a few dozen bytes): a peer that has not proved the token makes a server hold no more.
+     */
+    public static final int HANDSHAKE_MAX_FRAME_BYTES = 256;
+    /** Bytes of the server's {@link #HELLO} nonce. */
+    public static final int NONCE_BYTES = 32;
+    /** The MAC of {@link #AUTH}: HMAC-SHA256 keyed with the token over the nonce. */
+    public static final String AUTH_MAC = "HmacSHA256";
     /** Default largest frame body a peer accepts: 16 MiB of payload plus the header. */
     public static final int DEFAULT_MAX_FRAME_BYTES = (16 << 20) + 4096;
     /** Largest block of buffer contents one transfer frame carries; larger transfers are split. */
@@ -48,11 +59,19 @@ public final class Protocol {
 
     // ---- client -> server ----
     /**
-     * u32 magic, u32 version, bytes token. Reply: u64 device id, string path, string name, u64
-     * capabilities, u32 queue count, u8 mask of the {@code SemaphoreScope} ordinals the device
-     * provides, u32 n, n heaps.
+     * u32 magic, u32 version. Reply: bytes nonce ({@value #NONCE_BYTES} random bytes, fresh per
+     * connection). Must be the first frame; a wrong magic or version is refused (INVALID_ARGUMENT,
+     * INCOMPATIBLE) and the connection closed.
      */
     public static final int HELLO = 1;
+    /**
+     * u8 presented (0: the client has no token), bytes proof ({@link #AUTH_MAC} of the nonce keyed
+     * with the token; empty when not presented). Must follow {@link #HELLO}. The server compares
+     * the proof with its own in constant time; a mismatch or no token is UNAUTHENTICATED and the
+     * connection closes. Reply: u64 device id, string path, string name, u64 capabilities, u32
+     * queue count, u8 mask of the {@code SemaphoreScope} ordinals the device provides, u32 n, n heaps.
+     */
+    public static final int AUTH = 4;
     /** Keep-alive; answered by {@link #PONG}. */
     public static final int PING = 2;
     /** u64 handle: drop the connection's reference to a resource. */
@@ -79,6 +98,12 @@ public final class Protocol {
     public static final int ALLOCATOR_STATISTICS = 25;
     /** No payload. */
     public static final int ALLOCATOR_TRIM = 26;
+    /**
+     * u64 handle, u64 offset, bytes: a host mapping's contents written back (flush, unmap). As
+     * {@link #BUFFER_WRITE}, except that a buffer whose memory was deallocated meanwhile drops
+     * the bytes (FAILED_PRECONDITION is not an error), as a local mapping's writes would be lost.
+     */
+    public static final int MAPPING_WRITE_BACK = 27;
     /** string category, string key. Reply: u64 value. */
     public static final int QUERY_I64 = 30;
     /** u64 handle. */

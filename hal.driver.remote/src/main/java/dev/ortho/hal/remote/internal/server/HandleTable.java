@@ -30,11 +30,14 @@ final class HandleTable {
     private final Map<Long, Entry> entries = new HashMap<>();
     private final int maxHandles;
     private final long maxMemoryBytes;
+    private final MemoryBudget budget;
     private long memoryBytes; // guarded by this
 
-    HandleTable(int maxHandles, long maxMemoryBytes) {
+    /** @param budget the server-wide budget this client's memory also counts against */
+    HandleTable(int maxHandles, long maxMemoryBytes, MemoryBudget budget) {
         this.maxHandles = maxHandles;
         this.maxMemoryBytes = maxMemoryBytes;
+        this.budget = budget;
     }
 
     /** Checks that {@code handle} is new and a handle is free. */
@@ -51,17 +54,24 @@ final class HandleTable {
         }
     }
 
-    /** Reserves {@code bytes} of the memory quota. */
+    /**
+     * Reserves {@code bytes} of the client's memory quota and of the server's budget;
+     * RESOURCE_EXHAUSTED naming the limit that was hit and the use of both otherwise.
+     */
     synchronized void reserveMemory(long bytes, String what) {
-        if (bytes < 0 || bytes > maxMemoryBytes - memoryBytes) {
+        boolean client = bytes >= 0 && bytes <= maxMemoryBytes - memoryBytes;
+        if (!client || !budget.tryReserve(bytes)) {
             throw new StatusException(StatusCode.RESOURCE_EXHAUSTED, what + " of " + bytes + " bytes exceeds the "
-                    + "client memory quota (" + memoryBytes + " of " + maxMemoryBytes + " bytes in use)");
+                    + (client ? "server memory budget" : "client memory quota") + " (client quota: " + memoryBytes
+                    + " of " + maxMemoryBytes + " bytes in use; server budget: " + budget.used() + " of "
+                    + budget.limit() + " bytes in use by all clients)");
         }
         memoryBytes += bytes;
     }
 
     synchronized void releaseMemory(long bytes) {
         memoryBytes -= bytes;
+        budget.release(bytes);
     }
 
     synchronized long memoryBytes() {

@@ -22,6 +22,7 @@ import dev.ortho.hal.SemaphoreList;
 import dev.ortho.hal.frontier.Frontier;
 import dev.ortho.hal.frontier.SemaphoreScope;
 import dev.ortho.hal.remote.ServerOptions;
+import dev.ortho.hal.remote.internal.protocol.Challenge;
 import dev.ortho.hal.remote.internal.protocol.FrameReader;
 import dev.ortho.hal.remote.internal.sync.Gate;
 import dev.ortho.hal.remote.internal.sync.SerialExecutor;
@@ -31,7 +32,6 @@ import dev.ortho.hal.remote.internal.transport.Transport;
 import dev.ortho.hal.spi.TimelineSemaphore;
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
-import java.security.MessageDigest;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -45,9 +45,15 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One client of a device server: authenticates it, owns its device and handle table, decodes
- * its frames (on the I/O thread) and runs its queue operations once their waits are reached
- * (through a {@link Gate} onto a {@link SerialExecutor}).
+ * One client of a device server: authenticates it (HELLO's nonce, AUTH's HMAC of it), owns its
+ * device and handle table, decodes its frames (on the I/O thread) and runs its queue operations
+ * once their waits are reached (through a {@link Gate} onto a {@link SerialExecutor}); buffer
+ * allocations and executable preparations run on that executor too, in arrival order, so a slow
+ * one never stalls the I/O thread.
+ *
+ * <p>A failure that nothing else reports (a one-way request other than a queue operation) is
+ * sent as {@code ERROR}, on which the client loses the device; failures already reported through
+ * an object (a semaphore's failure, a queue operation's signals) are not.
  *
  * <p>A frame that cannot be decoded closes this session only (the transport closes with the
  * decoder's INVALID_ARGUMENT); a request that decodes but fails answers with the status (a
@@ -68,15 +74,28 @@ public final class ServerSession implements Transport.Listener {
     private final AtomicBoolean closed = new AtomicBoolean();
     private final String name = "client " + CLIENTS.incrementAndGet();
     private volatile Device device;
+    /** The HELLO nonce this connection must prove the token for (transport thread only). */
+    private byte[] nonce;
 
+    /** A session with a budget of its own ({@link ServerOptions#serverMemoryBytes()}), e.g. a worker's only client. */
     public ServerSession(Transport transport, ServerOptions options, Supplier<Device> devices, Executor pool,
             Consumer<ServerSession> onClose) {
+        this(transport, options, devices, pool, onClose, new MemoryBudget(options.serverMemoryBytes()));
+    }
+
+    /**
+     * @param pool runs this client's queue operations, allocations and preparations (one at a
+     *     time per client, in arrival order)
+     * @param budget the server-wide memory budget shared by every session of one server
+     */
+    public ServerSession(Transport transport, ServerOptions options, Supplier<Device> devices, Executor pool,
+            Consumer<ServerSession> onClose, MemoryBudget budget) {
         this.transport = transport;
         this.options = options;
         this.devices = devices;
         this.serial = new SerialExecutor(pool);
         this.onClose = onClose;
-        this.handles = new HandleTable(options.maxHandles(), options.maxMemoryBytes());
+        this.handles = new HandleTable(options.maxHandles(), options.maxMemoryBytes(), budget);
     }
 
     /**
@@ -113,7 +132,9 @@ public final class ServerSession implements Transport.Listener {
             if (isRoundTrip(in.opcode())) {
                 reply(id, e);
             } else {
-                send(FrameWriter.frame(Protocol.ERROR, id).putStatus(e));
+                // the client loses the device on this (a one-way failure must never go unseen)
+                send(FrameWriter.frame(Protocol.ERROR, id).putStatus(new StatusException(e.code(), "opcode "
+                        + in.opcode() + ": " + e.getMessage())));
                 LOG.debug("{} request {} (opcode {}) failed: {}", name, id, in.opcode(), e.toString());
             }
         }
@@ -130,28 +151,45 @@ public final class ServerSession implements Transport.Listener {
 
     private void hello(FrameReader in) {
         long id = in.requestId();
-        if (in.opcode() != Protocol.HELLO) {
-            refuse(id, new StatusException(StatusCode.UNAUTHENTICATED, "the first frame must be HELLO, got opcode "
+        if (nonce == null) {
+            if (in.opcode() != Protocol.HELLO) {
+                refuse(id, new StatusException(StatusCode.UNAUTHENTICATED, "the first frame must be HELLO, got opcode "
+                        + in.opcode()));
+                return;
+            }
+            int magic = in.i32("magic");
+            if (magic != Protocol.MAGIC) {
+                refuse(id, new StatusException(StatusCode.INVALID_ARGUMENT, "HELLO magic 0x"
+                        + Integer.toHexString(magic) + " is not the remote HAL's 0x" + Integer.toHexString(Protocol.MAGIC)));
+                return;
+            }
+            int version = in.i32("version");
+            if (version != Protocol.VERSION) { // before reading further: older versions sent more fields
+                refuse(id, new StatusException(StatusCode.INCOMPATIBLE, "protocol version " + version
+                        + " is not supported; this server speaks version " + Protocol.VERSION));
+                return;
+            }
+            in.end();
+            nonce = Challenge.nonce();
+            send(FrameWriter.frame(Protocol.REPLY, id).putI32(0).putBytes(nonce, 0, nonce.length));
+            return;
+        }
+        if (in.opcode() != Protocol.AUTH) {
+            refuse(id, new StatusException(StatusCode.UNAUTHENTICATED, "the frame after HELLO must be AUTH, got opcode "
                     + in.opcode()));
             return;
         }
-        int magic = in.i32("magic");
-        int version = in.i32("version");
-        ByteBuffer token = in.bytes("token");
+        boolean presented = in.u8("presented") != 0;
+        ByteBuffer proofBytes = in.bytes("proof");
         in.end();
-        if (magic != Protocol.MAGIC) {
-            refuse(id, new StatusException(StatusCode.INVALID_ARGUMENT, "HELLO magic 0x" + Integer.toHexString(magic)
-                    + " is not the remote HAL's 0x" + Integer.toHexString(Protocol.MAGIC)));
+        if (!presented) {
+            refuse(id, new StatusException(StatusCode.UNAUTHENTICATED, name + " presented no token; this server "
+                    + "requires one (token_file= on the device URI, or the ORTHO_REMOTE_TOKEN environment variable)"));
             return;
         }
-        if (version != Protocol.VERSION) {
-            refuse(id, new StatusException(StatusCode.INCOMPATIBLE, "protocol version " + version
-                    + " is not supported; this server speaks version " + Protocol.VERSION));
-            return;
-        }
-        byte[] presented = new byte[token.remaining()];
-        token.get(presented);
-        if (!MessageDigest.isEqual(presented, options.token())) { // constant time in the contents
+        byte[] proof = new byte[proofBytes.remaining()];
+        proofBytes.get(proof);
+        if (!Challenge.verify(options.token(), nonce, proof)) { // constant time in the contents
             refuse(id, new StatusException(StatusCode.UNAUTHENTICATED, "the token presented by " + name
                     + " does not match the server's token"));
             return;
@@ -165,6 +203,7 @@ public final class ServerSession implements Transport.Listener {
             return;
         }
         device = created;
+        transport.authenticated();
         FrameWriter out = FrameWriter.frame(Protocol.REPLY, id).putI32(0);
         out.putI64(created.info().id()).putString(created.info().path()).putString(created.info().name())
                 .putI64(created.capabilities()).putI32(queueCount(created)).putU8(scopeMask(created));
@@ -222,7 +261,12 @@ public final class ServerSession implements Transport.Listener {
             case Protocol.RELEASE -> {
                 long handle = in.i64("handle");
                 in.end();
-                handles.release(handle);
+                try {
+                    handles.release(handle);
+                } catch (StatusException e) {
+                    // a handle refused over the quota was never created; dropping no reference loses nothing
+                    LOG.debug("{}: {}", name, e.getMessage());
+                }
             }
             case Protocol.SEMAPHORE_CREATE -> {
                 long handle = in.i64("handle");
@@ -279,6 +323,21 @@ public final class ServerSession implements Transport.Listener {
                 ByteBuffer data = in.bytes("data");
                 in.end();
                 buffer.write(offset, MemorySegment.ofBuffer(data));
+            }
+            case Protocol.MAPPING_WRITE_BACK -> {
+                Buffer buffer = handles.get(in.i64("handle"), Buffer.class, "written-back buffer");
+                long offset = in.i64("offset");
+                ByteBuffer data = in.bytes("data");
+                in.end();
+                try {
+                    buffer.write(offset, MemorySegment.ofBuffer(data));
+                } catch (StatusException e) {
+                    if (e.code() != StatusCode.FAILED_PRECONDITION) {
+                        throw e;
+                    }
+                    // deallocated while mapped: a local mapping's writes would be lost too
+                    LOG.debug("{} wrote back a mapping of deallocated {}: dropped", name, buffer);
+                }
             }
             case Protocol.BUFFER_FILL -> {
                 Buffer buffer = handles.get(in.i64("handle"), Buffer.class, "filled buffer");
@@ -349,13 +408,18 @@ public final class ServerSession implements Transport.Listener {
         }
     }
 
+    /**
+     * Creates a semaphore; a failure is reported as the semaphore's failure (the client mirrors
+     * the semaphore already, and its waiters see the status), not as a lost device.
+     */
     private void createSemaphore(long handle, Supplier<Semaphore> factory) {
         try {
             create(handle, factory::get);
         } catch (StatusException e) {
-            // the client mirrors the semaphore already: tell it the semaphore failed
+            if (e.code() == StatusCode.ALREADY_EXISTS) {
+                throw e; // a client reusing a handle is broken: lose the device
+            }
             send(FrameWriter.frame(Protocol.SEMAPHORE_FAILED, 0).putI64(handle).putStatus(e));
-            throw e;
         }
     }
 
@@ -386,18 +450,40 @@ public final class ServerSession implements Transport.Listener {
         BufferParams params = params(in);
         long size = in.i64("size");
         in.end();
-        handles.checkNew(handle);
-        handles.reserveMemory(size, "buffer " + handle);
-        Buffer buffer;
-        try {
-            buffer = device.allocator().allocateBuffer(params, size);
-        } catch (RuntimeException e) {
-            handles.releaseMemory(size);
-            throw e;
-        }
-        handles.put(handle, buffer, size);
-        send(FrameWriter.frame(Protocol.REPLY, id).putI32(0).putI32(buffer.memoryType())
-                .putI32(buffer.allowedAccess()).putI32(buffer.allowedUsage()));
+        offIoThread(id, () -> {
+            handles.checkNew(handle);
+            handles.reserveMemory(size, "buffer " + handle);
+            Buffer buffer;
+            try {
+                buffer = device.allocator().allocateBuffer(params, size);
+            } catch (RuntimeException e) {
+                handles.releaseMemory(size);
+                throw e;
+            }
+            handles.put(handle, buffer, size);
+            send(FrameWriter.frame(Protocol.REPLY, id).putI32(0).putI32(buffer.memoryType())
+                    .putI32(buffer.allowedAccess()).putI32(buffer.allowedUsage()));
+        });
+    }
+
+    /**
+     * Runs round trip {@code id} on this client's serial executor, not the I/O thread (an
+     * allocation or a preparation can take seconds; other clients' frames must not wait for it),
+     * in arrival order with the client's other work; a failure is its reply.
+     */
+    private void offIoThread(long id, Runnable call) {
+        serial.execute(() -> {
+            if (closed.get()) {
+                return; // the client is gone; nobody waits for the reply
+            }
+            try {
+                call.run();
+            } catch (StatusException e) {
+                reply(id, e);
+            } catch (RuntimeException e) {
+                reply(id, new StatusException(StatusCode.INTERNAL, "request " + id + " failed: " + e, e));
+            }
+        });
     }
 
     private void prepare(FrameReader in) {
@@ -412,6 +498,10 @@ public final class ServerSession implements Transport.Listener {
             constants[i] = in.i32("constant");
         }
         in.end();
+        offIoThread(id, () -> prepare(id, cache, handle, format, data, constants));
+    }
+
+    private void prepare(long id, ExecutableCache cache, long handle, String format, ByteBuffer data, int[] constants) {
         handles.checkNew(handle);
         if (!cache.canPrepareFormat(format)) {
             throw new StatusException(StatusCode.INCOMPATIBLE, "executable format '" + format
@@ -445,8 +535,11 @@ public final class ServerSession implements Transport.Listener {
         try {
             signalList = resolve(signals, "signal");
         } catch (StatusException e) {
-            failUnresolved(signals, e);
-            throw e;
+            failUnresolved(signals, e); // reported through every signal: the device is not lost
+            if (in.isMalformed()) {
+                throw e;
+            }
+            return;
         }
         notifyOnSignal(signals, signalList);
         List<Resource> retained = new ArrayList<>();

@@ -24,6 +24,11 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Thread-safe entry points: {@link #execute} and {@link #close}. Handlers run on the loop
  * thread and must not block.
+ *
+ * <p><b>Errors.</b> An {@link Error} on the loop thread ({@code OutOfMemoryError}, a stack
+ * overflow) is never survived half-way: the loop logs it once, hands it to the {@code onFatal}
+ * callback, closes every registered channel and exits, so its owner can shut down cleanly
+ * instead of lingering with a dead I/O thread.
  */
 public final class IoLoop implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(IoLoop.class);
@@ -42,7 +47,9 @@ public final class IoLoop implements AutoCloseable {
     private final Thread thread;
     private final long tickNanos;
     private final Runnable tick;
+    private final java.util.function.Consumer<Throwable> onFatal;
     private volatile boolean closed;
+    private volatile Throwable fatal;
 
     /**
      * Starts the loop thread.
@@ -51,6 +58,17 @@ public final class IoLoop implements AutoCloseable {
      * @param tick runs on the loop thread about every {@code tickNanos}; must not block
      */
     public IoLoop(long tickNanos, Runnable tick) {
+        this(tickNanos, tick, error -> { });
+    }
+
+    /**
+     * Starts the loop thread.
+     *
+     * @param onFatal called once, on the loop thread, with an {@link Error} that stopped the loop
+     *     (after it was logged, before the channels are closed); must not block
+     */
+    public IoLoop(long tickNanos, Runnable tick, java.util.function.Consumer<Throwable> onFatal) {
+        this.onFatal = onFatal;
         try {
             this.selector = Selector.open();
         } catch (IOException e) {
@@ -110,7 +128,10 @@ public final class IoLoop implements AutoCloseable {
             if (!closed) {
                 LOG.error("remote I/O loop {} failed", thread.getName(), e);
             }
+        } catch (Error e) {
+            fatal(e);
         } finally {
+            closed = true;
             Runnable task;
             while ((task = tasks.poll()) != null) {
                 runSafely(task);
@@ -128,6 +149,26 @@ public final class IoLoop implements AutoCloseable {
                 // closing anyway
             }
         }
+    }
+
+    private void fatal(Error e) {
+        fatal = e;
+        try {
+            LOG.error("remote I/O loop {} stopped by {}; its connections are closed", thread.getName(), e.toString(), e);
+            onFatal.accept(e);
+        } catch (Throwable again) {
+            // out of memory even for the report: closing the channels below still frees the peers
+        }
+    }
+
+    /** The {@link Error} that stopped the loop, or null. */
+    public Throwable fatal() {
+        return fatal;
+    }
+
+    /** Whether the loop still runs (not closed, not stopped by an error). */
+    public boolean isRunning() {
+        return !closed && thread.isAlive();
     }
 
     private static void runSafely(Runnable task) {

@@ -15,9 +15,14 @@ import java.util.concurrent.atomic.AtomicBoolean;
 /**
  * A {@link Transport} over a non-blocking TCP socket driven by an {@link IoLoop}.
  *
- * <p>Receiving: the length prefix is checked against {@code maxFrameBytes} before any body
+ * <p>Receiving: the length prefix is checked against the current frame limit before any body
  * buffer is allocated, so an oversized or negative length closes the connection with
  * INVALID_ARGUMENT without allocating; a peer that closes mid-frame closes it with UNAVAILABLE.
+ * A server starts a connection with a small limit ({@link Protocol#HANDSHAKE_MAX_FRAME_BYTES})
+ * and raises it to {@code maxFrameBytes} once the peer authenticated ({@link #authenticated()}),
+ * so an unauthenticated peer makes it hold a few hundred bytes at most. A body buffer grows with
+ * the bytes that actually arrive ({@value #FIRST_BODY_CHUNK} bytes first, then doubling), so a
+ * peer that announces a large frame and sends little holds at most twice what it sent.
  * Sending: the sender writes directly when no other write is in progress (no selector wake-up
  * on the common path) and hands the rest to the loop when the socket buffer is full; a peer that
  * lets more than four maximum frames pile up unread is disconnected with RESOURCE_EXHAUSTED.
@@ -25,10 +30,15 @@ import java.util.concurrent.atomic.AtomicBoolean;
 public final class TcpConnection implements Transport, IoLoop.Handler {
     private static final int MAX_FRAMES_PER_READY = 64;
     private static final int BATCH = 64;
+    /** Capacity of a body buffer before the body's bytes arrive. */
+    static final int FIRST_BODY_CHUNK = 64 << 10;
 
     private final IoLoop loop;
     private final SocketChannel channel;
     private final int maxFrameBytes;
+    /** The largest frame accepted now: starts small on a server, {@link #maxFrameBytes} once authenticated. */
+    private volatile int frameLimit;
+    private int bodyLength; // loop thread only: the length of the frame being received
     private final String peer;
     private final Queue<ByteBuffer> outbound = new ConcurrentLinkedQueue<>();
     /** Bytes queued and not yet written; a peer that stops reading cannot make this grow without bound. */
@@ -45,15 +55,38 @@ public final class TcpConnection implements Transport, IoLoop.Handler {
     private final long openedNanos = System.nanoTime();
     private volatile StatusException closeAfterFlush;
     private ByteBuffer body; // loop thread only
+    /** TLS between the frames and the socket, or null for plain TCP. */
+    private final TlsLayer tls;
+    private final boolean[] tlsFlag = new boolean[1]; // loop thread (handshake) or the writer (write)
 
     /**
      * @param channel a connected channel; it is switched to non-blocking mode and owned from now on
      * @param peer a name for messages, e.g. the remote address
      */
     public TcpConnection(IoLoop loop, SocketChannel channel, int maxFrameBytes, String peer) throws IOException {
+        this(loop, channel, maxFrameBytes, maxFrameBytes, peer);
+    }
+
+    /**
+     * @param initialMaxFrameBytes the frame limit until {@link #authenticated()} (a server's
+     *     handshake limit)
+     */
+    public TcpConnection(IoLoop loop, SocketChannel channel, int initialMaxFrameBytes, int maxFrameBytes, String peer)
+            throws IOException {
+        this(loop, channel, initialMaxFrameBytes, maxFrameBytes, peer, null);
+    }
+
+    /**
+     * @param tlsEngine an engine in client or server mode for TLS over this connection (the
+     *     handshake runs first; frames sent meanwhile wait), or null for plain TCP
+     */
+    public TcpConnection(IoLoop loop, SocketChannel channel, int initialMaxFrameBytes, int maxFrameBytes, String peer,
+            javax.net.ssl.SSLEngine tlsEngine) throws IOException {
+        this.tls = tlsEngine == null ? null : new TlsLayer(tlsEngine);
         this.loop = loop;
         this.channel = channel;
         this.maxFrameBytes = maxFrameBytes;
+        this.frameLimit = Math.min(initialMaxFrameBytes, maxFrameBytes);
         this.maxQueuedBytes = 4L * maxFrameBytes;
         this.peer = peer;
         channel.configureBlocking(false);
@@ -69,7 +102,9 @@ public final class TcpConnection implements Transport, IoLoop.Handler {
             }
             try {
                 key = loop.register(channel, SelectionKey.OP_READ, this);
-                if (!outbound.isEmpty()) {
+                if (tls != null) {
+                    handshakeStep();
+                } else if (!outbound.isEmpty()) {
                     flushFromLoop();
                 }
             } catch (IOException e) {
@@ -93,7 +128,7 @@ public final class TcpConnection implements Transport, IoLoop.Handler {
             return;
         }
         outbound.add(frame);
-        if (key != null && writing.compareAndSet(false, true)) {
+        if (key != null && (tls == null || !tls.handshaking()) && writing.compareAndSet(false, true)) {
             // direct write by the sender: non-blocking, so safe from timepoint callbacks too
             try {
                 if (drain()) {
@@ -114,6 +149,9 @@ public final class TcpConnection implements Transport, IoLoop.Handler {
      * {@code writing}, which also guards {@link #batch}.
      */
     private boolean drain() throws IOException {
+        if (tls != null) {
+            return drainTls();
+        }
         while (true) {
             int n = 0;
             for (ByteBuffer frame : outbound) {
@@ -136,6 +174,48 @@ public final class TcpConnection implements Transport, IoLoop.Handler {
             if (done < n) {
                 return false;
             }
+        }
+    }
+
+    /** {@link #drain()} through TLS: one frame at a time, encrypted as the socket takes it. */
+    private boolean drainTls() throws IOException {
+        if (!tls.flushNetOut(channel)) {
+            return false;
+        }
+        ByteBuffer frame;
+        while ((frame = outbound.peek()) != null || tls.wantsWrap()) {
+            ByteBuffer next = frame == null ? ByteBuffer.allocate(0) : frame;
+            long consumed = tls.write(channel, next, tlsFlag);
+            queuedBytes.addAndGet(-consumed);
+            if (!tlsFlag[0]) {
+                return false;
+            }
+            if (frame != null) {
+                outbound.poll(); // only the holder of `writing` removes
+            }
+        }
+        return true;
+    }
+
+    /** Advances the TLS handshake (loop thread); once done, sends what was queued and reads what came. */
+    private void handshakeStep() {
+        try {
+            boolean done = tls.handshake(channel, tlsFlag);
+            SelectionKey k = key;
+            if (!done) {
+                if (k != null && k.isValid()) {
+                    k.interestOps(tlsFlag[0] ? k.interestOps() | SelectionKey.OP_WRITE
+                            : k.interestOps() & ~SelectionKey.OP_WRITE);
+                }
+                return;
+            }
+            if (k != null && k.isValid()) {
+                k.interestOps(k.interestOps() & ~SelectionKey.OP_WRITE);
+            }
+            flushFromLoop();
+            read(); // the peer's first frames may have come with its last handshake message
+        } catch (IOException e) {
+            close(unavailable("TLS handshake failed: " + e.getMessage()));
         }
     }
 
@@ -168,7 +248,7 @@ public final class TcpConnection implements Transport, IoLoop.Handler {
 
     private void flushFromLoop() {
         SelectionKey k = key;
-        if (k == null || !k.isValid() || !writing.compareAndSet(false, true)) {
+        if (k == null || !k.isValid() || (tls != null && tls.handshaking()) || !writing.compareAndSet(false, true)) {
             return; // a sender is writing; it hands over again if the socket fills
         }
         try {
@@ -187,6 +267,10 @@ public final class TcpConnection implements Transport, IoLoop.Handler {
 
     @Override
     public void onReady(SelectionKey readyKey) throws IOException {
+        if (tls != null && tls.handshaking()) {
+            handshakeStep();
+            return;
+        }
         if (readyKey.isWritable()) {
             flushFromLoop();
         }
@@ -198,7 +282,7 @@ public final class TcpConnection implements Transport, IoLoop.Handler {
     private void read() throws IOException {
         for (int frames = 0; frames < MAX_FRAMES_PER_READY && !closed.get(); ) {
             if (body == null) {
-                if (channel.read(lengthPrefix) < 0) {
+                if (readIn(lengthPrefix) < 0) {
                     close(unavailable(lengthPrefix.position() == 0 ? "peer closed the connection"
                             : "peer closed the connection inside a frame length"));
                     return;
@@ -208,25 +292,34 @@ public final class TcpConnection implements Transport, IoLoop.Handler {
                 }
                 int length = lengthPrefix.getInt(0);
                 lengthPrefix.clear();
-                if (length < Protocol.HEADER_BYTES || length > maxFrameBytes) {
+                int limit = frameLimit;
+                if (length < Protocol.HEADER_BYTES || length > limit) {
                     close(new StatusException(StatusCode.INVALID_ARGUMENT, "frame length "
                             + Integer.toUnsignedString(length) + " from " + peer + " is outside ["
-                            + Protocol.HEADER_BYTES + ", " + maxFrameBytes + "]"));
+                            + Protocol.HEADER_BYTES + ", " + limit + "]"
+                            + (limit < maxFrameBytes ? " before authentication" : "")));
                     return;
                 }
-                body = ByteBuffer.allocate(length);
+                bodyLength = length;
+                body = ByteBuffer.allocate(Math.min(length, FIRST_BODY_CHUNK));
             }
-            int read = channel.read(body);
+            if (!body.hasRemaining()) { // grow with what arrived: a peer holds at most twice what it sent
+                body = ByteBuffer.allocate((int) Math.min(bodyLength, 2L * body.capacity())).put(body.flip());
+            }
+            int read = readIn(body);
             if (read > 0) {
                 lastReceiveNanos = System.nanoTime(); // a long frame still proves the peer alive
             }
             if (read < 0) {
                 close(unavailable("peer closed the connection inside a frame (" + body.position() + " of "
-                        + body.capacity() + " bytes received)"));
+                        + bodyLength + " bytes received)"));
                 return;
             }
-            if (body.hasRemaining()) {
-                return;
+            if (body.position() < bodyLength) {
+                if (body.hasRemaining()) {
+                    return; // the socket is drained; more later
+                }
+                continue; // the buffer is full: grow it and read on
             }
             ByteBuffer frame = body.flip();
             body = null;
@@ -242,6 +335,31 @@ public final class TcpConnection implements Transport, IoLoop.Handler {
                 return;
             }
         }
+        if (tls != null && !closed.get()) {
+            // decrypted bytes may be buffered with the socket drained: no readiness would come for them
+            loop.execute(() -> {
+                try {
+                    read();
+                } catch (IOException e) {
+                    close(unavailable("read failed: " + e.getMessage()));
+                }
+            });
+        }
+    }
+
+    /** Reads from the socket, through TLS if any: bytes delivered, 0 if none now, -1 at the end. */
+    private int readIn(ByteBuffer dst) throws IOException {
+        if (tls == null) {
+            return channel.read(dst);
+        }
+        int n = tls.read(channel, dst);
+        if (n == 0 && tls.wantsWrap()) {
+            flushFromLoop(); // the engine must answer (a key update, a close)
+            if (!tls.wantsWrap()) {
+                n = tls.read(channel, dst);
+            }
+        }
+        return n;
     }
 
     @Override
@@ -281,6 +399,30 @@ public final class TcpConnection implements Transport, IoLoop.Handler {
                 close(reason);
             }
         }
+    }
+
+    /**
+     * Bytes allocated now for a partly received frame (0 between frames), read on the loop
+     * thread: what a peer that announced a frame makes this connection hold. Blocks the caller
+     * until the loop runs; for diagnostics and tests, never on the loop thread.
+     */
+    public int receiveBufferBytes() {
+        java.util.concurrent.CompletableFuture<Integer> bytes = new java.util.concurrent.CompletableFuture<>();
+        loop.execute(() -> bytes.complete(body == null ? 0 : body.capacity()));
+        try {
+            return bytes.get(30, java.util.concurrent.TimeUnit.SECONDS);
+        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+            throw new StatusException(StatusCode.DEADLINE_EXCEEDED, "the I/O loop of " + peer + " did not answer");
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new StatusException(StatusCode.ABORTED, "interrupted while asking the I/O loop of " + peer);
+        }
+    }
+
+    /** The peer authenticated: frames up to the full maximum are accepted from now on. */
+    @Override
+    public void authenticated() {
+        frameLimit = maxFrameBytes;
     }
 
     @Override

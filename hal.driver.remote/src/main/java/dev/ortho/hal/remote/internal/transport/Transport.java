@@ -38,6 +38,13 @@ public interface Transport {
     /** Closes once every frame queued so far has been written, notifying with {@code reason}. */
     void closeAfterFlush(StatusException reason);
 
+    /**
+     * The peer authenticated: a transport that limits frames more tightly during the handshake
+     * accepts frames up to its full maximum from now on. Called by a server on its own transport thread.
+     */
+    default void authenticated() {
+    }
+
     /** Whether the transport is still open. */
     boolean isOpen();
 

@@ -29,10 +29,25 @@ class ServerSessionFuzzTest {
     private static final class RecordingTransport implements Transport {
         final AtomicInteger frames = new AtomicInteger();
         volatile StatusException closed;
+        volatile ByteBuffer last;
 
         @Override
         public void send(ByteBuffer frame) {
             frames.incrementAndGet();
+            last = frame;
+        }
+
+        /** The nonce of the last frame sent, a HELLO reply. */
+        byte[] lastNonce() {
+            ByteBuffer frame = last.duplicate().order(java.nio.ByteOrder.LITTLE_ENDIAN);
+            frame.position(Protocol.LENGTH_BYTES);
+            dev.ortho.hal.remote.internal.protocol.FrameReader reply = new dev.ortho.hal.remote.internal.protocol
+                    .FrameReader(frame.slice().order(java.nio.ByteOrder.LITTLE_ENDIAN));
+            reply.i32("status");
+            ByteBuffer nonce = reply.bytes("nonce");
+            byte[] bytes = new byte[nonce.remaining()];
+            nonce.get(bytes);
+            return bytes;
         }
 
         @Override
@@ -131,8 +146,10 @@ class ServerSessionFuzzTest {
             return device;
         }, Runnable::run, s -> { });
         byte[] token = "k".getBytes(StandardCharsets.UTF_8);
-        session.onFrame(body(FrameWriter.frame(Protocol.HELLO, 1).putI32(Protocol.MAGIC).putI32(Protocol.VERSION)
-                .putBytes(token, 0, token.length)));
+        session.onFrame(body(FrameWriter.frame(Protocol.HELLO, 1).putI32(Protocol.MAGIC).putI32(Protocol.VERSION)));
+        byte[] nonce = transport.lastNonce();
+        byte[] proof = dev.ortho.hal.remote.internal.protocol.Challenge.prove(token, nonce);
+        session.onFrame(body(FrameWriter.frame(Protocol.AUTH, 2).putU8(1).putBytes(proof, 0, proof.length)));
         assertEquals(1, devices.size());
         assertEquals(null, transport.closed);
         Random random = new Random(0x0E7A0);

@@ -1,11 +1,16 @@
 package dev.ortho.modules.hal.internal.osgi;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.ortho.base.StatusCode;
 import dev.ortho.base.StatusException;
+import dev.ortho.hal.Device;
 import dev.ortho.hal.DriverRegistry;
 import dev.ortho.hal.cpu.internal.builtin.BuiltinKernels;
 import dev.ortho.hal.cpu.internal.executable.KernelLibraryRegistry;
@@ -19,6 +24,7 @@ import dev.ortho.vm.ValueType;
 import dev.ortho.vm.VmList;
 import java.lang.annotation.Annotation;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class HalModuleComponentTest {
@@ -66,6 +72,46 @@ class HalModuleComponentTest {
             index.release();
         }
         component.deactivate();
+    }
+
+    /** Issue 15 §3: another revision of this bundle must be able to register its own hal types. */
+    @Test
+    void deactivationDropsTheHalTypeRegistrationsOfItsModules() {
+        HalModuleComponent component = new HalModuleComponent(registry(), config("local-sync"));
+        Instance instance = new Instance();
+        component.createModule(instance);
+        component.createModule(instance);
+        assertNotNull(instance.lookupType("hal.buffer_view"));
+        component.deactivate();
+        assertNull(instance.lookupType("hal.buffer_view"), "hal types still registered after deactivation");
+    }
+
+    /** Issue 15 §3: a driver bundle stopping tears its devices down; the next module gets new ones. */
+    @Test
+    void theDevicesOfADriverThatGoesAwayAreReplacedOnTheNextModule() {
+        HalModuleComponent component = new HalModuleComponent(registry(), config("local-sync://"));
+        Instance instance = new Instance();
+        Device first = firstDevice(instance, component.createModule(instance));
+        component.unbindFactory(null, Map.of("hal.driver.name", "remote"));
+        assertSame(first, firstDevice(instance, component.createModule(instance)), "another driver went away");
+        component.unbindFactory(null, Map.of("hal.driver.name", "local-sync"));
+        assertNotSame(first, firstDevice(instance, component.createModule(instance)));
+        component.deactivate();
+    }
+
+    private static Device firstDevice(Instance instance, Module hal) {
+        try (Context context = Context.create(instance, hal)) {
+            VmList index = VmList.ofValues(ValueType.I32, 1);
+            VmList out = VmList.ofVariants(1);
+            try {
+                index.pushI32(0);
+                Invocation.invoke(context, context.resolveFunction("hal.devices.get"), index, out);
+                return HalRefs.device(out.getRef(0));
+            } finally {
+                index.release();
+                out.release();
+            }
+        }
     }
 
     @Test
