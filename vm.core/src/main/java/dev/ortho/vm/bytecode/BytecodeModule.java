@@ -109,6 +109,8 @@ public final class BytecodeModule implements Module {
     private volatile Compiler.Result compiled;
     /** External calls so far, for {@link ExecutionMode#LAZY} (racy by design: only a trigger). */
     private int externalCalls;
+    /** Interpreted loop back-edges so far, for {@link ExecutionMode#LAZY} (racy by design: only a trigger). */
+    private int backEdges;
     private final Map<String, String> attrs;
     private final List<ModuleDependency> dependencies;
     private final List<Function> imports;
@@ -329,15 +331,37 @@ public final class BytecodeModule implements Module {
     private Compiler.Result compiled() {
         Compiler.Result c = compiled;
         if (c == null && execution == ExecutionMode.LAZY && ++externalCalls >= ExecutionMode.LAZY_THRESHOLD) {
-            synchronized (this) {
-                c = compiled;
-                if (c == null) {
-                    c = Compiler.compile(this);
-                    compiled = c;
-                }
-            }
+            c = compileNow();
         }
         return c;
+    }
+
+    private Compiler.Result compileNow() {
+        synchronized (this) {
+            Compiler.Result c = compiled;
+            if (c == null) {
+                c = Compiler.compile(this);
+                compiled = c;
+            }
+            return c;
+        }
+    }
+
+    /** True while the interpreter should report loop back-edges ({@link ExecutionMode#LAZY}, not compiled yet). */
+    boolean countsBackEdges() {
+        return execution == ExecutionMode.LAZY && compiled == null;
+    }
+
+    /**
+     * One interpreted loop back-edge of a {@link ExecutionMode#LAZY} module; compiles the module
+     * (on this thread) at {@link ExecutionMode#LAZY_BACK_EDGES}. Returns whether to keep counting.
+     */
+    boolean backEdge() {
+        if (++backEdges < ExecutionMode.LAZY_BACK_EDGES) {
+            return true;
+        }
+        compileNow();
+        return false;
     }
 
     /**

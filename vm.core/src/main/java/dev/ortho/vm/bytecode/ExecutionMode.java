@@ -14,7 +14,9 @@ public enum ExecutionMode {
     OFF,
     /**
      * Interpret first; compile the module's compilable functions to JVM classes on the calling
-     * thread once its exported functions have been called {@link #LAZY_THRESHOLD} times.
+     * thread once its exported functions have been called {@link #LAZY_THRESHOLD} times or its
+     * interpreted loops have taken {@link #LAZY_BACK_EDGES} back-edges. A running interpreted
+     * activation finishes interpreted; the next external call runs compiled.
      */
     LAZY,
     /** Compile the module's compilable functions to JVM classes when the module is created. */
@@ -22,6 +24,9 @@ public enum ExecutionMode {
 
     /** External calls into a module after which {@link #LAZY} compiles it. */
     public static final int LAZY_THRESHOLD = 64;
+
+    /** Interpreted loop back-edges (branches to an earlier block) after which {@link #LAZY} compiles. */
+    public static final int LAZY_BACK_EDGES = 10_000;
 
     /** Parses {@code off}, {@code lazy} or {@code eager} (case-insensitive); null if none matches. */
     public static ExecutionMode parse(String text) {

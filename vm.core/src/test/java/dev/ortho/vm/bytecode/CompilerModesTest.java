@@ -71,6 +71,20 @@ class CompilerModesTest {
               vm.return
             }
 
+            vm.export @count
+            vm.func @count(%i0: i32) -> (i32) {
+            ^bb0:
+              %i1 = vm.const.i32 1
+              %i2 = vm.const.i32.zero
+              vm.br ^bb1()
+            ^bb1:
+              %i2 = vm.add.i32 %i2, %i1
+              %i3 = vm.cmp.lt.i32.s %i2, %i0
+              vm.cond_br %i3, ^bb1(), ^bb2()
+            ^bb2:
+              vm.return %i2
+            }
+
             vm.export @keep
             vm.func @keep(%r0: !vm.buffer) -> (!vm.buffer, i32) {
             ^bb0:
@@ -95,8 +109,9 @@ class CompilerModesTest {
         assertTrue(report.get(3).startsWith("cannot decode: calls an import"), report.get(3));
         assertEquals("recursive, or calls a function that is not compiled", report.get(4));
         assertEquals("recursive, or calls a function that is not compiled", report.get(5));
-        assertNull(report.get(6), "keep");
-        assertEquals(7, report.size());
+        assertNull(report.get(6), "count");
+        assertNull(report.get(7), "keep");
+        assertEquals(8, report.size());
         assertTrue(load(new Instance(), ExecutionMode.OFF).compilationReport().stream()
                 .allMatch("not compiled"::equals));
     }
@@ -115,6 +130,30 @@ class CompilerModesTest {
             assertEquals(-3, callOuter(context, module, 4));
             assertEquals(-1, callOuter(context, module, 0));
         }
+    }
+
+    @Test
+    void lazyCompilesAfterTheThresholdOfLoopBackEdges() {
+        Instance instance = new Instance();
+        BytecodeModule module = load(instance, ExecutionMode.LAZY);
+        try (Context context = Context.create(instance, module)) {
+            assertEquals(ExecutionMode.LAZY_BACK_EDGES - 1, call(context, module, "count",
+                    ExecutionMode.LAZY_BACK_EDGES - 1));
+            assertEquals("not compiled", module.compilationReport().get(6));
+            // The back-edge that reaches the threshold compiles; this activation finishes interpreted.
+            assertEquals(ExecutionMode.LAZY_BACK_EDGES + 5, call(context, module, "count",
+                    ExecutionMode.LAZY_BACK_EDGES + 5));
+            assertNull(module.compilationReport().get(6));
+            assertEquals(123_456, call(context, module, "count", 123_456));
+        }
+    }
+
+    private static int call(Context context, BytecodeModule module, String name, int x) {
+        VmList in = VmList.ofVariants(1);
+        in.pushI32(x);
+        VmList out = VmList.ofVariants(1);
+        Invocation.invoke(context, module.lookupExport(name), in, out);
+        return out.getI32(0);
     }
 
     private static int callOuter(Context context, BytecodeModule module, int x) {
