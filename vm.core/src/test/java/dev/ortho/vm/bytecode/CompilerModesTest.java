@@ -117,6 +117,15 @@ class CompilerModesTest {
     }
 
     @Test
+    void compiledCodeIsAHiddenClassOfVmCoresLoaderAndPackage() {
+        Compiler.Result result = Compiler.compile(load(new Instance(), ExecutionMode.OFF));
+        Class<?> c = result.entry().getClass();
+        assertTrue(c.isHidden(), c.getName());
+        assertEquals(BytecodeModule.class.getClassLoader(), c.getClassLoader());
+        assertEquals(BytecodeModule.class.getPackageName(), c.getPackageName());
+    }
+
+    @Test
     void lazyCompilesAfterTheThresholdOfCalls() {
         Instance instance = new Instance();
         BytecodeModule module = load(instance, ExecutionMode.LAZY);
