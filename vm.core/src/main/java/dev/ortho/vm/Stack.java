@@ -52,6 +52,11 @@ public final class Stack {
         return size;
     }
 
+    /** Bytes of frame storage in use (counted against {@link #MAX_SIZE_BYTES}). */
+    public long usedBytes() {
+        return usedBytes;
+    }
+
     /** The top frame, or null if empty. */
     public Frame top() {
         return size == 0 ? null : frames[size - 1];

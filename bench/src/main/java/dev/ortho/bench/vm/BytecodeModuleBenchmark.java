@@ -10,9 +10,11 @@ import dev.ortho.vm.Instance;
 import dev.ortho.vm.Invocation;
 import dev.ortho.vm.NativeModule;
 import dev.ortho.vm.Stack;
+import dev.ortho.vm.VmBuffer;
 import dev.ortho.vm.VmList;
 import dev.ortho.vm.asm.Assembler;
 import dev.ortho.vm.bytecode.BytecodeModule;
+import dev.ortho.vm.bytecode.ExecutionMode;
 import dev.ortho.vm.internal.ext.ExtF32Extension;
 import dev.ortho.vm.internal.ext.ExtF64Extension;
 import dev.ortho.vm.spi.InstructionExtension;
@@ -39,7 +41,9 @@ import org.openjdk.jmh.annotations.TearDown;
  * across invocations (the steady state; {@code emptyInvoke} instead pays a full
  * {@link Invocation#invoke} with list marshalling and a fresh stack, like
  * {@code iree_vm_invoke}). {@code impl=java} is the peer: the same function written in Java and
- * called directly, the lower bound an interpreter is compared against.
+ * called directly, the lower bound an interpreter is compared against. {@code impl=compiled} is
+ * the bytecode module with {@link ExecutionMode#EAGER}: its functions compiled to JVM classes
+ * (the import call itself still goes through the import path).
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
@@ -50,6 +54,7 @@ public class BytecodeModuleBenchmark {
     static final String SOURCE = """
             vm.module @bench version 0
             vm.type i32
+            vm.type !vm.buffer
             vm.import @host.inc cconv "0i_i"
 
             vm.export @nothing
@@ -77,6 +82,25 @@ public class BytecodeModuleBenchmark {
               vm.return %i0
             }
 
+            vm.export @reduce
+            vm.func @reduce(%r0: !vm.buffer, %i0: i32) -> (i32) {
+            ^bb0:
+              %i1 = vm.const.i32 1
+              %i2 = vm.const.i32.zero
+              %i3 = vm.const.i32.zero
+              vm.br ^bb1()
+            ^bb1:
+              %i4:5 = vm.ext.i32.i64.u %i2
+              %i6 = vm.buffer.load.i32 %r0, %i4:5
+              %i3 = vm.add.i32 %i3, %i6
+              %i2 = vm.add.i32 %i2, %i1
+              %i7 = vm.cmp.lt.i32.s %i2, %i0
+              vm.cond_br %i7, ^bb1(), ^bb2()
+            ^bb2:
+              vm.discard.refs %r0
+              vm.return %i3
+            }
+
             vm.export @count
             vm.func @count(%i0: i32) -> (i32) {
             ^bb0:
@@ -92,7 +116,7 @@ public class BytecodeModuleBenchmark {
             }
             """;
 
-    @Param({"bytecode", "java"})
+    @Param({"bytecode", "compiled", "java"})
     public String impl;
 
     /** Read from fields so the arguments are not constants. */
@@ -106,6 +130,9 @@ public class BytecodeModuleBenchmark {
     private Function internal20;
     private Function import20;
     private Function count;
+    private Function reduce;
+    private VmBuffer buffer;
+    private int[] javaBuffer;
     private VmList outputs;
 
     @Setup(Level.Trial)
@@ -120,7 +147,9 @@ public class BytecodeModuleBenchmark {
         List<InstructionExtension> extensions = List.of(new ExtF32Extension(), new ExtF64Extension());
         Instance instance = new Instance();
         BytecodeModule module = BytecodeModule.create(instance,
-                new Assembler(extensions).assemble(text, "bench.vmasm"), extensions);
+                new Assembler(extensions).assemble(text, "bench.vmasm"), extensions,
+                BytecodeModule.Options.DEFAULT.withExecution(impl.equals("compiled") ? ExecutionMode.EAGER
+                        : ExecutionMode.OFF));
         NativeModule<Void> host = NativeModule.<Void>builder("host", 1)
                 .export("inc", "0i_i", (s, call) -> {
                     call.results().setI32(0, call.args().i32(0) + 1);
@@ -132,6 +161,13 @@ public class BytecodeModuleBenchmark {
         internal20 = context.resolveFunction("bench.internal20");
         import20 = context.resolveFunction("bench.import20");
         count = context.resolveFunction("bench.count");
+        reduce = context.resolveFunction("bench.reduce");
+        buffer = VmBuffer.allocate(VmBuffer.ACCESS_MUTABLE | VmBuffer.ACCESS_ORIGIN_HOST, 4L * LOOP, 16);
+        javaBuffer = new int[LOOP];
+        for (int i = 0; i < LOOP; i++) {
+            buffer.storeI32(i, i * 7);
+            javaBuffer[i] = i * 7;
+        }
         stack = new Stack(context);
         base = stack.enter(FrameType.EXTERNAL, null, 0, 0, null);
         outputs = VmList.ofVariants(1);
@@ -160,7 +196,7 @@ public class BytecodeModuleBenchmark {
 
     @Benchmark
     public int emptyCall() {
-        if (impl.equals("bytecode")) {
+        if (!impl.equals("java")) {
             Call call = base.outgoing().prepare(nothing);
             nothing.module().beginCall(stack, call);
             return 0;
@@ -170,7 +206,7 @@ public class BytecodeModuleBenchmark {
 
     @Benchmark
     public int emptyInvoke() {
-        if (impl.equals("bytecode")) {
+        if (!impl.equals("java")) {
             Invocation.invoke(context, nothing, null, null);
             return 0;
         }
@@ -180,7 +216,7 @@ public class BytecodeModuleBenchmark {
     @Benchmark
     @OperationsPerInvocation(CALLS)
     public int internalCalls() {
-        if (impl.equals("bytecode")) {
+        if (!impl.equals("java")) {
             return call(internal20, seed);
         }
         int x = seed;
@@ -193,7 +229,7 @@ public class BytecodeModuleBenchmark {
     @Benchmark
     @OperationsPerInvocation(CALLS)
     public int importCalls() {
-        if (impl.equals("bytecode")) {
+        if (!impl.equals("java")) {
             return call(import20, seed);
         }
         int x = seed;
@@ -203,10 +239,29 @@ public class BytecodeModuleBenchmark {
         return x;
     }
 
+    /** IREE's {@code buffer_reduce}: sum of {@code vm.buffer.load.i32} over 100,000 elements, ns per element. */
+    @Benchmark
+    @OperationsPerInvocation(LOOP)
+    public int bufferReduce() {
+        if (!impl.equals("java")) {
+            Call call = base.outgoing().prepare(reduce);
+            call.arguments().setRef(0, buffer);
+            call.arguments().setI32(0, loop);
+            reduce.module().beginCall(stack, call);
+            return call.results().i32(0);
+        }
+        int sum = 0;
+        int[] b = javaBuffer;
+        for (int i = 0; i < loop; i++) {
+            sum += b[i];
+        }
+        return sum;
+    }
+
     @Benchmark
     @OperationsPerInvocation(LOOP)
     public int loopSum() {
-        if (impl.equals("bytecode")) {
+        if (!impl.equals("java")) {
             return call(count, loop);
         }
         int n = loop;

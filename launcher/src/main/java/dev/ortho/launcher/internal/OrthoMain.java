@@ -1,6 +1,7 @@
 package dev.ortho.launcher.internal;
 
 import dev.ortho.hal.DriverRegistry;
+import dev.ortho.hal.remote.ShmWorkerLauncher;
 import dev.ortho.vm.Instance;
 import dev.ortho.vm.spi.InstructionExtension;
 import java.io.BufferedReader;
@@ -54,7 +55,11 @@ public final class OrthoMain implements Callable<Integer> {
             Map<String, Object> launcher,
             @Reference DriverRegistry drivers,
             @Reference CommandProcessor commands,
-            @Reference Instance instance) {
+            @Reference Instance instance,
+            // Not used here: requiring it orders start-up, so that a command never runs before
+            // the remote driver can start shared-memory workers (remote://shm?device=...); the
+            // registration is announced synchronously, so the remote driver has bound it by now.
+            @Reference ShmWorkerLauncher shmWorkers) {
         this.context = context;
         this.instance = instance;
         this.args = launcher.get("launcher.arguments") instanceof String[] given ? given.clone() : new String[0];

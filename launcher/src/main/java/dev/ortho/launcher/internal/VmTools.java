@@ -29,6 +29,7 @@ import dev.ortho.vm.asm.Assembler;
 import dev.ortho.vm.asm.Disassembler;
 import dev.ortho.vm.bytecode.BytecodeArchive;
 import dev.ortho.vm.bytecode.BytecodeModule;
+import dev.ortho.vm.bytecode.ExecutionMode;
 import dev.ortho.vm.bytecode.ModuleDef;
 import dev.ortho.vm.bytecode.ModuleTestRunner;
 import dev.ortho.vm.spi.InstructionExtension;
@@ -382,7 +383,9 @@ final class VmTools {
     // ---------------------------------------------------------------- check-module
 
     private int checkModule(List<String> args, PrintStream out, PrintStream err) {
-        ToolFlags flags = ToolFlags.parse("check-module", args, Set.of("module"), Set.of("expect_failure"));
+        ToolFlags flags = ToolFlags.parse("check-module", args, Set.of("module", "vm_compile"),
+                Set.of("expect_failure"));
+        BytecodeModule.Options checkOptions = BytecodeModule.Options.DEFAULT.withExecution(executionMode(flags));
         List<String> files = new ArrayList<>(flags.all("module"));
         files.addAll(flags.positional());
         if (files.isEmpty()) {
@@ -391,7 +394,7 @@ final class VmTools {
         }
         List<Module> modules = new ArrayList<>();
         for (String file : files) {
-            modules.add(load(file));
+            modules.add(load(file, checkOptions));
         }
         Module main = modules.remove(modules.size() - 1);
         // As IREE's check-module: internal (__init, ...) and special ($-containing) exports are not
@@ -426,7 +429,7 @@ final class VmTools {
     // ---------------------------------------------------------------- run-module / benchmark-module
 
     private static final Set<String> RUN_VALUE_FLAGS = Set.of("module", "function", "input", "device", "parameters",
-            HostMemoryFlag.NAME);
+            HostMemoryFlag.NAME, "vm_compile");
     private static final Set<String> RUN_BOOL_FLAGS = Set.of("trace_execution", "print_statistics", "list_devices",
             "dump_devices");
     private static final Set<String> RESULT_FLAGS = Set.of("output", "expected_output", "output_max_element_count",
@@ -684,13 +687,25 @@ final class VmTools {
         return list;
     }
 
+    /** {@code --vm_compile=off|lazy|eager} (default off): interpret, or compile functions to JVM classes. */
+    private static ExecutionMode executionMode(ToolFlags flags) {
+        String text = flags.get("vm_compile", "off");
+        ExecutionMode mode = ExecutionMode.parse(text);
+        if (mode == null) {
+            throw new StatusException(StatusCode.INVALID_ARGUMENT,
+                    "--vm_compile must be one of [`off`, `lazy`, `eager`], got '" + printable(text) + "'");
+        }
+        return mode;
+    }
+
     private List<Module> loadModules(String tool, ToolFlags flags) {
         List<String> files = new ArrayList<>(flags.all("module"));
         files.addAll(flags.positional());
         if (files.isEmpty()) {
             throw new StatusException(StatusCode.INVALID_ARGUMENT, tool + ": no --module= specified");
         }
-        BytecodeModule.Options options = new BytecodeModule.Options(flags.isSet("trace_execution"), false);
+        BytecodeModule.Options options = new BytecodeModule.Options(flags.isSet("trace_execution"), false,
+                executionMode(flags));
         List<Module> modules = new ArrayList<>();
         for (String file : files) {
             modules.add(load(file, options));

@@ -148,6 +148,26 @@ class VmToolsTest {
         assertTrue(!text.apply(new byte[0]));
     }
 
+    /** Issue 16: --vm_compile runs the same module compiled, with the interpreter's results and errors. */
+    @Test
+    void vmCompileFlagRunsCompiledWithTheSameResultsAndErrors(@TempDir Path dir) throws IOException {
+        Path source = source(dir);
+        for (String mode : List.of("off", "lazy", "eager", "EAGER")) {
+            assertEquals(0, run("run-module", "--module=" + source, "--function=add", "--input=2", "--input=3",
+                    "--vm_compile=" + mode), err());
+            assertEquals("EXEC @add\nresult[0]: i32=5\n", out());
+            assertEquals(1, run("run-module", "--module=" + source, "--function=boom", "--vm_compile=" + mode));
+            assertTrue(err().startsWith("FAILED_PRECONDITION; boom"), err());
+            assertTrue(err().contains("calc.boom"), err());
+            assertEquals(0, run("benchmark-module", "--module=" + source, "--function=add", "--input=2",
+                    "--input=3", "--vm_compile=" + mode), err());
+        }
+        assertEquals(1, run("run-module", "--module=" + source, "--function=add", "--input=2", "--input=3",
+                "--vm_compile=fast"));
+        assertTrue(err().startsWith("INVALID_ARGUMENT; --vm_compile must be one of [`off`, `lazy`, `eager`], got 'fast'"),
+                err());
+    }
+
     /** Issue 15: a VM list could grow until the JVM heap was gone. */
     @Test
     void vmHostMemoryLimitBoundsWhatAProgramAllocates(@TempDir Path dir) throws IOException {

@@ -43,6 +43,13 @@ public final class ProcessImpl extends ProcessScheduleFields implements Process 
     private static final VarHandle LIVE_NEXT;
     private static final VarHandle RETIRED;
     private static final ProcessImpl[] NO_DEPENDENTS = {};
+    /**
+     * Stored into {@code error} by a successful completion so that a later {@code casError}
+     * (cancel, fail, a drain failure) loses: the outcome the completion callback saw is final.
+     * Never visible outside: {@link #lvError} reports it as null.
+     */
+    private static final StatusException SUCCEEDED =
+            new StatusException(StatusCode.UNKNOWN, "process completed without error");
 
     static {
         try {
@@ -101,7 +108,8 @@ public final class ProcessImpl extends ProcessScheduleFields implements Process 
     }
 
     StatusException lvError() {
-        return (StatusException) ERROR.getVolatile(this);
+        StatusException e = (StatusException) ERROR.getVolatile(this);
+        return e == SUCCEEDED ? null : e;
     }
 
     /** First error wins; the CAS (volatile) publishes the exception to every later reader. */
@@ -384,7 +392,10 @@ public final class ProcessImpl extends ProcessScheduleFields implements Process 
      */
     void runCompletion() {
         casState(STATE_RUNNABLE, STATE_COMPLETED);
-        StatusException err = lvError();
+        // Seal the outcome (CAS, first wins): either an error recorded before this point is
+        // reported, or success is, and a racing cancel()/fail() can no longer change error()
+        // after the callback was told (found by jcstress ProcessStress.SignalVsCancel).
+        StatusException err = casError(SUCCEEDED) ? null : lvError();
         if (completionCallback != null) {
             try {
                 completionCallback.onComplete(this, err);

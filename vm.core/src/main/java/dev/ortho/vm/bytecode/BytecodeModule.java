@@ -50,10 +50,30 @@ import java.util.Objects;
  * state is the concern of that context's users).
  */
 public final class BytecodeModule implements Module {
-    /** Options for {@link #create}. */
-    public record Options(boolean traceExecution, boolean allowPlaceholderTypes) {
-        /** No tracing, types must be registered. */
-        public static final Options DEFAULT = new Options(false, false);
+    /**
+     * Options for {@link #create}.
+     *
+     * @param traceExecution log every executed instruction (functions then stay interpreted)
+     * @param allowPlaceholderTypes accept ref types no module registered
+     * @param execution interpret, or compile functions to JVM classes ({@link ExecutionMode})
+     */
+    public record Options(boolean traceExecution, boolean allowPlaceholderTypes, ExecutionMode execution) {
+        /** No tracing, types must be registered, interpreted. */
+        public static final Options DEFAULT = new Options(false, false, ExecutionMode.OFF);
+
+        public Options {
+            Objects.requireNonNull(execution, "execution");
+        }
+
+        /** Interpreted ({@link ExecutionMode#OFF}). */
+        public Options(boolean traceExecution, boolean allowPlaceholderTypes) {
+            this(traceExecution, allowPlaceholderTypes, ExecutionMode.OFF);
+        }
+
+        /** These options with execution mode {@code mode}. */
+        public Options withExecution(ExecutionMode mode) {
+            return new Options(traceExecution, allowPlaceholderTypes, mode);
+        }
     }
 
     /** Zero bytes appended to the bytecode copy. */
@@ -84,6 +104,13 @@ public final class BytecodeModule implements Module {
     final int globalRefCount;
     final InstructionExtension[] extensions = new InstructionExtension[32];
     final boolean trace;
+    final ExecutionMode execution;
+    /** The compiled functions, once compiled (see {@link ExecutionMode}). */
+    private volatile Compiler.Result compiled;
+    /** External calls so far, for {@link ExecutionMode#LAZY} (racy by design: only a trigger). */
+    private int externalCalls;
+    /** Interpreted loop back-edges so far, for {@link ExecutionMode#LAZY} (racy by design: only a trigger). */
+    private int backEdges;
     private final Map<String, String> attrs;
     private final List<ModuleDependency> dependencies;
     private final List<Function> imports;
@@ -119,6 +146,7 @@ public final class BytecodeModule implements Module {
     private BytecodeModule(Instance instance, ModuleDef def, List<InstructionExtension> exts, Options options) {
         this.def = def;
         this.trace = options.traceExecution();
+        this.execution = options.execution();
         if (def.name() == null || def.name().isEmpty()) {
             throw new StatusException(StatusCode.INVALID_ARGUMENT, "module missing name field");
         }
@@ -294,6 +322,59 @@ public final class BytecodeModule implements Module {
         for (int i = 0; i < functionCount; i++) {
             BytecodeVerifier.verifyFunction(this, i);
         }
+        if (execution == ExecutionMode.EAGER) {
+            compiled = Compiler.compile(this);
+        }
+    }
+
+    /** The compiled code, compiling now if the mode asks for it; null while interpreted. */
+    private Compiler.Result compiled() {
+        Compiler.Result c = compiled;
+        if (c == null && execution == ExecutionMode.LAZY && ++externalCalls >= ExecutionMode.LAZY_THRESHOLD) {
+            c = compileNow();
+        }
+        return c;
+    }
+
+    private Compiler.Result compileNow() {
+        synchronized (this) {
+            Compiler.Result c = compiled;
+            if (c == null) {
+                c = Compiler.compile(this);
+                compiled = c;
+            }
+            return c;
+        }
+    }
+
+    /** True while the interpreter should report loop back-edges ({@link ExecutionMode#LAZY}, not compiled yet). */
+    boolean countsBackEdges() {
+        return execution == ExecutionMode.LAZY && compiled == null;
+    }
+
+    /**
+     * One interpreted loop back-edge of a {@link ExecutionMode#LAZY} module; compiles the module
+     * (on this thread) at {@link ExecutionMode#LAZY_BACK_EDGES}. Returns whether to keep counting.
+     */
+    boolean backEdge() {
+        if (++backEdges < ExecutionMode.LAZY_BACK_EDGES) {
+            return true;
+        }
+        compileNow();
+        return false;
+    }
+
+    /**
+     * Which internal functions run compiled: for each ordinal, null if compiled, else why it stays
+     * interpreted ({@code "not compiled"} before an {@link ExecutionMode#LAZY} module compiled).
+     */
+    public List<String> compilationReport() {
+        Compiler.Result c = compiled;
+        List<String> out = new ArrayList<>();
+        for (int i = 0; i < functionCount; i++) {
+            out.add(c == null ? "not compiled" : c.compiled()[i] ? null : c.reasons()[i]);
+        }
+        return java.util.Collections.unmodifiableList(out);
     }
 
     private void checkFeatures(int required, String what) {
@@ -486,9 +567,46 @@ public final class BytecodeModule implements Module {
                     + " is not callable in module '" + name + "'");
         }
         State state = (State) stack.moduleState(this);
+        Compiler.Result c = execution == ExecutionMode.OFF ? null : compiled();
+        if (c != null && c.compiled()[ordinal] && stack.usedBytes() + c.maxBytes()[ordinal] <= Stack.MAX_SIZE_BYTES) {
+            return runCompiled(c, state, stack, ordinal, call);
+        }
         Frame frame = Interpreter.enter(this, stack, ordinal, call);
         Interpreter.marshalArguments(this, ordinal, frame, call.arguments());
         return Interpreter.run(this, state, stack, frame);
+    }
+
+    /**
+     * Runs compiled function {@code ordinal}: its entry frame is on the stack as in the
+     * interpreter; on a trap the frames of the compiled activations are pushed back with their
+     * pcs so the backtrace and the unwinding are the interpreter's.
+     */
+    private CallOutcome runCompiled(Compiler.Result c, State state, Stack stack, int ordinal, Call call) {
+        Frame frame = Interpreter.enter(this, stack, ordinal, call);
+        // The environment is cached on the (reused) entry frame, as the interpreter caches its Machine.
+        CompiledSupport.Env env;
+        if (frame.scratch() instanceof CompiledSupport.Env cached && cached.m == this && cached.st == state
+                && cached.stack == stack) {
+            env = cached;
+            env.traceSize = 0;
+        } else {
+            env = new CompiledSupport.Env(this, state, stack, c.maxResults());
+            frame.setScratch(env);
+        }
+        try {
+            c.entry().call(ordinal, env, call.arguments(), call.results());
+        } catch (StatusException e) {
+            int n = env.traceSize / 2;
+            if (n > 0) {
+                frame.setPc(env.trace[2 * n - 1]);
+                for (int k = n - 2; k >= 0; k--) {
+                    Interpreter.enter(this, stack, env.trace[2 * k], null).setPc(env.trace[2 * k + 1]);
+                }
+            }
+            throw e;
+        }
+        stack.leave(frame);
+        return CallOutcome.COMPLETED;
     }
 
     @Override

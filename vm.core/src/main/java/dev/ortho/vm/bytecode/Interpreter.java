@@ -186,6 +186,8 @@ final class Interpreter {
         int[] r = frame.i32Registers();
         RefObject[] refs = frame.refRegisters();
         Machine mach = null;
+        // LAZY modules count loop back-edges until they compile (then the next call runs compiled).
+        boolean countBackEdges = m.countsBackEdges();
         int op = pc;
         try {
             while (true) {
@@ -395,6 +397,9 @@ final class Interpreter {
                         if (u16(c, p) != 0) {
                             remap(c, p, r, refs);
                         }
+                        if (countBackEdges && base + target < pc) {
+                            countBackEdges = m.backEdge();
+                        }
                         pc = base + target + 1;
                         continue;
                     }
@@ -413,6 +418,9 @@ final class Interpreter {
                         }
                         if (u16(c, l) != 0) {
                             remap(c, l, r, refs);
+                        }
+                        if (countBackEdges && base + target < pc) {
+                            countBackEdges = m.backEdge();
                         }
                         pc = base + target + 1;
                         continue;

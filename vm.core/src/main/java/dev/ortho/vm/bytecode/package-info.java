@@ -25,6 +25,21 @@
  * {@link dev.ortho.vm.Stack}; resuming continues where execution stopped, for native and bytecode
  * imports alike. Nothing is allocated per instruction.
  *
+ * <h2>Compiled execution</h2>
+ * With {@link dev.ortho.vm.bytecode.ExecutionMode#EAGER} (at load) or
+ * {@link dev.ortho.vm.bytecode.ExecutionMode#LAZY} (after 64 external calls) in
+ * {@link dev.ortho.vm.bytecode.BytecodeModule.Options}, the module translates its functions on
+ * the calling thread into static methods of a hidden class defined through vm.core's own lookup
+ * (unloaded with the module): i32 register slots become {@code int} locals (64-bit values the
+ * interpreter's slot pairs), refs {@code RefObject} locals with the interpreter's
+ * retain/move/release rules, blocks labels, internal calls direct JVM calls. The interpreter is
+ * the reference: results, trap status codes, messages and backtrace frames
+ * ({@code module.function:pc}) are the same; ops not emitted inline run the interpreter's own
+ * helpers. Functions that yield, call yieldable or variadic functions or imports, use
+ * {@code vm.break}, recurse, or call a function that stays interpreted, run in the interpreter
+ * ({@link dev.ortho.vm.bytecode.BytecodeModule#compilationReport} says which and why). The
+ * default is {@link dev.ortho.vm.bytecode.ExecutionMode#OFF}.
+ *
  * <p>{@link dev.ortho.vm.bytecode.ModuleTestRunner} runs a module's exports as tests with
  * IREE's conformance-suite conventions ({@code fail_} exports must fail, the native
  * {@code yieldable_test} module registered first, at most 10,000 resumes).

@@ -30,7 +30,7 @@ class ConformanceTest {
     static ModuleTestRunner.Report run(Path file) {
         Instance instance = new Instance();
         ModuleDef def = new Assembler(EXTENSIONS).assemble(file);
-        BytecodeModule module = BytecodeModule.create(instance, def, EXTENSIONS);
+        BytecodeModule module = BytecodeModule.create(instance, def, EXTENSIONS, VmasmFixture.OPTIONS);
         return ModuleTestRunner.run(instance, List.of(), module);
     }
 

@@ -17,13 +17,21 @@ import java.util.List;
 /** Assembles VMASM text, loads it as a {@link BytecodeModule} in a context and invokes exports. */
 final class VmasmFixture implements AutoCloseable {
     static final List<InstructionExtension> EXTENSIONS = List.of(new ExtF32Extension(), new ExtF64Extension());
+    /**
+     * Options of the modules tests load: system property {@code ortho.test.vm_compile}
+     * ({@code off}/{@code lazy}/{@code eager}) runs the same tests compiled (vm.core's pom runs
+     * the VM op and conformance tests a second time with {@code eager}).
+     */
+    static final BytecodeModule.Options OPTIONS = BytecodeModule.Options.DEFAULT.withExecution(
+            ExecutionMode.valueOf(System.getProperty("ortho.test.vm_compile", "off").toUpperCase(java.util.Locale.ROOT)));
 
     final Instance instance = new Instance();
     final BytecodeModule module;
     final Context context;
 
     VmasmFixture(String source, Module... dependencies) {
-        module = BytecodeModule.create(instance, new Assembler(EXTENSIONS).assemble(source, "test.vmasm"), EXTENSIONS);
+        module = BytecodeModule.create(instance, new Assembler(EXTENSIONS).assemble(source, "test.vmasm"), EXTENSIONS,
+                OPTIONS);
         List<Module> modules = new ArrayList<>();
         modules.add(YieldableTestModule.create());
         modules.addAll(List.of(dependencies));

@@ -8,6 +8,7 @@ import dev.ortho.hal.BufferParams;
 import dev.ortho.hal.BufferRef;
 import dev.ortho.hal.CommandBuffer;
 import dev.ortho.hal.Device;
+import dev.ortho.hal.DeviceCapability;
 import dev.ortho.hal.DispatchConfig;
 import dev.ortho.hal.Executable;
 import dev.ortho.hal.Resource;
@@ -49,8 +50,11 @@ final class QueueDecoder {
     static ServerSession.QueueOp decode(ServerSession session, int opcode, FrameReader in, HandleTable handles,
             Device device, long affinity, SemaphoreList waitList, List<Resource> retained, long[] transferBytes) {
         return switch (opcode) {
-            case Protocol.QUEUE_ALLOCA -> waitList.poll() ? alloca(session, in, handles, device, affinity)
-                    : deferredAlloca(session, in, handles, device, affinity, retained);
+            case Protocol.QUEUE_ALLOCA -> waitList.poll()
+                    ? alloca(session, in, handles, device, affinity, SemaphoreList.empty())
+                    : (device.capabilities() & DeviceCapability.ASYNC_QUEUES) != 0
+                            ? alloca(session, in, handles, device, affinity, waitList)
+                            : deferredAlloca(session, in, handles, device, affinity, retained);
             case Protocol.QUEUE_DEALLOCA -> {
                 long handle = in.i64("buffer");
                 Resource buffer = use(handles.bufferLater(handle, "dealloca buffer"), retained);
@@ -138,12 +142,16 @@ final class QueueDecoder {
     }
 
     /**
-     * Allocates at once (its waits are reached, so this is queue order) so later frames can use
-     * the handle, and signals in queue order: the device allocates with no waits into a private
-     * semaphore, and the operation is a barrier from that semaphore to the client's signals.
+     * Allocates at once so later frames can use the handle, and signals in queue order: the
+     * device allocates into a private semaphore and the operation is a barrier from that
+     * semaphore to the client's signals. {@code deviceWaits} is empty when the operation's waits
+     * are reached (queue order already holds); otherwise they are the operation's waits, which
+     * an asynchronous device keeps itself: it returns the buffer now (a command buffer recorded
+     * next may name it, as iree-compile's programs do) and commits the memory when they are
+     * reached, committing nothing if one fails (its signal then fails, and so do the client's).
      */
     private static ServerSession.QueueOp alloca(ServerSession session, FrameReader in, HandleTable handles,
-            Device device, long affinity) {
+            Device device, long affinity, SemaphoreList deviceWaits) {
         long handle = in.i64("buffer");
         BufferParams params = new BufferParams(in.i32("memory type"), in.i32("access"), in.i32("usage"),
                 in.i64("queue affinity"), in.i64("alignment"));
@@ -155,7 +163,7 @@ final class QueueDecoder {
             TimelineSemaphore allocated = new TimelineSemaphore("alloca " + handle, 0);
             Buffer buffer;
             try {
-                buffer = device.queueAlloca(affinity, SemaphoreList.empty(), SemaphoreList.of(allocated, 1), params,
+                buffer = device.queueAlloca(affinity, deviceWaits, SemaphoreList.of(allocated, 1), params,
                         size, flags);
             } catch (RuntimeException e) {
                 handles.releaseMemory(size);
@@ -181,7 +189,8 @@ final class QueueDecoder {
     }
 
     /**
-     * A queue allocation whose waits are not reached yet: the handle becomes a
+     * A queue allocation whose waits are not reached yet, on a device that runs queue operations
+     * on the caller (it would block here until they are): the handle becomes a
      * {@link QueueAllocation} now and the memory is allocated when the waits are reached, so a
      * failed wait allocates nothing. The client learns the buffer's properties at once from a
      * zero-byte allocation with the same params (which also checks them now, as a local device

@@ -1,0 +1,237 @@
+package dev.ortho.vm.bytecode;
+
+import static dev.ortho.base.MessageText.printable;
+import static dev.ortho.vm.bytecode.Interpreter.REF_MASK;
+
+import dev.ortho.base.StatusCode;
+import dev.ortho.base.StatusException;
+import dev.ortho.vm.CallBuffer;
+import dev.ortho.vm.RefObject;
+import dev.ortho.vm.Stack;
+import dev.ortho.vm.VmBuffer;
+import dev.ortho.vm.internal.isa.CoreOps;
+import dev.ortho.vm.spi.InstructionExtension;
+
+/**
+ * Run-time support of the classes {@link Compiler} generates: the per-call environment and the
+ * small static helpers the generated code calls (C2 inlines them). Every helper computes exactly
+ * what the interpreter computes for the same op; ops the compiler does not emit inline run the
+ * interpreter's own op helpers on spilled registers ({@link #op}).
+ */
+final class CompiledSupport {
+    private CompiledSupport() {
+    }
+
+    /** Implemented by each generated class: runs compiled function {@code fn} for an external call. */
+    interface Entry {
+        void call(int fn, Env env, CallBuffer arguments, CallBuffer results);
+    }
+
+    /** State of one external call into compiled code. Not thread-safe; one per call. */
+    static final class Env {
+        final BytecodeModule m;
+        final BytecodeModule.State st;
+        final Stack stack;
+        /** Results of calls returning more than one value: 32/64-bit bits and refs. */
+        final long[] rb;
+        final RefObject[] rr;
+        Machine mach;
+        /** Backtrace of a trap, innermost first: function ordinal and pc pairs. */
+        int[] trace = new int[8];
+        int traceSize;
+
+        Env(BytecodeModule m, BytecodeModule.State st, Stack stack, int maxResults) {
+            this.m = m;
+            this.st = st;
+            this.stack = stack;
+            this.rb = new long[maxResults];
+            this.rr = new RefObject[maxResults];
+        }
+    }
+
+    static RefObject retain(RefObject v) {
+        if (v != null) {
+            v.retain();
+        }
+        return v;
+    }
+
+    static void release(RefObject v) {
+        if (v != null) {
+            v.release();
+        }
+    }
+
+    /** Converts whatever a compiled function threw as the interpreter's loop does, and records its frame. */
+    static Throwable trap(Env env, Throwable t, int pc, int fn) {
+        StatusException e;
+        if (t instanceof StatusException s) {
+            e = s;
+        } else if (t instanceof ArithmeticException) {
+            e = new StatusException(StatusCode.INVALID_ARGUMENT, "integer division by zero", t);
+        } else if (t instanceof RuntimeException || t instanceof StackOverflowError) {
+            e = new StatusException(StatusCode.INTERNAL, "compiled code fault at " + printable(env.m.name) + "."
+                    + printable(env.m.internal[fn].name()) + "+" + String.format("%08X", pc) + ": " + t, t);
+        } else {
+            return t;
+        }
+        if (env.traceSize + 2 > env.trace.length) {
+            env.trace = java.util.Arrays.copyOf(env.trace, env.trace.length * 2);
+        }
+        env.trace[env.traceSize++] = fn;
+        env.trace[env.traceSize++] = pc;
+        return e;
+    }
+
+    static StatusException fail(int code, String message) {
+        return new StatusException(StatusCode.fromValue(code), message);
+    }
+
+    static StatusException pastEnd() {
+        return new StatusException(StatusCode.FAILED_PRECONDITION,
+                "vm.fail with an OK status ran past the end of the function");
+    }
+
+    static VmBuffer buffer(RefObject v, String what) {
+        if (v instanceof VmBuffer b) {
+            return b;
+        }
+        throw new StatusException(StatusCode.INVALID_ARGUMENT, v == null ? what + " is null"
+                : "ref register holds " + v.refType().name() + " where a vm.buffer is required");
+    }
+
+    /** An op not emitted inline: the interpreter's helper on the spilled registers. */
+    static void op(Env env, int pc, int base, int[] r, RefObject[] refs) {
+        BytecodeModule m = env.m;
+        byte[] c = m.code;
+        int op = c[pc] & 0xFF;
+        switch (op) {
+            case CoreOps.GLOBAL_LOAD_I32, CoreOps.GLOBAL_STORE_I32, CoreOps.GLOBAL_LOAD_I64,
+                 CoreOps.GLOBAL_STORE_I64 -> globalDirect(env, c, pc, r);
+            case CoreOps.GLOBAL_LOAD_INDIRECT_I32, CoreOps.GLOBAL_STORE_INDIRECT_I32,
+                 CoreOps.GLOBAL_LOAD_INDIRECT_I64, CoreOps.GLOBAL_STORE_INDIRECT_I64,
+                 CoreOps.GLOBAL_LOAD_REF, CoreOps.GLOBAL_STORE_REF, CoreOps.GLOBAL_LOAD_INDIRECT_REF,
+                 CoreOps.GLOBAL_STORE_INDIRECT_REF -> InterpreterOps.globalOp(m, env.st, c, pc, r, refs);
+            case CoreOps.CONST_REF_RODATA -> Interpreter.assign(refs, Interpreter.u16(c, pc + 5) & REF_MASK,
+                    RefObject.retain(m.rodata[Interpreter.i32(c, pc + 1)]));
+            case CoreOps.LIST_ALLOC, CoreOps.LIST_RESERVE, CoreOps.LIST_SIZE, CoreOps.LIST_RESIZE,
+                 CoreOps.LIST_GET_I32, CoreOps.LIST_SET_I32, CoreOps.LIST_GET_I64, CoreOps.LIST_SET_I64,
+                 CoreOps.LIST_GET_REF, CoreOps.LIST_SET_REF ->
+                    InterpreterOps.listOp(m, env.stack.context().hostMemoryLimit(), c, pc, r, refs);
+            case CoreOps.SELECT_REF, CoreOps.SWITCH_I32, CoreOps.SWITCH_I64, CoreOps.SWITCH_REF,
+                 CoreOps.CAST_ANY_REF -> InterpreterOps.selectOp(m, c, pc, base, r, refs);
+            case CoreOps.DIV_I32_S, CoreOps.DIV_I32_U, CoreOps.REM_I32_S, CoreOps.REM_I32_U, CoreOps.FMAI32,
+                 CoreOps.NOT_I32, CoreOps.CTLZ_I32, CoreOps.ABS_I32, CoreOps.MIN_I32_S, CoreOps.MIN_I32_U,
+                 CoreOps.MAX_I32_S, CoreOps.MAX_I32_U, CoreOps.TRUNC_I32_I8, CoreOps.TRUNC_I32_I16,
+                 CoreOps.EXT_I8_I32_S, CoreOps.EXT_I8_I32_U, CoreOps.EXT_I16_I32_S,
+                 CoreOps.EXT_I16_I32_U -> InterpreterOps.intOp(c, pc, r);
+            case CoreOps.ADD_I64, CoreOps.SUB_I64, CoreOps.MUL_I64, CoreOps.DIV_I64_S, CoreOps.DIV_I64_U,
+                 CoreOps.REM_I64_S, CoreOps.REM_I64_U, CoreOps.FMAI64, CoreOps.NOT_I64, CoreOps.AND_I64,
+                 CoreOps.OR_I64, CoreOps.XOR_I64, CoreOps.SHL_I64, CoreOps.SHR_I64_S, CoreOps.SHR_I64_U,
+                 CoreOps.TRUNC_I64_I32, CoreOps.EXT_I32_I64_S, CoreOps.EXT_I32_I64_U, CoreOps.CMP_EQI64,
+                 CoreOps.CMP_NEI64, CoreOps.CMP_LTI64_S, CoreOps.CMP_LTI64_U, CoreOps.CMP_NZI64,
+                 CoreOps.CTLZ_I64, CoreOps.ABS_I64, CoreOps.MIN_I64_S, CoreOps.MIN_I64_U, CoreOps.MAX_I64_S,
+                 CoreOps.MAX_I64_U -> InterpreterOps.longOp(c, pc, r);
+            case CoreOps.BUFFER_LOAD_I8_U, CoreOps.BUFFER_LOAD_I8_S, CoreOps.BUFFER_LOAD_I16_U,
+                 CoreOps.BUFFER_LOAD_I16_S, CoreOps.BUFFER_LOAD_I32, CoreOps.BUFFER_LOAD_I64,
+                 CoreOps.BUFFER_STORE_I8, CoreOps.BUFFER_STORE_I16, CoreOps.BUFFER_STORE_I32,
+                 CoreOps.BUFFER_STORE_I64, CoreOps.BUFFER_ALLOC, CoreOps.BUFFER_CLONE, CoreOps.BUFFER_LENGTH,
+                 CoreOps.BUFFER_COPY, CoreOps.BUFFER_COMPARE, CoreOps.BUFFER_FILL_I8, CoreOps.BUFFER_FILL_I16,
+                 CoreOps.BUFFER_FILL_I32, CoreOps.BUFFER_FILL_I64,
+                 CoreOps.BUFFER_HASH -> InterpreterOps.bufferOp(env.stack.context().hostMemoryLimit(), c, pc, r, refs);
+            default -> {
+                if (op < 0xE0) {
+                    throw new StatusException(StatusCode.INTERNAL, "compiled code has no generic form of opcode 0x"
+                            + Integer.toHexString(op));
+                }
+                InstructionExtension ext = m.extensions[op - 0xE0];
+                if (env.mach == null) {
+                    env.mach = new Machine();
+                }
+                env.mach.bind(m, env.st, c, pc + 2, base, r, refs);
+                ext.execute(c[pc + 1] & 0xFF, env.mach);
+            }
+        }
+    }
+
+    private static void globalDirect(Env env, byte[] c, int pc, int[] r) {
+        int offset = Interpreter.i32(c, pc + 1);
+        int reg = Interpreter.u16(c, pc + 5);
+        switch (c[pc] & 0xFF) {
+            case CoreOps.GLOBAL_LOAD_I32 -> r[reg] = (int) Interpreter.I32.get(env.st.rwdata, offset);
+            case CoreOps.GLOBAL_STORE_I32 -> Interpreter.I32.set(env.st.rwdata, offset, r[reg]);
+            case CoreOps.GLOBAL_LOAD_I64 -> Interpreter.wl(r, reg, (long) Interpreter.I64.get(env.st.rwdata, offset));
+            default -> Interpreter.I64.set(env.st.rwdata, offset, Interpreter.rl(r, reg));
+        }
+    }
+
+    // Inline-op helpers (exactly the interpreter's and ExtF32/ExtF64's formulas).
+
+    static int cmpLtU32(int a, int b) {
+        return Integer.compareUnsigned(a, b) < 0 ? 1 : 0;
+    }
+
+    static int cmpLtU64(long a, long b) {
+        return Long.compareUnsigned(a, b) < 0 ? 1 : 0;
+    }
+
+    static int b(boolean v) {
+        return v ? 1 : 0;
+    }
+
+    static int f32(float v) {
+        return Float.floatToRawIntBits(v);
+    }
+
+    static float f32(int bits) {
+        return Float.intBitsToFloat(bits);
+    }
+
+    static long f64(double v) {
+        return Double.doubleToRawLongBits(v);
+    }
+
+    static double f64(long bits) {
+        return Double.longBitsToDouble(bits);
+    }
+
+    static float minF32(float l, float r) {
+        return r < l ? r : l;
+    }
+
+    static float maxF32(float l, float r) {
+        return l < r ? r : l;
+    }
+
+    static double minF64(double l, double r) {
+        return r < l ? r : l;
+    }
+
+    static double maxF64(double l, double r) {
+        return l < r ? r : l;
+    }
+
+    static float fmaF32(float a, float b, float c) {
+        return a * b + c;
+    }
+
+    static double fmaF64(double a, double b, double c) {
+        return a * b + c;
+    }
+
+    static float sqrtF32(float x) {
+        return (float) Math.sqrt(x);
+    }
+
+    /** IREE's float compares: kind 0 eq, 1 ne, 2 lt, 3 lte; ordered, or unordered (true on NaN). */
+    static int cmpF(double l, double r, int kind, boolean unorderedForm) {
+        boolean unordered = unorderedForm && (Double.isNaN(l) || Double.isNaN(r));
+        boolean v = switch (kind) {
+            case 0 -> l == r;
+            case 1 -> l != r;
+            case 2 -> l < r;
+            default -> l <= r;
+        };
+        return unordered || v ? 1 : 0;
+    }
+}

@@ -1,0 +1,220 @@
+package dev.ortho.vm.bytecode;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.ortho.base.StatusException;
+import dev.ortho.vm.AbstractRefObject;
+import dev.ortho.vm.Context;
+import dev.ortho.vm.Instance;
+import dev.ortho.vm.Invocation;
+import dev.ortho.vm.VmBuffer;
+import dev.ortho.vm.VmList;
+import dev.ortho.vm.asm.Assembler;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** Issue 16: the execution modes, what stays interpreted and why, traps and refs of compiled code. */
+class CompilerModesTest {
+    static final String SOURCE = """
+            vm.module @m version 0
+            vm.type i32
+            vm.type !vm.buffer
+            vm.import optional @host.f cconv "0i_i"
+
+            vm.export @outer
+            vm.func @outer(%i0: i32) -> (i32) {
+            ^bb0:
+              %i1 = vm.const.i32 1
+              %i0 = vm.add.i32 %i0, %i1
+              %i0 = vm.call @m:1(%i0)
+              vm.return %i0
+            }
+
+            vm.export @inner
+            vm.func @inner(%i0: i32) -> (i32) {
+            ^bb0:
+              %i1 = vm.const.i32 7
+              %i2 = vm.sub.i32 %i0, %i1
+              %i3 = vm.div.i32.s %i1, %i2
+              vm.return %i3
+            }
+
+            vm.export @yields
+            vm.func @yields() -> () {
+            ^bb0:
+              vm.yield ^bb1()
+            ^bb1:
+              vm.return
+            }
+
+            vm.export @imports
+            vm.func @imports(%i0: i32) -> (i32) {
+            ^bb0:
+              %i0 = vm.call @host.f(%i0)
+              vm.return %i0
+            }
+
+            vm.export @recursive
+            vm.func @recursive(%i0: i32) -> (i32) {
+            ^bb0:
+              %i0 = vm.call @m:4(%i0)
+              vm.return %i0
+            }
+
+            vm.export @callsYield
+            vm.func @callsYield() -> () {
+            ^bb0:
+              vm.call @m:2()
+              vm.return
+            }
+
+            vm.export @count
+            vm.func @count(%i0: i32) -> (i32) {
+            ^bb0:
+              %i1 = vm.const.i32 1
+              %i2 = vm.const.i32.zero
+              vm.br ^bb1()
+            ^bb1:
+              %i2 = vm.add.i32 %i2, %i1
+              %i3 = vm.cmp.lt.i32.s %i2, %i0
+              vm.cond_br %i3, ^bb1(), ^bb2()
+            ^bb2:
+              vm.return %i2
+            }
+
+            vm.export @keep
+            vm.func @keep(%r0: !vm.buffer) -> (!vm.buffer, i32) {
+            ^bb0:
+              %r1 = vm.assign.ref %r0
+              %i0 = vm.cmp.eq.ref %r0, %r1
+              vm.return %R1, %i0
+            }
+            """;
+
+    static BytecodeModule load(Instance instance, ExecutionMode mode) {
+        ModuleDef def = new Assembler(VmasmFixture.EXTENSIONS).assemble(SOURCE, "m.vmasm");
+        return BytecodeModule.create(instance, def, VmasmFixture.EXTENSIONS,
+                BytecodeModule.Options.DEFAULT.withExecution(mode));
+    }
+
+    @Test
+    void eagerCompilesWhatItCoversAndSaysWhyTheRestIsInterpreted() {
+        List<String> report = load(new Instance(), ExecutionMode.EAGER).compilationReport();
+        assertNull(report.get(0), "outer");
+        assertNull(report.get(1), "inner");
+        assertTrue(report.get(2).startsWith("cannot decode: yields"), report.get(2));
+        assertTrue(report.get(3).startsWith("cannot decode: calls an import"), report.get(3));
+        assertEquals("recursive, or calls a function that is not compiled", report.get(4));
+        assertEquals("recursive, or calls a function that is not compiled", report.get(5));
+        assertNull(report.get(6), "count");
+        assertNull(report.get(7), "keep");
+        assertEquals(8, report.size());
+        assertTrue(load(new Instance(), ExecutionMode.OFF).compilationReport().stream()
+                .allMatch("not compiled"::equals));
+    }
+
+    @Test
+    void compiledCodeIsAHiddenClassOfVmCoresLoaderAndPackage() {
+        Compiler.Result result = Compiler.compile(load(new Instance(), ExecutionMode.OFF));
+        Class<?> c = result.entry().getClass();
+        assertTrue(c.isHidden(), c.getName());
+        assertEquals(BytecodeModule.class.getClassLoader(), c.getClassLoader());
+        assertEquals(BytecodeModule.class.getPackageName(), c.getPackageName());
+    }
+
+    @Test
+    void lazyCompilesAfterTheThresholdOfCalls() {
+        Instance instance = new Instance();
+        BytecodeModule module = load(instance, ExecutionMode.LAZY);
+        try (Context context = Context.create(instance, module)) {
+            for (int i = 0; i < ExecutionMode.LAZY_THRESHOLD - 1; i++) {
+                assertEquals(-3, callOuter(context, module, 4));
+            }
+            assertEquals("not compiled", module.compilationReport().get(0));
+            assertEquals(-3, callOuter(context, module, 4));
+            assertNull(module.compilationReport().get(0));
+            assertEquals(-3, callOuter(context, module, 4));
+            assertEquals(-1, callOuter(context, module, 0));
+        }
+    }
+
+    @Test
+    void lazyCompilesAfterTheThresholdOfLoopBackEdges() {
+        Instance instance = new Instance();
+        BytecodeModule module = load(instance, ExecutionMode.LAZY);
+        try (Context context = Context.create(instance, module)) {
+            assertEquals(ExecutionMode.LAZY_BACK_EDGES - 1, call(context, module, "count",
+                    ExecutionMode.LAZY_BACK_EDGES - 1));
+            assertEquals("not compiled", module.compilationReport().get(6));
+            // The back-edge that reaches the threshold compiles; this activation finishes interpreted.
+            assertEquals(ExecutionMode.LAZY_BACK_EDGES + 5, call(context, module, "count",
+                    ExecutionMode.LAZY_BACK_EDGES + 5));
+            assertNull(module.compilationReport().get(6));
+            assertEquals(123_456, call(context, module, "count", 123_456));
+        }
+    }
+
+    private static int call(Context context, BytecodeModule module, String name, int x) {
+        VmList in = VmList.ofVariants(1);
+        in.pushI32(x);
+        VmList out = VmList.ofVariants(1);
+        Invocation.invoke(context, module.lookupExport(name), in, out);
+        return out.getI32(0);
+    }
+
+    private static int callOuter(Context context, BytecodeModule module, int x) {
+        VmList in = VmList.ofVariants(1);
+        in.pushI32(x);
+        VmList out = VmList.ofVariants(1);
+        Invocation.invoke(context, module.lookupExport("outer"), in, out);
+        return out.getI32(0);
+    }
+
+    @Test
+    void aTrapInANestedCompiledCallHasTheInterpretersStatusMessageAndBacktrace() {
+        String interpreted = trap(ExecutionMode.OFF);
+        String compiled = trap(ExecutionMode.EAGER);
+        assertEquals(interpreted, compiled);
+        assertTrue(compiled.startsWith("INVALID_ARGUMENT; integer division by zero"), compiled);
+        assertTrue(compiled.contains("[ 2] bytecode m.inner:15 -"), compiled);
+        assertTrue(compiled.contains("[ 1] bytecode m.outer:28 -"), compiled);
+    }
+
+    private static String trap(ExecutionMode mode) {
+        Instance instance = new Instance();
+        BytecodeModule module = load(instance, mode);
+        try (Context context = Context.create(instance, module)) {
+            StatusException e = null;
+            try {
+                callOuter(context, module, 6);
+            } catch (StatusException thrown) {
+                e = thrown;
+            }
+            assertNotNull(e);
+            return e.toString();
+        }
+    }
+
+    @Test
+    void refsAreRetainedMovedAndReleasedAsInTheInterpreter() {
+        int[] counts = new int[2];
+        for (ExecutionMode mode : List.of(ExecutionMode.OFF, ExecutionMode.EAGER)) {
+            Instance instance = new Instance();
+            BytecodeModule module = load(instance, mode);
+            VmBuffer buffer = VmBuffer.allocate(VmBuffer.ACCESS_MUTABLE, 16, 16);
+            try (Context context = Context.create(instance, module)) {
+                VmList in = VmList.ofVariants(1);
+                in.pushRefRetain(buffer);
+                VmList out = VmList.ofVariants(2);
+                Invocation.invoke(context, module.lookupExport("keep"), in, out);
+                assertEquals(1, out.getI32(1), mode.name());
+                counts[mode.ordinal() == 0 ? 0 : 1] = ((AbstractRefObject) buffer).refCount();
+            }
+        }
+        assertTrue(counts[0] > 1, "the interpreter's count: " + counts[0]);
+        assertEquals(counts[0], counts[1], "reference counts after the call, interpreted vs compiled");
+    }
+}
