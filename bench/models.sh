@@ -251,6 +251,7 @@ for round in $(seq 1 "$rounds"); do
         fi
         if has_tool iree; then
           if [ -n "$iree_bench" ]; then run_gb iree "$iree_bench" "$round" "$name" "$case" "$device" "$m" "${run_flags[@]}" "${gb[@]}"
+          elif [ "$dry_run" = 1 ]; then echo "  (iree-benchmark-module not found: no IREE run)"
           else record "$round" "$name" "$case" "$device" iree "$m" "" "FAIL: iree-benchmark-module not found"; fi
         fi
         has_tool ortho && run_gb ortho "$ortho" "$round" "$name" "$case" "$device" "$m" benchmark-module "${run_flags[@]}" "${gb[@]}"
