@@ -320,9 +320,8 @@ class BytecodeArchiveTest {
         }
     }
 
-    @Test
-    void absentDebugNamesReadAsEmptyAndBacktracesStillFormat() {
-        // Regression: a source map without local_name made failure backtraces throw NPE.
+    /** A one-export module whose export {@code fail_always} must fail, carrying {@code debug}. */
+    private static ModuleDef failingModuleWith(DebugDatabaseDef debug) {
         ModuleDef m = new dev.ortho.vm.asm.Assembler(List.of()).assemble("""
                 vm.module @dbg version 1
                 vm.export @fail_always
@@ -331,18 +330,29 @@ class BytecodeArchiveTest {
                   vm.fail %i0, "x"
                 }
                 """, "dbg.vmasm");
-        DebugDatabaseDef debug = new DebugDatabaseDef(List.of(new FileLineColLoc(null, 1, 2), new NameLoc(null, -1)),
-                List.of(new SourceMapDef(null, List.of(new BytecodeLocation(0, 0)))));
-        ModuleDef withDebug = new ModuleDef(m.name(), m.version(), m.requirements(), m.attrs(), m.types(),
+        return new ModuleDef(m.name(), m.version(), m.requirements(), m.attrs(), m.types(),
                 m.dependencies(), m.imports(), m.exports(), m.signatures(), m.rodata(), m.rwdata(), m.state(),
                 m.functions(), m.bytecodeVersion(), m.bytecode(), debug);
+    }
+
+    /** Runs the module's export as a test: it fails, and formatting its backtrace throws nothing. */
+    private static void assertFailingExportStillFails(ModuleDef module) {
+        dev.ortho.vm.Instance instance = new dev.ortho.vm.Instance();
+        ModuleTestRunner.Report report = ModuleTestRunner.run(instance, List.of(),
+                BytecodeModule.create(instance, module, List.of()));
+        assertEquals("1 passed, 0 failed", report.summary());
+    }
+
+    @Test
+    void absentDebugNamesReadAsEmptyAndBacktracesStillFormat() {
+        // Regression: a source map without local_name made failure backtraces throw NPE.
+        DebugDatabaseDef debug = new DebugDatabaseDef(List.of(new FileLineColLoc(null, 1, 2), new NameLoc(null, -1)),
+                List.of(new SourceMapDef(null, List.of(new BytecodeLocation(0, 0)))));
+        ModuleDef withDebug = failingModuleWith(debug);
         ModuleDef read = BytecodeArchive.read(BytecodeArchive.write(withDebug));
         assertEquals("", read.debug().functions().get(0).localName());
         assertEquals(new FileLineColLoc("", 1, 2), read.debug().locations().get(0));
-        dev.ortho.vm.Instance instance = new dev.ortho.vm.Instance();
-        ModuleTestRunner.Report report = ModuleTestRunner.run(instance, List.of(),
-                BytecodeModule.create(instance, read, List.of()));
-        assertEquals("1 passed, 0 failed", report.summary());
+        assertFailingExportStillFails(read);
     }
 
     @Test
@@ -350,27 +360,14 @@ class BytecodeArchiveTest {
         // Regression: iree-compile's debug database starts with a NONE union member (null
         // offset); the reader refused it ("location_table[0]: null offset"), so no module
         // compiled by IREE loaded.
-        ModuleDef m = new dev.ortho.vm.asm.Assembler(List.of()).assemble("""
-                vm.module @dbg version 1
-                vm.export @fail_always
-                vm.func @fail_always() -> () {
-                  %i0 = vm.const.i32 9
-                  vm.fail %i0, "x"
-                }
-                """, "dbg.vmasm");
         DebugDatabaseDef debug = new DebugDatabaseDef(
                 List.of(new ModuleDef.UnknownLoc(), new FileLineColLoc("m.mlir", 7, 10), new FusedLoc(null, List.of(0, 1))),
                 List.of(new SourceMapDef("fail_always", List.of(new BytecodeLocation(0, 0), new BytecodeLocation(4, 2)))));
-        ModuleDef withDebug = new ModuleDef(m.name(), m.version(), m.requirements(), m.attrs(), m.types(),
-                m.dependencies(), m.imports(), m.exports(), m.signatures(), m.rodata(), m.rwdata(), m.state(),
-                m.functions(), m.bytecodeVersion(), m.bytecode(), debug);
+        ModuleDef withDebug = failingModuleWith(debug);
         byte[] archive = BytecodeArchive.write(withDebug);
         ModuleDef read = BytecodeArchive.read(archive);
         assertEquals(debug, read.debug());
         assertArrayEquals(archive, BytecodeArchive.write(read));
-        dev.ortho.vm.Instance instance = new dev.ortho.vm.Instance();
-        ModuleTestRunner.Report report = ModuleTestRunner.run(instance, List.of(),
-                BytecodeModule.create(instance, read, List.of()));
-        assertEquals("1 passed, 0 failed", report.summary());
+        assertFailingExportStillFails(read);
     }
 }
