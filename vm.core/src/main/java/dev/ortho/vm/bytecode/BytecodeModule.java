@@ -21,6 +21,7 @@ import dev.ortho.vm.Signal;
 import dev.ortho.vm.Stack;
 import dev.ortho.vm.ValueType;
 import dev.ortho.vm.VmBuffer;
+import dev.ortho.vm.internal.ext.WrappedExtension;
 import dev.ortho.vm.spi.InstructionExtension;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -166,7 +167,8 @@ public final class BytecodeModule implements Module {
                         + "' prefix 0x" + Integer.toHexString(prefix) + " outside [0xE0, 0xFF]");
             }
             if (extensions[prefix - 0xE0] == null) {
-                extensions[prefix - 0xE0] = ext;
+                // Execute with a forwarding component's extension itself (see WrappedExtension).
+                extensions[prefix - 0xE0] = ext instanceof WrappedExtension wrapped ? wrapped.unwrap() : ext;
             }
         }
         checkFeatures(def.requirements(), "module '" + name + "'");

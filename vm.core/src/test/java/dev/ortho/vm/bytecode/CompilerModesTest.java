@@ -117,6 +117,40 @@ class CompilerModesTest {
     }
 
     @Test
+    void modulesExecuteWithTheExtensionsTheOsgiComponentsWrap() {
+        // Regression: inside the framework the extensions are the DS components, which only
+        // forward; the compiler did not recognize them, so every f32 op of a compiled VMVX kernel
+        // went through the generic helper and the forwarder (no gain over the interpreter).
+        ModuleDef def = new Assembler(VmasmFixture.EXTENSIONS).assemble("""
+                vm.module @f version 1
+                vm.export @axpy
+                vm.func @axpy(%i0: f32, %i1: f32, %i2: f32) -> (f32) {
+                ^bb0:
+                  %i3 = vm.mul.f32 %i0, %i1
+                  %i3 = vm.add.f32 %i3, %i2
+                  vm.return %i3
+                }
+                """, "f.vmasm");
+        Instance instance = new Instance();
+        BytecodeModule module = BytecodeModule.create(instance, def,
+                List.of(new dev.ortho.vm.internal.osgi.ExtF32Component(), new dev.ortho.vm.internal.osgi.ExtF64Component()),
+                BytecodeModule.Options.DEFAULT.withExecution(ExecutionMode.EAGER));
+        assertTrue(module.extensions[0] instanceof dev.ortho.vm.internal.ext.ExtF32Extension,
+                String.valueOf(module.extensions[0]));
+        assertTrue(module.extensions[1] instanceof dev.ortho.vm.internal.ext.ExtF64Extension,
+                String.valueOf(module.extensions[1]));
+        assertNull(module.compilationReport().get(0));
+        Context context = Context.create(instance, module);
+        VmList in = VmList.ofVariants(3);
+        in.pushF32(2f);
+        in.pushF32(3f);
+        in.pushF32(1f);
+        VmList out = VmList.ofVariants(1);
+        Invocation.invoke(context, context.resolveFunction("f.axpy"), in, out);
+        assertEquals(7f, out.getF32(0));
+    }
+
+    @Test
     void compiledCodeIsAHiddenClassOfVmCoresLoaderAndPackage() {
         Compiler.Result result = Compiler.compile(load(new Instance(), ExecutionMode.OFF));
         Class<?> c = result.entry().getClass();

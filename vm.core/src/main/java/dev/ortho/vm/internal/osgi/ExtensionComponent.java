@@ -1,5 +1,6 @@
 package dev.ortho.vm.internal.osgi;
 
+import dev.ortho.vm.internal.ext.WrappedExtension;
 import dev.ortho.vm.spi.ExtensionMachine;
 import dev.ortho.vm.spi.InstructionExtension;
 import dev.ortho.vm.spi.OpDescriptor;
@@ -10,12 +11,17 @@ import java.util.List;
  * to the plain extension it wraps. Subclasses carry the {@code @Component} annotation with the
  * extension's service properties. Stateless and thread-safe if the extension is.
  */
-abstract class ExtensionComponent implements InstructionExtension {
+abstract class ExtensionComponent implements InstructionExtension, WrappedExtension {
     private final InstructionExtension delegate;
 
     /** @param delegate the extension that does the work; owned by this component */
     ExtensionComponent(InstructionExtension delegate) {
         this.delegate = delegate;
+    }
+
+    @Override
+    public final InstructionExtension unwrap() {
+        return delegate;
     }
 
     @Override
