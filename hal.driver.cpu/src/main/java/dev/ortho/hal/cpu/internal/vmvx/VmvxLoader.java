@@ -14,6 +14,7 @@ import dev.ortho.vm.VmBuffer;
 import dev.ortho.vm.VmList;
 import dev.ortho.vm.bytecode.BytecodeArchive;
 import dev.ortho.vm.bytecode.BytecodeModule;
+import dev.ortho.vm.bytecode.ExecutionMode;
 import dev.ortho.vm.bytecode.ModuleDef;
 import dev.ortho.vm.spi.InstructionExtension;
 import java.lang.foreign.Arena;
@@ -54,11 +55,22 @@ public final class VmvxLoader {
     /** Largest accepted {@code local_memory}: IREE's 16-bit page count of 4 KiB pages. */
     static final int MAX_LOCAL_MEMORY = 0xFFFF * 4096;
 
+    /**
+     * How dispatch functions run by default: compiled to JVM bytecode when the executable is
+     * prepared (their workgroup loops are the hottest code Ortho runs; every IREE-compiled model
+     * of {@code models/} gives IREE's results with them compiled, and the MLP's kernels run about
+     * 4× faster than interpreted). Functions the compiler does not cover stay interpreted.
+     */
+    public static final ExecutionMode DEFAULT_KERNEL_EXECUTION = ExecutionMode.EAGER;
+
     private final Instance instance;
     private final Supplier<? extends List<? extends InstructionExtension>> extensions;
     private final List<Module> commonModules;
+    private final BytecodeModule.Options kernelOptions;
 
     /**
+     * A loader whose dispatch functions run as {@link #DEFAULT_KERNEL_EXECUTION} says.
+     *
      * @param instance the VM instance whose types the executables' modules resolve against
      * @param extensions the instruction extensions currently available (ExtF32, …), asked at
      *     every preparation
@@ -66,8 +78,19 @@ public final class VmvxLoader {
      */
     public VmvxLoader(Instance instance, Supplier<? extends List<? extends InstructionExtension>> extensions,
             List<? extends Module> userModules) {
+        this(instance, extensions, userModules, DEFAULT_KERNEL_EXECUTION);
+    }
+
+    /**
+     * As {@link #VmvxLoader(Instance, Supplier, List)}, with the executables' modules run in
+     * {@code kernelExecution} ({@link ExecutionMode#OFF}: always interpreted, the reference).
+     */
+    public VmvxLoader(Instance instance, Supplier<? extends List<? extends InstructionExtension>> extensions,
+            List<? extends Module> userModules, ExecutionMode kernelExecution) {
         this.instance = Objects.requireNonNull(instance, "instance");
         this.extensions = Objects.requireNonNull(extensions, "extensions");
+        this.kernelOptions = BytecodeModule.Options.DEFAULT.withExecution(
+                Objects.requireNonNull(kernelExecution, "kernelExecution"));
         List<Module> modules = new ArrayList<>();
         modules.add(VmvxModule.create());
         modules.addAll(userModules);
@@ -101,7 +124,7 @@ public final class VmvxLoader {
         } catch (RuntimeException e) { // the reader must not fail like this; report it as bad data
             throw new StatusException(StatusCode.INVALID_ARGUMENT, "vmvx-bytecode-fb archive is malformed: " + e, e);
         }
-        BytecodeModule module = BytecodeModule.create(instance, def, List.copyOf(extensions.get()));
+        BytecodeModule module = BytecodeModule.create(instance, def, List.copyOf(extensions.get()), kernelOptions);
         List<Function> entries = new ArrayList<>();
         List<ExecutableFunctionInfo> infos = new ArrayList<>();
         Function setConstants = null;
