@@ -15,11 +15,10 @@ import dev.ortho.hal.cpu.kernel.Kernel;
 import dev.ortho.hal.cpu.kernel.KernelFunction;
 import dev.ortho.hal.cpu.kernel.KernelLibrary;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicInteger;
+import dev.ortho.hal.frontier.QueueAxes;
 
 /** Creates local-task devices and executables for the HAL benchmarks. */
 final class LocalTaskBench {
-    private static final AtomicInteger ORDINALS = new AtomicInteger();
 
     private LocalTaskBench() {}
 
@@ -28,7 +27,7 @@ final class LocalTaskBench {
         List<KernelLibrary> libraries = new java.util.ArrayList<>(List.of(new BuiltinKernels()));
         libraries.addAll(List.of(extra));
         try (LocalTaskDriver driver = new LocalTaskDriver(new KernelLibraryRegistry(libraries),
-                LocalTaskOptions.DEFAULTS, ORDINALS)) {
+                LocalTaskOptions.DEFAULTS, QueueAxes.process())) {
             return driver.createDevice(DeviceUri.parse("local-task://?task_topology_group_count=" + workers));
         }
     }

@@ -25,6 +25,24 @@ import dev.ortho.base.StatusException;
  * untainted watermark. Ortho follows the design document (seed 002): evict the smallest epoch,
  * mark the frontier tainted. Both keep a lower bound; eviction keeps the most recent knowledge.
  *
+ * <p><b>Knowledge and requirements.</b> A frontier plays two roles. As <em>knowledge</em> (what a
+ * queue has observed) it is always a lower bound of what happened, so losing entries never makes
+ * it unsound: {@link #learn} merges without adopting or producing taint, and a queue's knowledge
+ * therefore never stays tainted because of one incomplete import. As a <em>requirement</em> (the
+ * causal past a signal attaches to a value) missing entries matter, which is what taint records.
+ *
+ * <p><b>Anchors.</b> A requirement built by a queue at the moment its operation at
+ * {@code (axis, epoch)} completes is {@linkplain #anchor anchored} at that entry: whoever knows
+ * the axis reached that epoch knows the operation completed, and with it every entry of its causal
+ * past, listed or evicted. An anchored frontier is therefore never tainted; eviction (on overflow
+ * or when {@linkplain #copyFrom copied} into a smaller frontier) never removes the anchor entry
+ * and taints nothing. {@link #copyFrom} and {@link #copy} keep the anchor; {@link #merge},
+ * {@link #learn} and {@link #reset} drop it (the result then describes more than the anchor's
+ * past), {@link #insertOrRaise} keeps it (an entry only ever proves itself). This is how taint
+ * recovers (seed 002, "Taint is not permanent"): the first signal a queue makes after an
+ * incomplete import is complete again. Anchors are not part of the text form or of
+ * {@link #equals}.
+ *
  * <p><b>Cost.</b> {@link #insertOrRaise}, {@link #merge}, {@link #copyFrom}, {@link #compare},
  * {@link #dominates} and {@link #epochOf} never allocate; merge and compare are a single
  * merge-scan, O(n + m), plus O(capacity) per evicted entry on overflow.
@@ -43,6 +61,8 @@ public final class Frontier {
     private final long[] epochs;
     private int size;
     private boolean tainted;
+    private boolean anchored;
+    private long anchorAxis;
 
     /**
      * Creates an empty, untainted frontier holding up to {@code capacity} entries.
@@ -84,6 +104,23 @@ public final class Frontier {
      */
     public boolean isTainted() {
         return tainted;
+    }
+
+    /** Whether the frontier is {@linkplain #anchor anchored} (then it is never tainted). */
+    public boolean isAnchored() {
+        return anchored;
+    }
+
+    /**
+     * The anchor's axis.
+     *
+     * @throws StatusException FAILED_PRECONDITION if the frontier is not anchored
+     */
+    public long anchorAxis() {
+        if (!anchored) {
+            throw new StatusException(StatusCode.FAILED_PRECONDITION, "frontier " + this + " has no anchor");
+        }
+        return anchorAxis;
     }
 
     /**
@@ -144,6 +181,7 @@ public final class Frontier {
         if (source == this) {
             return;
         }
+        anchored = false;
         tainted |= source.tainted;
         int n = size;
         int m = source.size;
@@ -173,22 +211,93 @@ public final class Frontier {
     }
 
     /**
-     * Makes this frontier a copy of {@code source}, including its taint. If {@code source} has
-     * more entries than this frontier's capacity, the smallest epochs are evicted and this
-     * frontier is tainted.
+     * Joins {@code source} into this frontier as <em>knowledge</em>: entries as {@link #merge},
+     * but neither {@code source}'s taint nor an overflow taints this frontier, since knowledge is
+     * only ever claimed as a lower bound of what happened (see the class comment). Use it for a
+     * queue's view of the world, never for a requirement. Drops the anchor; keeps this frontier's
+     * own taint flag as it was.
+     */
+    public void learn(Frontier source) {
+        if (source == this) {
+            return;
+        }
+        boolean keep = tainted;
+        merge(source);
+        tainted = keep;
+    }
+
+    /**
+     * Makes this frontier a copy of {@code source}, including its taint and anchor. If
+     * {@code source} has more entries than this frontier's capacity, the smallest epochs are
+     * evicted: an unanchored copy is then tainted, an anchored one keeps the anchor entry and
+     * stays untainted.
      */
     public void copyFrom(Frontier source) {
         if (source == this) {
             return;
         }
         reset();
-        merge(source);
+        if (!source.anchored) {
+            merge(source);
+            return;
+        }
+        anchored = true;
+        anchorAxis = source.anchorAxis;
+        if (source.size <= axes.length) {
+            System.arraycopy(source.axes, 0, axes, 0, source.size);
+            System.arraycopy(source.epochs, 0, epochs, 0, source.size);
+            size = source.size;
+            return;
+        }
+        int anchorIndex = source.indexOf(anchorAxis);
+        insertAt(0, anchorAxis, source.epochs[anchorIndex]);
+        for (int k = 0; k < source.size; k++) {
+            if (k != anchorIndex) {
+                offerNew(source.axes[k], source.epochs[k], -indexOf(source.axes[k]) - 1);
+            }
+        }
     }
 
-    /** Removes every entry and clears the taint. */
+    /**
+     * Declares this frontier the causal past of the operation that completes at
+     * {@code (axis, epoch)}: raises that entry (as {@link #insertOrRaise}), pins it against
+     * eviction (on a full frontier the smallest other entry makes room) and clears the taint,
+     * because knowing the axis reached {@code epoch} implies every entry that was or will be
+     * evicted. Call it only where that is true: on a copy of a queue's knowledge taken when the
+     * queue's operation at {@code epoch} retires.
+     *
+     * @throws StatusException INVALID_ARGUMENT naming the axis if it is not {@linkplain
+     *     Axis#isValid valid}, or if {@code epoch} is 0 (no operation completes at epoch 0)
+     */
+    public void anchor(long axis, long epoch) {
+        Axis.validate(axis);
+        if (epoch == 0) {
+            throw new StatusException(StatusCode.INVALID_ARGUMENT,
+                    "cannot anchor frontier at " + Axis.toString(axis) + ":0; epoch 0 names no operation");
+        }
+        int index = indexOf(axis);
+        if (index >= 0) {
+            if (Long.compareUnsigned(epoch, epochs[index]) > 0) {
+                epochs[index] = epoch;
+            }
+        } else {
+            if (size == axes.length) {
+                int smallest = smallestEpochIndex(-1);
+                removeAt(smallest);
+                index = indexOf(axis);
+            }
+            insertAt(-index - 1, axis, epoch);
+        }
+        anchored = true;
+        anchorAxis = axis;
+        tainted = false;
+    }
+
+    /** Removes every entry, the taint and the anchor. */
     public void reset() {
         size = 0;
         tainted = false;
+        anchored = false;
     }
 
     /**
@@ -268,7 +377,7 @@ public final class Frontier {
         return bDominates ? FrontierComparison.BEFORE : FrontierComparison.CONCURRENT;
     }
 
-    /** A new frontier with the same capacity, entries and taint. */
+    /** A new frontier with the same capacity, entries, taint and anchor. */
     public Frontier copy() {
         Frontier copy = new Frontier(axes.length);
         copy.copyFrom(this);
@@ -479,27 +588,46 @@ public final class Frontier {
         }
     }
 
-    /** Adds an absent axis at {@code insertAt}; when full, the smallest (epoch, axis) is evicted. */
+    /**
+     * Adds an absent axis at {@code insertAt}; when full, the smallest (epoch, axis) is evicted,
+     * never the anchor entry. Eviction taints an unanchored frontier (an anchored one loses only
+     * entries its anchor implies).
+     */
     private void offerNew(long axis, long epoch, int insertAt) {
         if (size < axes.length) {
             insertAt(insertAt, axis, epoch);
             return;
         }
-        tainted = true;
-        int smallest = 0;
-        for (int k = 1; k < size; k++) {
-            if (Long.compareUnsigned(epochs[k], epochs[smallest]) < 0) {
-                smallest = k;
-            }
+        if (!anchored) {
+            tainted = true;
+        }
+        int smallest = smallestEpochIndex(anchored ? indexOf(anchorAxis) : -1);
+        if (smallest < 0) {
+            return; // capacity 1 holding the anchor: nothing else fits
         }
         int order = Long.compareUnsigned(epoch, epochs[smallest]);
         if (order < 0 || (order == 0 && Long.compareUnsigned(axis, axes[smallest]) < 0)) {
             return;
         }
-        System.arraycopy(axes, smallest + 1, axes, smallest, size - smallest - 1);
-        System.arraycopy(epochs, smallest + 1, epochs, smallest, size - smallest - 1);
-        size--;
+        removeAt(smallest);
         insertAt(insertAt > smallest ? insertAt - 1 : insertAt, axis, epoch);
+    }
+
+    /** The index of the smallest epoch (ties: the first, i.e. the smaller axis), skipping {@code skip}; -1 if none. */
+    private int smallestEpochIndex(int skip) {
+        int smallest = -1;
+        for (int k = 0; k < size; k++) {
+            if (k != skip && (smallest < 0 || Long.compareUnsigned(epochs[k], epochs[smallest]) < 0)) {
+                smallest = k;
+            }
+        }
+        return smallest;
+    }
+
+    private void removeAt(int index) {
+        System.arraycopy(axes, index + 1, axes, index, size - index - 1);
+        System.arraycopy(epochs, index + 1, epochs, index, size - index - 1);
+        size--;
     }
 
     private void insertAt(int index, long axis, long epoch) {

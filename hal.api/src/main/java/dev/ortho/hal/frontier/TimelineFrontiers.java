@@ -26,7 +26,10 @@ import dev.ortho.base.StatusException;
  * advances to {@code v} on each {@link #signal} whose recorded frontier is complete, and holds
  * still on external signals and on signals whose frontier overflowed (IREE holds it when its
  * merge overflows). A value {@code <= watermark} is proven reached by witnessed work: the
- * untainted signal that set the watermark reached at least that value.
+ * untainted signal that set the watermark reached at least that value. A queue's signal carries a
+ * frontier {@linkplain Frontier#anchor anchored} at its own (axis, epoch), which stays untainted
+ * however many entries this timeline's capacity evicts, so the watermark recovers at the first
+ * queue signal after an external one (seed 002: "Taint is not permanent").
  *
  * <p><b>Thread-safety.</b> Thread-safe. Mutations and {@link #frontierAt} run under an internal
  * lock held for O(frontier capacity) work, never while calling out; {@link #currentValue()} and

@@ -7,7 +7,10 @@
  *   <li>{@link dev.ortho.hal.frontier.Axis}: 64-bit axis encoding (session | machine | domain |
  *       ordinal), IREE's bit layout.
  *   <li>{@link dev.ortho.hal.frontier.Frontier}: a fixed-capacity sorted sparse vector clock with
- *       merge, dominance, comparison and conservative taint on overflow.
+ *       merge, dominance, comparison, conservative taint on overflow and anchors that let taint
+ *       recover.
+ *   <li>{@link dev.ortho.hal.frontier.QueueAxes}: hands out never-reused queue axes across a
+ *       process (a random session, a machine index, one device index per device).
  *   <li>{@link dev.ortho.hal.frontier.FrontierComparison}: EQUAL / BEFORE / AFTER / CONCURRENT.
  *   <li>{@link dev.ortho.hal.frontier.TimelineFrontiers}: a semaphore's frontier at each
  *       signalled value, with pruning and the untainted watermark.
@@ -19,7 +22,7 @@
  * or invalid input, OUT_OF_RANGE for values beyond their bit width or a capacity.
  */
 @Export
-@Version("1.0.0")
+@Version("1.1.0")
 package dev.ortho.hal.frontier;
 
 import org.osgi.annotation.bundle.Export;

@@ -122,6 +122,52 @@ class FrontierTest {
     }
 
     @Test
+    void learningKeepsTheEntriesButNeitherTheSourcesTaintNorAnOverflowTaints() {
+        Frontier knowledge = new Frontier(2);
+        knowledge.insertOrRaise(Axis.parse("q0.1"), 5);
+        Frontier tainted = f("{q0.2:3, ...}");
+        knowledge.learn(tainted);
+        assertEquals(f("{q0.1:5, q0.2:3}"), knowledge);
+        knowledge.learn(f("{q0.3:9}"));
+        assertEquals(f("{q0.1:5, q0.3:9}"), knowledge, "the overflow evicted the smallest epoch");
+        assertFalse(knowledge.isTainted());
+    }
+
+    @Test
+    void anAnchoredFrontierIsNeverTaintedAndKeepsItsAnchorWhenCopiedSmaller() {
+        Frontier queue = f("{q0.1:1, q0.2:2, q0.3:3, ...}");
+        queue.anchor(Axis.parse("q0.4"), 1);
+        assertFalse(queue.isTainted(), "the anchor implies every missing entry");
+        assertTrue(queue.isAnchored());
+        Frontier small = new Frontier(2);
+        small.copyFrom(queue);
+        assertEquals(f("{q0.3:3, q0.4:1}"), small, "the anchor survives although its epoch is the smallest");
+        assertFalse(small.isTainted());
+        assertEquals(Axis.parse("q0.4"), small.anchorAxis());
+        assertTrue(f("{q0.3:3, q0.4:1}").dominates(small));
+        Frontier unanchored = new Frontier(2);
+        unanchored.copyFrom(f("{q0.1:1, q0.2:2, q0.3:3}"));
+        assertTrue(unanchored.isTainted(), "an unanchored copy that lost entries is tainted");
+    }
+
+    @Test
+    void anAnchorMakesRoomOnAFullFrontierAndMergingDropsIt() {
+        Frontier full = f("{q0.1:4, q0.2:2}");
+        Frontier capacityTwo = new Frontier(2);
+        capacityTwo.copyFrom(full);
+        capacityTwo.anchor(Axis.parse("q0.3"), 1);
+        assertEquals(f("{q0.1:4, q0.3:1}"), capacityTwo);
+        capacityTwo.insertOrRaise(Axis.parse("q0.5"), 9);
+        assertEquals(f("{q0.3:1, q0.5:9}"), capacityTwo, "insertion evicts around the anchor");
+        assertTrue(capacityTwo.isAnchored());
+        capacityTwo.merge(f("{q0.6:7, ...}"));
+        assertFalse(capacityTwo.isAnchored(), "a merged frontier describes more than the anchor's past");
+        assertTrue(capacityTwo.isTainted());
+        assertStatus(StatusCode.INVALID_ARGUMENT, "epoch 0", () -> new Frontier(1).anchor(Axis.parse("q0.1"), 0));
+        assertStatus(StatusCode.FAILED_PRECONDITION, "no anchor", () -> new Frontier(1).anchorAxis());
+    }
+
+    @Test
     void mergeFromATaintedSourceTaintsTheTarget() {
         Frontier target = f("{q0.0:1}");
         target.merge(f("{q0.1:2, ...}"));

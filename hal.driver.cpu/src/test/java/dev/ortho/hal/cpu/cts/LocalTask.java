@@ -7,14 +7,13 @@ import dev.ortho.hal.cpu.internal.executable.KernelLibraryRegistry;
 import dev.ortho.hal.cpu.internal.task.LocalTaskDriver;
 import dev.ortho.hal.cpu.internal.task.LocalTaskOptions;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicInteger;
+import dev.ortho.hal.frontier.QueueAxes;
 
 /**
  * How the CTS subclasses of this package get a local-task device: 3 queues, 2 workers (its
  * capabilities, hence the suites' capability tags, come from {@code Device.capabilities()}).
  */
 final class LocalTask {
-    private static final AtomicInteger ORDINALS = new AtomicInteger();
 
     private LocalTask() {}
 
@@ -24,7 +23,7 @@ final class LocalTask {
 
     static Device device(String uri) {
         try (LocalTaskDriver driver = new LocalTaskDriver(new KernelLibraryRegistry(List.of(new BuiltinKernels())),
-                LocalTaskOptions.DEFAULTS, ORDINALS)) {
+                LocalTaskOptions.DEFAULTS, QueueAxes.process())) {
             return driver.createDevice(DeviceUri.parse(uri));
         }
     }

@@ -32,9 +32,9 @@ import dev.ortho.hal.cpu.internal.heap.BlockPool;
 import dev.ortho.hal.cpu.internal.heap.HeapAllocator;
 import dev.ortho.hal.cpu.internal.heap.HeapBuffer;
 import dev.ortho.hal.cpu.kernel.JvmStaticFormat;
-import dev.ortho.hal.frontier.Axis;
 import dev.ortho.hal.cpu.internal.vmvx.VmvxLoader;
 import dev.ortho.hal.frontier.Frontier;
+import dev.ortho.hal.frontier.QueueAxes;
 import dev.ortho.hal.frontier.SemaphoreScope;
 import dev.ortho.hal.spi.DeviceQueries;
 import dev.ortho.hal.spi.TimelineSemaphore;
@@ -47,6 +47,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
@@ -75,6 +76,7 @@ public final class LocalTaskDevice implements Device {
     private static final Logger LOG = LoggerFactory.getLogger(LocalTaskDevice.class);
     private static final int HOST_CALL_ARGS = 4;
     private static final Duration SHUTDOWN_TIMEOUT = Duration.ofSeconds(10);
+    private static final AtomicBoolean AXES_EXHAUSTED_LOGGED = new AtomicBoolean();
 
     private final DeviceInfo info;
     private final KernelLibraryRegistry libraries;
@@ -101,11 +103,11 @@ public final class LocalTaskDevice implements Device {
      * @param info the identity the driver enumerated
      * @param libraries the kernel libraries {@code jvm-static} executables resolve against
      * @param options queue count, executor and pool configuration
-     * @param ordinal a number unique among the devices of this driver, used to build the queues'
-     *     never-reused frontier axes (device index = low 8 bits, session = next 8 bits)
+     * @param axes where the queues take their never-reused frontier axes; when it is exhausted the
+     *     queues run without axes and record their signals' frontiers as tainted (logged once)
      * @param liveDevices the set the device leaves when it is torn down (the caller adds it)
      */
-    public LocalTaskDevice(DeviceInfo info, KernelLibraryRegistry libraries, LocalTaskOptions options, int ordinal,
+    public LocalTaskDevice(DeviceInfo info, KernelLibraryRegistry libraries, LocalTaskOptions options, QueueAxes axes,
             LiveDevices liveDevices) {
         this.info = info;
         this.liveDevices = liveDevices;
@@ -117,9 +119,21 @@ public final class LocalTaskDevice implements Device {
         this.pool = new DevicePool(info.name() + " default pool", this, allocator, BufferParams.deviceLocal(),
                 options.poolQuotaBytes());
         this.queues = new TaskQueue[options.queueCount()];
+        int axisDevice = axes.allocateDevice();
+        if (axisDevice == QueueAxes.EXHAUSTED) {
+            warnAxesExhausted(info.name());
+        }
         for (int i = 0; i < queues.length; i++) {
-            long axis = Axis.queue((ordinal >>> 8) & 0xFF, 0, ordinal & 0xFF, i);
+            long axis = axisDevice == QueueAxes.EXHAUSTED ? TaskQueue.NO_AXIS : axes.queueAxis(axisDevice, i);
             queues[i] = new TaskQueue(this, i, axis, executor, options.inlineTransferBytes());
+        }
+    }
+
+    private static void warnAxesExhausted(String device) {
+        if (AXES_EXHAUSTED_LOGGED.compareAndSet(false, true)) {
+            LOG.warn("{}: every queue axis of this process is taken ({} devices created); this and later devices"
+                    + " run without frontier axes, so waits on their signals are never elided", device,
+                    QueueAxes.CAPACITY);
         }
     }
 
@@ -166,7 +180,7 @@ public final class LocalTaskDevice implements Device {
         return executor.workerCount();
     }
 
-    /** The frontier axis of queue {@code index}. */
+    /** The frontier axis of queue {@code index}, or -1 (not a valid axis) when the process ran out of axes. */
     public long queueAxis(int index) {
         return queues[index].axis();
     }

@@ -6,8 +6,8 @@ import dev.ortho.hal.DeviceInfo;
 import dev.ortho.hal.DriverInfo;
 import dev.ortho.hal.cpu.internal.driver.DefaultDeviceDriver;
 import dev.ortho.hal.cpu.internal.executable.KernelLibraryRegistry;
+import dev.ortho.hal.frontier.QueueAxes;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The {@code local-task} driver: one default device (empty path, or {@code 0}) whose options
@@ -25,26 +25,27 @@ public final class LocalTaskDriver extends DefaultDeviceDriver {
 
     private final KernelLibraryRegistry libraries;
     private final LocalTaskOptions defaults;
-    private final AtomicInteger ordinals;
+    private final QueueAxes axes;
     private final LiveDevices liveDevices;
 
     /** A driver whose devices are torn down only by their last release (no factory tracks them). */
-    public LocalTaskDriver(KernelLibraryRegistry libraries, LocalTaskOptions defaults, AtomicInteger ordinals) {
-        this(libraries, defaults, ordinals, new LiveDevices(NAME));
+    public LocalTaskDriver(KernelLibraryRegistry libraries, LocalTaskOptions defaults, QueueAxes axes) {
+        this(libraries, defaults, axes, new LiveDevices(NAME));
     }
 
     /**
      * @param libraries the kernel libraries its devices resolve {@code jvm-static} executables against
      * @param defaults options for devices whose URI does not override them
-     * @param ordinals shared device counter (keeps queue axes unique across drivers of one factory)
+     * @param axes where its devices take their never-reused queue axes ({@link QueueAxes#process()}
+     *     outside tests)
      * @param liveDevices the factory's live devices, which every device created joins
      */
-    public LocalTaskDriver(KernelLibraryRegistry libraries, LocalTaskOptions defaults, AtomicInteger ordinals,
+    public LocalTaskDriver(KernelLibraryRegistry libraries, LocalTaskOptions defaults, QueueAxes axes,
             LiveDevices liveDevices) {
         super(INFO);
         this.libraries = libraries;
         this.defaults = defaults;
-        this.ordinals = ordinals;
+        this.axes = axes;
         this.liveDevices = liveDevices;
     }
 
@@ -55,8 +56,7 @@ public final class LocalTaskDriver extends DefaultDeviceDriver {
     @Override
     protected Device createDevice(DeviceInfo device, Map<String, String> params) {
         LocalTaskOptions options = defaults.with(params);
-        LocalTaskDevice created = new LocalTaskDevice(device, libraries, options, ordinals.getAndIncrement(),
-                liveDevices);
+        LocalTaskDevice created = new LocalTaskDevice(device, libraries, options, axes, liveDevices);
         liveDevices.add(created);
         return created;
     }

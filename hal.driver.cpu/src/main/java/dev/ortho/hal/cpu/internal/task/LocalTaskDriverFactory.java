@@ -5,9 +5,9 @@ import dev.ortho.base.StatusException;
 import dev.ortho.hal.Driver;
 import dev.ortho.hal.DriverInfo;
 import dev.ortho.hal.cpu.internal.executable.KernelLibraryRegistry;
+import dev.ortho.hal.frontier.QueueAxes;
 import dev.ortho.hal.spi.DriverFactory;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Creates {@link LocalTaskDriver}s sharing one {@link KernelLibraryRegistry} and one set of
@@ -21,7 +21,6 @@ import java.util.concurrent.atomic.AtomicInteger;
 public final class LocalTaskDriverFactory implements DriverFactory, AutoCloseable {
     private final KernelLibraryRegistry libraries;
     private final LocalTaskOptions defaults;
-    private final AtomicInteger ordinals = new AtomicInteger();
     private final LiveDevices liveDevices = new LiveDevices(LocalTaskDriver.NAME);
     private volatile boolean closed;
 
@@ -45,7 +44,7 @@ public final class LocalTaskDriverFactory implements DriverFactory, AutoCloseabl
         if (closed) {
             throw new StatusException(StatusCode.UNAVAILABLE, "driver '" + LocalTaskDriver.NAME + "' was stopped");
         }
-        return new LocalTaskDriver(libraries, defaults, ordinals, liveDevices);
+        return new LocalTaskDriver(libraries, defaults, QueueAxes.process(), liveDevices);
     }
 
     /**

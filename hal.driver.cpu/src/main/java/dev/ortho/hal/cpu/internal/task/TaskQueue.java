@@ -33,11 +33,15 @@ import org.slf4j.LoggerFactory;
  * prepared and handed to the compute processor.
  *
  * <p><b>Frontier.</b> The queue is an axis. When an operation is issued, the frontiers its waits
- * carry are imported (merged) into the queue's frontier unless the queue frontier already
- * dominates them (the wait is then elided: nothing to import). When an operation retires, the
- * queue's epoch advances and signals carry a copy of the queue frontier. The frontier is guarded
- * by a lock held only for these merges and copies (per operation, never per tile); semaphores are
- * signalled after it is released.
+ * carry are imported into the queue's frontier unless the queue frontier already dominates them
+ * (the wait is then elided: nothing to import). The queue's frontier is <em>knowledge</em>
+ * ({@link Frontier#learn}): an incomplete (tainted) import or an overflow loses entries but never
+ * taints it. When an operation retires, the queue's epoch advances and signals carry a copy of the
+ * queue frontier {@linkplain Frontier#anchor anchored} at (axis, epoch), which is complete however
+ * much was evicted: so taint recovers at the queue's next signal (seed 002). A queue without an
+ * axis ({@link #NO_AXIS}: its allocator was exhausted) signals its copies tainted instead. The
+ * frontier is guarded by a lock held only for these merges and copies (per operation, never per
+ * tile); semaphores are signalled after it is released.
  */
 final class TaskQueue implements DrainFunction {
     static final Logger LOG = LoggerFactory.getLogger(TaskQueue.class);
@@ -54,8 +58,10 @@ final class TaskQueue implements DrainFunction {
         }
     }
 
-    /** Axes a queue frontier holds before it evicts (and taints). */
+    /** Axes a queue frontier holds before it evicts. */
     static final int FRONTIER_CAPACITY = 16;
+    /** The axis of a queue that has none (not a valid axis: domain 0xFF). */
+    static final long NO_AXIS = -1L;
 
     private final LocalTaskDevice device;
     private final int index;
@@ -259,7 +265,7 @@ final class TaskQueue implements DrainFunction {
                 if (frontier.dominates(scratch)) {
                     ELIDED.getAndAdd(this, 1L);
                 } else {
-                    frontier.merge(scratch);
+                    frontier.learn(scratch);
                     IMPORTED.getAndAdd(this, 1L);
                 }
             }
@@ -278,7 +284,7 @@ final class TaskQueue implements DrainFunction {
             if (frontier.dominates(death)) {
                 return true;
             }
-            frontier.merge(death);
+            frontier.learn(death);
             return false;
         }
     }
@@ -325,9 +331,16 @@ final class TaskQueue implements DrainFunction {
             Frontier carried = null;
             synchronized (frontierLock) {
                 epoch++;
-                frontier.insertOrRaise(axis, epoch);
+                if (axis != NO_AXIS) {
+                    frontier.insertOrRaise(axis, epoch);
+                }
                 if (signal && !signals.isEmpty()) {
                     carried = frontier.copy();
+                    if (axis != NO_AXIS) {
+                        carried.anchor(axis, epoch);
+                    } else {
+                        carried.markTainted();
+                    }
                 }
             }
             if (carried != null) {

@@ -29,7 +29,7 @@ import java.lang.management.ManagementFactory;
 import java.nio.ByteOrder;
 import java.util.Arrays;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicInteger;
+import dev.ortho.hal.frontier.QueueAxes;
 import java.util.function.LongConsumer;
 import org.junit.jupiter.api.Test;
 
@@ -47,7 +47,7 @@ class LocalTaskAllocationTest {
     private final KernelLibraryRegistry libraries = new KernelLibraryRegistry(List.of(new BuiltinKernels()));
 
     private LocalTaskDevice device(String uri) {
-        try (LocalTaskDriver driver = new LocalTaskDriver(libraries, LocalTaskOptions.DEFAULTS, new AtomicInteger())) {
+        try (LocalTaskDriver driver = new LocalTaskDriver(libraries, LocalTaskOptions.DEFAULTS, QueueAxes.process())) {
             return (LocalTaskDevice) driver.createDevice(DeviceUri.parse(uri));
         }
     }

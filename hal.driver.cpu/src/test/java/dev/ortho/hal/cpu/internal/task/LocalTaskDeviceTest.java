@@ -34,12 +34,12 @@ import dev.ortho.hal.cpu.internal.builtin.BuiltinKernels;
 import dev.ortho.hal.cpu.internal.executable.KernelLibraryRegistry;
 import dev.ortho.hal.cpu.kernel.JvmStaticFormat;
 import dev.ortho.hal.frontier.Axis;
+import dev.ortho.hal.frontier.QueueAxes;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteOrder;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
@@ -49,10 +49,9 @@ class LocalTaskDeviceTest {
     private static final ValueLayout.OfFloat F32 = ValueLayout.JAVA_FLOAT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
     private static final SemaphoreList NONE = SemaphoreList.empty();
     private final KernelLibraryRegistry libraries = new KernelLibraryRegistry(List.of(new BuiltinKernels()));
-    private final AtomicInteger ordinals = new AtomicInteger();
 
     private LocalTaskDevice device(String uri) {
-        try (LocalTaskDriver driver = new LocalTaskDriver(libraries, LocalTaskOptions.DEFAULTS, ordinals)) {
+        try (LocalTaskDriver driver = new LocalTaskDriver(libraries, LocalTaskOptions.DEFAULTS, QueueAxes.process())) {
             return (LocalTaskDevice) driver.createDevice(DeviceUri.parse(uri));
         }
     }
@@ -84,7 +83,7 @@ class LocalTaskDeviceTest {
 
     @Test
     void badPathsAndParametersAreRefusedNamingTheValue() {
-        LocalTaskDriver driver = new LocalTaskDriver(libraries, LocalTaskOptions.DEFAULTS, ordinals);
+        LocalTaskDriver driver = new LocalTaskDriver(libraries, LocalTaskOptions.DEFAULTS, QueueAxes.process());
         assertEquals(StatusCode.NOT_FOUND, assertThrows(StatusException.class,
                 () -> driver.createDevice(DeviceUri.parse("local-task://3"))).code());
         StatusException unknown = assertThrows(StatusException.class,
