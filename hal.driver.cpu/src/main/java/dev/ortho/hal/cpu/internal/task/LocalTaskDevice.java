@@ -190,7 +190,12 @@ public final class LocalTaskDevice implements Device {
         return queues[index].frontier();
     }
 
-    /** Waits of queue {@code index} elided because its frontier already dominated theirs. */
+    /**
+     * Imports queue {@code index} skipped: waits whose frontier the queue already dominated when
+     * their operation was issued. They are counted once the wait is reached, never before: a
+     * local-task queue (like IREE's) does not order its operations, so only a reached wait can be
+     * proven satisfied and no suspension is ever skipped on the strength of a frontier.
+     */
     public long elidedWaits(int index) {
         return queues[index].elidedWaits();
     }
