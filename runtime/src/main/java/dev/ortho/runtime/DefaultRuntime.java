@@ -27,6 +27,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
 
 /**
@@ -40,7 +41,7 @@ final class DefaultRuntime implements OrthoRuntime {
     private final Supplier<? extends List<? extends InstructionExtension>> extensions;
     private final List<Object> owned;
     private final Set<Program> programs = ConcurrentHashMap.newKeySet();
-    private volatile boolean closed;
+    private final AtomicBoolean closed = new AtomicBoolean();
 
     DefaultRuntime(DriverRegistry drivers, Supplier<? extends List<? extends InstructionExtension>> extensions,
             List<Object> owned) {
@@ -118,7 +119,7 @@ final class DefaultRuntime implements OrthoRuntime {
         }
         Program program = Program.open(instance, drivers, main, options, programs::remove);
         programs.add(program);
-        if (closed) { // raced with close(): it may not have seen this program
+        if (closed.get()) { // raced with close(): it may not have seen this program
             program.close();
             requireOpen();
         }
@@ -158,18 +159,15 @@ final class DefaultRuntime implements OrthoRuntime {
     }
 
     private void requireOpen() {
-        if (closed) {
+        if (closed.get()) {
             throw new StatusException(StatusCode.FAILED_PRECONDITION, "the Ortho runtime is closed");
         }
     }
 
     @Override
     public void close() {
-        synchronized (this) {
-            if (closed) {
-                return;
-            }
-            closed = true;
+        if (!closed.compareAndSet(false, true)) {
+            return;
         }
         for (Program program : List.copyOf(programs)) {
             program.close();

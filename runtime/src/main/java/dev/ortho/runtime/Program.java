@@ -41,6 +41,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 
@@ -81,7 +82,7 @@ public final class Program implements AutoCloseable {
     private final Consumer<Program> onFree;
     /** The owner's reference plus one per call in flight; the last release frees everything. */
     private final AtomicInteger users = new AtomicInteger(1);
-    private volatile boolean closed;
+    private final AtomicBoolean closed = new AtomicBoolean();
 
     private Program(Instance instance, Module main, Context context, List<Device> devices, List<String> deviceUris,
             ParameterIndex parameters, Consumer<Program> onFree) {
@@ -467,7 +468,7 @@ public final class Program implements AutoCloseable {
     private void acquire() {
         while (true) {
             int count = users.get();
-            if (count == 0 || closed) {
+            if (count == 0 || closed.get()) {
                 throw new StatusException(StatusCode.FAILED_PRECONDITION, "program '" + main.name() + "' is closed");
             }
             if (users.compareAndSet(count, count + 1)) {
@@ -488,11 +489,8 @@ public final class Program implements AutoCloseable {
      */
     @Override
     public void close() {
-        synchronized (this) {
-            if (closed) {
-                return;
-            }
-            closed = true;
+        if (!closed.compareAndSet(false, true)) {
+            return;
         }
         releaseUser();
     }

@@ -77,30 +77,29 @@ public final class Tensor {
 
     /** An f32 tensor holding a copy of {@code values}; {@code shape} empty for a scalar. As {@link #of(MemorySegment, int, long...)}. */
     public static Tensor of(float[] values, long... shape) {
-        MemorySegment copy = MemorySegment.ofArray(new byte[Math.multiplyExact(values.length, 4)]);
-        MemorySegment.copy(values, 0, copy, F32, 0, values.length);
-        return of(copy, ElementType.FLOAT_32, shape);
+        return copy(MemorySegment.ofArray(values), ValueLayout.JAVA_FLOAT, F32, ElementType.FLOAT_32, shape);
     }
 
     /** An f64 tensor holding a copy of {@code values}. As {@link #of(MemorySegment, int, long...)}. */
     public static Tensor of(double[] values, long... shape) {
-        MemorySegment copy = MemorySegment.ofArray(new byte[Math.multiplyExact(values.length, 8)]);
-        MemorySegment.copy(values, 0, copy, F64, 0, values.length);
-        return of(copy, ElementType.FLOAT_64, shape);
+        return copy(MemorySegment.ofArray(values), ValueLayout.JAVA_DOUBLE, F64, ElementType.FLOAT_64, shape);
     }
 
     /** An i32 ({@link ElementType#SINT_32}) tensor holding a copy of {@code values}. */
     public static Tensor of(int[] values, long... shape) {
-        MemorySegment copy = MemorySegment.ofArray(new byte[Math.multiplyExact(values.length, 4)]);
-        MemorySegment.copy(values, 0, copy, I32, 0, values.length);
-        return of(copy, ElementType.SINT_32, shape);
+        return copy(MemorySegment.ofArray(values), ValueLayout.JAVA_INT, I32, ElementType.SINT_32, shape);
     }
 
     /** An i64 ({@link ElementType#SINT_64}) tensor holding a copy of {@code values}. */
     public static Tensor of(long[] values, long... shape) {
-        MemorySegment copy = MemorySegment.ofArray(new byte[Math.multiplyExact(values.length, 8)]);
-        MemorySegment.copy(values, 0, copy, I64, 0, values.length);
-        return of(copy, ElementType.SINT_64, shape);
+        return copy(MemorySegment.ofArray(values), ValueLayout.JAVA_LONG, I64, ElementType.SINT_64, shape);
+    }
+
+    /** Copies the Java array {@code source} (native order) into new little-endian heap memory. */
+    private static Tensor copy(MemorySegment source, ValueLayout from, ValueLayout to, int elementType, long[] shape) {
+        MemorySegment copy = MemorySegment.ofArray(new byte[Math.toIntExact(source.byteSize())]);
+        MemorySegment.copy(source, from, 0, copy, to, 0, source.byteSize() / from.byteSize());
+        return of(copy, elementType, shape);
     }
 
     /**

@@ -270,6 +270,23 @@ class ProgramTest {
     }
 
     @Test
+    void closingAProgramLetsCallsInFlightFinish() throws Exception {
+        Program mlp = runtime.load(MODELS.resolve("vmfb/mlp.vmvx.vmfb"), on("local-task"));
+        Tensor x = Tensor.readNpy(MODELS.resolve("data/mlp/b1/input0.npy"));
+        float[] expected = mlp.call("mlp", x).get(0).toFloatArray();
+        List<CompletableFuture<List<Tensor>>> inFlight = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            inFlight.add(mlp.callAsync("mlp", x));
+        }
+        mlp.close(); // returns at once; the context and device go when the last call returns
+        for (CompletableFuture<List<Tensor>> call : inFlight) {
+            assertArrayEquals(expected, call.get(60, TimeUnit.SECONDS).get(0).toFloatArray());
+        }
+        assertEquals(StatusCode.FAILED_PRECONDITION,
+                assertThrows(StatusException.class, () -> mlp.callAsync("mlp", x)).code());
+    }
+
+    @Test
     void closingTheRuntimeClosesItsPrograms() {
         OrthoRuntime own = OrthoRuntime.create();
         Program simple = own.load(EXAMPLES.resolve("simple_mul.vmasm"), on("local-task"));
