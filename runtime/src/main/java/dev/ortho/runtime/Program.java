@@ -243,11 +243,11 @@ public final class Program implements AutoCloseable {
      * Starts {@code function} and returns at once with a future of its results (as
      * {@link #call}). Inputs are copied to the device before this method returns. A
      * coarse-fences function is invoked on the calling thread (it returns once its work is
-     * queued) and the future is completed from its signal fence, on the thread that signals it.
-     * Any other function runs as an asynchronous invocation on {@code ForkJoinPool.commonPool()}
-     * that yields instead of blocking while it waits for the device. No thread ever blocks on
-     * the call. Results are copied off the device where the future completes; use
-     * {@link #callAsync(Executor, String, Tensor...)} to move that elsewhere.
+     * queued) and the future is completed from its signal fence: the fence's timepoint schedules
+     * the copy of the results on {@code ForkJoinPool.commonPool()}, which then completes it.
+     * Any other function runs as an asynchronous invocation on the common pool that yields
+     * instead of blocking while it waits for the device. No thread ever blocks on the call.
+     * {@link #callAsync(Executor, String, Tensor...)} uses another executor.
      *
      * @throws StatusException synchronously for what {@link #call} rejects before running
      *     (unknown function, bad inputs, closed program); failures of the call itself complete
@@ -259,7 +259,10 @@ public final class Program implements AutoCloseable {
 
     /**
      * As {@link #callAsync(String, Tensor...)}, with the invocation of a non-coarse-fences
-     * function and the copying of results run on {@code executor} (null: as without it).
+     * function and the copying of results run on {@code executor} (null: the common pool). The
+     * executor should hand tasks to threads of its own: one that runs them inline (as
+     * {@code Runnable::run} does) would resume invocations and copy results inside a device's
+     * semaphore callback, on a device worker, unless the device is {@code local-sync}.
      */
     public CompletableFuture<List<Tensor>> callAsync(Executor executor, String function, Tensor... inputs) {
         acquire();
@@ -301,11 +304,10 @@ public final class Program implements AutoCloseable {
                 releaseUser();
             }
         };
-        if (executor != null) {
-            done.whenCompleteAsync(finish, executor);
-        } else {
-            done.whenComplete(finish);
-        }
+        // The signal fence (or the invocation) completes `done` on a device or pool thread; the
+        // copy-out and the release (which may free the program and close its devices) move to
+        // the executor, so they never run inside a device's semaphore callback.
+        done.whenCompleteAsync(finish, executor != null ? executor : ForkJoinPool.commonPool());
         return results;
     }
 

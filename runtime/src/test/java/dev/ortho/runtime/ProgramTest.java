@@ -182,8 +182,13 @@ class ProgramTest {
             assertArrayEquals(new float[] {1, 8, 27, 64}, pipelined.callAsync("cube", Tensor.of(new float[] {1, 2, 3, 4}, 4))
                     .get(60, TimeUnit.SECONDS).get(0).toFloatArray());
             Tensor x = Tensor.readNpy(MODELS.resolve("data/mlp/b1/input0.npy"));
-            assertArrayEquals(mlp.call("mlp", x).get(0).toFloatArray(),
-                    mlp.callAsync(Runnable::run, "mlp", x).get(60, TimeUnit.SECONDS).get(0).toFloatArray());
+            java.util.concurrent.ExecutorService own = java.util.concurrent.Executors.newSingleThreadExecutor();
+            try {
+                assertArrayEquals(mlp.call("mlp", x).get(0).toFloatArray(),
+                        mlp.callAsync(own, "mlp", x).get(60, TimeUnit.SECONDS).get(0).toFloatArray());
+            } finally {
+                own.shutdown();
+            }
         }
     }
 
