@@ -1,0 +1,2 @@
+/** The runtime bundle's DS component (private). */
+package dev.ortho.runtime.internal;
