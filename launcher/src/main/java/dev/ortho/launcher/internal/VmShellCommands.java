@@ -1,20 +1,30 @@
 package dev.ortho.launcher.internal;
 
+import dev.ortho.base.StatusCode;
+import dev.ortho.base.StatusException;
 import dev.ortho.hal.DriverRegistry;
 import dev.ortho.vm.Function;
 import dev.ortho.vm.Instance;
 import dev.ortho.vm.Module;
+import dev.ortho.vm.bytecode.BytecodeModule;
+import dev.ortho.vm.bytecode.ExecutionMode;
 import dev.ortho.vm.spi.InstructionExtension;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.felix.service.command.Descriptor;
+import org.apache.felix.service.command.Parameter;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
+import org.osgi.service.component.annotations.ConfigurationPolicy;
 import org.osgi.service.component.annotations.Deactivate;
 import org.osgi.service.component.annotations.Reference;
 import org.osgi.service.component.annotations.ReferenceCardinality;
 import org.osgi.service.component.annotations.ReferencePolicy;
 import org.osgi.service.component.annotations.ReferencePolicyOption;
+import org.osgi.service.metatype.annotations.AttributeDefinition;
+import org.osgi.service.metatype.annotations.Designate;
+import org.osgi.service.metatype.annotations.ObjectClassDefinition;
+import org.osgi.service.metatype.annotations.Option;
 
 /**
  * Gogo commands {@code vm:load <file>} and {@code vm:invoke <module.function> <args...>}.
@@ -28,13 +38,34 @@ import org.osgi.service.component.annotations.ReferencePolicyOption;
  * ({@code EXEC @f}, {@code result[0]: i32=5}). A thin adapter over {@link VmTools}; thread-safe (commands are
  * serialized on this object). Immediate, so the loaded modules survive between commands (a
  * delayed component would be disposed whenever the shell releases the service).
+ *
+ * <p>How loaded modules execute ({@code off}, {@code lazy}, {@code eager}: interpreted, or
+ * compiled to JVM classes, see {@link ExecutionMode}) comes from ConfigAdmin PID
+ * {@value #PID}, property {@code vm_compile} (default {@code off}, as the tools' {@code --vm_compile}),
+ * or per module from {@code vm:load --vm_compile=eager m.vmfb}.
  */
-@Component(service = VmShellCommands.class, immediate = true, property = {
-    "osgi.command.scope=vm",
-    "osgi.command.function=load",
-    "osgi.command.function=invoke"})
+@Component(service = VmShellCommands.class, immediate = true, configurationPid = VmShellCommands.PID,
+        configurationPolicy = ConfigurationPolicy.OPTIONAL, property = {
+            "osgi.command.scope=vm",
+            "osgi.command.function=load",
+            "osgi.command.function=invoke"})
+@Designate(ocd = VmShellCommands.Config.class)
 public final class VmShellCommands {
+    /** The configuration PID of the shell's VM commands. */
+    public static final String PID = "dev.ortho.launcher.vm";
+
+    /** Configuration of {@code vm:load}. */
+    @ObjectClassDefinition(name = "Ortho shell VM commands", description = "vm:load and vm:invoke")
+    public @interface Config {
+        /** {@code vm_compile}: how {@code vm:load} runs modules, unless its --vm_compile says. */
+        @AttributeDefinition(description = "How modules loaded by vm:load execute: off (interpreted), lazy"
+                + " (compiled to JVM classes once hot), eager (compiled at load)",
+                options = {@Option(value = "off"), @Option(value = "lazy"), @Option(value = "eager")})
+        String vm__compile() default "off";
+    }
+
     private final VmTools tools;
+    private final ExecutionMode execution;
     private final List<Module> loaded = new ArrayList<>();
 
     /** Instruction extension services; replaced on change. */
@@ -42,8 +73,10 @@ public final class VmShellCommands {
             policyOption = ReferencePolicyOption.GREEDY)
     volatile List<InstructionExtension> extensions;
 
+    /** @throws StatusException INVALID_ARGUMENT if the configured {@code vm_compile} is not off, lazy or eager */
     @Activate
-    public VmShellCommands(@Reference Instance instance, @Reference DriverRegistry registry) {
+    public VmShellCommands(@Reference Instance instance, @Reference DriverRegistry registry, Config config) {
+        this.execution = mode("configuration property vm_compile", config.vm__compile());
         this.tools = new VmTools(instance, registry, () -> extensions == null ? List.of() : List.copyOf(extensions),
                 () -> System.in);
     }
@@ -56,8 +89,12 @@ public final class VmShellCommands {
     }
 
     @Descriptor("load a module (.vmfb, or .vmasm assembled on the fly) for vm:invoke")
-    public synchronized String load(@Descriptor("module file") String file) {
-        Module module = tools.load(file);
+    public synchronized String load(
+            @Descriptor("off|lazy|eager: interpret, or compile to JVM classes (default: configuration)")
+            @Parameter(names = "--vm_compile", absentValue = "") String vmCompile,
+            @Descriptor("module file") String file) {
+        ExecutionMode mode = vmCompile.isEmpty() ? execution : mode("--vm_compile", vmCompile);
+        Module module = tools.load(file, BytecodeModule.Options.DEFAULT.withExecution(mode));
         loaded.removeIf(m -> m.name().equals(module.name()));
         loaded.add(module);
         List<String> names = new ArrayList<>();
@@ -65,6 +102,16 @@ public final class VmShellCommands {
             names.add(f.name());
         }
         return "loaded module '" + module.name() + "' version " + module.version() + ", exports " + names;
+    }
+
+    /** The mode {@code text} names; INVALID_ARGUMENT naming {@code what} and the value otherwise. */
+    private static ExecutionMode mode(String what, String text) {
+        ExecutionMode mode = ExecutionMode.parse(text.strip());
+        if (mode == null) {
+            throw new StatusException(StatusCode.INVALID_ARGUMENT, what + " must be one of [`off`, `lazy`, `eager`], got '"
+                    + text + "'");
+        }
+        return mode;
     }
 
     @Descriptor("invoke an exported function of a loaded module (arguments in run-module --input syntax)")
