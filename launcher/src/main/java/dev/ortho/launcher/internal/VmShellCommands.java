@@ -101,7 +101,8 @@ public final class VmShellCommands {
         for (Function f : module.exports()) {
             names.add(f.name());
         }
-        return "loaded module '" + module.name() + "' version " + module.version() + ", exports " + names;
+        return "loaded module '" + module.name() + "' version " + module.version() + " (vm_compile="
+                + mode.name().toLowerCase(java.util.Locale.ROOT) + "), exports " + names;
     }
 
     /** The mode {@code text} names; INVALID_ARGUMENT naming {@code what} and the value otherwise. */
