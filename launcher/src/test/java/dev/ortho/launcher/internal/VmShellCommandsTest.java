@@ -62,10 +62,10 @@ class VmShellCommandsTest {
         VmShellCommands lazy = new VmShellCommands(new Instance(), new DriverRegistry(), config("lazy"));
         try {
             assertEquals("loaded module 'loop' version 3 (vm_compile=lazy), exports [sum]", lazy.load("", file.toString()));
-            assertEquals("EXEC @sum\nresult[0]: i32=5050\n", lazy.invoke("loop.sum", "100"));
+            assertEquals("EXEC @sum\nresult[0]: i32=5050", lazy.invoke("loop.sum", "100"));
             assertEquals("loaded module 'loop' version 3 (vm_compile=eager), exports [sum]",
                     lazy.load("eager", file.toString()));
-            assertEquals("EXEC @sum\nresult[0]: i32=5050\n", lazy.invoke("loop.sum", "100"));
+            assertEquals("EXEC @sum\nresult[0]: i32=5050", lazy.invoke("loop.sum", "100"));
             StatusException bad = assertThrows(StatusException.class, () -> lazy.load("quick", file.toString()));
             assertEquals(StatusCode.INVALID_ARGUMENT, bad.code());
             assertTrue(bad.getMessage().contains("--vm_compile must be one of [`off`, `lazy`, `eager`], got 'quick'"),

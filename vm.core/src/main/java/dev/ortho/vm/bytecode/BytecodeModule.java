@@ -366,7 +366,8 @@ public final class BytecodeModule implements Module {
 
     /** Takes the right to compile this module; false if another caller holds it or compiled it already. */
     boolean claimCompilation() {
-        return compiling.compareAndSet(false, true);
+        // test before the CAS: while one worker compiles, the others' calls only read the flag
+        return !compiling.get() && compiling.compareAndSet(false, true);
     }
 
     /** True while the interpreter should report loop back-edges ({@link ExecutionMode#LAZY}, not compiled yet). */
