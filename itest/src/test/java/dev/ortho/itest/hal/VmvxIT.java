@@ -54,6 +54,7 @@ public class VmvxIT {
     private static final ValueLayout.OfFloat F32 = ValueLayout.JAVA_FLOAT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
     /** Hang guard only. */
     private static final Timeout GUARD = Timeout.of(Duration.ofSeconds(30));
+    private static final long WAIT_NANOS = Duration.ofSeconds(30).toNanos();
     /** out[i] = (lhs[i] * rhs[i]) * 2 via vmvx.mul.2d.f32 and ExtF32 ops, four elements. */
     private static final String SOURCE = """
             vm.module @twice_mul version 0
@@ -147,7 +148,7 @@ public class VmvxIT {
 
     /** ConfigAdmin and DS deliver asynchronously: wait (hang-guarded) for a DriverFactory service matching {@code filter}. */
     private void awaitFactory(String filter) throws Exception {
-        long deadline = System.nanoTime() + GUARD.toNanos();
+        long deadline = System.nanoTime() + WAIT_NANOS;
         while (context.getServiceReferences(DriverFactory.class, filter).isEmpty()) {
             if (System.nanoTime() > deadline) {
                 throw new AssertionError("no DriverFactory service matches " + filter);
@@ -158,7 +159,7 @@ public class VmvxIT {
 
     /** A device of {@code uri}, waiting (hang-guarded) while a re-created driver component is not tracked yet. */
     private Device createDevice(String uri) throws InterruptedException {
-        long deadline = System.nanoTime() + GUARD.toNanos();
+        long deadline = System.nanoTime() + WAIT_NANOS;
         while (true) {
             try {
                 return drivers.createDevice(uri);

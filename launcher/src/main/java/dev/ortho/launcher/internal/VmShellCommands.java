@@ -12,7 +12,6 @@ import dev.ortho.vm.spi.InstructionExtension;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.felix.service.command.Descriptor;
-import org.apache.felix.service.command.Parameter;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.ConfigurationPolicy;
@@ -88,12 +87,29 @@ public final class VmShellCommands {
         tools.close();
     }
 
+    /**
+     * {@code vm:load [--vm_compile=off|lazy|eager] file}.
+     *
+     * @throws StatusException INVALID_ARGUMENT for a bad mode, no file or more than one
+     */
     @Descriptor("load a module (.vmfb, or .vmasm assembled on the fly) for vm:invoke")
-    public synchronized String load(
-            @Descriptor("off|lazy|eager: interpret, or compile to JVM classes (default: configuration)")
-            @Parameter(names = "--vm_compile", absentValue = "") String vmCompile,
-            @Descriptor("module file") String file) {
-        ExecutionMode mode = vmCompile.isEmpty() ? execution : mode("--vm_compile", vmCompile);
+    public synchronized String load(@Descriptor("[--vm_compile=off|lazy|eager] module file: interpret, or compile"
+            + " to JVM classes (default: configuration property vm_compile)") String... args) {
+        ExecutionMode mode = execution;
+        String file = null;
+        for (String arg : args) {
+            if (arg.startsWith("--vm_compile=")) {
+                mode = mode("--vm_compile", arg.substring("--vm_compile=".length()));
+            } else if (file == null) {
+                file = arg;
+            } else {
+                throw new StatusException(StatusCode.INVALID_ARGUMENT, "vm:load takes one module file; got '" + file
+                        + "' and '" + arg + "'");
+            }
+        }
+        if (file == null) {
+            throw new StatusException(StatusCode.INVALID_ARGUMENT, "vm:load: no module file given");
+        }
         Module module = tools.load(file, BytecodeModule.Options.DEFAULT.withExecution(mode));
         loaded.removeIf(m -> m.name().equals(module.name()));
         loaded.add(module);

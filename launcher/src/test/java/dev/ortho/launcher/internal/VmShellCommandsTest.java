@@ -61,15 +61,18 @@ class VmShellCommandsTest {
         Path file = Files.writeString(dir.resolve("loop.vmasm"), MODULE);
         VmShellCommands lazy = new VmShellCommands(new Instance(), new DriverRegistry(), config("lazy"));
         try {
-            assertEquals("loaded module 'loop' version 3 (vm_compile=lazy), exports [sum]", lazy.load("", file.toString()));
+            assertEquals("loaded module 'loop' version 3 (vm_compile=lazy), exports [sum]", lazy.load(file.toString()));
             assertEquals("EXEC @sum\nresult[0]: i32=5050", lazy.invoke("loop.sum", "100"));
             assertEquals("loaded module 'loop' version 3 (vm_compile=eager), exports [sum]",
-                    lazy.load("eager", file.toString()));
+                    lazy.load("--vm_compile=eager", file.toString()));
             assertEquals("EXEC @sum\nresult[0]: i32=5050", lazy.invoke("loop.sum", "100"));
-            StatusException bad = assertThrows(StatusException.class, () -> lazy.load("quick", file.toString()));
+            StatusException bad = assertThrows(StatusException.class, () -> lazy.load("--vm_compile=quick", file.toString()));
             assertEquals(StatusCode.INVALID_ARGUMENT, bad.code());
             assertTrue(bad.getMessage().contains("--vm_compile must be one of [`off`, `lazy`, `eager`], got 'quick'"),
                     bad.getMessage());
+            assertEquals(StatusCode.INVALID_ARGUMENT, assertThrows(StatusException.class, () -> lazy.load()).code());
+            assertEquals(StatusCode.INVALID_ARGUMENT,
+                    assertThrows(StatusException.class, () -> lazy.load("a.vmfb", "b.vmfb")).code());
         } finally {
             lazy.deactivate();
         }
