@@ -75,7 +75,7 @@ public final class VmShellCommands {
     /** @throws StatusException INVALID_ARGUMENT if the configured {@code vm_compile} is not off, lazy or eager */
     @Activate
     public VmShellCommands(@Reference Instance instance, @Reference DriverRegistry registry, Config config) {
-        this.execution = mode("configuration property vm_compile", config.vm__compile());
+        this.execution = VmTools.executionMode("configuration property vm_compile", config.vm__compile());
         this.tools = new VmTools(instance, registry, () -> extensions == null ? List.of() : List.copyOf(extensions),
                 () -> System.in);
     }
@@ -99,7 +99,7 @@ public final class VmShellCommands {
         String file = null;
         for (String arg : args) {
             if (arg.startsWith("--vm_compile=")) {
-                mode = mode("--vm_compile", arg.substring("--vm_compile=".length()));
+                mode = VmTools.executionMode("--vm_compile", arg.substring("--vm_compile=".length()));
             } else if (file == null) {
                 file = arg;
             } else {
@@ -119,16 +119,6 @@ public final class VmShellCommands {
         }
         return "loaded module '" + module.name() + "' version " + module.version() + " (vm_compile="
                 + mode.name().toLowerCase(java.util.Locale.ROOT) + "), exports " + names;
-    }
-
-    /** The mode {@code text} names; INVALID_ARGUMENT naming {@code what} and the value otherwise. */
-    private static ExecutionMode mode(String what, String text) {
-        ExecutionMode mode = ExecutionMode.parse(text.strip());
-        if (mode == null) {
-            throw new StatusException(StatusCode.INVALID_ARGUMENT, what + " must be one of [`off`, `lazy`, `eager`], got '"
-                    + text + "'");
-        }
-        return mode;
     }
 
     @Descriptor("invoke an exported function of a loaded module (arguments in run-module --input syntax)")
