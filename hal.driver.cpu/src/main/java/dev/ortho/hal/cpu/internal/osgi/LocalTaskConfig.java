@@ -7,8 +7,9 @@ import org.osgi.service.metatype.annotations.Option;
 /**
  * Default options of {@code local-task} devices (ConfigAdmin PID
  * {@code dev.ortho.hal.driver.local_task}); a device URI's parameters of the same names override
- * them ({@code vmvx_compile} sets the driver's VMVX loader default instead). Names follow IREE's flags where IREE has one; the methods double the underscores because
- * DS maps a single underscore to a dot (so {@code queue__count()} is property {@code queue_count}).
+ * them ({@code vmvx_compile} here is the default of the driver's VMVX loader). Names follow
+ * IREE's flags where IREE has one; the methods double the underscores because DS maps a single
+ * underscore to a dot (so {@code queue__count()} is property {@code queue_count}).
  */
 @ObjectClassDefinition(name = "Ortho local-task driver",
         description = "Asynchronous CPU device on the task executor: queues, workers, pool")
