@@ -18,11 +18,12 @@ import java.util.SplittableRandom;
  * Random verified VMASM modules for differential testing of the compiler against the
  * interpreter, shared by {@code CompilerDifferentialTest} (a seeded {@link SplittableRandom}) and
  * the Jazzer target {@code CompilerDifferentialFuzzTest} in {@code fuzz/} (the fuzzer's bytes).
- * Each module has {@value #FUNCTIONS} internal functions of integer, i64, f32/f64, buffer, ref
- * and call ops (calls only to earlier functions, so no recursion), forward branches, branch
- * tables, bounded back-edges and {@code vm.fail}, and one export per function that calls it with
- * constants and a fresh 64-byte buffer. Every choice comes from {@link Choices}, so any source of
- * choices, however short, gives a module the assembler and verifier accept.
+ * Each module has {@value #FUNCTIONS} internal functions of integer, i64, f32/f64 (casts, fma,
+ * select), buffer (loads, stores, length, fill, copy, compare), ref, switch and call ops (calls
+ * only to earlier functions, so no recursion), forward branches, branch tables, bounded
+ * back-edges and {@code vm.fail}, and one export per function that calls it with constants and a
+ * fresh 64-byte buffer. Every choice comes from {@link Choices}, so any source of choices,
+ * however short, gives a module the assembler and verifier accept.
  */
 public final class RandomModules {
     /** Internal functions (and exports) per module. */
@@ -240,7 +241,7 @@ public final class RandomModules {
 
     private static void op(StringBuilder b, Choices r, int n, int f) {
         String d = "%i" + r.nextInt(2, 6);
-        switch (r.nextInt(22)) {
+        switch (r.nextInt(30)) {
             case 0, 1, 2 -> b.append("  ").append(d).append(" = vm.").append(pick(r, I32_BINARY)).append(' ')
                     .append(i32(r)).append(", ").append(i32(r)).append('\n');
             case 3 -> b.append("  ").append(d).append(" = vm.").append(pick(r, I32_UNARY)).append(' ')
@@ -286,6 +287,42 @@ public final class RandomModules {
                     b.append("  ").append(d).append(", ").append(i64(r)).append(" = vm.call @fuzz").append(n)
                             .append(':').append(r.nextInt(0, f)).append('(').append(i32(r)).append(", ")
                             .append(i32(r)).append(", %r0)\n");
+                }
+            }
+            case 22 -> b.append("  ").append(d).append(" = vm.switch.i32 ").append(i32(r)).append('[').append(i32(r))
+                    .append(", ").append(i32(r)).append("] else ").append(i32(r)).append('\n');
+            case 23 -> b.append("  ").append(i64(r)).append(" = vm.").append(r.nextBoolean() ? "abs.i64" : "ctlz.i64")
+                    .append(' ').append(i64(r)).append('\n');
+            case 24 -> b.append("  ").append(i64(r)).append(" = vm.select.i64 ").append(i32(r)).append(" ? ")
+                    .append(i64(r)).append(" : ").append(i64(r)).append('\n');
+            case 25 -> {
+                if (r.nextBoolean()) {
+                    b.append("  ").append(f32(r)).append(" = vm.fma.f32 ").append(f32(r)).append(", ").append(f32(r))
+                            .append(", ").append(f32(r)).append('\n');
+                } else {
+                    b.append("  ").append(f32(r)).append(" = vm.select.f32 ").append(i32(r)).append(" ? ")
+                            .append(f32(r)).append(" : ").append(f32(r)).append('\n');
+                }
+            }
+            case 26 -> {
+                switch (r.nextInt(4)) {
+                    case 0 -> b.append("  ").append(d).append(" = vm.cast.f32.ui32 ").append(f32(r)).append('\n');
+                    case 1 -> b.append("  ").append(f32(r)).append(" = vm.cast.ui32.f32 ").append(i32(r)).append('\n');
+                    case 2 -> b.append("  ").append(i64(r)).append(" = vm.cast.f32.si64 ").append(f32(r)).append('\n');
+                    default -> b.append("  %i14:15 = vm.").append(r.nextBoolean() ? "sqrt.f64" : "floor.f64")
+                            .append(" %i14:15\n  ").append(f32(r)).append(" = vm.trunc.f64.f32 %i14:15\n");
+                }
+            }
+            case 27 -> b.append("  %i10:11 = vm.buffer.length %r0\n");
+            case 28 -> b.append("  vm.buffer.fill.i32 %r0, ").append(offset(r)).append(", ").append(offset(r))
+                    .append(", ").append(i32(r)).append('\n');
+            case 29 -> {
+                if (r.nextBoolean()) {
+                    b.append("  ").append(d).append(" = vm.buffer.compare %r0, ").append(offset(r)).append(", %r0, ")
+                            .append(offset(r)).append(", ").append(offset(r)).append('\n');
+                } else {
+                    b.append("  vm.buffer.copy %r0, ").append(offset(r)).append(", %r0, ").append(offset(r))
+                            .append(", ").append(offset(r)).append('\n');
                 }
             }
             default -> b.append("  %i10:11 = vm.const.i64 ").append(r.nextInt(-1, 66)).append('\n');
