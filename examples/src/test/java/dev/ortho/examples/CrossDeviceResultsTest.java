@@ -20,11 +20,12 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** Every example gives bit-identical results on every device of {@link ExampleHarness#devices()}. */
 class CrossDeviceResultsTest {
-    private static float[] onEveryDeviceIdentically(String program, BiFunction<ExampleHarness, String, float[]> run) {
+    private static float[] onEveryDeviceIdentically(String program,
+            BiFunction<ExampleHarness, ExampleHarness.Target, float[]> run) {
         float[] first = null;
-        String firstDevice = null;
+        ExampleHarness.Target firstDevice = null;
         assertTrue(ExampleHarness.devices().size() > 1);
-        for (String device : ExampleHarness.devices()) {
+        for (ExampleHarness.Target device : ExampleHarness.devices()) {
             float[] result;
             try (ExampleHarness h = new ExampleHarness(program, device)) {
                 result = run.apply(h, device);

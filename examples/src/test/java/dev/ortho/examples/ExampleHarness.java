@@ -22,6 +22,7 @@ import dev.ortho.vm.VmList;
 import dev.ortho.vm.asm.Assembler;
 import dev.ortho.vm.bytecode.BytecodeArchive;
 import dev.ortho.vm.bytecode.BytecodeModule;
+import dev.ortho.vm.bytecode.ExecutionMode;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.foreign.Arena;
@@ -48,6 +49,11 @@ final class ExampleHarness implements AutoCloseable {
         this(program, deviceUri, false);
     }
 
+    /** {@code program} on {@code target}'s device, the program's module executed as {@code target} says. */
+    ExampleHarness(String program, Target target) {
+        this(target.device(), MemorySegment.ofArray(assemble(program)), target.program());
+    }
+
     /**
      * @param offHeapArchive load the archive from 64-byte-aligned off-heap memory (as a mapped
      *     {@code .vmfb} file is), so large rodata can be imported into HAL buffers without a
@@ -59,9 +65,15 @@ final class ExampleHarness implements AutoCloseable {
 
     /** Runs the archive in {@code bytes} (for example a {@code .vmfb} file mapped read-only, as {@code run-module} does). */
     ExampleHarness(String deviceUri, MemorySegment bytes) {
+        this(deviceUri, bytes, ExecutionMode.OFF);
+    }
+
+    /** As {@link #ExampleHarness(String, MemorySegment)} with the program's module run in {@code program}. */
+    ExampleHarness(String deviceUri, MemorySegment bytes, ExecutionMode program) {
         device = registry().createDevice(deviceUri);
         Module hal = HalModule.create(instance, List.of(device));
-        Module module = BytecodeModule.create(instance, BytecodeArchive.read(bytes), ExampleGenerator.EXTENSIONS);
+        Module module = BytecodeModule.create(instance, BytecodeArchive.read(bytes), ExampleGenerator.EXTENSIONS,
+                BytecodeModule.Options.DEFAULT.withExecution(program));
         context = Context.create(instance, hal, module);
     }
 
@@ -76,12 +88,29 @@ final class ExampleHarness implements AutoCloseable {
     }
 
     /**
-     * The device URIs every example runs on (a {@code @MethodSource} for the tests). Results must
-     * be identical on all of them.
+     * A device and how the program's own module executes ({@code --vm_compile}); the device URI's
+     * {@code vmvx_compile} says how the VMVX dispatch functions execute (compiled by default).
      */
-    static List<String> devices() {
-        return List.of("local-sync://", "validation+local-sync://", "local-task://", "validation+local-task://",
-                RemoteServer.shared().uri());
+    record Target(String device, ExecutionMode program) {
+        @Override
+        public String toString() {
+            return device + " (program " + program.name().toLowerCase(java.util.Locale.ROOT) + ")";
+        }
+    }
+
+    /**
+     * Where every example runs (a {@code @MethodSource} for the tests); results must be identical
+     * on all of them. Issue 16: each execution mode meets each other once without running any
+     * example twice: the program's module and the dispatch functions both interpreted (the
+     * reference, first), both compiled, compiled program with interpreted kernels and the reverse
+     * (the remote server's local-task compiles its kernels), and both lazy on the task executor.
+     */
+    static List<Target> devices() {
+        return List.of(new Target("local-sync://?vmvx_compile=off", ExecutionMode.OFF),
+                new Target("validation+local-sync://", ExecutionMode.EAGER),
+                new Target("local-task://?vmvx_compile=lazy", ExecutionMode.LAZY),
+                new Target("validation+local-task://?vmvx_compile=off", ExecutionMode.EAGER),
+                new Target(RemoteServer.shared().uri(), ExecutionMode.OFF));
     }
 
     /**

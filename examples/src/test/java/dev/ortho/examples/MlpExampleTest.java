@@ -32,7 +32,7 @@ class MlpExampleTest {
 
     @ParameterizedTest
     @MethodSource("dev.ortho.examples.ExampleHarness#devices")
-    void predictsWhatThePlainJavaForwardPassComputes(String device) {
+    void predictsWhatThePlainJavaForwardPassComputes(ExampleHarness.Target device) {
         try (ExampleHarness h = new ExampleHarness("mlp", device)) {
             for (long seed = 0; seed < 3; seed++) {
                 float[] x = MlpWeights.input(seed);

@@ -49,7 +49,7 @@ class PipelinedExampleTest {
 
     @ParameterizedTest
     @MethodSource("dev.ortho.examples.ExampleHarness#devices")
-    void synchronousWrapperCubesLikePlainJava(String device) {
+    void synchronousWrapperCubesLikePlainJava(ExampleHarness.Target device) {
         float[] x = {1.5f, -2f, 0.25f, 3f};
         try (ExampleHarness h = new ExampleHarness("pipelined", device);
              BufferView input = h.f32View(new long[] {4}, x)) {
@@ -59,7 +59,7 @@ class PipelinedExampleTest {
 
     @ParameterizedTest
     @MethodSource("dev.ortho.examples.ExampleHarness#devices")
-    void coarseFencesFunctionSignalsTheCallersFenceWhenTheResultIsReady(String device) {
+    void coarseFencesFunctionSignalsTheCallersFenceWhenTheResultIsReady(ExampleHarness.Target device) {
         float[] x = {-1f, 2f, 0.5f, 10f};
         try (ExampleHarness h = new ExampleHarness("pipelined", device);
              BufferView input = h.f32View(new long[] {4}, x);
@@ -116,7 +116,7 @@ class PipelinedExampleTest {
      */
     @ParameterizedTest
     @MethodSource("dev.ortho.examples.ExampleHarness#devices")
-    void concurrentPipelinedInvocationsShareFewerWorkersWithoutBlocking(String device) throws Exception {
+    void concurrentPipelinedInvocationsShareFewerWorkersWithoutBlocking(ExampleHarness.Target device) throws Exception {
         int invocations = 8;
         try (Executor executor = Executor.builder().workerCount(2).name("examples").build();
              ExampleHarness h = new ExampleHarness("pipelined", device)) {

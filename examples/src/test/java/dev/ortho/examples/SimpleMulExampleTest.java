@@ -16,7 +16,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 class SimpleMulExampleTest {
     @ParameterizedTest
     @MethodSource("dev.ortho.examples.ExampleHarness#devices")
-    void multipliesElementwiseLikePlainJava(String device) {
+    void multipliesElementwiseLikePlainJava(ExampleHarness.Target device) {
         float[] lhs = {1.5f, -2f, 3.25f, 1e-3f};
         float[] rhs = {4f, 0.5f, -1f, 7f};
         float[] expected = new float[4];
@@ -36,7 +36,7 @@ class SimpleMulExampleTest {
 
     @ParameterizedTest
     @MethodSource("dev.ortho.examples.ExampleHarness#devices")
-    void wrongShapeIsRejectedByTheProgramsAssert(String device) {
+    void wrongShapeIsRejectedByTheProgramsAssert(ExampleHarness.Target device) {
         try (ExampleHarness h = new ExampleHarness("simple_mul", device);
              BufferView a = h.f32View(new long[] {5}, new float[5]);
              BufferView b = h.f32View(new long[] {4}, new float[4])) {

@@ -16,6 +16,7 @@ import dev.ortho.hal.ExecutableCache;
 import dev.ortho.hal.ExecutableParams;
 import dev.ortho.hal.Semaphore;
 import dev.ortho.hal.SemaphoreList;
+import dev.ortho.hal.spi.DriverFactory;
 import dev.ortho.itest.OrthoFramework;
 import dev.ortho.vm.ModuleRegistry;
 import dev.ortho.vm.asm.Assembler;
@@ -26,6 +27,7 @@ import java.lang.foreign.ValueLayout;
 import java.nio.ByteOrder;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Hashtable;
 import java.util.List;
 import javax.inject.Inject;
 import org.junit.Test;
@@ -37,12 +39,14 @@ import org.ops4j.pax.exam.spi.reactors.ExamReactorStrategy;
 import org.ops4j.pax.exam.spi.reactors.PerClass;
 import org.osgi.framework.BundleContext;
 import org.osgi.framework.ServiceReference;
+import org.osgi.service.cm.ConfigurationAdmin;
 
 /**
  * VMVX inside the framework (Felix and Equinox): the {@code vmvx} module is published as a
  * module provider, and a {@code vmvx-bytecode-fb} executable that needs ExtF32 (provided by
  * vm.core's extension services) and calls a {@code vmvx} microkernel is prepared and dispatched
- * on the {@code local-sync} device from the driver registry.
+ * on the {@code local-sync} and {@code local-task} devices from the driver registry, with the
+ * dispatch function compiled, interpreted and lazily compiled.
  */
 @RunWith(PaxExam.class)
 @ExamReactorStrategy(PerClass.class)
@@ -50,6 +54,7 @@ public class VmvxIT {
     private static final ValueLayout.OfFloat F32 = ValueLayout.JAVA_FLOAT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
     /** Hang guard only. */
     private static final Timeout GUARD = Timeout.of(Duration.ofSeconds(30));
+    private static final long WAIT_NANOS = Duration.ofSeconds(30).toNanos();
     /** out[i] = (lhs[i] * rhs[i]) * 2 via vmvx.mul.2d.f32 and ExtF32 ops, four elements. */
     private static final String SOURCE = """
             vm.module @twice_mul version 0
@@ -96,6 +101,9 @@ public class VmvxIT {
     @Inject
     private BundleContext context;
 
+    @Inject
+    private ConfigurationAdmin configurations;
+
     @Configuration
     public Option[] config() throws Exception {
         return OrthoFramework.provisioning();
@@ -108,13 +116,71 @@ public class VmvxIT {
 
     @Test
     public void aVmvxExecutableUsingExtF32RunsOnLocalSync() throws Exception {
+        runTwiceMul("local-sync://");
+        runTwiceMul("local-sync://?vmvx_compile=off");
+        runTwiceMul("local-task://?vmvx_compile=lazy");
+    }
+
+    /**
+     * Issue 16: the CPU drivers take {@code vmvx_compile} (how dispatch functions run on devices
+     * whose URI does not say) from ConfigAdmin; the driver component is re-created with it (its
+     * service shows the property) and its devices run the kernel interpreted with the same result.
+     */
+    @Test
+    public void theCpuDriversTakeVmvxCompileFromConfigAdmin() throws Exception {
+        for (String pid : List.of("dev.ortho.hal.driver.local_sync", "dev.ortho.hal.driver.local_task")) {
+            org.osgi.service.cm.Configuration configuration = configurations.getConfiguration(pid, "?");
+            try {
+                Hashtable<String, Object> properties = new Hashtable<>();
+                properties.put("vmvx_compile", "off");
+                configuration.update(properties);
+                String driver = pid.endsWith("sync") ? "local-sync" : "local-task";
+                awaitFactory("(&(hal.driver.name=" + driver + ")(vmvx_compile=off))");
+                runTwiceMul(driver + "://");
+            } finally {
+                configuration.delete();
+            }
+        }
+        awaitFactory("(&(hal.driver.name=local-sync)(!(vmvx_compile=off)))");
+        awaitFactory("(&(hal.driver.name=local-task)(!(vmvx_compile=off)))");
+        runTwiceMul("local-sync://");
+    }
+
+    /** ConfigAdmin and DS deliver asynchronously: wait (hang-guarded) for a DriverFactory service matching {@code filter}. */
+    private void awaitFactory(String filter) throws Exception {
+        long deadline = System.nanoTime() + WAIT_NANOS;
+        while (context.getServiceReferences(DriverFactory.class, filter).isEmpty()) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("no DriverFactory service matches " + filter);
+            }
+            Thread.sleep(10);
+        }
+    }
+
+    /** A device of {@code uri}, waiting (hang-guarded) while a re-created driver component is not tracked yet. */
+    private Device createDevice(String uri) throws InterruptedException {
+        long deadline = System.nanoTime() + WAIT_NANOS;
+        while (true) {
+            try {
+                return drivers.createDevice(uri);
+            } catch (dev.ortho.base.StatusException e) {
+                if (e.code() != dev.ortho.base.StatusCode.NOT_FOUND || System.nanoTime() > deadline) {
+                    throw e;
+                }
+                Thread.sleep(10);
+            }
+        }
+    }
+
+    /** Dispatches {@code twice_mul} on a new device of {@code uri} and checks its result. */
+    private void runTwiceMul(String uri) throws Exception {
         List<InstructionExtension> extensions = new ArrayList<>();
         for (ServiceReference<InstructionExtension> ref : context.getServiceReferences(InstructionExtension.class, null)) {
             extensions.add(context.getService(ref));
         }
         assertTrue("ExtF32 is registered", extensions.stream().anyMatch(e -> e.prefix() == 0xE0));
         byte[] archive = BytecodeArchive.write(new Assembler(extensions).assemble(SOURCE, "twice_mul.vmasm"));
-        try (Device device = drivers.createDevice("local-sync://"); ExecutableCache cache = device.createExecutableCache("it");
+        try (Device device = createDevice(uri); ExecutableCache cache = device.createExecutableCache("it");
                 Executable executable = cache.prepareExecutable(
                         new ExecutableParams("vmvx-bytecode-fb", MemorySegment.ofArray(archive), new int[0]));
                 Buffer lhs = floats(device, 1, 2, 3, 4); Buffer rhs = floats(device, 5, 6, 7, 8);
@@ -125,7 +191,7 @@ public class VmvxIT {
             done.await(1, GUARD);
             MemorySegment result = MemorySegment.ofArray(new byte[16]);
             out.read(0, result);
-            assertArrayEquals(new float[] {10, 24, 42, 64}, result.toArray(F32), 0f);
+            assertArrayEquals(uri, new float[] {10, 24, 42, 64}, result.toArray(F32), 0f);
         }
     }
 

@@ -689,11 +689,15 @@ final class VmTools {
 
     /** {@code --vm_compile=off|lazy|eager} (default off): interpret, or compile functions to JVM classes. */
     private static ExecutionMode executionMode(ToolFlags flags) {
-        String text = flags.get("vm_compile", "off");
-        ExecutionMode mode = ExecutionMode.parse(text);
+        return executionMode("--vm_compile", flags.get("vm_compile", "off"));
+    }
+
+    /** The mode {@code text} names; INVALID_ARGUMENT naming {@code what} (a flag, a property) and the value otherwise. */
+    static ExecutionMode executionMode(String what, String text) {
+        ExecutionMode mode = ExecutionMode.parse(text.strip());
         if (mode == null) {
             throw new StatusException(StatusCode.INVALID_ARGUMENT,
-                    "--vm_compile must be one of [`off`, `lazy`, `eager`], got '" + printable(text) + "'");
+                    what + " must be one of [`off`, `lazy`, `eager`], got '" + printable(text) + "'");
         }
         return mode;
     }

@@ -60,9 +60,16 @@ import org.junit.jupiter.api.io.TempDir;
  * <p>Devices: {@code local-sync} (against IREE's local-sync outputs), {@code local-task},
  * {@code validation+local-task}, {@code remote://} over TCP to an in-process server serving
  * local-task, and {@code remote://shm} to a worker JVM (against IREE's local-task outputs; the
- * shared-memory run takes the first entry of each model, the others every entry). On
- * {@code local-sync} the VMVX dispatch functions run interpreted, everywhere else compiled to
- * JVM bytecode, so both execution modes meet IREE's results on every model.
+ * shared-memory run takes the first entry of each model, the others every entry).
+ *
+ * <p>Execution modes (issue 16), so that every model meets IREE's results with its dispatch
+ * functions interpreted and compiled, and with its program module interpreted and compiled,
+ * without running any model more often: {@code local-sync://?vmvx_compile=off} with
+ * {@code --vm_compile=eager} (interpreted kernels, compiled program), {@code local-task} with
+ * {@code --vm_compile=off} (compiled kernels, the loader's default; interpreted program),
+ * {@code validation+local-task://?vmvx_compile=lazy} with {@code --vm_compile=lazy} (both
+ * compiled once hot: kernels by the executor worker that crosses the threshold), and the remote
+ * devices (their servers' local-task compiles the kernels) with {@code --vm_compile=off}.
  */
 class IreeCompiledModelsTest {
     private static final Path MODELS = Path.of("..", "models").toAbsolutePath().normalize();
@@ -75,10 +82,10 @@ class IreeCompiledModelsTest {
 
     static DriverRegistry registry() {
         DriverRegistry registry = new DriverRegistry();
-        // local-sync runs the dispatch functions interpreted (the reference); every other device
-        // runs them compiled to JVM bytecode (VmvxLoader's default): both against IREE's outputs.
+        // Dispatch functions run compiled to JVM bytecode (VmvxLoader's default) unless the device
+        // URI says otherwise (see the class comment).
         registry.register(new LocalSyncDriverFactory(new KernelLibraryRegistry(List.of(new BuiltinKernels()),
-                new VmvxLoader(new Instance(), () -> HalPrograms.EXTENSIONS, List.of(), ExecutionMode.OFF))));
+                new VmvxLoader(new Instance(), () -> HalPrograms.EXTENSIONS, List.of()))));
         registry.register(new LocalTaskDriverFactory(new KernelLibraryRegistry(List.of(new BuiltinKernels()),
                 new VmvxLoader(new Instance(), () -> HalPrograms.EXTENSIONS, List.of())), LocalTaskOptions.DEFAULTS));
         registry.register(new RemoteDriverFactory(name -> null));
@@ -138,18 +145,26 @@ class IreeCompiledModelsTest {
                 if (failure == null && outputs == null) {
                     fail(name + ": the manifest has neither outputs nor a failure for " + reference);
                 }
-                tests.add(DynamicTest.dynamicTest(name + " on " + device, () -> {
+                ExecutionMode program = switch (device) {
+                    case "local-sync" -> ExecutionMode.EAGER;
+                    case "validation+local-task" -> ExecutionMode.LAZY;
+                    default -> ExecutionMode.OFF;
+                };
+                tests.add(DynamicTest.dynamicTest(name + " on " + device + " (program "
+                        + program.name().toLowerCase(java.util.Locale.ROOT) + ")", () -> {
                     String uri = switch (device) {
                         case "tcp" -> tcpUri;
                         case "shm" -> "remote://shm?mode=process&workers=1&supplier=" + ModelWorkerSupplier.class.getName();
+                        case "local-sync" -> "local-sync://?vmvx_compile=off";
+                        case "validation+local-task" -> "validation+local-task://?vmvx_compile=lazy";
                         default -> device;
                     };
                     if (failure != null) {
-                        failsAsIreeDoes(entry, uri, failure);
+                        failsAsIreeDoes(entry, uri, program, failure);
                     } else {
-                        matchesIreeOutputs(entry, uri, outputs);
+                        matchesIreeOutputs(entry, uri, program, outputs);
                         if (!device.equals("shm") && !device.equals("tcp") && allFloat(outputs)) {
-                            ireeExpectedOutputFlagsPass(entry, uri, reference);
+                            ireeExpectedOutputFlagsPass(entry, uri, program, reference);
                         }
                     }
                 }));
@@ -196,7 +211,7 @@ class IreeCompiledModelsTest {
     }
 
     /** The manifest's flags (paths relative to models/) with paths made absolute. */
-    private static List<String> flags(Map<String, Object> entry, String uri) {
+    private static List<String> flags(Map<String, Object> entry, String uri, ExecutionMode program) {
         List<String> flags = new ArrayList<>();
         flags.add("run-module");
         List<String> run = get(entry, "run_flags");
@@ -207,6 +222,7 @@ class IreeCompiledModelsTest {
             flags.add(absolute(get(entry, "parameters_flag")));
         }
         flags.add("--device=" + uri);
+        flags.add("--vm_compile=" + program.name().toLowerCase(java.util.Locale.ROOT));
         return flags;
     }
 
@@ -233,16 +249,16 @@ class IreeCompiledModelsTest {
         return new Run(exit, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
     }
 
-    private static void failsAsIreeDoes(Map<String, Object> entry, String uri, String code) {
-        Run r = run(flags(entry, uri));
+    private static void failsAsIreeDoes(Map<String, Object> entry, String uri, ExecutionMode program, String code) {
+        Run r = run(flags(entry, uri, program));
         assertEquals(1, r.exit(), "IREE fails with " + code + "; Ortho printed:\n" + r.out() + r.err());
         assertTrue(r.err().startsWith(code + ";"), "expected " + code + " as IREE; got:\n" + r.err());
     }
 
-    private static void matchesIreeOutputs(Map<String, Object> entry, String uri, List<String> references)
-            throws IOException {
+    private static void matchesIreeOutputs(Map<String, Object> entry, String uri, ExecutionMode program,
+            List<String> references) throws IOException {
         Path outDir = Files.createTempDirectory(dir, "out");
-        List<String> args = flags(entry, uri);
+        List<String> args = flags(entry, uri, program);
         for (int i = 0; i < references.size(); i++) {
             args.add("--output=@" + outDir.resolve("output" + i + ".npy"));
         }
@@ -307,8 +323,9 @@ class IreeCompiledModelsTest {
     }
 
     /** The exact command the manifest records for iree-run-module, expected outputs included. */
-    private static void ireeExpectedOutputFlagsPass(Map<String, Object> entry, String uri, String reference) {
-        List<String> args = flags(entry, uri);
+    private static void ireeExpectedOutputFlagsPass(Map<String, Object> entry, String uri, ExecutionMode program,
+            String reference) {
+        List<String> args = flags(entry, uri, program);
         Map<String, Object> expectedFlags = get(entry, "expected_output_flags");
         for (String flag : (List<String>) get(expectedFlags, reference)) {
             args.add(absolute(flag));

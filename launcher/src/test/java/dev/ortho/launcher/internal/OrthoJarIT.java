@@ -186,8 +186,9 @@ class OrthoJarIT {
         Run dump = ortho(null, "dump-module", "--output=disassembly", vmfb.toString());
         assertEquals(0, dump.exitCode(), dump.err());
         assertTrue(dump.out().startsWith("vm.module @calc version 1\n"), dump.out());
-        Run gogo = ortho("vm:load " + vmfb + "\nvm:invoke calc.add 40 2\n");
+        Run gogo = ortho("vm:load --vm_compile=eager " + vmfb + "\nvm:invoke calc.add 40 2\n");
         assertEquals(0, gogo.exitCode(), gogo.err());
+        assertTrue(gogo.out().contains("loaded module 'calc' version 1 (vm_compile=eager)"), gogo.out());
         assertTrue(gogo.out().contains("EXEC @add\nresult[0]: i32=42"), gogo.out());
     }
 

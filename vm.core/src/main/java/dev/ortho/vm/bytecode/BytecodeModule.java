@@ -112,6 +112,8 @@ public final class BytecodeModule implements Module {
     private int externalCalls;
     /** Interpreted loop back-edges so far, for {@link ExecutionMode#LAZY} (racy by design: only a trigger). */
     private int backEdges;
+    /** Set by the one caller that compiles ({@link #compileNow()}); stays set once compiled. */
+    private final java.util.concurrent.atomic.AtomicBoolean compiling = new java.util.concurrent.atomic.AtomicBoolean();
     private final Map<String, String> attrs;
     private final List<ModuleDependency> dependencies;
     private final List<Function> imports;
@@ -338,15 +340,34 @@ public final class BytecodeModule implements Module {
         return c;
     }
 
+    /**
+     * Compiles the module on this thread unless another thread is compiling it already; then
+     * returns at once with null and the caller keeps interpreting (the workers of a task executor
+     * running one kernel module go on with their dispatches while the one that crossed the
+     * threshold compiles). Nothing waits and no thread is started.
+     */
     private Compiler.Result compileNow() {
-        synchronized (this) {
+        if (!claimCompilation()) {
+            return compiled;
+        }
+        try {
             Compiler.Result c = compiled;
             if (c == null) {
                 c = Compiler.compile(this);
-                compiled = c;
+                compiled = c; // volatile store: publishes the classes to the threads that read compiled
             }
             return c;
+        } finally {
+            if (compiled == null) {
+                compiling.set(false); // compilation failed: a later caller may try again
+            }
         }
+    }
+
+    /** Takes the right to compile this module; false if another caller holds it or compiled it already. */
+    boolean claimCompilation() {
+        // test before the CAS: while one worker compiles, the others' calls only read the flag
+        return !compiling.get() && compiling.compareAndSet(false, true);
     }
 
     /** True while the interpreter should report loop back-edges ({@link ExecutionMode#LAZY}, not compiled yet). */
@@ -356,7 +377,8 @@ public final class BytecodeModule implements Module {
 
     /**
      * One interpreted loop back-edge of a {@link ExecutionMode#LAZY} module; compiles the module
-     * (on this thread) at {@link ExecutionMode#LAZY_BACK_EDGES}. Returns whether to keep counting.
+     * (on this thread, unless another is compiling it) at {@link ExecutionMode#LAZY_BACK_EDGES}.
+     * Returns whether to keep counting.
      */
     boolean backEdge() {
         if (++backEdges < ExecutionMode.LAZY_BACK_EDGES) {

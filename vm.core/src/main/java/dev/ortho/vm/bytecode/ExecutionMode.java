@@ -16,7 +16,10 @@ public enum ExecutionMode {
      * Interpret first; compile the module's compilable functions to JVM classes on the calling
      * thread once its exported functions have been called {@link #LAZY_THRESHOLD} times or its
      * interpreted loops have taken {@link #LAZY_BACK_EDGES} back-edges. A running interpreted
-     * activation finishes interpreted; the next external call runs compiled.
+     * activation finishes interpreted; the next external call runs compiled. Exactly one caller
+     * compiles: callers on other threads (say, the other task-executor workers running the same
+     * VMVX kernel) keep interpreting meanwhile instead of waiting for it, and no thread is
+     * started for the compilation.
      */
     LAZY,
     /** Compile the module's compilable functions to JVM classes when the module is created. */

@@ -3,46 +3,19 @@ package dev.ortho.vm.bytecode;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.ortho.base.StatusException;
-import dev.ortho.vm.Context;
-import dev.ortho.vm.Function;
-import dev.ortho.vm.Instance;
-import dev.ortho.vm.Invocation;
-import dev.ortho.vm.VmList;
-import dev.ortho.vm.asm.Assembler;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
 /**
- * Differential fuzzing of the compiler: random verified modules (integer, i64, f32/f64, buffer,
- * ref and call ops, forward branches, branch tables, bounded back-edges, vm.fail) run in the
- * interpreter and compiled; every export must give the same results, or fail with the same
- * status code and the same message (backtrace included).
+ * Differential fuzzing of the compiler: {@value #MODULES} random verified modules
+ * ({@link RandomModules}) run in the interpreter and compiled; every export must give the same
+ * results, or fail with the same status code and the same message (backtrace included). The
+ * Jazzer target {@code CompilerDifferentialFuzzTest} in {@code fuzz/} does the same with modules
+ * made of the fuzzer's bytes.
  */
 class CompilerDifferentialTest {
     static final int MODULES = 150;
-    static final int FUNCTIONS = 4;
-
-    private static final String[] I32_BINARY = {"add.i32", "sub.i32", "mul.i32", "div.i32.s", "div.i32.u",
-        "rem.i32.s", "rem.i32.u", "and.i32", "or.i32", "xor.i32", "shl.i32", "shr.i32.s", "shr.i32.u",
-        "min.i32.s", "max.i32.u", "cmp.eq.i32", "cmp.ne.i32", "cmp.lt.i32.s", "cmp.lt.i32.u"};
-    private static final String[] I32_UNARY = {"not.i32", "ctlz.i32", "abs.i32", "cmp.nz.i32", "ext.i8.i32.s",
-        "ext.i16.i32.u", "trunc.i32.i8"};
-    private static final String[] I64_BINARY = {"add.i64", "sub.i64", "mul.i64", "div.i64.s", "rem.i64.u",
-        "and.i64", "or.i64", "xor.i64", "min.i64.s", "max.i64.u"};
-    private static final String[] I64_CMP = {"cmp.eq.i64", "cmp.ne.i64", "cmp.lt.i64.s", "cmp.lt.i64.u"};
-    private static final String[] F32_BINARY = {"add.f32", "sub.f32", "mul.f32", "div.f32", "min.f32", "max.f32",
-        "rem.f32", "pow.f32"};
-    private static final String[] F32_UNARY = {"sqrt.f32", "abs.f32", "neg.f32", "floor.f32", "exp.f32", "tanh.f32",
-        "round.f32"};
-    private static final String[] F32_CMP = {"cmp.eq.f32.o", "cmp.eq.f32.u", "cmp.ne.f32.o", "cmp.ne.f32.u",
-        "cmp.lt.f32.o", "cmp.lt.f32.u", "cmp.lte.f32.o", "cmp.lte.f32.u"};
-    private static final String[] F64_BINARY = {"add.f64", "sub.f64", "mul.f64", "div.f64", "min.f64", "max.f64"};
-    private static final String[] F64_CMP = {"cmp.eq.f64.o", "cmp.ne.f64.u", "cmp.lt.f64.o", "cmp.lte.f64.u"};
-    private static final String[] LOADS = {"load.i8.u", "load.i8.s", "load.i16.u", "load.i16.s", "load.i32"};
-    private static final String[] STORES = {"store.i8", "store.i16", "store.i32"};
 
     @Test
     void randomModulesBehaveTheSameInterpretedAndCompiled() {
@@ -51,185 +24,19 @@ class CompilerDifferentialTest {
         int failures = 0;
         int compiledFunctions = 0;
         for (int n = 0; n < MODULES; n++) {
-            String text = generate(random, n);
-            ModuleDef def = new Assembler(ConformanceTest.EXTENSIONS).assemble(text, "fuzz" + n + ".vmasm");
-            Instance instance = new Instance();
-            BytecodeModule interpreted = BytecodeModule.create(instance, def, ConformanceTest.EXTENSIONS);
-            BytecodeModule compiled = BytecodeModule.create(instance, def, ConformanceTest.EXTENSIONS,
-                    BytecodeModule.Options.DEFAULT.withExecution(ExecutionMode.EAGER));
-            for (String r : compiled.compilationReport()) {
-                compiledFunctions += r == null ? 1 : 0;
-                assertEquals(null, r, "every generated function compiles:\n" + text);
-            }
-            for (Function export : interpreted.exports()) {
-                String a = run(instance, interpreted, export.name());
-                String b = run(instance, compiled, export.name());
-                assertEquals(a, b, "module " + n + " export " + export.name() + " differs:\n" + text);
+            String text = RandomModules.generate(RandomModules.Choices.of(random), n);
+            RandomModules.Run run = RandomModules.runBoth(text, "fuzz" + n);
+            assertEquals(List.of(), run.notCompiled(), "every generated function compiles:\n" + text);
+            compiledFunctions += RandomModules.FUNCTIONS * 2;
+            for (RandomModules.Outcome o : run.outcomes()) {
+                assertEquals(o.interpreted(), o.compiled(), "module " + n + " export " + o.export() + " differs:\n" + text);
                 exports++;
-                failures += a.startsWith("status") ? 1 : 0;
+                failures += o.interpreted().startsWith("status") ? 1 : 0;
             }
         }
         System.out.println("differential: " + exports + " exports (" + failures + " trapping), "
                 + compiledFunctions + " functions compiled");
         assertTrue(failures > exports / 10 && failures < exports * 9 / 10,
                 "the generator exercises both traps and results: " + failures + " of " + exports);
-    }
-
-    private static String run(Instance instance, BytecodeModule module, String export) {
-        try (Context context = Context.create(instance, module)) {
-            VmList in = VmList.ofVariants(0);
-            VmList out = VmList.ofVariants(2);
-            try {
-                Invocation.invoke(context, module.lookupExport(export), in, out);
-                return "ok " + out.getVariant(0) + " " + out.getVariant(1);
-            } catch (StatusException e) {
-                return "status " + e; // code, message and annotations (the backtrace)
-            }
-        }
-    }
-
-    static String generate(SplittableRandom r, int n) {
-        StringBuilder b = new StringBuilder();
-        b.append("vm.module @fuzz").append(n).append(" version 0\n");
-        b.append("vm.type i32\nvm.type i64\nvm.type f32\nvm.type f64\nvm.type !vm.buffer\n\n");
-        for (int f = 0; f < FUNCTIONS; f++) {
-            function(b, r, n, f);
-        }
-        for (int f = 0; f < FUNCTIONS; f++) {
-            b.append("vm.export @e").append(f).append('\n');
-            b.append("vm.func @e").append(f).append("() -> (i32, i64) {\n^bb0:\n");
-            b.append("  %i0 = vm.const.i32 ").append(r.nextInt(-100, 100)).append('\n');
-            b.append("  %i1 = vm.const.i32 ").append(r.nextInt()).append('\n');
-            b.append("  %i2:3 = vm.const.i64 64\n  %i4 = vm.const.i32 16\n");
-            b.append("  %r0 = vm.buffer.alloc %i2:3, %i4\n");
-            b.append("  %i6, %i8:9 = vm.call @fuzz").append(n).append(':').append(f).append("(%i0, %i1, %R0)\n");
-            b.append("  vm.return %i6, %i8:9\n}\n\n");
-        }
-        return b.toString();
-    }
-
-    private static String i32(SplittableRandom r) {
-        return "%i" + r.nextInt(0, 6);
-    }
-
-    private static String i64(SplittableRandom r) {
-        return r.nextBoolean() ? "%i8:9" : "%i10:11";
-    }
-
-    private static String offset(SplittableRandom r) {
-        return r.nextInt(4) == 0 ? i64(r) : "%i10:11";
-    }
-
-    private static String f32(SplittableRandom r) {
-        return r.nextBoolean() ? "%i12" : "%i13";
-    }
-
-    private static void function(StringBuilder b, SplittableRandom r, int n, int f) {
-        int blocks = r.nextInt(2, 6);
-        b.append("vm.func @f").append(f).append("(%i0: i32, %i1: i32, %r0: !vm.buffer) -> (i32, i64) {\n^bb0:\n");
-        b.append("  %i2 = vm.const.i32 ").append(r.nextInt(-5, 70)).append('\n');
-        b.append("  %i3 = vm.const.i32 ").append(r.nextInt()).append('\n');
-        b.append("  %i4 = vm.const.i32 0\n  %i5 = vm.const.i32 ").append(r.nextInt(0, 3)).append('\n');
-        b.append("  %i6 = vm.const.i32 1\n  %i7 = vm.const.i32 ").append(r.nextInt(1, 6)).append('\n');
-        b.append("  %i8:9 = vm.const.i64 ").append(r.nextLong()).append('\n');
-        b.append("  %i10:11 = vm.const.i64 ").append(r.nextInt(-2, 66)).append('\n');
-        b.append("  %i12 = vm.const.f32 ").append(r.nextInt(-50, 50) / 4.0).append('\n');
-        b.append("  %i13 = vm.cast.si32.f32 %i0\n");
-        b.append("  %i14:15 = vm.const.f64 ").append(r.nextInt(-50, 50) / 8.0).append('\n');
-        b.append("  %r1 = vm.const.ref.zero\n");
-        b.append("  vm.br ^bb1()\n");
-        for (int k = 1; k <= blocks; k++) {
-            b.append("^bb").append(k).append(":\n");
-            int ops = r.nextInt(1, 9);
-            for (int o = 0; o < ops; o++) {
-                op(b, r, n, f);
-            }
-            if (k == blocks) {
-                b.append("  vm.return ").append(i32(r)).append(", ").append(i64(r)).append('\n');
-                continue;
-            }
-            int next = r.nextInt(k + 1, blocks + 1);
-            switch (r.nextInt(6)) {
-                case 0 -> b.append("  vm.br ^bb").append(next).append("(").append(i32(r)).append("->")
-                        .append(i32(r)).append(")\n");
-                case 1 -> b.append("  vm.cond_br ").append(i32(r)).append(", ^bb").append(next).append("(), ^bb")
-                        .append(r.nextInt(k + 1, blocks + 1)).append("(%r0->%r1)\n");
-                case 2 -> b.append("  vm.br_table ").append(i32(r)).append(" { default: ^bb").append(next)
-                        .append("(), 0: ^bb").append(r.nextInt(k + 1, blocks + 1)).append("(%i6->%i2), 1: ^bb")
-                        .append(r.nextInt(k + 1, blocks + 1)).append("() }\n");
-                case 3 -> {
-                    // A bounded back-edge: %i7 only counts down.
-                    b.append("  %i7 = vm.sub.i32 %i7, %i6\n  %i4 = vm.cmp.lt.i32.s %i6, %i7\n");
-                    b.append("  vm.cond_br %i4, ^bb").append(r.nextInt(1, k + 1)).append("(), ^bb").append(next)
-                            .append("()\n");
-                }
-                case 4 -> {
-                    b.append("  %i4 = vm.and.i32 ").append(i32(r)).append(", %i6\n");
-                    b.append("  vm.cond_br %i4, ^bb").append(next).append("(), ^bb").append(blocks + 1)
-                            .append("()\n");
-                }
-                default -> b.append("  vm.br ^bb").append(next).append("()\n");
-            }
-        }
-        b.append("^bb").append(blocks + 1).append(":\n  %i5 = vm.const.i32 ").append(r.nextInt(1, 17))
-                .append("\n  vm.fail %i5, \"fuzz failure ").append(f).append("\"\n}\n\n");
-    }
-
-    private static void op(StringBuilder b, SplittableRandom r, int n, int f) {
-        String d = "%i" + r.nextInt(2, 6);
-        switch (r.nextInt(22)) {
-            case 0, 1, 2 -> b.append("  ").append(d).append(" = vm.").append(pick(r, I32_BINARY)).append(' ')
-                    .append(i32(r)).append(", ").append(i32(r)).append('\n');
-            case 3 -> b.append("  ").append(d).append(" = vm.").append(pick(r, I32_UNARY)).append(' ')
-                    .append(i32(r)).append('\n');
-            case 4 -> b.append("  ").append(d).append(" = vm.select.i32 ").append(i32(r)).append(" ? ")
-                    .append(i32(r)).append(" : ").append(i32(r)).append('\n');
-            case 5 -> b.append("  ").append(d).append(" = vm.const.i32 ").append(r.nextInt(-3, 40)).append('\n');
-            case 6 -> b.append("  ").append(i64(r)).append(" = vm.").append(pick(r, I64_BINARY)).append(' ')
-                    .append(i64(r)).append(", ").append(i64(r)).append('\n');
-            case 7 -> b.append("  ").append(d).append(" = vm.").append(pick(r, I64_CMP)).append(' ')
-                    .append(i64(r)).append(", ").append(i64(r)).append('\n');
-            case 8 -> b.append("  ").append(i64(r)).append(" = vm.").append(r.nextBoolean() ? "shl.i64" : "shr.i64.s")
-                    .append(' ').append(i64(r)).append(", ").append(i32(r)).append('\n');
-            case 9 -> b.append("  ").append(i64(r)).append(" = vm.ext.i32.i64.").append(r.nextBoolean() ? "s" : "u")
-                    .append(' ').append(i32(r)).append('\n');
-            case 10 -> b.append("  ").append(d).append(" = vm.trunc.i64.i32 ").append(i64(r)).append('\n');
-            case 11 -> b.append("  ").append(f32(r)).append(" = vm.").append(pick(r, F32_BINARY)).append(' ')
-                    .append(f32(r)).append(", ").append(f32(r)).append('\n');
-            case 12 -> b.append("  ").append(f32(r)).append(" = vm.").append(pick(r, F32_UNARY)).append(' ')
-                    .append(f32(r)).append('\n');
-            case 13 -> b.append("  ").append(d).append(" = vm.").append(pick(r, F32_CMP)).append(' ')
-                    .append(f32(r)).append(", ").append(f32(r)).append('\n');
-            case 14 -> {
-                b.append("  %i14:15 = vm.ext.f32.f64 ").append(f32(r)).append('\n');
-                b.append("  %i14:15 = vm.").append(pick(r, F64_BINARY)).append(" %i14:15, %i14:15\n");
-                b.append("  ").append(d).append(" = vm.").append(pick(r, F64_CMP)).append(" %i14:15, %i14:15\n");
-                b.append("  ").append(f32(r)).append(" = vm.trunc.f64.f32 %i14:15\n");
-            }
-            case 15 -> b.append("  ").append(d).append(" = vm.cast.f32.si32 ").append(f32(r)).append('\n');
-            case 16 -> b.append("  ").append(d).append(" = vm.buffer.").append(pick(r, LOADS)).append(" %r0, ")
-                    .append(offset(r)).append('\n');
-            case 17 -> b.append("  vm.buffer.").append(pick(r, STORES)).append(' ').append(i32(r))
-                    .append(", %r0, ").append(offset(r)).append('\n');
-            case 18 -> b.append("  ").append(f32(r)).append(" = vm.buffer.load.f32 %r0, ").append(offset(r))
-                    .append('\n');
-            case 19 -> {
-                b.append("  %r1 = vm.const.ref.zero\n");
-                b.append("  ").append(d).append(" = vm.cmp.nz.ref ").append(r.nextBoolean() ? "%r0" : "%r1")
-                        .append('\n');
-            }
-            case 20 -> {
-                if (f > 0) {
-                    b.append("  ").append(d).append(", ").append(i64(r)).append(" = vm.call @fuzz").append(n)
-                            .append(':').append(r.nextInt(0, f)).append('(').append(i32(r)).append(", ")
-                            .append(i32(r)).append(", %r0)\n");
-                }
-            }
-            default -> b.append("  %i10:11 = vm.const.i64 ").append(r.nextInt(-1, 66)).append('\n');
-        }
-    }
-
-    private static String pick(SplittableRandom r, String[] options) {
-        return options[r.nextInt(options.length)];
     }
 }

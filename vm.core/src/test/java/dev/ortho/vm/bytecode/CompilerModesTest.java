@@ -1,6 +1,7 @@
 package dev.ortho.vm.bytecode;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -173,6 +174,53 @@ class CompilerModesTest {
             assertEquals(-3, callOuter(context, module, 4));
             assertEquals(-1, callOuter(context, module, 0));
         }
+    }
+
+    /**
+     * LAZY compiles on the caller that crosses the threshold; a caller that crosses it while
+     * another is compiling (say, the other workers of a task executor running the same kernel)
+     * keeps interpreting instead of waiting. Here the test holds the compilation as that other
+     * thread would: every call past the threshold runs interpreted, none blocks.
+     */
+    @Test
+    void lazyCallersKeepInterpretingWhileAnotherCompiles() {
+        Instance instance = new Instance();
+        BytecodeModule module = load(instance, ExecutionMode.LAZY);
+        assertTrue(module.claimCompilation());
+        assertFalse(module.claimCompilation(), "exactly one caller compiles");
+        try (Context context = Context.create(instance, module)) {
+            for (int i = 0; i < 2 * ExecutionMode.LAZY_THRESHOLD; i++) {
+                assertEquals(-3, callOuter(context, module, 4));
+            }
+            assertEquals(ExecutionMode.LAZY_BACK_EDGES + 5, call(context, module, "count",
+                    ExecutionMode.LAZY_BACK_EDGES + 5));
+            assertEquals("not compiled", module.compilationReport().get(0));
+        }
+    }
+
+    /** Callers on several threads cross the threshold together: one compiles, all get the same results. */
+    @Test
+    void lazyCompilesOnceUnderConcurrentCallers() throws Exception {
+        Instance instance = new Instance();
+        BytecodeModule module = load(instance, ExecutionMode.LAZY);
+        try (var pool = java.util.concurrent.Executors.newFixedThreadPool(4)) {
+            List<java.util.concurrent.Future<?>> futures = new java.util.ArrayList<>();
+            for (int t = 0; t < 4; t++) {
+                futures.add(pool.submit(() -> {
+                    try (Context context = Context.create(instance, module)) {
+                        for (int i = 0; i < 2 * ExecutionMode.LAZY_THRESHOLD; i++) {
+                            assertEquals(-3, callOuter(context, module, 4));
+                            assertEquals(-1, callOuter(context, module, 0));
+                        }
+                    }
+                }));
+            }
+            for (var f : futures) {
+                f.get();
+            }
+        }
+        assertNull(module.compilationReport().get(0));
+        assertFalse(module.claimCompilation(), "compiled: nobody compiles again");
     }
 
     @Test

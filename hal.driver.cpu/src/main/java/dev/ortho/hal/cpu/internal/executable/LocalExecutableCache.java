@@ -7,21 +7,34 @@ import dev.ortho.hal.ExecutableCache;
 import dev.ortho.hal.ExecutableParams;
 import dev.ortho.hal.cpu.internal.vmvx.VmvxLoader;
 import dev.ortho.hal.cpu.kernel.JvmStaticFormat;
+import dev.ortho.vm.bytecode.ExecutionMode;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Prepares {@code jvm-static} executables (against the {@link KernelLibraryRegistry}'s kernel
  * libraries) and {@code vmvx-bytecode-fb} executables (with its {@link VmvxLoader}) for a CPU
- * device. Nothing is cached across preparations. Thread-safe.
+ * device, with the device's choice of how VMVX dispatch functions run. Nothing is cached across
+ * preparations. Thread-safe.
  */
 public final class LocalExecutableCache implements ExecutableCache {
     private final String identifier;
     private final KernelLibraryRegistry libraries;
+    private final ExecutionMode kernelExecution;
     private final AtomicInteger references = new AtomicInteger(1);
 
+    /** A cache whose VMVX dispatch functions run as the registry's loader says. */
     public LocalExecutableCache(String identifier, KernelLibraryRegistry libraries) {
+        this(identifier, libraries, null);
+    }
+
+    /**
+     * @param kernelExecution how VMVX dispatch functions run; null: as the registry's
+     *     {@link VmvxLoader#kernelExecution()} says
+     */
+    public LocalExecutableCache(String identifier, KernelLibraryRegistry libraries, ExecutionMode kernelExecution) {
         this.identifier = identifier;
         this.libraries = libraries;
+        this.kernelExecution = kernelExecution;
     }
 
     @Override
@@ -41,7 +54,8 @@ public final class LocalExecutableCache implements ExecutableCache {
         }
         if (VmvxLoader.FORMAT.equals(params.format())) {
             try {
-                return libraries.vmvx().load(params);
+                VmvxLoader vmvx = libraries.vmvx();
+                return vmvx.load(params, kernelExecution == null ? vmvx.kernelExecution() : kernelExecution);
             } catch (StatusException e) {
                 throw e.annotate("while preparing a vmvx-bytecode-fb executable in cache '" + identifier + "'");
             }

@@ -2,12 +2,14 @@ package dev.ortho.hal.cpu.internal.osgi;
 
 import org.osgi.service.metatype.annotations.AttributeDefinition;
 import org.osgi.service.metatype.annotations.ObjectClassDefinition;
+import org.osgi.service.metatype.annotations.Option;
 
 /**
  * Default options of {@code local-task} devices (ConfigAdmin PID
  * {@code dev.ortho.hal.driver.local_task}); a device URI's parameters of the same names override
- * them. Names follow IREE's flags where IREE has one; the methods double the underscores because
- * DS maps a single underscore to a dot (so {@code queue__count()} is property {@code queue_count}).
+ * them ({@code vmvx_compile} here is the default of the driver's VMVX loader). Names follow
+ * IREE's flags where IREE has one; the methods double the underscores because DS maps a single
+ * underscore to a dot (so {@code queue__count()} is property {@code queue_count}).
  */
 @ObjectClassDefinition(name = "Ortho local-task driver",
         description = "Asynchronous CPU device on the task executor: queues, workers, pool")
@@ -33,4 +35,9 @@ import org.osgi.service.metatype.annotations.ObjectClassDefinition;
     @AttributeDefinition(description = "Fills, copies and updates up to this many bytes run inline on the queue",
             min = "0")
     long inline__transfer__bytes() default 256 * 1024;
+
+    @AttributeDefinition(description = "How VMVX dispatch functions run: off (interpreted), lazy (compiled to JVM"
+            + " bytecode once hot, on the worker that finds them hot), eager (compiled when prepared)",
+            options = {@Option(value = "off"), @Option(value = "lazy"), @Option(value = "eager")})
+    String vmvx__compile() default "eager";
 }

@@ -34,12 +34,13 @@ import org.osgi.service.metatype.annotations.Designate;
             "hal.driver.description=" + LocalTaskDriver.DESCRIPTION})
 @Designate(ocd = LocalTaskConfig.class)
 public final class LocalTaskDriverComponent implements DriverFactory {
-    private final RuntimeLibraries libraries = new RuntimeLibraries(LocalTaskDriverComponent.class);
+    private final RuntimeLibraries libraries;
     private final LocalTaskDriverFactory factory;
 
     /** Reads the default device options from {@code config}. */
     @Activate
     public LocalTaskDriverComponent(LocalTaskConfig config) {
+        this.libraries = new RuntimeLibraries(LocalTaskDriverComponent.class, config.vmvx__compile());
         this.factory = new LocalTaskDriverFactory(libraries.registry(), new LocalTaskOptions(config.queue__count(),
                 config.task__topology__group__count(), config.task__topology__max__group__count(),
                 config.task__worker__spin__us(), config.pool__quota__bytes(), config.inline__transfer__bytes()));

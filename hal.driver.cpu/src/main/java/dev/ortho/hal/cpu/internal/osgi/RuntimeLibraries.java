@@ -1,9 +1,11 @@
 package dev.ortho.hal.cpu.internal.osgi;
 
+import dev.ortho.base.StatusException;
 import dev.ortho.hal.cpu.internal.executable.KernelLibraryRegistry;
 import dev.ortho.hal.cpu.internal.vmvx.VmvxLoader;
 import dev.ortho.hal.cpu.kernel.KernelLibrary;
 import dev.ortho.vm.Instance;
+import dev.ortho.vm.bytecode.ExecutionMode;
 import dev.ortho.vm.spi.InstructionExtension;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -21,12 +23,19 @@ import org.slf4j.LoggerFactory;
 final class RuntimeLibraries {
     private final Logger log;
     private final List<InstructionExtension> extensions = new CopyOnWriteArrayList<>();
-    private final KernelLibraryRegistry libraries = new KernelLibraryRegistry(List.of(),
-            new VmvxLoader(new Instance(), () -> extensions, List.of()));
+    private final KernelLibraryRegistry libraries;
 
-    /** @param owner the component whose logger reports libraries that cannot be added */
-    RuntimeLibraries(Class<?> owner) {
+    /**
+     * @param owner the component whose logger reports libraries that cannot be added
+     * @param vmvxCompile the driver's {@value VmvxLoader#COMPILE_OPTION} property: how VMVX
+     *     dispatch functions run on devices whose URI does not say
+     * @throws StatusException INVALID_ARGUMENT if {@code vmvxCompile} is not off, lazy or eager
+     */
+    RuntimeLibraries(Class<?> owner, String vmvxCompile) {
         this.log = LoggerFactory.getLogger(owner);
+        ExecutionMode mode = VmvxLoader.parseKernelExecution("driver configuration property", vmvxCompile);
+        this.libraries = new KernelLibraryRegistry(List.of(), new VmvxLoader(new Instance(), () -> extensions,
+                List.of(), mode));
     }
 
     /** The registry to give the driver factory; owned by this object. */

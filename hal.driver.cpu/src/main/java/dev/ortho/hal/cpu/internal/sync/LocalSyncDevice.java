@@ -38,6 +38,7 @@ import dev.ortho.hal.spi.TimelineSemaphore;
 import java.lang.foreign.MemorySegment;
 import java.util.Arrays;
 import java.util.List;
+import dev.ortho.vm.bytecode.ExecutionMode;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
@@ -69,6 +70,7 @@ public final class LocalSyncDevice implements Device {
     private final DeviceInfo info;
     private final HeapAllocator allocator;
     private final KernelLibraryRegistry libraries;
+    private final ExecutionMode kernelExecution;
     private final AtomicInteger references = new AtomicInteger(1);
     private final AtomicLong semaphoreCount = new AtomicLong();
     private final AtomicLong poolCount = new AtomicLong();
@@ -81,8 +83,17 @@ public final class LocalSyncDevice implements Device {
      *     and possibly updated by the owner
      */
     public LocalSyncDevice(DeviceInfo info, KernelLibraryRegistry libraries) {
+        this(info, libraries, null);
+    }
+
+    /**
+     * As {@link #LocalSyncDevice(DeviceInfo, KernelLibraryRegistry)}, running VMVX dispatch
+     * functions in {@code kernelExecution} (null: as the registry's VMVX loader says).
+     */
+    public LocalSyncDevice(DeviceInfo info, KernelLibraryRegistry libraries, ExecutionMode kernelExecution) {
         this.info = info;
         this.libraries = libraries;
+        this.kernelExecution = kernelExecution;
         this.allocator = new HeapAllocator(info.name());
         this.defaultPool = new SyncPool(info.name() + " default pool", this, allocator, BufferParams.deviceLocal(),
                 PoolParams.UNLIMITED, false);
@@ -155,7 +166,7 @@ public final class LocalSyncDevice implements Device {
     @Override
     public ExecutableCache createExecutableCache(String identifier) {
         requireOpen("createExecutableCache");
-        return new LocalExecutableCache(identifier, libraries);
+        return new LocalExecutableCache(identifier, libraries, kernelExecution);
     }
 
     /**

@@ -7,10 +7,13 @@ import dev.ortho.hal.DeviceInfo;
 import dev.ortho.hal.DriverInfo;
 import dev.ortho.hal.cpu.internal.driver.DefaultDeviceDriver;
 import dev.ortho.hal.cpu.internal.executable.KernelLibraryRegistry;
+import dev.ortho.hal.cpu.internal.vmvx.VmvxLoader;
 import java.util.Map;
 
 /**
- * The {@code local-sync} driver: one default device (empty path, or {@code 0}), no parameters.
+ * The {@code local-sync} driver: one default device (empty path, or {@code 0}); its one parameter
+ * is {@value VmvxLoader#COMPILE_OPTION} ({@code off}/{@code lazy}/{@code eager}: how VMVX dispatch
+ * functions run; default: as the VMVX loader says), e.g. {@code local-sync://?vmvx_compile=off}.
  * Enumerating is free; creating a device allocates nothing until buffers are allocated.
  * Thread-safe.
  */
@@ -30,13 +33,17 @@ public final class LocalSyncDriver extends DefaultDeviceDriver {
         this.libraries = libraries;
     }
 
-    /** @throws StatusException INVALID_ARGUMENT for any parameter (it takes none) */
+    /** @throws StatusException INVALID_ARGUMENT for an unknown parameter or a malformed value */
     @Override
     protected Device createDevice(DeviceInfo device, Map<String, String> params) {
-        if (!params.isEmpty()) {
-            throw new StatusException(StatusCode.INVALID_ARGUMENT, "local-sync device parameter(s) "
-                    + params.keySet() + " are unknown (it takes none)");
+        for (String key : params.keySet()) {
+            if (!key.equals(VmvxLoader.COMPILE_OPTION)) {
+                throw new StatusException(StatusCode.INVALID_ARGUMENT, "local-sync device parameter '" + key
+                        + "' is unknown (known: " + VmvxLoader.COMPILE_OPTION + ")");
+            }
         }
-        return new LocalSyncDevice(device, libraries);
+        String mode = params.get(VmvxLoader.COMPILE_OPTION);
+        return new LocalSyncDevice(device, libraries,
+                mode == null ? null : VmvxLoader.parseKernelExecution("local-sync device parameter", mode));
     }
 }

@@ -40,6 +40,7 @@ import dev.ortho.hal.spi.DeviceQueries;
 import dev.ortho.hal.spi.TimelineSemaphore;
 import dev.ortho.task.Executor;
 import dev.ortho.task.Topology;
+import dev.ortho.vm.bytecode.ExecutionMode;
 import java.lang.foreign.MemorySegment;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -80,6 +81,7 @@ public final class LocalTaskDevice implements Device {
 
     private final DeviceInfo info;
     private final KernelLibraryRegistry libraries;
+    private final ExecutionMode kernelExecution;
     private final HeapAllocator allocator;
     private final Executor executor;
     private final DevicePool pool;
@@ -112,6 +114,7 @@ public final class LocalTaskDevice implements Device {
         this.info = info;
         this.liveDevices = liveDevices;
         this.libraries = libraries;
+        this.kernelExecution = options.kernelExecution();
         this.allocator = new HeapAllocator(info.name(), liveDevices.offHeapBytes());
         int workers = options.workerCount(options.groupCount() > 0 ? options.groupCount() : Topology.detect().groupCount());
         this.executor = Executor.builder().topology(Topology.ofGroupCount(workers)).workerCount(workers)
@@ -280,7 +283,7 @@ public final class LocalTaskDevice implements Device {
     @Override
     public ExecutableCache createExecutableCache(String identifier) {
         requireOpen("createExecutableCache");
-        return new LocalExecutableCache(identifier, libraries);
+        return new LocalExecutableCache(identifier, libraries, kernelExecution);
     }
 
     // ---- queue operations ---------------------------------------------------------------------

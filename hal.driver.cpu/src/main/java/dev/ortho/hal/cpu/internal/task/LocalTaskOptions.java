@@ -2,7 +2,9 @@ package dev.ortho.hal.cpu.internal.task;
 
 import dev.ortho.base.StatusCode;
 import dev.ortho.base.StatusException;
+import dev.ortho.hal.cpu.internal.vmvx.VmvxLoader;
 import dev.ortho.task.Topology;
+import dev.ortho.vm.bytecode.ExecutionMode;
 import java.util.Map;
 import java.util.Set;
 
@@ -11,7 +13,10 @@ import java.util.Set;
  * ({@code task_topology_group_count}, {@code task_topology_max_group_count},
  * {@code task_worker_spin_us}); the rest are Ortho's: {@code queue_count} (IREE's device
  * parameter), {@code pool_quota_bytes} (stream-ordered pool limit) and
- * {@code inline_transfer_bytes} (largest fill/copy/update run inline by the queue process).
+ * {@code inline_transfer_bytes} (largest fill/copy/update run inline by the queue process) and
+ * {@code vmvx_compile} ({@code off}/{@code lazy}/{@code eager}: how VMVX dispatch functions run;
+ * LAZY compiles on the worker whose dispatch crosses the threshold while the others keep
+ * interpreting).
  * Defaults come from the driver (ConfigAdmin); a device URI's parameters override them, e.g.
  * {@code local-task://?queue_count=3&task_topology_group_count=2}.
  *
@@ -21,9 +26,10 @@ import java.util.Set;
  * @param spinMicros how long an idle worker spins before parking
  * @param poolQuotaBytes most bytes the stream-ordered pool commits at once
  * @param inlineTransferBytes transfers up to this size run on the queue process
+ * @param kernelExecution how VMVX dispatch functions run; null: as the driver's VMVX loader says
  */
 public record LocalTaskOptions(int queueCount, int groupCount, int maxGroupCount, long spinMicros,
-        long poolQuotaBytes, long inlineTransferBytes) {
+        long poolQuotaBytes, long inlineTransferBytes, ExecutionMode kernelExecution) {
     /** IREE's default threshold for queue-inline transfers, 256 KiB. */
     public static final long DEFAULT_INLINE_TRANSFER_BYTES = 256 * 1024;
     /**
@@ -34,7 +40,14 @@ public record LocalTaskOptions(int queueCount, int groupCount, int maxGroupCount
     public static final LocalTaskOptions DEFAULTS = new LocalTaskOptions(1, 0, 64, 0, Long.MAX_VALUE,
             DEFAULT_INLINE_TRANSFER_BYTES);
     private static final Set<String> KEYS = Set.of("queue_count", "task_topology_group_count",
-            "task_topology_max_group_count", "task_worker_spin_us", "pool_quota_bytes", "inline_transfer_bytes");
+            "task_topology_max_group_count", "task_worker_spin_us", "pool_quota_bytes", "inline_transfer_bytes",
+            VmvxLoader.COMPILE_OPTION);
+
+    /** Options whose VMVX dispatch functions run as the driver's VMVX loader says. */
+    public LocalTaskOptions(int queueCount, int groupCount, int maxGroupCount, long spinMicros, long poolQuotaBytes,
+            long inlineTransferBytes) {
+        this(queueCount, groupCount, maxGroupCount, spinMicros, poolQuotaBytes, inlineTransferBytes, null);
+    }
 
     /** @throws StatusException INVALID_ARGUMENT naming the option and value outside its range */
     public LocalTaskOptions {
@@ -65,7 +78,9 @@ public record LocalTaskOptions(int queueCount, int groupCount, int maxGroupCount
                 (int) number(params, "task_topology_max_group_count", maxGroupCount),
                 number(params, "task_worker_spin_us", spinMicros),
                 number(params, "pool_quota_bytes", poolQuotaBytes),
-                number(params, "inline_transfer_bytes", inlineTransferBytes));
+                number(params, "inline_transfer_bytes", inlineTransferBytes),
+                params.containsKey(VmvxLoader.COMPILE_OPTION) ? VmvxLoader.parseKernelExecution(
+                        "local-task device parameter", params.get(VmvxLoader.COMPILE_OPTION)) : kernelExecution);
     }
 
     /** The worker count these options give on a machine with {@code detected} topology groups. */

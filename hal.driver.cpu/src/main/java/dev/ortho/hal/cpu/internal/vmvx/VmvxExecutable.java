@@ -8,6 +8,7 @@ import dev.ortho.hal.cpu.kernel.DispatchState;
 import dev.ortho.hal.cpu.kernel.KernelFunction;
 import dev.ortho.hal.cpu.kernel.WorkgroupState;
 import dev.ortho.vm.Function;
+import dev.ortho.vm.bytecode.BytecodeModule;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.ArrayList;
@@ -55,6 +56,14 @@ public final class VmvxExecutable implements LocalExecutable {
         }
         this.workers = new VmvxWorker[] {first};
         all.add(first);
+    }
+
+    /**
+     * For each function of the executable's module, null if it runs compiled, else why not
+     * ({@link BytecodeModule#compilationReport()}); diagnostics and tests.
+     */
+    List<String> compilationReport() {
+        return entries.length == 0 ? List.of() : ((BytecodeModule) entries[0].module()).compilationReport();
     }
 
     private void run(Function entry, DispatchState dispatch, WorkgroupState workgroup) {

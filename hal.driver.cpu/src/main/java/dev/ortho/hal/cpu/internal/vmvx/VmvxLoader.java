@@ -63,10 +63,17 @@ public final class VmvxLoader {
      */
     public static final ExecutionMode DEFAULT_KERNEL_EXECUTION = ExecutionMode.EAGER;
 
+    /**
+     * The device URI parameter and driver configuration property that choose how a CPU device
+     * runs its VMVX dispatch functions: {@code off}, {@code lazy} or {@code eager} (see
+     * {@link ExecutionMode}), e.g. {@code local-task://?vmvx_compile=off}.
+     */
+    public static final String COMPILE_OPTION = "vmvx_compile";
+
     private final Instance instance;
     private final Supplier<? extends List<? extends InstructionExtension>> extensions;
     private final List<Module> commonModules;
-    private final BytecodeModule.Options kernelOptions;
+    private final ExecutionMode kernelExecution;
 
     /**
      * A loader whose dispatch functions run as {@link #DEFAULT_KERNEL_EXECUTION} says.
@@ -89,16 +96,43 @@ public final class VmvxLoader {
             List<? extends Module> userModules, ExecutionMode kernelExecution) {
         this.instance = Objects.requireNonNull(instance, "instance");
         this.extensions = Objects.requireNonNull(extensions, "extensions");
-        this.kernelOptions = BytecodeModule.Options.DEFAULT.withExecution(
-                Objects.requireNonNull(kernelExecution, "kernelExecution"));
+        this.kernelExecution = Objects.requireNonNull(kernelExecution, "kernelExecution");
         List<Module> modules = new ArrayList<>();
         modules.add(VmvxModule.create());
         modules.addAll(userModules);
         this.commonModules = List.copyOf(modules);
     }
 
+    /** How this loader runs dispatch functions unless a device asks otherwise. */
+    public ExecutionMode kernelExecution() {
+        return kernelExecution;
+    }
+
     /**
-     * Prepares {@code params} (format {@value #FORMAT}).
+     * Parses a {@value #COMPILE_OPTION} value ({@code off}, {@code lazy}, {@code eager}; case-insensitive).
+     *
+     * @param source what the value came from, for the message (a device URI parameter, a property)
+     * @throws StatusException INVALID_ARGUMENT naming the source and the value if it is none of them
+     */
+    public static ExecutionMode parseKernelExecution(String source, String text) {
+        ExecutionMode mode = text == null ? null : ExecutionMode.parse(text.strip());
+        if (mode == null) {
+            throw new StatusException(StatusCode.INVALID_ARGUMENT, source + " " + COMPILE_OPTION + "='" + text
+                    + "' is not one of off, lazy, eager");
+        }
+        return mode;
+    }
+
+    /** Prepares {@code params} with dispatch functions run as {@link #kernelExecution()} says. */
+    public VmvxExecutable load(ExecutableParams params) {
+        return load(params, kernelExecution);
+    }
+
+    /**
+     * Prepares {@code params} (format {@value #FORMAT}), its dispatch functions run in
+     * {@code execution} ({@link ExecutionMode#LAZY}: compiled on the thread, usually a task
+     * executor worker, whose call or loop crosses the threshold; other workers keep interpreting
+     * meanwhile).
      *
      * @throws StatusException INVALID_ARGUMENT for missing or corrupt data, a dispatch function
      *     with another calling convention, malformed attributes or executable constants that do
@@ -106,7 +140,8 @@ public final class VmvxLoader {
      *     NOT_FOUND for an import no linked module provides; the failure of
      *     {@code __set_constants}
      */
-    public VmvxExecutable load(ExecutableParams params) {
+    public VmvxExecutable load(ExecutableParams params, ExecutionMode execution) {
+        Objects.requireNonNull(execution, "execution");
         MemorySegment data = params.data();
         if (data == null || data.byteSize() == 0) {
             throw new StatusException(StatusCode.INVALID_ARGUMENT, "vmvx-bytecode-fb executable data is empty");
@@ -124,7 +159,8 @@ public final class VmvxLoader {
         } catch (RuntimeException e) { // the reader must not fail like this; report it as bad data
             throw new StatusException(StatusCode.INVALID_ARGUMENT, "vmvx-bytecode-fb archive is malformed: " + e, e);
         }
-        BytecodeModule module = BytecodeModule.create(instance, def, List.copyOf(extensions.get()), kernelOptions);
+        BytecodeModule module = BytecodeModule.create(instance, def, List.copyOf(extensions.get()),
+                BytecodeModule.Options.DEFAULT.withExecution(execution));
         List<Function> entries = new ArrayList<>();
         List<ExecutableFunctionInfo> infos = new ArrayList<>();
         Function setConstants = null;

@@ -46,6 +46,12 @@ class LocalSyncDriverTest {
         assertEquals(1, driver.queryAvailableDevices().size());
         assertEquals(StatusCode.NOT_FOUND, code(() -> driver.createDevice(DeviceUri.parse("local-sync://7"))));
         assertEquals(StatusCode.INVALID_ARGUMENT, code(() -> driver.createDevice(DeviceUri.parse("local-sync://?x=1"))));
+        StatusException mode = assertThrows(StatusException.class,
+                () -> driver.createDevice(DeviceUri.parse("local-sync://?vmvx_compile=sometimes")));
+        assertEquals(StatusCode.INVALID_ARGUMENT, mode.code());
+        assertTrue(mode.getMessage().contains("local-sync device parameter vmvx_compile='sometimes' is not one of off,"
+                + " lazy, eager"), mode.getMessage());
+        driver.createDevice(DeviceUri.parse("local-sync://?vmvx_compile=LAZY")).close();
         driver.close();
         assertEquals(StatusCode.UNAVAILABLE, code(driver::queryAvailableDevices));
         assertEquals(StatusCode.NOT_FOUND, code(() -> new LocalSyncDriverFactory(libraries).createDriver("local-task")));

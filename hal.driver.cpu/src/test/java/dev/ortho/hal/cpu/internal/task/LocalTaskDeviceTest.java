@@ -96,6 +96,11 @@ class LocalTaskDeviceTest {
         StatusException number = assertThrows(StatusException.class,
                 () -> driver.createDevice(DeviceUri.parse("local-task://?pool_quota_bytes=lots")));
         assertTrue(number.getMessage().contains("lots"), number.getMessage());
+        StatusException mode = assertThrows(StatusException.class,
+                () -> driver.createDevice(DeviceUri.parse("local-task://?vmvx_compile=fast")));
+        assertEquals(StatusCode.INVALID_ARGUMENT, mode.code());
+        assertTrue(mode.getMessage().contains("local-task device parameter vmvx_compile='fast' is not one of off, lazy, eager"),
+                mode.getMessage());
         driver.close();
         assertEquals(StatusCode.UNAVAILABLE, assertThrows(StatusException.class, driver::queryAvailableDevices).code());
     }

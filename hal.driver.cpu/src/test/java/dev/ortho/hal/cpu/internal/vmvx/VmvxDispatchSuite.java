@@ -26,9 +26,11 @@ import dev.ortho.hal.ExecutableFunctionInfo;
 import dev.ortho.hal.ExecutableParams;
 import dev.ortho.hal.Semaphore;
 import dev.ortho.hal.SemaphoreList;
+import dev.ortho.vm.bytecode.ExecutionMode;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteOrder;
+import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -49,6 +51,11 @@ abstract class VmvxDispatchSuite {
 
     /** A fresh device whose executable caches use {@link VmvxFixtures#registry()}. */
     abstract Device createDevice();
+
+    /** How the device runs dispatch functions (its {@code vmvx_compile}; the loader's default EAGER unless the URI says). */
+    ExecutionMode kernelExecution() {
+        return ExecutionMode.EAGER;
+    }
 
     @BeforeEach
     void open() {
@@ -217,6 +224,39 @@ abstract class VmvxDispatchSuite {
                     assertEquals(in[i] * scale + 0.25f, result[i], "element " + i + " with scale " + scale);
                 }
             }
+        } finally {
+            executable.release();
+        }
+    }
+
+    /**
+     * Issue 16: the device's {@code vmvx_compile} decides: EAGER compiles when the executable is
+     * prepared, LAZY once the workgroups (on whichever thread or worker runs them) have called
+     * the module {@link ExecutionMode#LAZY_THRESHOLD} times, OFF never; the results are the same.
+     */
+    @Test
+    void dispatchFunctionsRunAsTheDeviceSays() {
+        int groups = 4 * ExecutionMode.LAZY_THRESHOLD;
+        Executable executable = cache.prepareExecutable(VmvxFixtures.params("scale_bias.vmasm", Float.floatToIntBits(1f)));
+        try {
+            List<String> report = ((VmvxExecutable) executable).compilationReport();
+            assertEquals(kernelExecution() == ExecutionMode.EAGER, report.contains(null), report.toString());
+            float[] in = new float[4 * groups];
+            for (int i = 0; i < in.length; i++) {
+                in[i] = i;
+            }
+            try (Buffer input = floats(in); Buffer out = nans(in.length)) {
+                for (int round = 0; round < 2; round++) {
+                    dispatch(executable, "scale_bias", DispatchConfig.ofCount(groups, 1, 1),
+                            constants(Float.floatToIntBits(3f)), input, out);
+                    float[] result = read(out, in.length);
+                    for (int i = 0; i < in.length; i++) {
+                        assertEquals(in[i] * 3f + 1f, result[i], "round " + round + " element " + i);
+                    }
+                }
+            }
+            report = ((VmvxExecutable) executable).compilationReport();
+            assertEquals(kernelExecution() != ExecutionMode.OFF, report.contains(null), report.toString());
         } finally {
             executable.release();
         }
