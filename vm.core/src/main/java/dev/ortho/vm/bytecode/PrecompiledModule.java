@@ -18,7 +18,6 @@ import java.lang.classfile.constantpool.MemberRefEntry;
 import java.lang.classfile.constantpool.PoolEntry;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
-import java.lang.reflect.Executable;
 import java.lang.reflect.Field;
 import java.lang.reflect.Method;
 import java.security.MessageDigest;
@@ -291,8 +290,8 @@ public final class PrecompiledModule {
             String type = ref.type().stringValue();
             boolean found;
             try {
-                Class<?> c = lookup.findClass(owner);
-                found = ref instanceof FieldRefEntry ? hasField(c, name, type) : hasMethod(c, name, type);
+                found = MEMBERS.get(lookup.findClass(owner)).contains((ref instanceof FieldRefEntry ? "F" : "M")
+                        + name + type);
             } catch (ReflectiveOperationException | LinkageError | IllegalArgumentException e) {
                 found = false;
             }
@@ -303,50 +302,37 @@ public final class PrecompiledModule {
         }
     }
 
-    private static boolean hasField(Class<?> c, String name, String type) {
-        for (Class<?> k = c; k != null; k = k.getSuperclass()) {
-            for (Field f : k.getDeclaredFields()) {
-                if (f.getName().equals(name) && f.getType().descriptorString().equals(type)) {
-                    return true;
+    /**
+     * Per class, every field ({@code F<name><descriptor>}), method and constructor
+     * ({@code M<name><descriptor>}) it declares or inherits from superclasses and interfaces: a
+     * memo of immutable facts, computed once per class (the check then costs a set lookup per
+     * reference).
+     */
+    private static final ClassValue<java.util.Set<String>> MEMBERS = new ClassValue<>() {
+        @Override
+        protected java.util.Set<String> computeValue(Class<?> c) {
+            java.util.Set<String> out = new java.util.HashSet<>();
+            for (java.lang.reflect.Constructor<?> k : c.getDeclaredConstructors()) {
+                out.add("M<init>" + MethodType.methodType(void.class, k.getParameterTypes()).descriptorString());
+            }
+            List<Class<?>> todo = new ArrayList<>(List.of(c));
+            while (!todo.isEmpty()) {
+                Class<?> k = todo.removeLast();
+                for (Field f : k.getDeclaredFields()) {
+                    out.add("F" + f.getName() + f.getType().descriptorString());
                 }
-            }
-        }
-        return false;
-    }
-
-    private static boolean hasMethod(Class<?> c, String name, String type) {
-        if (name.equals("<init>")) {
-            return matches(List.of(c.getDeclaredConstructors()), void.class, type);
-        }
-        List<Class<?>> todo = new ArrayList<>(List.of(c));
-        while (!todo.isEmpty()) {
-            Class<?> k = todo.removeLast();
-            List<Executable> named = new ArrayList<>();
-            for (Method m : k.getDeclaredMethods()) {
-                if (m.getName().equals(name)) {
-                    named.add(m);
+                for (Method m : k.getDeclaredMethods()) {
+                    out.add("M" + m.getName() + MethodType.methodType(m.getReturnType(), m.getParameterTypes())
+                            .descriptorString());
                 }
+                if (k.getSuperclass() != null) {
+                    todo.add(k.getSuperclass());
+                }
+                todo.addAll(List.of(k.getInterfaces()));
             }
-            if (matches(named, null, type)) {
-                return true;
-            }
-            if (k.getSuperclass() != null) {
-                todo.add(k.getSuperclass());
-            }
-            todo.addAll(List.of(k.getInterfaces()));
+            return java.util.Set.copyOf(out);
         }
-        return false;
-    }
-
-    private static boolean matches(List<? extends Executable> candidates, Class<?> returnType, String type) {
-        for (Executable e : candidates) {
-            Class<?> ret = e instanceof Method m ? m.getReturnType() : returnType;
-            if (MethodType.methodType(ret, e.getParameterTypes()).descriptorString().equals(type)) {
-                return true;
-            }
-        }
-        return false;
-    }
+    };
 
     /**
      * The extension slots whose ops the compiler emits inline (ExtF32/ExtF64; see
