@@ -27,19 +27,20 @@ import java.util.zip.ZipOutputStream;
  * {@code ortho compile-module} does, through the same public API.
  */
 final class CompiledModuleBundles {
-    /** {@code aot_poly.poly(x, n)}: n times {@code acc = fma(acc, x, 0.5)} from 0 (IREE: multiply and add rounded separately). */
+    /** {@code aot_poly.weighted_sum(x, n)}: the sum of {@code i * x} for i from 0 to n - 1, in f32. */
     static final String F32_LOOP = """
             vm.module @aot_poly version 3
-            vm.export @poly
-            vm.func @poly(%i0: f32, %i1: i32) -> (f32) {
+            vm.export @weighted_sum
+            vm.func @weighted_sum(%i0: f32, %i1: i32) -> (f32) {
             ^bb0:
               %i2 = vm.const.i32.zero
               %i3 = vm.const.i32 1
-              %i4 = vm.const.f32 0.5
               %i5 = vm.const.f32.zero
               vm.br ^bb1()
             ^bb1:
-              %i5 = vm.fma.f32 %i5, %i0, %i4
+              %i4 = vm.cast.si32.f32 %i2
+              %i4 = vm.mul.f32 %i4, %i0
+              %i5 = vm.add.f32 %i5, %i4
               %i2 = vm.add.i32 %i2, %i3
               %i6 = vm.cmp.lt.i32.s %i2, %i1
               vm.cond_br %i6, ^bb1(), ^bb2()
