@@ -55,6 +55,10 @@ final class CompiledBundle {
                     + printable(String.valueOf(version)) + "' is not major[.minor[.micro[.qualifier]]]");
         }
         String name = p.def.name();
+        if (name.chars().anyMatch(c -> c < 0x20 || c == 0x7F)) {
+            throw new StatusException(StatusCode.INVALID_ARGUMENT, "module name '" + printable(name)
+                    + "' has control characters, which a manifest header cannot hold");
+        }
         String dir = "ortho/module/" + name.replaceAll("[^A-Za-z0-9_.-]", "_").replace("..", "__");
         String modulePath = dir + ".vmfb";
         String classPath = dir + "/Compiled.class";

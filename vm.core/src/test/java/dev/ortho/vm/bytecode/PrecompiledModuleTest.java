@@ -187,6 +187,31 @@ class PrecompiledModuleTest {
     }
 
     @Test
+    void moduleNamesAreQuotedInHeadersAndControlCharactersRefused() throws IOException {
+        byte[] odd = renamed("we;ird\"names");
+        byte[] jar = PrecompiledModule.compile(new Instance(), odd, VmasmFixture.EXTENSIONS).toBundle();
+        Attributes a = new Manifest(new ByteArrayInputStream(entries(jar).get(JarFile.MANIFEST_NAME))).getMainAttributes();
+        assertEquals("ortho.module.we_ird_names", a.getValue("Bundle-SymbolicName"));
+        PrecompiledModule read = PrecompiledModule.fromBundle(jar);
+        assertEquals("we;ird\"names", read.moduleName());
+        assertNull(read.load(new Instance(), VmasmFixture.EXTENSIONS).compilationReport().get(0));
+        PrecompiledModule control = PrecompiledModule.compile(new Instance(), renamed("we\nird\"names"),
+                VmasmFixture.EXTENSIONS);
+        StatusException e = assertThrows(StatusException.class, control::toBundle);
+        assertEquals(StatusCode.INVALID_ARGUMENT, e.code());
+        assertTrue(e.getMessage().contains("control characters"), e.getMessage());
+    }
+
+    /** {@link #F32_LOOP} named {@code name} (12 characters), patched into the archive's name string. */
+    private static byte[] renamed(String name) {
+        byte[] a = archive(F32_LOOP.replace("vm.module @f", "vm.module @weXirdYnameZ"), "m.vmasm");
+        int at = new String(a, StandardCharsets.ISO_8859_1).indexOf("weXirdYnameZ");
+        assertTrue(at > 0);
+        System.arraycopy(name.getBytes(StandardCharsets.ISO_8859_1), 0, a, at, 12);
+        return a;
+    }
+
+    @Test
     void storedModuleThatIsNotTheOneTheClassesCameFromIsFailedPrecondition() throws IOException {
         byte[] jar = bundle(F32_LOOP);
         byte[] other = archive(F32_LOOP.replace("0.5", "0.25"), "m.vmasm");
