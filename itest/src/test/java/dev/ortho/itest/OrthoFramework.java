@@ -40,6 +40,21 @@ public final class OrthoFramework {
         return options(options.toArray(new Option[0]));
     }
 
+    /**
+     * Polls {@code condition} every 10 ms until it holds; fails the test naming {@code what}
+     * after 10 s.
+     */
+    public static void awaitTrue(String what, java.util.function.BooleanSupplier condition)
+            throws InterruptedException {
+        long deadline = System.nanoTime() + 10_000_000_000L;
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() - deadline > 0) {
+                org.junit.Assert.fail("timed out waiting: " + what);
+            }
+            Thread.sleep(10);
+        }
+    }
+
     static List<File> resolvedBundles() {
         File dir = new File(System.getProperty("it.bundles.dir", "../launcher/target/export/ortho"));
         File[] jars = dir.listFiles((d, name) -> name.endsWith(".jar"));

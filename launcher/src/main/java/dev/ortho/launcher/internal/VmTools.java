@@ -32,6 +32,7 @@ import dev.ortho.vm.bytecode.BytecodeModule;
 import dev.ortho.vm.bytecode.ExecutionMode;
 import dev.ortho.vm.bytecode.ModuleDef;
 import dev.ortho.vm.bytecode.ModuleTestRunner;
+import dev.ortho.vm.bytecode.PrecompiledModule;
 import dev.ortho.vm.spi.InstructionExtension;
 import java.io.IOException;
 import java.io.InputStream;
@@ -96,6 +97,9 @@ final class VmTools {
         map.put("as-module", tool("as-module", "assemble VMASM into a .vmfb (--output=x.vmfb x.vmasm|-)", this::asModule));
         map.put("dump-module", tool("dump-module", "print a .vmfb (--output=all|metadata|disassembly|flatbuffer-json|...)",
                 this::dumpModule));
+        map.put("compile-module", tool("compile-module", "compile a module's functions to JVM classes into an OSGi bundle"
+                + " (--output=x.jar x.vmfb|x.vmasm [--report])",
+                new CompileModuleTool(instance, extensions, this::readArchive)::run));
         map.put("check-module", tool("check-module", "run every export as a test ([--module=dep.vmfb ...] x.vmfb|x.vmasm)",
                 this::checkModule));
         map.put("run-module", tool("run-module", "invoke a function (--module=x.vmfb --function=f --input=\"2xf32=1 2\" "
@@ -165,7 +169,7 @@ final class VmTools {
         }
     }
 
-    private static void writeFile(Path path, byte[] bytes) {
+    static void writeFile(Path path, byte[] bytes) {
         try {
             Files.write(path, bytes);
         } catch (NoSuchFileException e) {
@@ -298,7 +302,7 @@ final class VmTools {
      * The archive bytes of module file {@code file} ({@code -}: standard input). VMASM text (a
      * {@code .vmasm} name, or contents that are not an archive) is assembled into one first.
      */
-    private MemorySegment readArchive(String file) {
+    MemorySegment readArchive(String file) {
         if (file.endsWith(".vmasm")) {
             return MemorySegment.ofArray(BytecodeArchive.write(assemble(file)));
         }
@@ -363,6 +367,14 @@ final class VmTools {
     /** As {@link #load(String)} with interpreter {@code options} (e.g. execution tracing). */
     Module load(String file, BytecodeModule.Options options) {
         ModuleDef def;
+        if (file.endsWith(".jar")) { // a compile-module bundle runs its stored classes (tracing interprets)
+            try {
+                return PrecompiledModule.fromBundle(readBytes(file).toArray(ValueLayout.JAVA_BYTE))
+                        .load(instance, extensions.get(), options.withExecution(ExecutionMode.EAGER));
+            } catch (StatusException e) {
+                throw e.annotate("while loading '" + file + "'");
+            }
+        }
         if (file.endsWith(".vmasm")) {
             def = assemble(file);
         } else {

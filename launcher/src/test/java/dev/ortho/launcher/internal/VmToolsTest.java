@@ -90,7 +90,8 @@ class VmToolsTest {
 
     @Test
     void everyToolAnswersHelpWithItsUsageAndExitZero() {
-        for (String tool : List.of("as-module", "dump-module", "check-module", "run-module", "benchmark-module")) {
+        for (String tool : List.of("as-module", "dump-module", "check-module", "run-module", "benchmark-module",
+                "compile-module")) {
             outBytes.reset();
             assertEquals(0, run(tool, "--help"), err());
             assertTrue(out().startsWith("ortho " + tool + ": "), out());
@@ -503,5 +504,63 @@ class VmToolsTest {
         VmTools tools = new VmTools(new Instance(), new DriverRegistry(), () -> extensions, () -> new ByteArrayInputStream(new byte[0]));
         assertEquals("EXEC @add\nresult[0]: i32=7",
                 tools.invoke(List.of(tools.load(vmfb.toString())), "calc.add", List.of("3", "4")));
+    }
+
+    /** Issue 16 item 4: compile-module writes a bundle that loads with its stored classes; run-module runs it. */
+    @Test
+    void compileModuleWritesABundleThatRunsCompiledWithTheInterpretersResults(@TempDir Path dir) throws IOException {
+        Path jar = dir.resolve("calc.jar");
+        assertEquals(0, run("compile-module", "--output=" + jar, assembled(dir).toString()), err());
+        assertEquals("", out());
+        try (java.util.jar.JarFile file = new java.util.jar.JarFile(jar.toFile())) {
+            assertEquals("ortho.module.calc", file.getManifest().getMainAttributes().getValue("Bundle-SymbolicName"));
+            assertEquals("3.0.0", file.getManifest().getMainAttributes().getValue("Bundle-Version"));
+        }
+        assertEquals(0, run("run-module", "--module=" + jar, "--function=add", "--input=2", "--input=3"), err());
+        assertEquals("EXEC @add\nresult[0]: i32=5\n", out());
+        assertEquals(1, run("run-module", "--module=" + jar, "--function=boom"));
+        assertTrue(err().startsWith("FAILED_PRECONDITION; boom"), err());
+        assertTrue(err().contains("calc.boom"), err());
+
+        Path named = dir.resolve("named.jar");
+        assertEquals(0, run("compile-module", "--output=" + named, "--bundle_symbolic_name=com.example.calc",
+                "--bundle_version=3.1.0.build7", "--report", source(dir).toString()), err());
+        assertTrue(out().startsWith("module 'calc' version 3: 3 of 3 functions compiled, "), out());
+        try (java.util.jar.JarFile file = new java.util.jar.JarFile(named.toFile())) {
+            assertEquals("com.example.calc", file.getManifest().getMainAttributes().getValue("Bundle-SymbolicName"));
+            assertEquals("3.1.0.build7", file.getManifest().getMainAttributes().getValue("Bundle-Version"));
+        }
+        stdin = ADD_MODULE.getBytes(StandardCharsets.UTF_8);
+        assertEquals(0, run("compile-module", "--output=-", "-"), err());
+        assertArrayEquals(Files.readAllBytes(jar), outBytes.toByteArray(), "stdin to stdout: the same bundle");
+    }
+
+    @Test
+    void compileModuleNamesWhatIsWrongWithItsArguments(@TempDir Path dir) throws IOException {
+        Path source = source(dir);
+        Path jar = dir.resolve("m.jar");
+        assertEquals(1, run("compile-module", source.toString()));
+        assertTrue(err().contains("INVALID_ARGUMENT; compile-module: expected one input file and --output"), err());
+        assertEquals(1, run("compile-module", "--output=" + jar));
+        assertTrue(err().contains("INVALID_ARGUMENT; compile-module: expected one input file and --output"), err());
+        assertEquals(1, run("compile-module", "--output=" + jar, source.toString(), source.toString()));
+        assertTrue(err().contains("got 2 input files"), err());
+        assertEquals(1, run("compile-module", "--output=" + jar, "--vm_compile=eager", source.toString()));
+        assertTrue(err().startsWith("INVALID_ARGUMENT; compile-module: unknown flag '--vm_compile'"), err());
+        assertEquals(1, run("compile-module", "--output=" + jar, dir.resolve("missing.vmfb").toString()));
+        assertTrue(err().startsWith("NOT_FOUND; module file '"), err());
+        assertEquals(1, run("compile-module", "--output=" + jar, "--bundle_version=1.x", source.toString()));
+        assertTrue(err().startsWith("INVALID_ARGUMENT; bundle version '1.x' is not major[.minor[.micro[.qualifier]]]"),
+                err());
+        assertEquals(1, run("compile-module", "--output=" + jar, "--bundle_symbolic_name=a..b", source.toString()));
+        assertTrue(err().startsWith("INVALID_ARGUMENT; bundle symbolic name 'a..b'"), err());
+        assertEquals(1, run("compile-module", "--output=" + dir.resolve("no/such/dir/m.jar"), source.toString()));
+        assertTrue(err().startsWith("NOT_FOUND; cannot write '"), err());
+        Path garbage = dir.resolve("garbage.vmfb");
+        Files.write(garbage, new byte[] {8, 0, 0, 0, 'I', 'R', 'E', 'E', 0, 0, 0, 0});
+        assertEquals(1, run("compile-module", "--output=" + jar, garbage.toString()));
+        assertTrue(err().startsWith("INVALID_ARGUMENT; "), err());
+        assertTrue(err().contains("while compiling '" + garbage + "'"), err());
+        assertTrue(!Files.exists(jar), "nothing written on failure");
     }
 }

@@ -135,7 +135,19 @@ public final class BytecodeModule implements Module {
         Objects.requireNonNull(def, "def");
         Objects.requireNonNull(options, "options");
         try {
-            return new BytecodeModule(instance, def, List.copyOf(extensions), options);
+            return new BytecodeModule(instance, def, List.copyOf(extensions), options, null);
+        } catch (StatusException e) {
+            throw e.annotate("loading bytecode module '" + def.name() + "'");
+        }
+    }
+
+    /** As {@link #create(Instance, ModuleDef, List, Options)}, running {@code code}'s stored classes instead of translating. */
+    static BytecodeModule createPrecompiled(Instance instance, ModuleDef def, List<? extends InstructionExtension> extensions,
+                                            Options options, PrecompiledModule code) {
+        Objects.requireNonNull(instance, "instance");
+        Objects.requireNonNull(options, "options");
+        try {
+            return new BytecodeModule(instance, def, List.copyOf(extensions), options, code);
         } catch (StatusException e) {
             throw e.annotate("loading bytecode module '" + def.name() + "'");
         }
@@ -146,7 +158,8 @@ public final class BytecodeModule implements Module {
         return create(instance, def, extensions, Options.DEFAULT);
     }
 
-    private BytecodeModule(Instance instance, ModuleDef def, List<InstructionExtension> exts, Options options) {
+    private BytecodeModule(Instance instance, ModuleDef def, List<InstructionExtension> exts, Options options,
+                           PrecompiledModule precompiled) {
         this.def = def;
         this.trace = options.traceExecution();
         this.execution = options.execution();
@@ -326,7 +339,9 @@ public final class BytecodeModule implements Module {
         for (int i = 0; i < functionCount; i++) {
             BytecodeVerifier.verifyFunction(this, i);
         }
-        if (execution == ExecutionMode.EAGER) {
+        if (precompiled != null && execution != ExecutionMode.OFF && !trace) {
+            compiled = precompiled.define(this);
+        } else if (execution == ExecutionMode.EAGER) {
             compiled = Compiler.compile(this);
         }
     }

@@ -86,12 +86,59 @@ final class Compiler {
         this.self = ClassDesc.of(Compiler.class.getPackageName() + ".Compiled");
     }
 
+    /**
+     * What {@link #generate} produces, before any class is defined: the class bytes (null when
+     * nothing could be generated) and the per-function tables {@link Result} carries. A function
+     * of the module's bytes, the extensions' inline choices and {@link PrecompiledModule#FORMAT}.
+     */
+    record Generated(byte[] classBytes, boolean[] compiled, long[] maxBytes, int maxResults, String[] reasons) {
+    }
+
+    /** Runs of {@link #generate} in this class loader, for tests proving a path never translates. */
+    private static final java.util.concurrent.atomic.LongAdder GENERATIONS = new java.util.concurrent.atomic.LongAdder();
+
     /** Compiles every function of {@code m} that can be compiled; never throws for a verified module. */
     static Result compile(BytecodeModule m) {
+        Generated g = generate(m);
+        try {
+            return define(g);
+        } catch (Throwable e) {
+            // A bug in the generator must never break the module: interpret everything.
+            String[] reasons = new String[m.functionCount];
+            java.util.Arrays.fill(reasons, "compiler failure: " + e);
+            return new Result(new boolean[m.functionCount], null, g.maxBytes(), g.maxResults(), reasons);
+        }
+    }
+
+    /** Translates {@code m} into class bytes without defining them; never throws for a verified module. */
+    static Generated generate(BytecodeModule m) {
+        GENERATIONS.increment();
         return new Compiler(m).run();
     }
 
-    private Result run() {
+    /** Number of {@link #generate} runs so far (a statistic; tests compare it before and after). */
+    static long generations() {
+        return GENERATIONS.sum();
+    }
+
+    /**
+     * Defines {@code g}'s class as a hidden class through this package's lookup and instantiates
+     * its entry.
+     *
+     * @throws Throwable a {@link LinkageError} ({@code ClassFormatError}, {@code VerifyError}) if
+     *     the bytes are not a valid class for this vm.core
+     */
+    static Result define(Generated g) throws Throwable {
+        if (g.classBytes() == null) {
+            return new Result(g.compiled(), null, g.maxBytes(), g.maxResults(), g.reasons());
+        }
+        MethodHandles.Lookup lookup = MethodHandles.lookup().defineHiddenClass(g.classBytes(), true);
+        CompiledSupport.Entry entry = (CompiledSupport.Entry) lookup.findConstructor(lookup.lookupClass(),
+                java.lang.invoke.MethodType.methodType(void.class)).invoke();
+        return new Result(g.compiled(), entry, g.maxBytes(), g.maxResults(), g.reasons());
+    }
+
+    private Generated run() {
         for (int f = 0; f < m.functionCount; f++) {
             List<Insn> insns = new ArrayList<>();
             code.add(insns);
@@ -144,17 +191,13 @@ final class Compiler {
                 maxResults = Math.max(maxResults, m.fnResultKinds[f].length);
             }
             try {
-                byte[] bytes = generate(ready);
-                MethodHandles.Lookup lookup = MethodHandles.lookup().defineHiddenClass(bytes, true);
-                CompiledSupport.Entry entry = (CompiledSupport.Entry) lookup.findConstructor(lookup.lookupClass(),
-                        java.lang.invoke.MethodType.methodType(void.class)).invoke();
-                return new Result(ready, entry, maxBytes, maxResults, reasons);
+                return new Generated(generate(ready), ready, maxBytes, maxResults, reasons);
             } catch (MethodTooLarge e) {
                 reasons[e.function] = "JVM method size limit: " + e.getMessage();
             } catch (Throwable e) {
                 // A bug in the generator must never break the module: interpret everything.
                 java.util.Arrays.fill(reasons, "compiler failure: " + e);
-                return new Result(new boolean[m.functionCount], null, maxBytes, maxResults, reasons);
+                return new Generated(null, new boolean[m.functionCount], maxBytes, maxResults, reasons);
             }
         }
     }

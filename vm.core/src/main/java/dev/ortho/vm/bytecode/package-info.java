@@ -40,6 +40,25 @@
  * ({@link dev.ortho.vm.bytecode.BytecodeModule#compilationReport} says which and why). The
  * default is {@link dev.ortho.vm.bytecode.ExecutionMode#OFF}.
  *
+ * <h2>Ahead-of-time compiled modules</h2>
+ * {@link dev.ortho.vm.bytecode.PrecompiledModule} runs the same translation ahead of time
+ * ({@code ortho compile-module}) and stores the module with its generated class in an OSGi
+ * bundle: the module archive byte for byte ({@code ortho/module/<name>.vmfb}), the class
+ * ({@code ortho/module/<name>/Compiled.class}, not on the bundle class path) and the per-function
+ * table ({@code ortho/module/<name>/functions.properties}); headers {@code Ortho-Module}
+ * (path, name, version, SHA-256 of the archive), {@code Ortho-Module-Compiler}
+ * ({@code jvm-classfile;format=1.0.0;inlined="E0=f32,E1=f64"}), {@code Ortho-Module-Classes}
+ * and {@code Ortho-Module-Functions} (path and SHA-256), {@code Require-Capability} on
+ * {@code dev.ortho.vm.compiler=jvm-classfile} with exactly the runtime's format (vm.core provides
+ * it, so an incompatible runtime does not resolve the bundle), {@code Import-Package} of
+ * {@code dev.ortho.vm.spi}. Loading checks every hash, the format, the inline extensions and that
+ * every member the class references exists, then defines the class as a hidden class through
+ * vm.core's lookup: verification runs as for any module, translation never. Mismatches fail
+ * (FAILED_PRECONDITION for hashes, INCOMPATIBLE for format, extensions or members); they never
+ * fall back to translating. Inside a framework, vm.core's extender registers a
+ * {@link dev.ortho.vm.spi.ModuleProvider} for every active bundle with an {@code Ortho-Module}
+ * header, in that bundle's name.
+ *
  * <p>{@link dev.ortho.vm.bytecode.ModuleTestRunner} runs a module's exports as tests with
  * IREE's conformance-suite conventions ({@code fail_} exports must fail, the native
  * {@code yieldable_test} module registered first, at most 10,000 resumes).
