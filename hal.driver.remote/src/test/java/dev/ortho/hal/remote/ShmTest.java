@@ -163,11 +163,11 @@ class ShmTest {
     @Test
     void aChildThatDiesWhileIdleIsReplacedWhenTheNextClientPicks() throws Exception {
         try (WorkerPool pool = new WorkerPool(WorkerPool.Mode.PROCESS, 1, SUPPLIER, 1 << 16)) {
-            WorkerPool.Worker first = pool.pickIdle(GUARD);
+            WorkerPool.Worker first = pool.pickIdle(GUARD, GUARD);
             pool.release(first); // idle again, never served
             first.process().destroyForcibly();
             first.process().onExit().get(60, TimeUnit.SECONDS);
-            WorkerPool.Worker next = pool.pickIdle(GUARD); // not RESOURCE_EXHAUSTED: a fresh child took its place
+            WorkerPool.Worker next = pool.pickIdle(GUARD, GUARD); // not RESOURCE_EXHAUSTED: a fresh child took its place
             assertTrue(next != first && next.isAlive(), next.toString());
             pool.release(next);
         }

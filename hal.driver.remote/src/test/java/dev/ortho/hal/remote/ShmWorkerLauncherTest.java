@@ -38,6 +38,31 @@ class ShmWorkerLauncherTest {
     }
 
     @Test
+    void aWorkerThatIsStillStartingIsWaitedForBeyondTheRequestDeadline() {
+        // A loaded machine can take longer to start a worker JVM (ortho.jar: a framework) than
+        // deadline_ms; that is a cold pool, not a busy one (it failed RESOURCE_EXHAUSTED before).
+        ShmWorkerLauncher slow = (mailbox, capacity, device) -> List.of("bash", "-c", "sleep 2; exec \"$@\"", "worker",
+                ProcessHandle.current().info().command().orElseThrow(), "-cp", System.getProperty("java.class.path"),
+                HostWorkerMain.class.getName(), mailbox.toString(), Long.toString(capacity), device);
+        try (RemoteDriverFactory factory = new RemoteDriverFactory(name -> null, () -> slow)) {
+            DriverRegistry registry = new DriverRegistry();
+            registry.register(factory);
+            try (Device device = registry.createDevice("remote://shm?device=local-sync&workers=1&deadline_ms=1000")) {
+                TrustTest.assertServes(device);
+            }
+        }
+        try (RemoteDriverFactory factory = new RemoteDriverFactory(name -> null,
+                () -> (mailbox, capacity, device) -> List.of("sleep", "30"))) {
+            DriverRegistry registry = new DriverRegistry();
+            registry.register(factory);
+            StatusException e = assertThrows(StatusException.class, () -> registry.createDevice(
+                    "remote://shm?device=local-sync&workers=1&deadline_ms=100&start_timeout_ms=300"));
+            assertEquals(StatusCode.RESOURCE_EXHAUSTED, e.code());
+            assertTrue(e.getMessage().contains("still starting"), e.getMessage());
+        }
+    }
+
+    @Test
     void deviceUriWithoutAHostLauncherOrInThreadModeIsInvalid() {
         DriverRegistry plain = new DriverRegistry();
         plain.register(new RemoteDriverFactory(name -> null));

@@ -52,7 +52,9 @@ import javax.net.ssl.SSLParameters;
  * {@code remote://shm?supplier=CLASS&mode=process|thread&workers=N&mailbox_bytes=N} hands the
  * device to an idle worker of a pre-spawned {@link WorkerPool} (a child JVM in PROCESS mode, the
  * default, or an in-process worker in THREAD mode) that serves the device {@code CLASS} (a public
- * {@code Supplier<Device>}) supplies; the pool's random token replaces {@code token_file}.
+ * {@code Supplier<Device>}) supplies; the pool's random token replaces {@code token_file}. A
+ * device waits {@code deadline_ms} for a busy worker, but up to {@code start_timeout_ms}
+ * (default 60000) while workers are still starting.
  * Instead of {@code supplier=CLASS}, {@code device=URI} (PROCESS mode) has the child create the
  * device by URI through its own driver registry; it needs a host that starts such children (a
  * {@link dev.ortho.hal.remote.ShmWorkerLauncher}, e.g. {@code ortho.jar}).
@@ -69,7 +71,8 @@ public final class RemoteDriver implements Driver {
     /** Environment variable holding the token when the URI has no token_file. */
     public static final String TOKEN_ENV = "ORTHO_REMOTE_TOKEN";
     private static final Set<String> PARAMS = Set.of("token_file", "deadline_ms", "connect_timeout_ms", "mode",
-            "supplier", "device", "workers", "mailbox_bytes", "tls", "trust", "cert", "cert_password_file");
+            "supplier", "device", "workers", "mailbox_bytes", "start_timeout_ms", "tls", "trust", "cert",
+            "cert_password_file");
     /** The device path that selects the shared-memory transport. */
     public static final String SHM_PATH = "shm";
 
@@ -193,7 +196,8 @@ public final class RemoteDriver implements Driver {
             }
             pool = pools.pool(mode, device, launcher, workers, mailboxBytes);
         }
-        WorkerPool.Worker worker = pool.pickIdle(Timeout.ofNanos(deadlineNanos));
+        long startNanos = TimeUnit.MILLISECONDS.toNanos(millis(uri, "start_timeout_ms", 60_000));
+        WorkerPool.Worker worker = pool.pickIdle(Timeout.ofNanos(deadlineNanos), Timeout.ofNanos(startNanos));
         String peer = "shm " + worker;
         RemoteConnection connection = new RemoteConnection(peer, deadlineNanos);
         MailboxTransport transport = new MailboxTransport(worker.mailbox(), true, worker::isAlive, peer,

@@ -187,21 +187,28 @@ public final class WorkerPool implements AutoCloseable {
 
     /**
      * An idle worker whose child is ready, marked busy; waits for one until {@code timeout}
-     * (spinning briefly, then parking in growing slices).
+     * (spinning briefly, then parking in growing slices). While no worker is ready but one is
+     * still starting (its JVM and framework coming up: seconds on a loaded machine), it waits up
+     * to {@code startTimeout} instead, so a cold pool is not mistaken for a busy one.
      *
      * @throws StatusException RESOURCE_EXHAUSTED naming the pool size if none becomes idle in
-     *     time, UNAVAILABLE if the pool is closed
+     *     time (and whether workers were still starting), UNAVAILABLE if the pool is closed
      */
-    public Worker pickIdle(Timeout timeout) {
+    public Worker pickIdle(Timeout timeout, Timeout startTimeout) {
         long deadline = timeout.toDeadlineNanos();
+        long startDeadline = startTimeout.toDeadlineNanos();
         for (int round = 0; ; round++) {
             if (closed) {
                 throw new StatusException(StatusCode.UNAVAILABLE, "shared-memory worker pool is closed");
             }
             Worker picked = null;
             List<Worker> dead = null;
+            int starting = 0;
             synchronized (this) {
                 for (Worker worker : workers) {
+                    if (worker.isAlive() && !worker.busy.get() && !worker.isReady()) {
+                        starting++;
+                    }
                     if (!worker.isAlive()) {
                         if (worker.busy.compareAndSet(false, true)) { // died while idle: nobody will release it
                             (dead == null ? dead = new ArrayList<>() : dead).add(worker);
@@ -224,14 +231,17 @@ public final class WorkerPool implements AutoCloseable {
             if (picked != null) {
                 return picked;
             }
-            long remaining = deadline - System.nanoTime();
+            long now = System.nanoTime();
+            long remaining = (starting > 0 ? Math.max(deadline, startDeadline) : deadline) - now;
             if (remaining <= 0) {
                 int size;
                 synchronized (this) {
                     size = workers.size();
                 }
-                throw new StatusException(StatusCode.RESOURCE_EXHAUSTED, "all " + size + " shared-memory workers are "
-                        + "busy or still starting");
+                throw new StatusException(StatusCode.RESOURCE_EXHAUSTED, starting > 0
+                        ? "no shared-memory worker became ready: " + starting + " of " + size
+                                + " still starting after the start timeout"
+                        : "all " + size + " shared-memory workers are busy");
             }
             if (round < 100) {
                 Thread.onSpinWait();
