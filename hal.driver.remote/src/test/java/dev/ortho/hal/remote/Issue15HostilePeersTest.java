@@ -223,7 +223,12 @@ class Issue15HostilePeersTest {
             assertTrue(e.getMessage().contains("server memory budget") && e.getMessage().contains("client quota")
                     && e.getMessage().contains("786432 of 1048576 bytes in use by all clients"), e.getMessage());
             assertEquals(768 << 10, loopback.server.memoryBytes());
-            first.release();
+            first.release(); // one-way, on a's connection: the server frees it when it reads the frame
+            long guard = System.nanoTime() + TimeUnit.SECONDS.toNanos(30); // hang guard only
+            while (loopback.server.memoryBytes() != 0) {
+                assertTrue(System.nanoTime() < guard, "the server never freed a's buffer");
+                Thread.onSpinWait();
+            }
             b.allocator().allocateBuffer(BufferParams.hostLocal(), 512 << 10).release(); // freed memory counts again
         }
     }
