@@ -102,6 +102,50 @@ class ExecutorTest {
         }
     }
 
+    /**
+     * A completed budget-1 process hands its activated dependent to its own worker (drained
+     * next, no queue, no wake-up), in runs of one popped process plus at most 64 hand-offs; only
+     * at a run boundary may the chain move to another worker. Also checks the order.
+     */
+    @Test
+    void budgetOneChainContinuesOnTheCompletingWorker() throws Exception {
+        Executor ex = executor(2);
+        int n = 1000;
+        int[] workerOf = new int[n];
+        List<Integer> order = new ArrayList<>();
+        Process[] ps = new Process[n];
+        CountDownLatch done = new CountDownLatch(1);
+        for (int i = n - 1; i >= 0; i--) {
+            int id = i;
+            Process.Builder b = ex.newProcess("link" + i, (p, w, r) -> {
+                workerOf[id] = w.workerIndex();
+                synchronized (order) {
+                    order.add(id);
+                }
+                r.complete();
+            });
+            if (i == n - 1) {
+                b.onComplete((p, e) -> done.countDown());
+            }
+            ps[i] = b.build();
+            if (i < n - 1) {
+                ps[i].addDependent(ps[i + 1]);
+            }
+        }
+        ps[0].schedule();
+        await(done);
+        synchronized (order) {
+            for (int i = 0; i < n; i++) {
+                assertEquals(i, order.get(i));
+            }
+            for (int i = 1; i < n; i++) {
+                if (i % 65 != 0) {
+                    assertEquals(workerOf[i - 1], workerOf[i], "link " + i + " moved to another worker mid-run");
+                }
+            }
+        }
+    }
+
     @Test
     void diamondJoinsRunAfterBothBranches() throws Exception {
         Executor ex = executor(2);
