@@ -146,39 +146,6 @@ class ExecutorTest {
         }
     }
 
-    /**
-     * Budget-1 processes scheduled back to back must not all be left to one spinning worker:
-     * two processes that each wait for the other to start finish only if both workers run
-     * them. Repeated so both idle states (spinning, parked) of the second worker occur.
-     */
-    @Test
-    void backToBackBudgetOneProcessesRunInParallel() throws Exception {
-        Executor ex = executor(2);
-        for (int round = 0; round < 200; round++) {
-            CountDownLatch started = new CountDownLatch(2);
-            CountDownLatch done = new CountDownLatch(2);
-            AtomicInteger met = new AtomicInteger();
-            for (int i = 0; i < 2; i++) {
-                ex.newProcess("rendezvous" + i, (p, w, r) -> {
-                    started.countDown();
-                    try {
-                        if (started.await(5, TimeUnit.SECONDS)) {
-                            met.incrementAndGet();
-                        }
-                    } catch (InterruptedException e) {
-                        Thread.currentThread().interrupt();
-                    }
-                    r.complete();
-                }).onComplete((p, e) -> done.countDown()).build().schedule();
-            }
-            await(done);
-            assertEquals(2, met.get(), "round " + round + ": the two processes did not run at the same time");
-            if (round % 50 == 0) {
-                Thread.sleep(2);  // let the workers go past their spin and park
-            }
-        }
-    }
-
     @Test
     void diamondJoinsRunAfterBothBranches() throws Exception {
         Executor ex = executor(2);

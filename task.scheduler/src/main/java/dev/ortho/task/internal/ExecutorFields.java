@@ -28,21 +28,8 @@ abstract class ExecutorPad2 extends ExecutorSlotVersion {
     long p50, p51, p52, p53, p54, p55, p56, p57;
 }
 
-/**
- * Workers in the spin phase of going idle (they poll the run lists themselves): a scheduler
- * that sees one needs to wake nobody for a budget-1 process.
- */
-abstract class ExecutorSpinners extends ExecutorPad2 {
-    volatile int spinners;
-}
-
-abstract class ExecutorPad3 extends ExecutorSpinners {
-    long p60, p61, p62, p63, p64, p65, p66, p67;
-    long p70, p71, p72, p73, p74, p75, p76, p77;
-}
-
 /** Cold lifecycle state: read by workers once per loop, written at shutdown. */
-abstract class ExecutorLifecycle extends ExecutorPad3 {
+abstract class ExecutorLifecycle extends ExecutorPad2 {
     volatile int runState;
     volatile boolean exitRequested;
     volatile int sweepClaim;

@@ -33,7 +33,6 @@ public final class ExecutorImpl extends ExecutorLifecycle implements Executor {
     private static final VarHandle DESIRED_WAKE;
     private static final VarHandle SLOT_VERSION;
     private static final VarHandle SWEEP_CLAIM;
-    private static final VarHandle SPINNERS;
 
     static {
         try {
@@ -41,7 +40,6 @@ public final class ExecutorImpl extends ExecutorLifecycle implements Executor {
             DESIRED_WAKE = l.findVarHandle(ExecutorDesiredWake.class, "desiredWake", int.class);
             SLOT_VERSION = l.findVarHandle(ExecutorSlotVersion.class, "slotVersion", int.class);
             SWEEP_CLAIM = l.findVarHandle(ExecutorLifecycle.class, "sweepClaim", int.class);
-            SPINNERS = l.findVarHandle(ExecutorSpinners.class, "spinners", int.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -213,13 +211,7 @@ public final class ExecutorImpl extends ExecutorLifecycle implements Executor {
             if (p.casScheduleState(ProcessImpl.SCHED_IDLE, ProcessImpl.SCHED_QUEUED)) {
                 if (completer == null || !completer.offerHandoff(p)) {
                     immediate.push(p);
-                    // Volatile push, then volatile read: Dekker pair with a spinner's exit
-                    // (volatile decrement, then its run-list re-check before parking). If a
-                    // worker is spinning it finds p itself; no claim of the shared idle mask,
-                    // no unpark.
-                    if ((int) SPINNERS.getVolatile(this) == 0) {
-                        wakeWorkers(1);
-                    }
+                    wakeWorkers(1);
                 }
             }
         } else {
@@ -231,23 +223,6 @@ public final class ExecutorImpl extends ExecutorLifecycle implements Executor {
         }
         if (lvRunState() == TERMINATED) {
             sweep();  // raced with termination: nobody else will pick it up
-        }
-    }
-
-    /** A worker starts spinning (volatile RMW; see {@link #schedule}). */
-    void spinnerEnter() {
-        SPINNERS.getAndAdd(this, 1);
-    }
-
-    /** A worker stops spinning (volatile RMW, then it re-checks the run lists before parking). */
-    void spinnerExit() {
-        SPINNERS.getAndAdd(this, -1);
-    }
-
-    /** A worker popped a process and saw more queued: wake one more unless someone is spinning. */
-    void wakeForBacklog() {
-        if ((int) SPINNERS.getVolatile(this) == 0) {
-            wakeWorkers(1);
         }
     }
 

@@ -83,8 +83,6 @@ final class Worker extends WorkerPad1 implements WorkerContext, Runnable {
      * Only this worker's thread touches it; it never outlives the drain call that set it.
      */
     private ProcessImpl handoff;
-    /** This worker set its idle bit since it last cleared it (the run loop clears it once). */
-    private boolean markedIdle = true;
     Thread thread;
 
     Worker(ExecutorImpl executor, int index, int processorId, boolean sweeper) {
@@ -147,13 +145,7 @@ final class Worker extends WorkerPad1 implements WorkerContext, Runnable {
         IdleMask idle = executor.idleMask;
         try {
             while (true) {
-                if (markedIdle) {
-                    // Only after an idle phase: a busy worker never writes the shared mask word,
-                    // so schedulers reading it (wakeWorkers) keep the line cached instead of
-                    // missing on it for every process they schedule.
-                    idle.setActive(index);
-                    markedIdle = false;
-                }
+                idle.setActive(index);
                 soState(DRAINING);
                 relayWake();
                 if (executor.lvExitRequested()) {
@@ -181,26 +173,19 @@ final class Worker extends WorkerPad1 implements WorkerContext, Runnable {
     private void idleUntilWork(int seenVersion) {
         IdleMask idle = executor.idleMask;
         idle.setIdle(index);  // volatile RMW; Dekker pair with the scheduler's mask read
-        markedIdle = true;
         soState(SPINNING);
         if (executor.hasNewWork(seenVersion)) {
             return;
         }
         long spin = executor.spinNanosFor();
         if (spin > 0) {
-            // Counted as a spinner meanwhile: schedulers then leave a budget-1 process for us to
-            // find instead of claiming an idle bit and unparking. Leaving, the decrement comes
-            // before the hasNewWork re-checks below (Dekker pair with ExecutorImpl.schedule).
-            executor.spinnerEnter();
             long start = System.nanoTime();
             do {
                 if (!idle.isIdle(index) || executor.hasNewWork(seenVersion)) {
-                    executor.spinnerExit();
                     return;
                 }
                 Thread.onSpinWait();
             } while (System.nanoTime() - start < spin);
-            executor.spinnerExit();
         }
         soState(PARKED);
         PARKS.setOpaque(this, parks + 1);
@@ -261,11 +246,6 @@ final class Worker extends WorkerPad1 implements WorkerContext, Runnable {
         ProcessImpl p = executor.immediate.pop();
         if (p == null) {
             return false;
-        }
-        if (!sweeper && !executor.immediate.isEmpty()) {
-            // More queued behind it: schedulers that saw a spinner (this worker, maybe) woke
-            // nobody, so pass the backlog on before draining (as ForkJoinPool signals on take).
-            executor.wakeForBacklog();
         }
         drainOwned(p);
         drainHandoffs();
