@@ -74,14 +74,31 @@ class ExecutorTest {
 
     @Test
     void chainRunsInOrder() throws Exception {
-        Executor ex = executor(2);
         int n = 2000;
+        List<Integer> order = runChain(executor(2), n, (id, w) -> { });
+        for (int i = 0; i < n; i++) {
+            assertEquals(i, order.get(i));
+        }
+    }
+
+    /** Body of one link of {@link #runChain}: its index and the worker draining it. */
+    @FunctionalInterface
+    private interface LinkBody {
+        void run(int id, WorkerContext worker);
+    }
+
+    /**
+     * Builds a chain of {@code n} budget-1 processes (each the dependent of the previous one),
+     * schedules the first, waits for the last and returns the order in which links ran.
+     */
+    private static List<Integer> runChain(Executor ex, int n, LinkBody body) throws InterruptedException {
         List<Integer> order = new ArrayList<>();
         Process[] ps = new Process[n];
         CountDownLatch done = new CountDownLatch(1);
         for (int i = n - 1; i >= 0; i--) {
             int id = i;
             Process.Builder b = ex.newProcess("link" + i, (p, w, r) -> {
+                body.run(id, w);
                 synchronized (order) {
                     order.add(id);
                 }
@@ -97,8 +114,28 @@ class ExecutorTest {
         }
         ps[0].schedule();
         await(done);
+        synchronized (order) {
+            return new ArrayList<>(order);
+        }
+    }
+
+    /**
+     * A completed budget-1 process hands its activated dependent to its own worker (drained
+     * next, no queue, no wake-up), in runs of one popped process plus at most 64 hand-offs; only
+     * at a run boundary may the chain move to another worker. Also checks the order.
+     */
+    @Test
+    void budgetOneChainContinuesOnTheCompletingWorker() throws Exception {
+        int n = 1000;
+        int[] workerOf = new int[n];
+        List<Integer> order = runChain(executor(2), n, (id, w) -> workerOf[id] = w.workerIndex());
         for (int i = 0; i < n; i++) {
             assertEquals(i, order.get(i));
+        }
+        for (int i = 1; i < n; i++) {  // workerOf is published by the order list's monitor
+            if (i % 65 != 0) {
+                assertEquals(workerOf[i - 1], workerOf[i], "link " + i + " moved to another worker mid-run");
+            }
         }
     }
 

@@ -4,6 +4,7 @@ import static dev.ortho.base.MessageText.printable;
 
 import dev.ortho.base.StatusCode;
 import dev.ortho.base.StatusException;
+import dev.ortho.vm.internal.SpareSlot;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -42,6 +43,8 @@ public final class Context implements AutoCloseable {
     private final int id;
     private final HostMemoryLimit hostMemoryLimit;
     private volatile Linked linked = new Linked(new Module[0], new Object[0]);
+    /** One stack kept across {@link Invocation#invoke} calls (taken by one invocation at a time). */
+    final SpareSlot<Stack> spareStack = new SpareSlot<>();
     private boolean frozen;
     private boolean closed;
 

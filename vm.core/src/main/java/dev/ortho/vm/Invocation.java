@@ -12,8 +12,9 @@ import java.util.concurrent.locks.LockSupport;
 
 /**
  * Calls a function from the host (IREE's {@code iree_vm_invoke} family): marshals inputs from a
- * {@link VmList}, runs the call on a fresh {@link Stack}, resumes it whenever it yields, and
- * marshals results back into a list.
+ * {@link VmList}, runs the call on a {@link Stack} (the context's spare one when no other
+ * invocation holds it, else a fresh one), resumes it whenever it yields, and marshals results
+ * back into a list.
  *
  * <p>Marshalling follows IREE: the input list must have exactly one element per argument of the
  * (non-variadic) calling convention; primitives are read with the list's value conversions
@@ -44,17 +45,27 @@ public final class Invocation {
      *     DEADLINE_EXCEEDED if a wait times out, or the callee's failure
      */
     public static void invoke(Context context, Function function, VmList inputs, VmList outputs) {
-        Stack stack = new Stack(context);
+        // The context keeps one spare stack: in steady state a host call reuses its frames and
+        // call buffers and allocates nothing. Concurrent invocations find the slot empty and
+        // build their own stack; a stack goes back only when it is empty again (success).
+        Stack stack = context.spareStack.take();
+        if (stack == null) {
+            stack = new Stack(context);
+        }
         Frame base = stack.enter(FrameType.EXTERNAL, null, 0, 0, null);
         Call call = base.outgoing().prepare(function);
         try {
             marshalInputs(function, inputs, call.arguments());
             drive(stack, base, function.module().beginCall(stack, call));
             marshalOutputs(function, call.results(), outputs);
+            if (call.arguments().refCount() > 0) {
+                call.arguments().reset(0, 0);  // drop the borrowed input refs: the stack outlives the call
+            }
             stack.leave(base);
         } catch (StatusException e) {
             throw fail(stack, e);
         }
+        context.spareStack.offer(stack);
     }
 
     /**

@@ -112,6 +112,69 @@ class InvocationTest {
     }
 
     @Test
+    void sequentialHostInvokesReuseTheContextsStackAndNestedOnesGetTheirOwn() {
+        List<Stack> seen = new ArrayList<>();
+        Context[] ctx = new Context[1];
+        NativeModule<Void> m = NativeModule.<Void>builder("m", 1)
+                .export("leaf", "0_v", (s, call) -> {
+                    seen.add(call.stack());
+                    return CallOutcome.COMPLETED;
+                })
+                .export("nest", "0_v", (s, call) -> {
+                    seen.add(call.stack());
+                    Invocation.invoke(ctx[0], ctx[0].resolveFunction("m.leaf"), null, null);  // host call from a host call
+                    return CallOutcome.COMPLETED;
+                })
+                .build();
+        Context context = Context.create(instance, m);
+        ctx[0] = context;
+        Function leaf = context.resolveFunction("m.leaf");
+        Invocation.invoke(context, leaf, null, null);
+        Invocation.invoke(context, leaf, null, null);
+        assertSame(seen.get(0), seen.get(1), "the second invocation reuses the first one's stack");
+        Invocation.invoke(context, context.resolveFunction("m.nest"), null, null);
+        assertSame(seen.get(0), seen.get(2), "the outer invocation took the spare stack");
+        assertTrue(seen.get(3) != seen.get(2), "a nested invocation must not share the running stack");
+        Invocation.invoke(context, leaf, null, null);
+        assertTrue(seen.get(4) == seen.get(2) || seen.get(4) == seen.get(3), "an empty stack went back to the context");
+        assertEquals(0, seen.get(4).depth());
+    }
+
+    @Test
+    void steadyStateHostInvokeAllocatesNothing() {
+        NativeModule<Void> m = NativeModule.<Void>builder("m", 1)
+                .export("add", "0ii_i", (s, call) -> {
+                    call.results().setI32(0, call.args().i32(0) + call.args().i32(1));
+                    return CallOutcome.COMPLETED;
+                })
+                .build();
+        Context context = Context.create(instance, m);
+        Function add = context.resolveFunction("m.add");
+        VmList in = VmList.ofValues(ValueType.I32, 2);
+        VmList out = VmList.ofValues(ValueType.I32, 1);
+        com.sun.management.ThreadMXBean threads =
+                (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
+        long self = Thread.currentThread().threadId();
+        int calls = 20_000;
+        long best = Long.MAX_VALUE;
+        int sum = 0;
+        for (int round = 0; round < 6; round++) {
+            long before = threads.getThreadAllocatedBytes(self);
+            for (int i = 0; i < calls; i++) {
+                in.resize(0);
+                in.pushI32(i);
+                in.pushI32(1);
+                Invocation.invoke(context, add, in, out);
+                sum += out.getI32(0) - i;
+            }
+            best = Math.min(best, threads.getThreadAllocatedBytes(self) - before);
+        }
+        assertEquals(6 * calls, sum);
+        // A fresh stack per call costs ~700 B; reuse leaves only the measuring noise.
+        assertTrue(best < 16L * calls, "host invoke allocated " + best / (double) calls + " B per call");
+    }
+
+    @Test
     void inputMismatchesAreInvalidArgument() {
         Context context = Context.create(instance, YieldableTestModule.create());
         Function f = context.resolveFunction("yieldable_test.yield_n");

@@ -2,6 +2,7 @@ package dev.ortho.bench.task;
 
 import dev.ortho.task.Executor;
 import dev.ortho.task.Process;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.RecursiveAction;
@@ -23,10 +24,25 @@ import org.openjdk.jmh.infra.Blackhole;
 /**
  * A chain of {@value #LINKS} dependent "dispatches", each of {@code tiles} tiles of about 1 µs
  * ({@code Blackhole.consumeCPU(TILE_TOKENS)}, calibrated with ConsumeCpuCalibrationBenchmark).
- * Reports µs per link. Ortho: one process per link,
- * linked with {@code addDependent}, tiles claimed by an atomic counter, wake budget = tiles
- * (capped at the worker count). ForkJoin: the idiomatic loop of {@code pool.invoke} of a
- * binary-splitting {@link RecursiveAction} per link.
+ * Reports µs per link. Every peer builds its chain inside the measured method.
+ *
+ * <ul>
+ *   <li>{@code ortho}: one process per link, linked with {@code addDependent}, tiles claimed by
+ *       an atomic counter, wake budget = tiles (capped at the worker count); one external
+ *       {@code schedule}, each completion activates the next link on the worker.
+ *   <li>{@code forkjoin-cf} (the fair peer for the chaining cost): one external submission, links
+ *       chained inside the pool as {@code CompletableFuture.thenRunAsync(link, pool)}; each link
+ *       is its own pool task, submitted by the worker that finished the previous one, and runs
+ *       its tiles with a binary-splitting {@link RecursiveAction} ({@code invokeAll}) from inside
+ *       that worker.
+ *   <li>{@code forkjoin-task}: one task submitted once that runs each link's tiles in turn with
+ *       {@code invoke} of the splitting action from inside a worker (no per-link task at all; at
+ *       one tile per link this is a plain loop, the floor).
+ *   <li>{@code forkjoin-roundtrip}: {@code pool.invoke} of the splitting action per link from
+ *       the benchmark thread, so every link round-trips through an external submission and a
+ *       wake of the caller. It measures the external wake, not chaining; kept as the naive
+ *       idiom.
+ * </ul>
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -36,7 +52,7 @@ public class DispatchChainBenchmark {
     /** ~1.0 µs on the development machine (1.69 ns per token, ConsumeCpuCalibrationBenchmark). */
     static final long TILE_TOKENS = 600;
 
-    @Param({"ortho", "forkjoin"})
+    @Param({"ortho", "forkjoin-cf", "forkjoin-task", "forkjoin-roundtrip"})
     public String impl;
 
     @Param({"1", "64"})
@@ -62,13 +78,29 @@ public class DispatchChainBenchmark {
     @Benchmark
     @OperationsPerInvocation(LINKS)
     public void chain() throws InterruptedException {
-        if (executor != null) {
-            orthoChain();
-        } else {
-            for (int i = 0; i < LINKS; i++) {
-                pool.invoke(new Tiles(0, tiles));
+        switch (impl) {
+            case "ortho" -> orthoChain();
+            case "forkjoin-cf" -> completableFutureChain();
+            case "forkjoin-task" -> pool.invoke(new Chain(tiles));
+            case "forkjoin-roundtrip" -> {
+                for (int i = 0; i < LINKS; i++) {
+                    pool.invoke(new Tiles(0, tiles));
+                }
             }
+            default -> throw new IllegalArgumentException(impl);
         }
+    }
+
+    private void completableFutureChain() {
+        int t = tiles;
+        Runnable link = t == 1 ? () -> Blackhole.consumeCPU(TILE_TOKENS) : () -> new Tiles(0, t).invoke();
+        CompletableFuture<Void> head = new CompletableFuture<>();
+        CompletableFuture<Void> tail = head;
+        for (int i = 0; i < LINKS; i++) {
+            tail = tail.thenRunAsync(link, pool);
+        }
+        head.complete(null);  // the one external activation: the first link is submitted from here
+        tail.join();
     }
 
     private void orthoChain() throws InterruptedException {
@@ -105,6 +137,22 @@ public class DispatchChainBenchmark {
         }
         first.schedule();
         done.await();
+    }
+
+    /** One in-pool task running {@value #LINKS} links of {@code tiles} tiles each in order. */
+    static final class Chain extends RecursiveAction {
+        private final int tiles;
+
+        Chain(int tiles) {
+            this.tiles = tiles;
+        }
+
+        @Override
+        protected void compute() {
+            for (int i = 0; i < LINKS; i++) {
+                new Tiles(0, tiles).invoke();
+            }
+        }
     }
 
     static final class Tiles extends RecursiveAction {

@@ -14,8 +14,18 @@ final class Pools {
         return Math.max(1, Runtime.getRuntime().availableProcessors());
     }
 
+    /**
+     * Ortho's executor with the builder's defaults; the system property
+     * {@code ortho.bench.spinNanos} overrides the idle spin (for experiments such as
+     * {@code -Dortho.bench.spinNanos=0}).
+     */
     static Executor ortho() {
-        return Executor.builder().workerCount(threads()).name("bench").build();
+        Executor.Builder b = Executor.builder().workerCount(threads()).name("bench");
+        String spin = System.getProperty("ortho.bench.spinNanos");
+        if (spin != null) {
+            b.spinNanos(Long.parseLong(spin));
+        }
+        return b.build();
     }
 
     static ForkJoinPool forkJoin() {

@@ -39,7 +39,7 @@ import org.openjdk.jmh.annotations.TearDown;
  *
  * <p>{@code impl=bytecode} runs a VMASM module through {@link BytecodeModule} on a stack kept
  * across invocations (the steady state; {@code emptyInvoke} instead pays a full
- * {@link Invocation#invoke} with list marshalling and a fresh stack, like
+ * {@link Invocation#invoke} with list marshalling on the context's reused stack, like
  * {@code iree_vm_invoke}). {@code impl=java} is the peer: the same function written in Java and
  * called directly, the lower bound an interpreter is compared against. {@code impl=compiled} is
  * the bytecode module with {@link ExecutionMode#EAGER}: its functions compiled to JVM classes

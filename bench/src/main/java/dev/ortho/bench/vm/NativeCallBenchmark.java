@@ -40,7 +40,7 @@ import org.openjdk.jmh.annotations.TearDown;
  * inlinable) and a non-constant {@link MethodHandle} ({@code methodhandle}, not inlinable).
  *
  * <p>{@code hostInvoke}: one host-to-module call of {@code a.add} through
- * {@link Invocation#invoke} with input/output {@link VmList}s (fresh stack per invoke, list
+ * {@link Invocation#invoke} with input/output {@link VmList}s (the context's reused stack, list
  * marshalling), against one direct call for the peers.
  */
 @State(Scope.Thread)

@@ -182,6 +182,19 @@ public final class ExecutorImpl extends ExecutorLifecycle implements Executor {
      * cancellation to wake a sleeping process so a worker completes it).
      */
     void schedule(ProcessImpl p, boolean force) {
+        schedule(p, force, null);
+    }
+
+    /**
+     * As {@link #schedule(ProcessImpl, boolean)}. When {@code completer} (the worker that just
+     * completed the process activating {@code p}) is given and {@code p} goes to the immediate
+     * list, the worker may keep it as its hand-off instead: it drains {@code p} next, right after
+     * the completion, with no list push and no wake-up of another worker (a chain of dependent
+     * budget-1 processes then runs back to back on one worker, as a continuation would). The
+     * process is in the same QUEUED state as on the list, so {@code schedule} and
+     * {@code cancel} behave the same while it waits.
+     */
+    void schedule(ProcessImpl p, boolean force, Worker completer) {
         if (!force && p.lvState() >= ProcessImpl.STATE_COMPLETED) {
             return;  // stale wake of a finished process
         }
@@ -196,8 +209,10 @@ public final class ExecutorImpl extends ExecutorLifecycle implements Executor {
         p.svNeedsDrain(1);
         if (!p.usesComputeSlots(budget)) {
             if (p.casScheduleState(ProcessImpl.SCHED_IDLE, ProcessImpl.SCHED_QUEUED)) {
-                immediate.push(p);
-                wakeWorkers(1);
+                if (completer == null || !completer.offerHandoff(p)) {
+                    immediate.push(p);
+                    wakeWorkers(1);
+                }
             }
         } else {
             if (p.casScheduleState(ProcessImpl.SCHED_IDLE, ProcessImpl.SCHED_DRAINING)) {
@@ -209,6 +224,12 @@ public final class ExecutorImpl extends ExecutorLifecycle implements Executor {
         if (lvRunState() == TERMINATED) {
             sweep();  // raced with termination: nobody else will pick it up
         }
+    }
+
+    /** Puts a QUEUED process a worker held as its hand-off on the immediate list. */
+    void requeue(ProcessImpl p) {
+        immediate.push(p);
+        wakeWorkers(1);
     }
 
     /** Places into a free slot; otherwise parks on the overflow list until a slot frees up. */
@@ -382,7 +403,7 @@ public final class ExecutorImpl extends ExecutorLifecycle implements Executor {
 
     /** Completes a cancelled, never-activated process on the calling thread. */
     void completeDetached(ProcessImpl p) {
-        p.runCompletion();
+        p.runCompletion(null);
         p.runRelease();
     }
 

@@ -282,6 +282,15 @@ public final class ProcessImpl extends ProcessScheduleFields implements Process 
      * to the draining worker (seed "suspension and wake ordering").
      */
     boolean signalInternal() {
+        return signalInternal(null);
+    }
+
+    /**
+     * As {@link #signalInternal()}; {@code completer} is the worker whose completion of an
+     * upstream process sends this signal (null elsewhere), which may take an activated budget-1
+     * process over directly instead of queueing it (see {@link ExecutorImpl#schedule}).
+     */
+    boolean signalInternal(Worker completer) {
         int old;
         do {
             old = lvSuspendCount();
@@ -290,7 +299,7 @@ public final class ProcessImpl extends ProcessScheduleFields implements Process 
             }
         } while (!SUSPEND_COUNT.compareAndSet(this, old, old - 1));
         if (old == 1 && casState(STATE_SUSPENDED, STATE_RUNNABLE)) {
-            executor.schedule(this, false);
+            executor.schedule(this, false, completer);
         }
         return true;
     }
@@ -388,9 +397,10 @@ public final class ProcessImpl extends ProcessScheduleFields implements Process 
     /**
      * Runs the completion path; the caller holds the completion claim. Moves RUNNABLE to
      * COMPLETED, calls the completion callback, passes an error to every dependent and signals
-     * it, then tells the scope.
+     * it, then tells the scope. {@code completer} is the worker running this (null on other
+     * threads): the first budget-1 dependent it activates becomes its hand-off.
      */
-    void runCompletion() {
+    void runCompletion(Worker completer) {
         casState(STATE_RUNNABLE, STATE_COMPLETED);
         // Seal the outcome (CAS, first wins): either an error recorded before this point is
         // reported, or success is, and a racing cancel()/fail() can no longer change error()
@@ -408,7 +418,7 @@ public final class ProcessImpl extends ProcessScheduleFields implements Process 
             if (err != null) {
                 d.casError(err);
             }
-            d.signalInternal();
+            d.signalInternal(completer);
         }
         if (scope != null) {
             scope.onProcessDone(err);

@@ -29,6 +29,13 @@ final class Tuning {
     /** Entries a single slot may take in a budget-weighted scan table. */
     static final int MAX_SCAN_WEIGHT = 8;
 
+    /**
+     * Consecutive hand-offs (a completed budget-1 process's activated dependent, drained next
+     * by the completing worker) before the worker queues the next one on the immediate list and
+     * goes back to scanning, so an endless chain cannot keep it from the compute slots.
+     */
+    static final int MAX_HANDOFF_RUN = 64;
+
     private Tuning() {
     }
 }

@@ -77,6 +77,12 @@ final class Worker extends WorkerPad1 implements WorkerContext, Runnable {
     private int scanTableVersion = -1;
     private ScanPolicy scanTablePolicy;
     private int scanCursor;
+    /**
+     * A budget-1 process this worker activated by completing its last upstream process and
+     * drains next (state QUEUED, owned by this worker as if popped from the immediate list).
+     * Only this worker's thread touches it; it never outlives the drain call that set it.
+     */
+    private ProcessImpl handoff;
     Thread thread;
 
     Worker(ExecutorImpl executor, int index, int processorId, boolean sweeper) {
@@ -147,6 +153,7 @@ final class Worker extends WorkerPad1 implements WorkerContext, Runnable {
                 }
                 int version = executor.lvSlotVersion();
                 boolean did = drainComputeSlots();
+                did |= drainHandoffs();
                 if (!did) {
                     while (drainImmediate()) {
                         did = true;
@@ -205,12 +212,48 @@ final class Worker extends WorkerPad1 implements WorkerContext, Runnable {
 
     // ---- immediate list ---------------------------------------------------------------------
 
+    /**
+     * Takes {@code p} as this worker's hand-off if it has none (never the sweeper, which only
+     * cancels from the caller's thread). Called from this worker's own completion path.
+     */
+    boolean offerHandoff(ProcessImpl p) {
+        if (sweeper || handoff != null) {
+            return false;
+        }
+        handoff = p;
+        return true;
+    }
+
+    /** Drains the hand-off, and the hand-offs its completion sets, one after another. */
+    private boolean drainHandoffs() {
+        boolean did = false;
+        int run = 0;
+        ProcessImpl p;
+        while ((p = handoff) != null) {
+            handoff = null;
+            if (run++ == Tuning.MAX_HANDOFF_RUN) {
+                executor.requeue(p);  // still QUEUED: the list takes it as schedule would have
+                return true;
+            }
+            drainOwned(p);
+            did = true;
+        }
+        return did;
+    }
+
     /** Pops one immediate process and drains it until it completes or sleeps (IREE drain_process). */
     boolean drainImmediate() {
         ProcessImpl p = executor.immediate.pop();
         if (p == null) {
             return false;
         }
+        drainOwned(p);
+        drainHandoffs();
+        return true;
+    }
+
+    /** Drains a QUEUED process this worker owns (popped or handed off) until it completes or sleeps. */
+    private void drainOwned(ProcessImpl p) {
         // Volatile store; we own the process exclusively (QUEUED → DRAINING).
         p.svScheduleState(ProcessImpl.SCHED_DRAINING);
         DrainResult r = result;
@@ -232,10 +275,10 @@ final class Worker extends WorkerPad1 implements WorkerContext, Runnable {
             if (finished) {
                 if (p.tryClaimCompletion()) {
                     COMPLETED.setOpaque(this, completed + 1);
-                    p.runCompletion();
+                    p.runCompletion(this);
                     p.runRelease();  // single exclusive drainer: release right after completion
                 }
-                return true;
+                return;
             }
             if (r.isDidWork() || r.isKeepActive() || p.xchgNeedsDrain()) {
                 continue;
@@ -247,7 +290,7 @@ final class Worker extends WorkerPad1 implements WorkerContext, Runnable {
             if (p.lvNeedsDrain() != 0 && p.casScheduleState(ProcessImpl.SCHED_IDLE, ProcessImpl.SCHED_DRAINING)) {
                 continue;
             }
-            return true;
+            return;
         }
     }
 
@@ -325,7 +368,7 @@ final class Worker extends WorkerPad1 implements WorkerContext, Runnable {
         }
         if (terminal && p.tryClaimCompletion()) {
             COMPLETED.setOpaque(this, completed + 1);
-            p.runCompletion();  // eager: dependents start while peers may still be in drain
+            p.runCompletion(this);  // eager: dependents start while peers may still be in drain
         }
         boolean did = work || keep;
         long old = slot.getAndDecrementDrainers();  // volatile RMW: publishes our drain to the releaser

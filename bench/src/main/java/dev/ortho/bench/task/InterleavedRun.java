@@ -1,0 +1,94 @@
+package dev.ortho.bench.task;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Ortho against its peer on a loaded machine: the two run in the same JVM in alternating
+ * rounds (A, B, A, B, …), so load that comes and goes hits both alike, and the result is the
+ * median of the per-round ratios next to each side's median and quartiles. A complement to the
+ * JMH runs (which measure one peer after the other, minutes apart); not a JMH benchmark.
+ *
+ * <pre>
+ * java -cp bench/target/benchmarks.jar dev.ortho.bench.task.InterleavedRun chain 1 400
+ * java -cp bench/target/benchmarks.jar dev.ortho.bench.task.InterleavedRun chain 64 100
+ * java -cp bench/target/benchmarks.jar dev.ortho.bench.task.InterleavedRun immediate 0 200
+ * </pre>
+ *
+ * Arguments: the benchmark ({@code chain}: DispatchChainBenchmark, peers {@code forkjoin-cf}
+ * and {@code forkjoin-task}; {@code immediate}: ImmediateThroughputBenchmark), tiles per link
+ * (chain only), measured rounds (the first fifth more are warm-up and dropped).
+ */
+public final class InterleavedRun {
+    private InterleavedRun() {
+    }
+
+    @FunctionalInterface
+    interface Op {
+        void run() throws Exception;
+    }
+
+    record Side(String name, Op op, int opsPerCall, Op close) {
+    }
+
+    public static void main(String[] args) throws Exception {
+        String which = args.length > 0 ? args[0] : "chain";
+        int tiles = args.length > 1 ? Integer.parseInt(args[1]) : 1;
+        int rounds = args.length > 2 ? Integer.parseInt(args[2]) : 400;
+        List<Side> sides = new ArrayList<>();
+        if (which.equals("chain")) {
+            for (String impl : new String[] {"ortho", "forkjoin-cf", "forkjoin-task"}) {
+                DispatchChainBenchmark b = new DispatchChainBenchmark();
+                b.impl = impl;
+                b.tiles = tiles;
+                b.setUp();
+                sides.add(new Side(impl, b::chain, DispatchChainBenchmark.LINKS, b::tearDown));
+            }
+        } else {
+            for (String impl : new String[] {"ortho", "forkjoin"}) {
+                ImmediateThroughputBenchmark b = new ImmediateThroughputBenchmark();
+                b.impl = impl;
+                b.setUp();
+                sides.add(new Side(impl, b::processes, ImmediateThroughputBenchmark.BATCH, b::tearDown));
+            }
+        }
+        int warm = rounds / 5;
+        double[][] ns = new double[sides.size()][rounds];
+        for (int r = -warm; r < rounds; r++) {
+            for (int s = 0; s < sides.size(); s++) {
+                int k = (r + s) % sides.size();  // rotate who goes first
+                k = k < 0 ? k + sides.size() : k;
+                Side side = sides.get(k);
+                long t0 = System.nanoTime();
+                side.op().run();
+                long t = System.nanoTime() - t0;
+                if (r >= 0) {
+                    ns[k][r] = t / (double) side.opsPerCall();
+                }
+            }
+        }
+        System.out.printf(Locale.ROOT, "%s tiles=%d rounds=%d (ns per op: p25 / median / p75; ratio = median of per-round ortho/peer)%n",
+                which, tiles, rounds);
+        for (int s = 0; s < sides.size(); s++) {
+            double[] sorted = ns[s].clone();
+            Arrays.sort(sorted);
+            String ratio = "";
+            if (s > 0) {
+                double[] q = new double[rounds];
+                for (int r = 0; r < rounds; r++) {
+                    q[r] = ns[0][r] / ns[s][r];
+                }
+                Arrays.sort(q);
+                ratio = String.format(Locale.ROOT, "  ortho/%s = %.3f (p25 %.3f, p75 %.3f)", sides.get(s).name(),
+                        q[rounds / 2], q[rounds / 4], q[rounds * 3 / 4]);
+            }
+            System.out.printf(Locale.ROOT, "%-14s %10.1f / %10.1f / %10.1f%s%n", sides.get(s).name(),
+                    sorted[rounds / 4], sorted[rounds / 2], sorted[rounds * 3 / 4], ratio);
+        }
+        for (Side side : sides) {
+            side.close().run();
+        }
+    }
+}
