@@ -16,16 +16,16 @@ import jdk.incubator.vector.VectorSpecies;
  * from computing many independent outputs at once.
  *
  * <ul>
- * <li>{@code N0 = 8, K0 = 4} (the tiles IREE's compiler gives VMVX; M0 = 1 for one-row matmuls,
- *     8 otherwise): no staging. Each RHS tile step {@code rhs[k][8][4]} is four vector loads
+ * <li>{@code M0 = 1, N0 = 8, K0 = 4} (the tiles IREE's compiler gives VMVX for one-row
+ *     matmuls): no staging. Each RHS tile step {@code rhs[k][8][4]} is four vector loads
  *     transposed in registers by two rounds of two-table permutes
  *     ({@link FloatVector#selectFrom(jdk.incubator.vector.Vector, jdk.incubator.vector.Vector)})
- *     into one vector per {@code k0}. With M0 = 1, four output tiles advance together so their
- *     accumulators and the LHS broadcasts stay in registers; with M0 &gt; 1, blocks of eight or
- *     four rows share each transposed RHS step.</li>
- * <li>other N0 that are multiples of 8: the RHS is staged once per call in
- *     {@link Mmt4d.Scratch} as {@code [N][K][K0][N0]} so every load is contiguous, then rows are
- *     computed in blocks of four.</li>
+ *     into one vector per {@code k0}; two output tiles advance together (two independent sums)
+ *     and share the LHS broadcasts.</li>
+ * <li>any other M0 with N0 a multiple of 8 (VMVX's M0 = 8): the RHS is staged once per call in
+ *     {@link Mmt4d.Scratch} as {@code [N][K][K0][N0]} — for N0 = 8, K0 = 4 by the same
+ *     in-register transpose, else element by element — so every load is contiguous; rows are
+ *     then computed in blocks of four, each RHS vector shared by four sums.</li>
  * </ul>
  *
  * <p>Requires {@code jdk.incubator.vector} and hardware with 256-bit vectors ({@link #available()});
@@ -77,8 +77,8 @@ final class VectorMmt4d {
     static void f32(Mmt4d.Scratch scratch, MemorySegment lhs, long lhsBase,
             long lhsStride, MemorySegment rhs, long rhsBase, long rhsStride, MemorySegment out, long outBase,
             long outStride, int m, int n, int k, int m0, int n0, int k0, boolean accumulate) {
-        if (n0 == 8 && k0 == 4) {
-            n8k4(lhs, lhsBase, 4 * lhsStride, rhs, rhsBase, 4 * rhsStride, out, outBase, 4 * outStride, m, n, k, m0,
+        if (n0 == 8 && k0 == 4 && m0 == 1) {
+            oneRow(lhs, lhsBase, 4 * lhsStride, rhs, rhsBase, 4 * rhsStride, out, outBase, 4 * outStride, m, n, k,
                     accumulate);
         } else {
             staged(scratch, lhs, lhsBase, lhsStride, rhs, rhsBase, rhsStride, out, outBase, outStride, m, n, k, m0,
@@ -86,208 +86,133 @@ final class VectorMmt4d {
         }
     }
 
-    /** N0 = 8, K0 = 4; strides in bytes. */
-    private static void n8k4(MemorySegment lhs, long lhsBase, long lhsStride, MemorySegment rhs, long rhsBase,
-            long rhsStride, MemorySegment out, long outBase, long outStride, int m, int n, int k, int m0,
+    /*
+     * The hot loops below spell every vector operation out, in methods small enough for C1: a
+     * helper holding vector code that C2 compiled on its own first is too large to inline
+     * afterwards, and a method C1 gives up on ("out of virtual registers") can stay in C1's
+     * non-profiling tier for good; either way the vectors are boxed, megabytes per call.
+     */
+
+    /** M0 = 1, N0 = 8, K0 = 4; strides in bytes. Tiles in pairs, then the odd one. */
+    private static void oneRow(MemorySegment lhs, long lhsBase, long lhsStride, MemorySegment rhs, long rhsBase,
+            long rhsStride, MemorySegment out, long outBase, long outStride, int m, int n, int k,
             boolean accumulate) {
-        long tileBytes = 4L * m0 * 8;
         for (int i = 0; i < m; i++) {
             long lp = lhsBase + i * lhsStride;
             long op = outBase + i * outStride;
-            if (m0 == 1) {
-                int j = 0;
-                for (; j + 4 <= n; j += 4) {
-                    m1Tiles4(lhs, lp, rhs, rhsBase + j * rhsStride, rhsStride, out, op + j * tileBytes, k, accumulate);
-                }
-                for (; j < n; j++) {
-                    m1Tile(lhs, lp, rhs, rhsBase + j * rhsStride, out, op + j * tileBytes, k, accumulate);
-                }
-                continue;
+            int j = 0;
+            for (; j + 2 <= n; j += 2) {
+                tiles2(lhs, lp, rhs, rhsBase + j * rhsStride, rhsStride, out, op + 32L * j, k, accumulate);
             }
-            for (int j = 0; j < n; j++) {
-                long rp = rhsBase + j * rhsStride;
-                long tile = op + j * tileBytes;
-                int i0 = 0;
-                for (; i0 + 8 <= m0; i0 += 8) {
-                    rows8(lhs, lp + 16L * i0, 16L * m0, rhs, rp, out, tile + 32L * i0, k, accumulate);
-                }
-                for (; i0 + 4 <= m0; i0 += 4) {
-                    rows4(lhs, lp + 16L * i0, 16L * m0, rhs, rp, out, tile + 32L * i0, k, accumulate);
-                }
-                for (; i0 < m0; i0++) {
-                    m1Tile(lhs, lp + 16L * i0, 16L * m0, rhs, rp, out, tile + 32L * i0, k, accumulate);
-                }
+            if (j < n) {
+                tile1(lhs, lp, rhs, rhsBase + j * rhsStride, out, op + 32L * j, k, accumulate);
             }
         }
-    }
-
-    private static FloatVector load(MemorySegment segment, long offset) {
-        return FloatVector.fromMemorySegment(S, segment, offset, LE);
-    }
-
-    private static FloatVector start(MemorySegment out, long offset, boolean accumulate) {
-        return accumulate ? load(out, offset) : FloatVector.zero(S);
-    }
-
-    private static FloatVector lane(MemorySegment lhs, long offset) {
-        return FloatVector.broadcast(S, lhs.get(F32, offset));
     }
 
     /**
-     * One output row (M0 = 1) across four adjacent tiles {@code rhsStride} bytes apart; the LHS
-     * step of {@code k0 = 0..3} is broadcast once for all four.
+     * One output row across two adjacent tiles {@code rhsStride} bytes apart: two independent
+     * sums, the LHS step of {@code k0 = 0..3} broadcast once for both.
      */
-    private static void m1Tiles4(MemorySegment lhs, long lp, MemorySegment rhs, long rp, long rhsStride,
+    private static void tiles2(MemorySegment lhs, long lp, MemorySegment rhs, long rp, long rhsStride,
             MemorySegment out, long o, int k, boolean accumulate) {
-        FloatVector acc0 = start(out, o, accumulate);
-        FloatVector acc1 = start(out, o + 32, accumulate);
-        FloatVector acc2 = start(out, o + 64, accumulate);
-        FloatVector acc3 = start(out, o + 96, accumulate);
-        long r1 = rp + rhsStride;
-        long r2 = r1 + rhsStride;
-        long r3 = r2 + rhsStride;
+        FloatVector acc0 = accumulate ? FloatVector.fromMemorySegment(S, out, o, LE) : FloatVector.zero(S);
+        FloatVector acc1 = accumulate ? FloatVector.fromMemorySegment(S, out, o + 32, LE) : FloatVector.zero(S);
+        FloatVector even = EVEN;
+        FloatVector odd = ODD;
+        FloatVector low = LOW;
+        FloatVector high = HIGH;
         for (int kk = 0; kk < k; kk++) {
             long l = lp + 16L * kk;
-            FloatVector a0 = lane(lhs, l);
-            FloatVector a1 = lane(lhs, l + 4);
-            FloatVector a2 = lane(lhs, l + 8);
-            FloatVector a3 = lane(lhs, l + 12);
-            long step = STEP * kk;
-            acc0 = step(rhs, rp + step, acc0, a0, a1, a2, a3);
-            acc1 = step(rhs, r1 + step, acc1, a0, a1, a2, a3);
-            acc2 = step(rhs, r2 + step, acc2, a0, a1, a2, a3);
-            acc3 = step(rhs, r3 + step, acc3, a0, a1, a2, a3);
+            FloatVector a0 = FloatVector.broadcast(S, lhs.get(F32, l));
+            FloatVector a1 = FloatVector.broadcast(S, lhs.get(F32, l + 4));
+            FloatVector a2 = FloatVector.broadcast(S, lhs.get(F32, l + 8));
+            FloatVector a3 = FloatVector.broadcast(S, lhs.get(F32, l + 12));
+            long r = rp + STEP * kk;
+            FloatVector v0 = FloatVector.fromMemorySegment(S, rhs, r, LE);
+            FloatVector v1 = FloatVector.fromMemorySegment(S, rhs, r + 32, LE);
+            FloatVector v2 = FloatVector.fromMemorySegment(S, rhs, r + 64, LE);
+            FloatVector v3 = FloatVector.fromMemorySegment(S, rhs, r + 96, LE);
+            FloatVector e01 = even.selectFrom(v0, v1);
+            FloatVector e23 = even.selectFrom(v2, v3);
+            FloatVector o01 = odd.selectFrom(v0, v1);
+            FloatVector o23 = odd.selectFrom(v2, v3);
+            acc0 = acc0.add(low.selectFrom(e01, e23).mul(a0)).add(high.selectFrom(e01, e23).mul(a1))
+                    .add(low.selectFrom(o01, o23).mul(a2)).add(high.selectFrom(o01, o23).mul(a3));
+            r += rhsStride;
+            v0 = FloatVector.fromMemorySegment(S, rhs, r, LE);
+            v1 = FloatVector.fromMemorySegment(S, rhs, r + 32, LE);
+            v2 = FloatVector.fromMemorySegment(S, rhs, r + 64, LE);
+            v3 = FloatVector.fromMemorySegment(S, rhs, r + 96, LE);
+            e01 = even.selectFrom(v0, v1);
+            e23 = even.selectFrom(v2, v3);
+            o01 = odd.selectFrom(v0, v1);
+            o23 = odd.selectFrom(v2, v3);
+            acc1 = acc1.add(low.selectFrom(e01, e23).mul(a0)).add(high.selectFrom(e01, e23).mul(a1))
+                    .add(low.selectFrom(o01, o23).mul(a2)).add(high.selectFrom(o01, o23).mul(a3));
         }
         acc0.intoMemorySegment(out, o, LE);
         acc1.intoMemorySegment(out, o + 32, LE);
-        acc2.intoMemorySegment(out, o + 64, LE);
-        acc3.intoMemorySegment(out, o + 96, LE);
     }
 
-    /** {@code acc + c0·a0 + c1·a1 + c2·a2 + c3·a3} (in that order) for the RHS step at {@code r}. */
-    private static FloatVector step(MemorySegment rhs, long r, FloatVector acc, FloatVector a0, FloatVector a1,
-            FloatVector a2, FloatVector a3) {
-        FloatVector v0 = load(rhs, r);
-        FloatVector v1 = load(rhs, r + 32);
-        FloatVector v2 = load(rhs, r + 64);
-        FloatVector v3 = load(rhs, r + 96);
-        FloatVector even01 = EVEN.selectFrom(v0, v1);
-        FloatVector even23 = EVEN.selectFrom(v2, v3);
-        FloatVector odd01 = ODD.selectFrom(v0, v1);
-        FloatVector odd23 = ODD.selectFrom(v2, v3);
-        acc = acc.add(LOW.selectFrom(even01, even23).mul(a0));
-        acc = acc.add(HIGH.selectFrom(even01, even23).mul(a1));
-        acc = acc.add(LOW.selectFrom(odd01, odd23).mul(a2));
-        return acc.add(HIGH.selectFrom(odd01, odd23).mul(a3));
-    }
-
-    /** One tile row, M0 = 1: LHS steps 16 bytes apart. */
-    private static void m1Tile(MemorySegment lhs, long lp, MemorySegment rhs, long rp, MemorySegment out, long o,
+    /** One output row of one tile. */
+    private static void tile1(MemorySegment lhs, long lp, MemorySegment rhs, long rp, MemorySegment out, long o,
             int k, boolean accumulate) {
-        m1Tile(lhs, lp, 16, rhs, rp, out, o, k, accumulate);
-    }
-
-    /** One tile row; its LHS steps (4 floats) {@code lhsStep} bytes apart. */
-    private static void m1Tile(MemorySegment lhs, long lp, long lhsStep, MemorySegment rhs, long rp,
-            MemorySegment out, long o, int k, boolean accumulate) {
-        FloatVector acc = start(out, o, accumulate);
+        FloatVector acc = accumulate ? FloatVector.fromMemorySegment(S, out, o, LE) : FloatVector.zero(S);
+        FloatVector even = EVEN;
+        FloatVector odd = ODD;
+        FloatVector low = LOW;
+        FloatVector high = HIGH;
         for (int kk = 0; kk < k; kk++) {
-            long l = lp + lhsStep * kk;
-            acc = step(rhs, rp + STEP * kk, acc, lane(lhs, l), lane(lhs, l + 4), lane(lhs, l + 8), lane(lhs, l + 12));
+            long l = lp + 16L * kk;
+            long r = rp + STEP * kk;
+            FloatVector v0 = FloatVector.fromMemorySegment(S, rhs, r, LE);
+            FloatVector v1 = FloatVector.fromMemorySegment(S, rhs, r + 32, LE);
+            FloatVector v2 = FloatVector.fromMemorySegment(S, rhs, r + 64, LE);
+            FloatVector v3 = FloatVector.fromMemorySegment(S, rhs, r + 96, LE);
+            FloatVector e01 = even.selectFrom(v0, v1);
+            FloatVector e23 = even.selectFrom(v2, v3);
+            FloatVector o01 = odd.selectFrom(v0, v1);
+            FloatVector o23 = odd.selectFrom(v2, v3);
+            acc = acc.add(low.selectFrom(e01, e23).mul(lhs.get(F32, l)))
+                    .add(high.selectFrom(e01, e23).mul(lhs.get(F32, l + 4)))
+                    .add(low.selectFrom(o01, o23).mul(lhs.get(F32, l + 8)))
+                    .add(high.selectFrom(o01, o23).mul(lhs.get(F32, l + 12)));
         }
         acc.intoMemorySegment(out, o, LE);
     }
 
-    /** Eight tile rows sharing each transposed RHS step; LHS steps {@code lhsStep} bytes apart. */
-    private static void rows8(MemorySegment lhs, long lp, long lhsStep, MemorySegment rhs, long rp,
-            MemorySegment out, long o, int k, boolean accumulate) {
-        FloatVector acc0 = start(out, o, accumulate);
-        FloatVector acc1 = start(out, o + 32, accumulate);
-        FloatVector acc2 = start(out, o + 64, accumulate);
-        FloatVector acc3 = start(out, o + 96, accumulate);
-        FloatVector acc4 = start(out, o + 128, accumulate);
-        FloatVector acc5 = start(out, o + 160, accumulate);
-        FloatVector acc6 = start(out, o + 192, accumulate);
-        FloatVector acc7 = start(out, o + 224, accumulate);
-        for (int kk = 0; kk < k; kk++) {
-            long r = rp + STEP * kk;
-            FloatVector v0 = load(rhs, r);
-            FloatVector v1 = load(rhs, r + 32);
-            FloatVector v2 = load(rhs, r + 64);
-            FloatVector v3 = load(rhs, r + 96);
-            FloatVector even01 = EVEN.selectFrom(v0, v1);
-            FloatVector even23 = EVEN.selectFrom(v2, v3);
-            FloatVector odd01 = ODD.selectFrom(v0, v1);
-            FloatVector odd23 = ODD.selectFrom(v2, v3);
-            FloatVector c0 = LOW.selectFrom(even01, even23);
-            FloatVector c1 = HIGH.selectFrom(even01, even23);
-            FloatVector c2 = LOW.selectFrom(odd01, odd23);
-            FloatVector c3 = HIGH.selectFrom(odd01, odd23);
-            long l = lp + lhsStep * kk;
-            acc0 = dot(lhs, l, acc0, c0, c1, c2, c3);
-            acc1 = dot(lhs, l + 16, acc1, c0, c1, c2, c3);
-            acc2 = dot(lhs, l + 32, acc2, c0, c1, c2, c3);
-            acc3 = dot(lhs, l + 48, acc3, c0, c1, c2, c3);
-            acc4 = dot(lhs, l + 64, acc4, c0, c1, c2, c3);
-            acc5 = dot(lhs, l + 80, acc5, c0, c1, c2, c3);
-            acc6 = dot(lhs, l + 96, acc6, c0, c1, c2, c3);
-            acc7 = dot(lhs, l + 112, acc7, c0, c1, c2, c3);
+    /**
+     * Stages {@code steps} RHS steps {@code rhs[8][4]} (128 bytes apart from {@code r}) as
+     * {@code b[4][8]} from {@code at}: the in-register transpose, then plain stores.
+     */
+    private static void transposeSteps(MemorySegment rhs, long r, int steps, float[] b, int at) {
+        FloatVector even = EVEN;
+        FloatVector odd = ODD;
+        FloatVector low = LOW;
+        FloatVector high = HIGH;
+        for (int kk = 0; kk < steps; kk++) {
+            long from = r + STEP * kk;
+            FloatVector v0 = FloatVector.fromMemorySegment(S, rhs, from, LE);
+            FloatVector v1 = FloatVector.fromMemorySegment(S, rhs, from + 32, LE);
+            FloatVector v2 = FloatVector.fromMemorySegment(S, rhs, from + 64, LE);
+            FloatVector v3 = FloatVector.fromMemorySegment(S, rhs, from + 96, LE);
+            FloatVector e01 = even.selectFrom(v0, v1);
+            FloatVector e23 = even.selectFrom(v2, v3);
+            FloatVector o01 = odd.selectFrom(v0, v1);
+            FloatVector o23 = odd.selectFrom(v2, v3);
+            int to = at + 32 * kk;
+            low.selectFrom(e01, e23).intoArray(b, to);
+            high.selectFrom(e01, e23).intoArray(b, to + 8);
+            low.selectFrom(o01, o23).intoArray(b, to + 16);
+            high.selectFrom(o01, o23).intoArray(b, to + 24);
         }
-        acc0.intoMemorySegment(out, o, LE);
-        acc1.intoMemorySegment(out, o + 32, LE);
-        acc2.intoMemorySegment(out, o + 64, LE);
-        acc3.intoMemorySegment(out, o + 96, LE);
-        acc4.intoMemorySegment(out, o + 128, LE);
-        acc5.intoMemorySegment(out, o + 160, LE);
-        acc6.intoMemorySegment(out, o + 192, LE);
-        acc7.intoMemorySegment(out, o + 224, LE);
-    }
-
-    /** Four tile rows sharing each transposed RHS step; LHS steps {@code lhsStep} bytes apart. */
-    private static void rows4(MemorySegment lhs, long lp, long lhsStep, MemorySegment rhs, long rp,
-            MemorySegment out, long o, int k, boolean accumulate) {
-        FloatVector acc0 = start(out, o, accumulate);
-        FloatVector acc1 = start(out, o + 32, accumulate);
-        FloatVector acc2 = start(out, o + 64, accumulate);
-        FloatVector acc3 = start(out, o + 96, accumulate);
-        for (int kk = 0; kk < k; kk++) {
-            long r = rp + STEP * kk;
-            FloatVector v0 = load(rhs, r);
-            FloatVector v1 = load(rhs, r + 32);
-            FloatVector v2 = load(rhs, r + 64);
-            FloatVector v3 = load(rhs, r + 96);
-            FloatVector even01 = EVEN.selectFrom(v0, v1);
-            FloatVector even23 = EVEN.selectFrom(v2, v3);
-            FloatVector odd01 = ODD.selectFrom(v0, v1);
-            FloatVector odd23 = ODD.selectFrom(v2, v3);
-            FloatVector c0 = LOW.selectFrom(even01, even23);
-            FloatVector c1 = HIGH.selectFrom(even01, even23);
-            FloatVector c2 = LOW.selectFrom(odd01, odd23);
-            FloatVector c3 = HIGH.selectFrom(odd01, odd23);
-            long l = lp + lhsStep * kk;
-            acc0 = dot(lhs, l, acc0, c0, c1, c2, c3);
-            acc1 = dot(lhs, l + 16, acc1, c0, c1, c2, c3);
-            acc2 = dot(lhs, l + 32, acc2, c0, c1, c2, c3);
-            acc3 = dot(lhs, l + 48, acc3, c0, c1, c2, c3);
-        }
-        acc0.intoMemorySegment(out, o, LE);
-        acc1.intoMemorySegment(out, o + 32, LE);
-        acc2.intoMemorySegment(out, o + 64, LE);
-        acc3.intoMemorySegment(out, o + 96, LE);
-    }
-
-    /** {@code acc + c0·lhs[l] + c1·lhs[l+4] + c2·lhs[l+8] + c3·lhs[l+12]} (byte offsets), in that order. */
-    private static FloatVector dot(MemorySegment lhs, long l, FloatVector acc, FloatVector c0, FloatVector c1,
-            FloatVector c2, FloatVector c3) {
-        acc = acc.add(c0.mul(lane(lhs, l)));
-        acc = acc.add(c1.mul(lane(lhs, l + 4)));
-        acc = acc.add(c2.mul(lane(lhs, l + 8)));
-        return acc.add(c3.mul(lane(lhs, l + 12)));
     }
 
     /**
-     * Any N0 that is a multiple of 8: the RHS staged as {@code [N][K][K0][N0]}, the LHS row of
-     * tiles copied to the heap, rows in blocks of four.
+     * Any N0 that is a multiple of 8: the RHS staged as {@code [N][K][K0][N0]} (N0 = 8, K0 = 4
+     * by the vector transpose, others element by element), the LHS row of tiles copied to the
+     * heap, rows in blocks of four.
      */
     private static void staged(Mmt4d.Scratch scratch, MemorySegment lhs, long lhsBase, long lhsStride,
             MemorySegment rhs, long rhsBase, long rhsStride, MemorySegment out, long outBase, long outStride,
@@ -297,6 +222,10 @@ final class VectorMmt4d {
         for (int j = 0; j < n; j++) {
             long rp = rhsBase + 4L * j * rhsStride;
             int base = j * panel;
+            if (n0 == 8 && k0 == 4) {
+                transposeSteps(rhs, rp, k, b, base);
+                continue;
+            }
             for (int kk = 0; kk < k; kk++) {
                 for (int j0 = 0; j0 < n0; j0++) {
                     long src = rp + 4L * ((long) (kk * n0 + j0) * k0);
@@ -332,10 +261,10 @@ final class VectorMmt4d {
     private static void stagedRows4(float[] a, float[] b, int bOffset, MemorySegment out,
             long o, int i0, int k, int m0, int n0, int k0, boolean accumulate) {
         long stride = 4L * n0;
-        FloatVector acc0 = start(out, o, accumulate);
-        FloatVector acc1 = start(out, o + stride, accumulate);
-        FloatVector acc2 = start(out, o + 2 * stride, accumulate);
-        FloatVector acc3 = start(out, o + 3 * stride, accumulate);
+        FloatVector acc0 = accumulate ? FloatVector.fromMemorySegment(S, out, o, LE) : FloatVector.zero(S);
+        FloatVector acc1 = accumulate ? FloatVector.fromMemorySegment(S, out, o + stride, LE) : FloatVector.zero(S);
+        FloatVector acc2 = accumulate ? FloatVector.fromMemorySegment(S, out, o + 2 * stride, LE) : FloatVector.zero(S);
+        FloatVector acc3 = accumulate ? FloatVector.fromMemorySegment(S, out, o + 3 * stride, LE) : FloatVector.zero(S);
         for (int kk = 0; kk < k; kk++) {
             int aRow = (kk * m0 + i0) * k0;
             int bRow = bOffset + kk * k0 * n0;
@@ -355,7 +284,7 @@ final class VectorMmt4d {
 
     private static void stagedRow1(float[] a, float[] b, int bOffset, MemorySegment out,
             long o, int i0, int k, int m0, int n0, int k0, boolean accumulate) {
-        FloatVector acc = start(out, o, accumulate);
+        FloatVector acc = accumulate ? FloatVector.fromMemorySegment(S, out, o, LE) : FloatVector.zero(S);
         for (int kk = 0; kk < k; kk++) {
             int aRow = (kk * m0 + i0) * k0;
             int bRow = bOffset + kk * k0 * n0;
