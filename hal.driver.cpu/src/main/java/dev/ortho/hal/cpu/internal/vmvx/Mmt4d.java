@@ -15,11 +15,13 @@ import org.slf4j.LoggerFactory;
  * IREE's {@code mmt4d} ukernel: {@code out[M][N][M0][N0] (+)= lhs[M][K][M0][K0] · rhs[N][K][N0][K0]ᵀ}
  * over tiled row-major operands whose outermost dimension has a stride (in elements) and whose
  * inner three are contiguous. Every output element sums its products in IREE's order (k, then
- * k0); the scalar kernels' results equal the generic C tile function's.
+ * k0, {@code acc += lhs * rhs} with a rounded multiply and a rounded add), so every kernel here,
+ * scalar or vector, gives bit-identical results to IREE's generic C tile function (which is what
+ * IREE runs for VMVX's N0 = 8, K0 = 4 tiles: its x86 tile functions take K0 = 1 only).
  *
- * <p>f32 runs the register-blocked {@link VectorMmt4d} kernel when the Vector API is present
- * and N0 is a multiple of 8, else {@link #f32Scalar}. Operands are checked by the caller. Not thread-safe per scratch (one per VM
- * context, i.e. per worker).
+ * <p>f32 runs the {@link VectorMmt4d} kernels when the Vector API is present and N0 is a
+ * multiple of 8, else {@link #f32Scalar}. Operands are checked by the caller. Not thread-safe per
+ * scratch (one per VM context, i.e. per worker).
  */
 final class Mmt4d {
     private static final Logger LOG = LoggerFactory.getLogger(Mmt4d.class);

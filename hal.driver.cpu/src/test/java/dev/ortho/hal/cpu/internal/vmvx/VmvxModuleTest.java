@@ -337,11 +337,14 @@ class VmvxModuleTest {
             source[i] = 1000 + i;
         }
         int pad = -77;
+        // logical tiles over (in0, in1): odd sizes, the one-row tiles of a one-row matmul's LHS,
+        // and the 8x4 / 8x8 tiles of VMVX's data tiling (rows and columns padded)
+        for (int[] tile : new int[][] {{2, 3}, {1, 4}, {1, 8}, {8, 4}, {8, 8}})
         for (int flags : new int[] {0, 0x100, 0x200, 0x300}) {
             boolean ti = (flags & 0x100) != 0;
             boolean to = (flags & 0x200) != 0;
-            int tile0 = 2, tile1 = 3; // logical tile over (in0, in1)
-            int outer0 = 3, outer1 = 3; // ceil(5/2), ceil(7/3)
+            int tile0 = tile[0], tile1 = tile[1];
+            int outer0 = (in0 + tile0 - 1) / tile0, outer1 = (in1 + tile1 - 1) / tile1;
             long[] o = {to ? outer1 : outer0, to ? outer0 : outer1, ti ? tile1 : tile0, ti ? tile0 : tile1};
             int total = (int) (o[0] * o[1] * o[2] * o[3]);
             VmBuffer packed = ints(new int[total]);
@@ -356,7 +359,8 @@ class VmvxModuleTest {
                             int i0 = a * tile0 + r, i1 = b * tile1 + c;
                             int expected = i0 < in0 && i1 < in1 ? source[i0 * in1 + i1] : pad;
                             int at = (int) (((p0 * o[1] + p1) * o[2] + q0) * o[3] + q1);
-                            assertEquals(expected, result[at], "flags 0x" + Integer.toHexString(flags) + " at " + at);
+                            assertEquals(expected, result[at], "tile " + tile0 + "x" + tile1 + " flags 0x"
+                                    + Integer.toHexString(flags) + " at " + at);
                         }
                     }
                 }
@@ -364,7 +368,8 @@ class VmvxModuleTest {
             VmBuffer back = ints(new int[source.length]);
             call("unpack", packed, 0L, o[1] * o[2] * o[3], o[2] * o[3], back, 0L, (long) in1, 1L,
                     o[0], o[1], o[2], o[3], (long) in0, (long) in1, 1 | flags);
-            assertArrayEquals(source, ints(back), "unpack flags 0x" + Integer.toHexString(flags));
+            assertArrayEquals(source, ints(back), "unpack tile " + tile0 + "x" + tile1 + " flags 0x"
+                    + Integer.toHexString(flags));
         }
     }
 
