@@ -11,6 +11,8 @@ import dev.ortho.vm.Stack;
 import dev.ortho.vm.VmBuffer;
 import dev.ortho.vm.internal.isa.CoreOps;
 import dev.ortho.vm.spi.InstructionExtension;
+import java.lang.foreign.ValueLayout;
+import java.nio.ByteOrder;
 
 /**
  * Run-time support of the classes {@link Compiler} generates: the per-call environment and the
@@ -165,7 +167,45 @@ final class CompiledSupport {
         }
     }
 
+    // vm.buffer access from generated code: little-endian unaligned layouts (constants C2 folds) and
+    // the bounds checks of VmBuffer's element accessors, answered without throwing.
+    static final ValueLayout.OfByte L_I8 = ValueLayout.JAVA_BYTE;
+    static final ValueLayout.OfShort L_I16 = ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
+    static final ValueLayout.OfInt L_I32 = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
+    static final ValueLayout.OfLong L_I64 = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
+    static final ValueLayout.OfFloat L_F32 = ValueLayout.JAVA_FLOAT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
+    static final ValueLayout.OfDouble L_F64 = ValueLayout.JAVA_DOUBLE_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
+
+    /**
+     * The byte offset of element {@code index} of size {@code 1 << shift} if VmBuffer's load would
+     * accept it, else -1 (the caller then calls the VmBuffer method, which throws its error).
+     */
+    static long offset(VmBuffer b, long index, int shift) {
+        return index >= 0 && index <= (b.length() >> shift) - 1 ? index << shift : -1;
+    }
+
+    /** As {@link #offset}, for a store: -1 also if the buffer is not mutable. */
+    static long offsetRw(VmBuffer b, long index, int shift) {
+        return b.isMutable() ? offset(b, index, shift) : -1;
+    }
+
     // Inline-op helpers (exactly the interpreter's and ExtF32/ExtF64's formulas).
+
+    static int minU32(int a, int b) {
+        return Integer.compareUnsigned(b, a) < 0 ? b : a;
+    }
+
+    static int maxU32(int a, int b) {
+        return Integer.compareUnsigned(a, b) < 0 ? b : a;
+    }
+
+    static long minU64(long a, long b) {
+        return Long.compareUnsigned(b, a) < 0 ? b : a;
+    }
+
+    static long maxU64(long a, long b) {
+        return Long.compareUnsigned(a, b) < 0 ? b : a;
+    }
 
     static int cmpLtU32(int a, int b) {
         return Integer.compareUnsigned(a, b) < 0 ? 1 : 0;
