@@ -5,7 +5,12 @@ import static dev.ortho.vm.bytecode.Interpreter.REF_MASK;
 
 import dev.ortho.base.StatusCode;
 import dev.ortho.base.StatusException;
+import dev.ortho.vm.Call;
 import dev.ortho.vm.CallBuffer;
+import dev.ortho.vm.CallOutcome;
+import dev.ortho.vm.Frame;
+import dev.ortho.vm.FrameType;
+import dev.ortho.vm.Function;
 import dev.ortho.vm.RefObject;
 import dev.ortho.vm.Stack;
 import dev.ortho.vm.VmBuffer;
@@ -13,6 +18,8 @@ import dev.ortho.vm.internal.isa.CoreOps;
 import dev.ortho.vm.spi.InstructionExtension;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteOrder;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * Run-time support of the classes {@link Compiler} generates: the per-call environment and the
@@ -41,6 +48,10 @@ final class CompiledSupport {
         /** Backtrace of a trap, innermost first: function ordinal and pc pairs. */
         int[] trace = new int[8];
         int traceSize;
+        /** The reusable call of import calls (as an interpreter frame's outgoing call). */
+        final Call outgoing = new Call();
+        /** Frames a failed import left above the compiled activations, top first (see {@link #invokeImport}). */
+        final List<Detached> detached = new ArrayList<>();
 
         Env(BytecodeModule m, BytecodeModule.State st, Stack stack, int maxResults) {
             this.m = m;
@@ -49,6 +60,10 @@ final class CompiledSupport {
             this.rb = new long[maxResults];
             this.rr = new RefObject[maxResults];
         }
+    }
+
+    /** A frame detached by a failed import call: pushed back (without registers) for the backtrace. */
+    record Detached(FrameType type, Function function, long pc) {
     }
 
     static RefObject retain(RefObject v) {
@@ -83,6 +98,64 @@ final class CompiledSupport {
         env.trace[env.traceSize++] = fn;
         env.trace[env.traceSize++] = pc;
         return e;
+    }
+
+    /** Prepares the call of import {@code ordinal}; returns its argument buffer. */
+    static CallBuffer importCall(Env env, int ordinal) {
+        Function f = env.st.imports[ordinal];
+        if (f == null) {
+            Function decl = env.m.imports().get(ordinal);
+            throw new StatusException(StatusCode.NOT_FOUND, "optional import `" + printable(decl.name())
+                    + "` (ordinal " + ordinal + ") not resolved");
+        }
+        return env.outgoing.prepare(f).arguments();
+    }
+
+    /**
+     * Calls the prepared import through the module's ordinary call path; returns its results.
+     * A failure leaves the callee's frames (the interpreter's backtrace shows them above the
+     * caller): they are detached here, their refs released, and pushed back above the compiled
+     * frames when the trap reaches the entry ({@code BytecodeModule.runCompiled}).
+     *
+     * @throws StatusException what the import threw, annotated as the interpreter does;
+     *     FAILED_PRECONDITION if it deferred (IREE: deferred calls must use vm.call.yieldable,
+     *     which is never compiled)
+     */
+    static CallBuffer invokeImport(Env env) {
+        Call out = env.outgoing;
+        Stack stack = env.stack;
+        int depth = stack.depth();
+        CallOutcome outcome;
+        try {
+            outcome = out.function().module().beginCall(stack, out);
+        } catch (StatusException e) {
+            out.arguments().releaseRefs();
+            detach(env, depth);
+            throw e.annotate("while calling import");
+        }
+        if (outcome == CallOutcome.DEFERRED) {
+            detach(env, depth);
+            throw new StatusException(StatusCode.FAILED_PRECONDITION, "import `" + printable(out.function().name())
+                    + "` deferred on vm.call in a compiled function; deferred calls must use vm.call.yieldable");
+        }
+        out.arguments().releaseRefs();
+        return out.results();
+    }
+
+    private static void detach(Env env, int depth) {
+        env.detached.clear();
+        Stack stack = env.stack;
+        while (stack.depth() > depth) {
+            Frame top = stack.top();
+            RefObject[] refs = top.refRegisters();
+            for (int k = 0; refs != null && k < refs.length; k++) {
+                RefObject v = refs[k];
+                refs[k] = null;
+                release(v);
+            }
+            env.detached.add(new Detached(top.type(), top.function(), top.pc()));
+            stack.leave(top);
+        }
     }
 
     static StatusException fail(int code, String message) {

@@ -67,7 +67,7 @@ final class Compiler {
 
     /** The outcome: which functions compiled, the entry object and the static stack bound per function. */
     record Result(boolean[] compiled, CompiledSupport.Entry entry, long[] maxBytes, int maxResults,
-                  String[] reasons) {
+                  String[] reasons, String[] untyped) {
     }
 
     /** One decoded instruction; {@code acc} holds, parallel to {@code ops}, its i32-bank register accesses. */
@@ -135,7 +135,7 @@ final class Compiler {
                     long deepest = 0;
                     boolean ok = true;
                     for (Insn i : code.get(f)) {
-                        if (i.opcode == CoreOps.CALL) {
+                        if (i.opcode == CoreOps.CALL && (Integer) i.ops.get(0) >= 0) {
                             int g = (Integer) i.ops.get(0);
                             if (!ready[g]) {
                                 ok = false;
@@ -165,13 +165,13 @@ final class Compiler {
                 MethodHandles.Lookup lookup = MethodHandles.lookup().defineHiddenClass(bytes, true);
                 CompiledSupport.Entry entry = (CompiledSupport.Entry) lookup.findConstructor(lookup.lookupClass(),
                         java.lang.invoke.MethodType.methodType(void.class)).invoke();
-                return new Result(ready, entry, maxBytes, maxResults, reasons);
+                return new Result(ready, entry, maxBytes, maxResults, reasons, untyped);
             } catch (MethodTooLarge e) {
                 reasons[e.function] = "JVM method size limit: " + e.getMessage();
             } catch (Throwable e) {
                 // A bug in the generator must never break the module: interpret everything.
                 java.util.Arrays.fill(reasons, "compiler failure: " + e);
-                return new Result(new boolean[m.functionCount], null, maxBytes, maxResults, reasons);
+                return new Result(new boolean[m.functionCount], null, maxBytes, maxResults, reasons, untyped);
             }
         }
     }
@@ -297,14 +297,20 @@ final class Compiler {
         accessCount[f] = ids[0];
     }
 
+    /** The declared calling convention of import {@code ordinal} (high bit set). */
+    dev.ortho.vm.CallingConvention importCconv(int ordinal) {
+        return m.imports().get(ordinal & 0x7FFF_FFFF).cconv();
+    }
+
     /** Cconv type characters of a call's arguments or results, or of a return; null if not such a list. */
     private String variadicTypes(int f, int opcode, List<Object> ops, boolean results) {
         if (opcode == CoreOps.RETURN) {
             return m.fnCconv[f].results().types();
         }
-        if (opcode == CoreOps.CALL && (Integer) ops.get(0) >= 0) {
+        if (opcode == CoreOps.CALL) {
             int g = (Integer) ops.get(0);
-            return results ? m.fnCconv[g].results().types() : m.fnCconv[g].arguments().types();
+            dev.ortho.vm.CallingConvention cc = g >= 0 ? m.fnCconv[g] : importCconv(g);
+            return results ? cc.results().types() : cc.arguments().types();
         }
         return null;
     }
@@ -393,7 +399,13 @@ final class Compiler {
             case CoreOps.CALL -> {
                 int g = (Integer) i.ops.get(0);
                 if (g < 0) {
-                    return "calls an import";
+                    dev.ortho.vm.CallingConvention cc = importCconv(g);
+                    if (cc.arguments().isVariadic() || cc.results().isVariadic()) {
+                        return "calls a variadic import";
+                    }
+                    return ((int[]) i.ops.get(1)).length != cc.arguments().types().length()
+                            || ((int[]) i.ops.get(2)).length != cc.results().types().length()
+                            ? "call register lists differ from the import's calling convention" : null;
                 }
                 if (((int[]) i.ops.get(1)).length != m.fnArgKinds[g].length
                         || ((int[]) i.ops.get(2)).length != m.fnResultKinds[g].length) {
@@ -448,6 +460,7 @@ final class Compiler {
                     if (webs != null && !webs.valid) {
                         untyped[f] = webs.why;
                         webs = null;
+
                     }
                     RegisterWebs typed = webs;
                     try {

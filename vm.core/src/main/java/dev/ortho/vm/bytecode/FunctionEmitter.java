@@ -2,6 +2,7 @@ package dev.ortho.vm.bytecode;
 
 import static dev.ortho.base.MessageText.printable;
 import static dev.ortho.vm.bytecode.Compiler.CD_BUFFER;
+import static dev.ortho.vm.bytecode.Compiler.CD_CALLBUFFER;
 import static dev.ortho.vm.bytecode.Compiler.CD_ENV;
 import static dev.ortho.vm.bytecode.Compiler.CD_FUNCTION;
 import static dev.ortho.vm.bytecode.Compiler.CD_REF;
@@ -104,6 +105,7 @@ final class FunctionEmitter {
     private final int refArray;
     private final int tmpRef;
     private final int tmpBuf;
+    private final int tmpCall;
     private final int tmpIdx;
     private final int tmpOff;
     private final int i0;
@@ -133,6 +135,7 @@ final class FunctionEmitter {
         this.refArray = slot++;
         this.tmpRef = slot++;
         this.tmpBuf = slot++;
+        this.tmpCall = slot++;
         this.tmpIdx = slot;
         slot += 2;
         this.tmpOff = slot;
@@ -957,8 +960,65 @@ final class FunctionEmitter {
         }
     }
 
+    /** An import call: marshalled into the environment's reusable call, run through the module's call path. */
+    private void callImport(Insn i, int g) {
+        int[] args = (int[]) i.ops().get(1);
+        int[] results = (int[]) i.ops().get(2);
+        Acc[] argAcc = i.acc()[1];
+        Acc[] resAcc = i.acc()[2];
+        dev.ortho.vm.CallingConvention cc = compiler.importCconv(g);
+        String at = cc.arguments().types();
+        String rt = cc.results().types();
+        MethodTypeDesc setBits = MethodTypeDesc.of(CD_void, CD_int, CD_long);
+        setPc(i.pc());
+        cb.aload(0).loadConstant(g & 0x7FFF_FFFF);
+        support("importCall", CD_CALLBUFFER, CD_ENV, CD_int);
+        cb.astore(tmpCall);
+        int p = 0;
+        int q = 0;
+        for (int k = 0; k < args.length; k++) {
+            cb.aload(tmpCall);
+            if (at.charAt(k) == 'r') {
+                cb.loadConstant(q++);
+                takeRef(args[k]);
+                cb.invokevirtual(CD_CALLBUFFER, "setRef", MethodTypeDesc.of(CD_void, CD_int, CD_REF));
+            } else {
+                cb.loadConstant(p++);
+                ld(argAcc[k], bits(argAcc[k]));
+                if (!argAcc[k].wide()) {
+                    cb.i2l();
+                }
+                cb.invokevirtual(CD_CALLBUFFER, "setBits", setBits);
+            }
+        }
+        cb.aload(0);
+        support("invokeImport", CD_CALLBUFFER, CD_ENV);
+        cb.astore(tmpCall);
+        p = 0;
+        q = 0;
+        for (int k = 0; k < results.length; k++) {
+            cb.aload(tmpCall);
+            if (rt.charAt(k) == 'r') {
+                cb.loadConstant(q++);
+                cb.invokevirtual(CD_CALLBUFFER, "takeRef", MethodTypeDesc.of(CD_REF, CD_int));
+                assignRef(results[k]);
+            } else {
+                cb.loadConstant(p++);
+                cb.invokevirtual(CD_CALLBUFFER, "bits", MethodTypeDesc.of(CD_long, CD_int));
+                if (!resAcc[k].wide()) {
+                    cb.l2i();
+                }
+                st(resAcc[k], bits(resAcc[k]));
+            }
+        }
+    }
+
     private void call(Insn i) {
         int g = (Integer) i.ops().get(0);
+        if (g < 0) {
+            callImport(i, g);
+            return;
+        }
         int[] args = (int[]) i.ops().get(1);
         int[] results = (int[]) i.ops().get(2);
         Acc[] argAcc = i.acc()[1];

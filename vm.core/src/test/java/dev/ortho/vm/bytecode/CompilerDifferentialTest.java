@@ -3,7 +3,12 @@ package dev.ortho.vm.bytecode;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.ortho.base.StatusCode;
 import dev.ortho.base.StatusException;
+import dev.ortho.vm.CallOutcome;
+import dev.ortho.vm.NativeModule;
+import dev.ortho.vm.RefObject;
+import dev.ortho.vm.VmBuffer;
 import dev.ortho.vm.Context;
 import dev.ortho.vm.Function;
 import dev.ortho.vm.Instance;
@@ -17,9 +22,10 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Differential fuzzing of the compiler: random verified modules (integer, i64, f32/f64, buffer,
- * ref and call ops, forward branches, branch tables, bounded back-edges, vm.fail) run in the
- * interpreter and compiled; every export must give the same results, or fail with the same
- * status code and the same message (backtrace included).
+ * ref and call ops, calls of a native module's imports, forward branches, branch tables, bounded
+ * back-edges, vm.fail, registers reused for values of other types and 64-bit branch operands)
+ * run in the interpreter and compiled; every export must give the same results, or fail with the
+ * same status code and the same message (backtrace included).
  */
 class CompilerDifferentialTest {
     static final int MODULES = 150;
@@ -32,6 +38,8 @@ class CompilerDifferentialTest {
         "ext.i16.i32.u", "trunc.i32.i8"};
     private static final String[] I64_BINARY = {"add.i64", "sub.i64", "mul.i64", "div.i64.s", "rem.i64.u",
         "and.i64", "or.i64", "xor.i64", "min.i64.s", "max.i64.u"};
+    private static final String[] I64_MORE = {"div.i64.u", "rem.i64.s", "min.i64.u", "max.i64.s", "mul.i64"};
+    private static final String[] I32_MORE = {"min.i32.u", "max.i32.s", "mul.i32"};
     private static final String[] I64_CMP = {"cmp.eq.i64", "cmp.ne.i64", "cmp.lt.i64.s", "cmp.lt.i64.u"};
     private static final String[] F32_BINARY = {"add.f32", "sub.f32", "mul.f32", "div.f32", "min.f32", "max.f32",
         "rem.f32", "pow.f32"};
@@ -44,12 +52,35 @@ class CompilerDifferentialTest {
     private static final String[] LOADS = {"load.i8.u", "load.i8.s", "load.i16.u", "load.i16.s", "load.i32"};
     private static final String[] STORES = {"store.i8", "store.i16", "store.i32"};
 
+    /** The imports the generated modules call: i32/i64, f32 and ref arguments, and a trap. */
+    static final NativeModule<Void> HOST = NativeModule.<Void>builder("host", 1)
+            .export("scale", "0iI_I", (s, call) -> {
+                int a = call.args().i32(0);
+                if (a == 3) {
+                    throw new StatusException(StatusCode.INVALID_ARGUMENT, "host.scale refuses 3");
+                }
+                call.results().setI64(0, a * call.args().i64(1));
+                return CallOutcome.COMPLETED;
+            })
+            .export("halve", "0f_f", (s, call) -> {
+                call.results().setF32(0, call.args().f32(0) * 0.5f);
+                return CallOutcome.COMPLETED;
+            })
+            .export("length", "0r_iI", (s, call) -> {
+                RefObject r = call.args().ref(0);
+                call.results().setI32(0, r == null ? 0 : 1);
+                call.results().setI64(1, r instanceof VmBuffer b ? b.length() : -1);
+                return CallOutcome.COMPLETED;
+            })
+            .build();
+
     @Test
     void randomModulesBehaveTheSameInterpretedAndCompiled() {
         SplittableRandom random = new SplittableRandom(0xC0DE);
         int exports = 0;
         int failures = 0;
         int compiledFunctions = 0;
+        int typedFunctions = 0;
         for (int n = 0; n < MODULES; n++) {
             String text = generate(random, n);
             ModuleDef def = new Assembler(ConformanceTest.EXTENSIONS).assemble(text, "fuzz" + n + ".vmasm");
@@ -61,6 +92,9 @@ class CompilerDifferentialTest {
                 compiledFunctions += r == null ? 1 : 0;
                 assertEquals(null, r, "every generated function compiles:\n" + text);
             }
+            for (String why : compiled.registerReport()) {
+                typedFunctions += why == null ? 1 : 0;
+            }
             for (Function export : interpreted.exports()) {
                 String a = run(instance, interpreted, export.name());
                 String b = run(instance, compiled, export.name());
@@ -70,13 +104,15 @@ class CompilerDifferentialTest {
             }
         }
         System.out.println("differential: " + exports + " exports (" + failures + " trapping), "
-                + compiledFunctions + " functions compiled");
+                + compiledFunctions + " functions compiled, " + typedFunctions + " with typed registers");
+        assertTrue(typedFunctions > compiledFunctions / 2 && typedFunctions < compiledFunctions,
+                "most functions get typed locals, some keep register slots: " + typedFunctions);
         assertTrue(failures > exports / 10 && failures < exports * 9 / 10,
                 "the generator exercises both traps and results: " + failures + " of " + exports);
     }
 
     private static String run(Instance instance, BytecodeModule module, String export) {
-        try (Context context = Context.create(instance, module)) {
+        try (Context context = Context.create(instance, HOST, module)) {
             VmList in = VmList.ofVariants(0);
             VmList out = VmList.ofVariants(2);
             try {
@@ -91,7 +127,9 @@ class CompilerDifferentialTest {
     static String generate(SplittableRandom r, int n) {
         StringBuilder b = new StringBuilder();
         b.append("vm.module @fuzz").append(n).append(" version 0\n");
-        b.append("vm.type i32\nvm.type i64\nvm.type f32\nvm.type f64\nvm.type !vm.buffer\n\n");
+        b.append("vm.type i32\nvm.type i64\nvm.type f32\nvm.type f64\nvm.type !vm.buffer\n");
+        b.append("vm.import @host.scale cconv \"0iI_I\"\nvm.import @host.halve cconv \"0f_f\"\n");
+        b.append("vm.import @host.length cconv \"0r_iI\"\n\n");
         for (int f = 0; f < FUNCTIONS; f++) {
             function(b, r, n, f);
         }
@@ -150,8 +188,19 @@ class CompilerDifferentialTest {
             }
             int next = r.nextInt(k + 1, blocks + 1);
             switch (r.nextInt(6)) {
-                case 0 -> b.append("  vm.br ^bb").append(next).append("(").append(i32(r)).append("->")
-                        .append(i32(r)).append(")\n");
+                case 0 -> {
+                    if (r.nextBoolean()) {
+                        b.append("  vm.br ^bb").append(next).append("(").append(i32(r)).append("->")
+                                .append(i32(r)).append(")\n");
+                    } else {
+                        // An i64 moved as its two halves, as IREE encodes it.
+                        String s = r.nextBoolean() ? "8" : "10";
+                        String t = s.equals("8") ? "10" : "8";
+                        b.append("  vm.br ^bb").append(next).append("(%i").append(s).append("->%i").append(t)
+                                .append(", %i").append(Integer.parseInt(s) + 1).append("->%i")
+                                .append(Integer.parseInt(t) + 1).append(")\n");
+                    }
+                }
                 case 1 -> b.append("  vm.cond_br ").append(i32(r)).append(", ^bb").append(next).append("(), ^bb")
                         .append(r.nextInt(k + 1, blocks + 1)).append("(%r0->%r1)\n");
                 case 2 -> b.append("  vm.br_table ").append(i32(r)).append(" { default: ^bb").append(next)
@@ -177,7 +226,7 @@ class CompilerDifferentialTest {
 
     private static void op(StringBuilder b, SplittableRandom r, int n, int f) {
         String d = "%i" + r.nextInt(2, 6);
-        switch (r.nextInt(22)) {
+        switch (r.nextInt(28)) {
             case 0, 1, 2 -> b.append("  ").append(d).append(" = vm.").append(pick(r, I32_BINARY)).append(' ')
                     .append(i32(r)).append(", ").append(i32(r)).append('\n');
             case 3 -> b.append("  ").append(d).append(" = vm.").append(pick(r, I32_UNARY)).append(' ')
@@ -223,6 +272,31 @@ class CompilerDifferentialTest {
                     b.append("  ").append(d).append(", ").append(i64(r)).append(" = vm.call @fuzz").append(n)
                             .append(':').append(r.nextInt(0, f)).append('(').append(i32(r)).append(", ")
                             .append(i32(r)).append(", %r0)\n");
+                }
+            }
+            case 21 -> b.append("  ").append(i64(r)).append(" = vm.call @host.scale(").append(i32(r)).append(", ")
+                    .append(i64(r)).append(")\n");
+            case 22 -> b.append("  ").append(f32(r)).append(" = vm.call @host.halve(").append(f32(r)).append(")\n");
+            case 23 -> b.append("  ").append(d).append(", ").append(i64(r)).append(" = vm.call @host.length(")
+                    .append(r.nextBoolean() ? "%r0" : "%r1").append(")\n");
+            case 24 -> {
+                // Register reuse across types, as IREE's allocator does: %i16 is an i32, then the
+                // low half of an i64, moved over a 64-bit branch operand pair, then an f32.
+                b.append("  %i16 = vm.add.i32 ").append(i32(r)).append(", %i6\n");
+                b.append("  ").append(d).append(" = vm.fma.i32 %i16, ").append(i32(r)).append(", ")
+                        .append(i32(r)).append('\n');
+                b.append("  %i16:17 = vm.fma.i64 ").append(i64(r)).append(", ").append(i64(r)).append(", ")
+                        .append(i64(r)).append('\n');
+                b.append("  %i8:9 = vm.").append(pick(r, I64_MORE)).append(" %i16:17, ").append(i64(r)).append('\n');
+                b.append("  %i16 = vm.mul.f32 ").append(f32(r)).append(", ").append(f32(r)).append('\n');
+                b.append("  ").append(f32(r)).append(" = vm.add.f32 %i16, ").append(f32(r)).append('\n');
+            }
+            case 25 -> b.append("  ").append(d).append(" = vm.").append(pick(r, I32_MORE)).append(' ')
+                    .append(i32(r)).append(", ").append(i32(r)).append('\n');
+            case 26 -> {
+                if (r.nextInt(3) == 0) {
+                    // The halves of an i64 read as i32s: the function keeps the slot representation.
+                    b.append("  ").append(d).append(" = vm.add.i32 %i8, %i9\n");
                 }
             }
             default -> b.append("  %i10:11 = vm.const.i64 ").append(r.nextInt(-1, 66)).append('\n');
