@@ -40,18 +40,31 @@ import java.util.Map;
  * hidden class defined through this package's lookup (so it lives in vm.core's class loader,
  * works in any OSGi host and is unloaded with the module). Runs on the calling thread.
  *
- * <p>Each i32 register slot becomes an {@code int} local (64-bit registers are the interpreter's
- * aligned slot pairs, so every mix of widths behaves as in the interpreter), each ref register a
- * {@code RefObject} local with the interpreter's retain/move/release rules, block markers become
- * labels and internal calls direct JVM calls with typed parameters (one result is returned, more
- * go through the call environment). Hot ops are emitted inline; every other op runs the
- * interpreter's own helper on spilled registers, so its semantics are the interpreter's by
- * construction. A trap records {@code function+pc} for the backtrace and releases the frame's
- * refs as the unwinder does.
+ * <p>Registers: {@link RegisterWebs} splits the i32 bank into def-use webs; when every web keeps
+ * one register and one width, each becomes a JVM local of the type the code proves ({@code int},
+ * {@code float}, {@code long}, {@code double}), so 64-bit values are {@code long}s and f32/f64
+ * arithmetic never leaves the FPU registers. Otherwise (a function reads the halves of an i64 as
+ * i32s, say) each i32 register is an {@code int} local and a 64-bit register the interpreter's
+ * aligned pair ({@link BytecodeModule#registerReport} says which and why). Each ref register is a
+ * {@code RefObject} local with the interpreter's retain/move/release rules. Block markers become
+ * labels, internal calls direct JVM calls with typed parameters (one result is returned, more go
+ * through the call environment), import calls go through the callee module's
+ * {@code beginCall} as the interpreter's do. Every core integer op and the common ExtF32/ExtF64
+ * ops are emitted inline, {@code vm.buffer} loads and stores check bounds inline and access the
+ * buffer's memory segment directly; every other op runs the interpreter's own helper on spilled
+ * registers, so its semantics are the interpreter's by construction. A trap records
+ * {@code function+pc} for the backtrace and releases the frame's refs as the unwinder does.
  *
- * <p>Not compiled (they stay interpreted): functions that yield or call yieldable or variadic
- * functions, call imports, use {@code vm.break}/{@code vm.cond_break}, take part in recursion, or
- * call a function that is not compiled; modules with execution tracing.
+ * <p>Not compiled (they stay interpreted): functions that yield, or call yieldable or variadic
+ * functions ({@code vm.call.yieldable}, {@code vm.call.variadic[.yieldable]}: the HAL module's
+ * {@code fence.await} and variadic exports), use {@code vm.break}/{@code vm.cond_break}, take
+ * part in recursion, or call a function that is not compiled; modules with execution tracing.
+ * An import that defers on a plain {@code vm.call} (IREE asserts "deferred calls must use
+ * vm.call.yieldable") fails the compiled call with FAILED_PRECONDITION where the interpreter
+ * would yield. Compiled activations push no VM stack frames, so an import called from compiled
+ * code sees only the entry frame's bytes charged against {@code Stack.MAX_SIZE_BYTES}. A function
+ * whose JVM method would exceed the JVM's size limits stays interpreted on its own (its callers
+ * then too); only a failure of the generator itself makes the whole module interpreted.
  */
 final class Compiler {
     static final ClassDesc CD_ENV = ClassDesc.of(CompiledSupport.Env.class.getName());
