@@ -618,19 +618,90 @@ final class FunctionEmitter {
         st(i.a(2), 'I');
     }
 
-    private void compare(Insn i, char t, Opcode ifTrue) {
+    /**
+     * A two-operand integer op whose i32 and i64 forms differ only in width: a JVM operator, a
+     * compare-and-branch opcode ({@code compare}), or a static method; {@code traps} if it can
+     * throw (division).
+     */
+    private record IntForm(boolean wide, Opcode op, boolean compare, ClassDesc owner, String method, boolean traps) {
+    }
+
+    private static final Map<Integer, IntForm> INTEGER = new HashMap<>();
+
+    private static void operator(int op32, int op64, Opcode jvm32, Opcode jvm64, boolean traps) {
+        INTEGER.put(op32, new IntForm(false, jvm32, false, null, null, traps));
+        INTEGER.put(op64, new IntForm(true, jvm64, false, null, null, traps));
+    }
+
+    private static void compare(int op32, int op64, Opcode jvm32, Opcode jvm64) {
+        INTEGER.put(op32, new IntForm(false, jvm32, true, null, null, false));
+        INTEGER.put(op64, new IntForm(true, jvm64, true, null, null, false));
+    }
+
+    private static void method(int op32, int op64, ClassDesc owner32, ClassDesc owner64, String method32,
+                               String method64, boolean traps) {
+        INTEGER.put(op32, new IntForm(false, null, false, owner32, method32, traps));
+        INTEGER.put(op64, new IntForm(true, null, false, owner64, method64, traps));
+    }
+
+    static {
+        ClassDesc integer = ConstantDescs.CD_Integer;
+        ClassDesc lng = ConstantDescs.CD_Long;
+        operator(CoreOps.ADD_I32, CoreOps.ADD_I64, Opcode.IADD, Opcode.LADD, false);
+        operator(CoreOps.SUB_I32, CoreOps.SUB_I64, Opcode.ISUB, Opcode.LSUB, false);
+        operator(CoreOps.MUL_I32, CoreOps.MUL_I64, Opcode.IMUL, Opcode.LMUL, false);
+        operator(CoreOps.AND_I32, CoreOps.AND_I64, Opcode.IAND, Opcode.LAND, false);
+        operator(CoreOps.OR_I32, CoreOps.OR_I64, Opcode.IOR, Opcode.LOR, false);
+        operator(CoreOps.XOR_I32, CoreOps.XOR_I64, Opcode.IXOR, Opcode.LXOR, false);
+        operator(CoreOps.DIV_I32_S, CoreOps.DIV_I64_S, Opcode.IDIV, Opcode.LDIV, true);
+        operator(CoreOps.REM_I32_S, CoreOps.REM_I64_S, Opcode.IREM, Opcode.LREM, true);
+        method(CoreOps.DIV_I32_U, CoreOps.DIV_I64_U, integer, lng, "divideUnsigned", "divideUnsigned", true);
+        method(CoreOps.REM_I32_U, CoreOps.REM_I64_U, integer, lng, "remainderUnsigned", "remainderUnsigned", true);
+        method(CoreOps.MIN_I32_S, CoreOps.MIN_I64_S, CD_MATH, CD_MATH, "min", "min", false);
+        method(CoreOps.MAX_I32_S, CoreOps.MAX_I64_S, CD_MATH, CD_MATH, "max", "max", false);
+        method(CoreOps.MIN_I32_U, CoreOps.MIN_I64_U, CD_SUPPORT, CD_SUPPORT, "minU32", "minU64", false);
+        method(CoreOps.MAX_I32_U, CoreOps.MAX_I64_U, CD_SUPPORT, CD_SUPPORT, "maxU32", "maxU64", false);
+        compare(CoreOps.CMP_EQI32, CoreOps.CMP_EQI64, Opcode.IF_ICMPEQ, Opcode.IFEQ);
+        compare(CoreOps.CMP_NEI32, CoreOps.CMP_NEI64, Opcode.IF_ICMPNE, Opcode.IFNE);
+        compare(CoreOps.CMP_LTI32_S, CoreOps.CMP_LTI64_S, Opcode.IF_ICMPLT, Opcode.IFLT);
+    }
+
+    /** {@code lhs op rhs -> result} on accesses 0, 1 -> 2 for an op of {@link #INTEGER}. */
+    private void integer(Insn i, IntForm form) {
+        char t = form.wide() ? 'I' : 'i';
+        if (form.traps()) {
+            setPc(i.pc());
+        }
         ld(i.a(0), t);
         ld(i.a(1), t);
-        if (t == 'I') {
-            cb.lcmp();
+        if (form.compare()) {
+            if (form.wide()) {
+                cb.lcmp();
+            }
+            bool(form.op(), i.a(2));
+            return;
         }
-        bool(ifTrue, i.a(2));
+        if (form.op() != null) {
+            cb.with(OperatorInstruction.of(form.op()));
+        } else {
+            ClassDesc type = form.wide() ? CD_long : CD_int;
+            cb.invokestatic(form.owner(), form.method(), MethodTypeDesc.of(type, type, type));
+        }
+        st(i.a(2), t);
     }
 
     private void core(Insn i) {
         ClassDesc integer = ConstantDescs.CD_Integer;
         ClassDesc lng = ConstantDescs.CD_Long;
+        IntForm form = INTEGER.get(i.opcode());
+        if (form != null) {
+            integer(i, form);
+            return;
+        }
         switch (i.opcode()) {
+            case CoreOps.SHL_I32 -> binary(i, 'i', Opcode.ISHL);
+            case CoreOps.SHR_I32_S -> binary(i, 'i', Opcode.ISHR);
+            case CoreOps.SHR_I32_U -> binary(i, 'i', Opcode.IUSHR);
             case CoreOps.BLOCK -> cb.labelBinding(blocks.get(i.pc()));
             case CoreOps.CONST_I32_ZERO -> {
                 cb.iconst_0();
@@ -666,27 +737,6 @@ final class FunctionEmitter {
             }
             case CoreOps.SELECT_I32 -> select(i, 'i');
             case CoreOps.SELECT_I64 -> select(i, 'I');
-            case CoreOps.ADD_I32 -> binary(i, 'i', Opcode.IADD);
-            case CoreOps.SUB_I32 -> binary(i, 'i', Opcode.ISUB);
-            case CoreOps.MUL_I32 -> binary(i, 'i', Opcode.IMUL);
-            case CoreOps.AND_I32 -> binary(i, 'i', Opcode.IAND);
-            case CoreOps.OR_I32 -> binary(i, 'i', Opcode.IOR);
-            case CoreOps.XOR_I32 -> binary(i, 'i', Opcode.IXOR);
-            case CoreOps.SHL_I32 -> binary(i, 'i', Opcode.ISHL);
-            case CoreOps.SHR_I32_S -> binary(i, 'i', Opcode.ISHR);
-            case CoreOps.SHR_I32_U -> binary(i, 'i', Opcode.IUSHR);
-            case CoreOps.DIV_I32_S, CoreOps.REM_I32_S -> {
-                setPc(i.pc());
-                binary(i, 'i', i.opcode() == CoreOps.DIV_I32_S ? Opcode.IDIV : Opcode.IREM);
-            }
-            case CoreOps.DIV_I32_U, CoreOps.REM_I32_U -> {
-                setPc(i.pc());
-                binaryCall(i, 'i', integer, i.opcode() == CoreOps.DIV_I32_U ? "divideUnsigned" : "remainderUnsigned");
-            }
-            case CoreOps.MIN_I32_S -> binaryCall(i, 'i', CD_MATH, "min");
-            case CoreOps.MAX_I32_S -> binaryCall(i, 'i', CD_MATH, "max");
-            case CoreOps.MIN_I32_U -> binaryCall(i, 'i', CD_SUPPORT, "minU32");
-            case CoreOps.MAX_I32_U -> binaryCall(i, 'i', CD_SUPPORT, "maxU32");
             case CoreOps.FMAI32, CoreOps.FMAI64 -> {
                 char t = i.opcode() == CoreOps.FMAI32 ? 'i' : 'I';
                 ld(i.a(0), t);
@@ -711,35 +761,14 @@ final class FunctionEmitter {
                 }
                 st(i.a(1), 'i');
             }
-            case CoreOps.CMP_EQI32 -> compare(i, 'i', Opcode.IF_ICMPEQ);
-            case CoreOps.CMP_NEI32 -> compare(i, 'i', Opcode.IF_ICMPNE);
-            case CoreOps.CMP_LTI32_S -> compare(i, 'i', Opcode.IF_ICMPLT);
             case CoreOps.CMP_LTI32_U -> binaryCall(i, 'i', CD_SUPPORT, "cmpLtU32");
             case CoreOps.CMP_NZI32 -> {
                 ld(i.a(0), 'i');
                 bool(Opcode.IFNE, i.a(1));
             }
-            case CoreOps.ADD_I64 -> binary(i, 'I', Opcode.LADD);
-            case CoreOps.SUB_I64 -> binary(i, 'I', Opcode.LSUB);
-            case CoreOps.MUL_I64 -> binary(i, 'I', Opcode.LMUL);
-            case CoreOps.AND_I64 -> binary(i, 'I', Opcode.LAND);
-            case CoreOps.OR_I64 -> binary(i, 'I', Opcode.LOR);
-            case CoreOps.XOR_I64 -> binary(i, 'I', Opcode.LXOR);
             case CoreOps.SHL_I64 -> shift64(i, Opcode.LSHL);
             case CoreOps.SHR_I64_S -> shift64(i, Opcode.LSHR);
             case CoreOps.SHR_I64_U -> shift64(i, Opcode.LUSHR);
-            case CoreOps.DIV_I64_S, CoreOps.REM_I64_S -> {
-                setPc(i.pc());
-                binary(i, 'I', i.opcode() == CoreOps.DIV_I64_S ? Opcode.LDIV : Opcode.LREM);
-            }
-            case CoreOps.DIV_I64_U, CoreOps.REM_I64_U -> {
-                setPc(i.pc());
-                binaryCall(i, 'I', lng, i.opcode() == CoreOps.DIV_I64_U ? "divideUnsigned" : "remainderUnsigned");
-            }
-            case CoreOps.MIN_I64_S -> binaryCall(i, 'I', CD_MATH, "min");
-            case CoreOps.MAX_I64_S -> binaryCall(i, 'I', CD_MATH, "max");
-            case CoreOps.MIN_I64_U -> binaryCall(i, 'I', CD_SUPPORT, "minU64");
-            case CoreOps.MAX_I64_U -> binaryCall(i, 'I', CD_SUPPORT, "maxU64");
             case CoreOps.NOT_I64, CoreOps.CTLZ_I64, CoreOps.ABS_I64 -> {
                 ld(i.a(0), 'I');
                 switch (i.opcode()) {
@@ -750,9 +779,6 @@ final class FunctionEmitter {
                 }
                 st(i.a(1), 'I');
             }
-            case CoreOps.CMP_EQI64 -> compare(i, 'I', Opcode.IFEQ);
-            case CoreOps.CMP_NEI64 -> compare(i, 'I', Opcode.IFNE);
-            case CoreOps.CMP_LTI64_S -> compare(i, 'I', Opcode.IFLT);
             case CoreOps.CMP_LTI64_U -> {
                 ld(i.a(0), 'I');
                 ld(i.a(1), 'I');
