@@ -1,7 +1,5 @@
 package dev.ortho.vm.bytecode;
 
-import static dev.ortho.base.MessageText.printable;
-import static dev.ortho.vm.bytecode.Interpreter.MOVE_BIT;
 import static dev.ortho.vm.bytecode.Interpreter.REF_MASK;
 import static dev.ortho.vm.bytecode.Interpreter.TYPE_BIT;
 
@@ -9,11 +7,7 @@ import dev.ortho.vm.CallBuffer;
 import dev.ortho.vm.Function;
 import dev.ortho.vm.RefObject;
 import dev.ortho.vm.VmBuffer;
-import dev.ortho.vm.internal.ext.ExtF32Extension;
-import dev.ortho.vm.internal.ext.ExtF64Extension;
 import dev.ortho.vm.internal.isa.CoreOps;
-import dev.ortho.vm.internal.isa.ExtF32Ops;
-import dev.ortho.vm.internal.isa.ExtF64Ops;
 import dev.ortho.vm.spi.InstructionExtension;
 import dev.ortho.vm.spi.OpDescriptor;
 import dev.ortho.vm.spi.OperandKind;
@@ -22,13 +16,11 @@ import java.lang.classfile.ClassFile;
 import java.lang.classfile.ClassHierarchyResolver;
 import java.lang.classfile.CodeBuilder;
 import java.lang.classfile.Label;
-import java.lang.classfile.Opcode;
 import java.lang.classfile.instruction.SwitchCase;
 import java.lang.constant.ClassDesc;
 import java.lang.constant.ConstantDescs;
 import java.lang.constant.MethodTypeDesc;
 import java.lang.invoke.MethodHandles;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.HashMap;
@@ -181,6 +173,17 @@ final class Compiler {
                 return new Result(ready, entry, maxBytes, maxResults, reasons, untyped);
             } catch (MethodTooLarge e) {
                 reasons[e.function] = "JVM method size limit: " + e.getMessage();
+            } catch (IllegalArgumentException e) {
+                // The class file writer checks code length when it writes the class, naming the
+                // method ("Code length 190677 is outside the allowed range in f1(...)"): that
+                // function stays interpreted, the others are generated again.
+                java.util.regex.Matcher tooLong = e.getMessage() == null ? null
+                        : TOO_LONG.matcher(e.getMessage());
+                if (tooLong == null || !tooLong.find()) {
+                    java.util.Arrays.fill(reasons, "compiler failure: " + e);
+                    return new Result(new boolean[m.functionCount], null, maxBytes, maxResults, reasons, untyped);
+                }
+                reasons[Integer.parseInt(tooLong.group(1))] = "JVM method size limit: " + e.getMessage();
             } catch (Throwable e) {
                 // A bug in the generator must never break the module: interpret everything.
                 java.util.Arrays.fill(reasons, "compiler failure: " + e);
@@ -188,6 +191,10 @@ final class Compiler {
             }
         }
     }
+
+    /** The class file writer's message for a method whose code exceeds 65535 bytes. */
+    private static final java.util.regex.Pattern TOO_LONG =
+            java.util.regex.Pattern.compile("Code length \\d+ is outside the allowed range in f(\\d+)\\(");
 
     static final class MethodTooLarge extends RuntimeException {
         final int function;
