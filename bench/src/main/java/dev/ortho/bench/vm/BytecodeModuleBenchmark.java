@@ -43,7 +43,12 @@ import org.openjdk.jmh.annotations.TearDown;
  * {@code iree_vm_invoke}). {@code impl=java} is the peer: the same function written in Java and
  * called directly, the lower bound an interpreter is compared against. {@code impl=compiled} is
  * the bytecode module with {@link ExecutionMode#EAGER}: its functions compiled to JVM classes
- * (the import call itself still goes through the import path).
+ * (import calls go through the callee module's call path, as interpreted).
+ *
+ * <p>{@code matmul} and {@code matmulIkj} run {@code loops.vmasm} (next to this class; the same
+ * file {@code ortho benchmark-module} and, assembled, {@code iree-benchmark-module} run): an
+ * {@value #MATMUL}³ f32 matmul written as VM loops with i64 indices and checked
+ * {@code vm.buffer} loads, ns per call; the Java peer is the same loop nest over {@code float[]}.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
@@ -116,6 +121,8 @@ public class BytecodeModuleBenchmark {
             }
             """;
 
+    static final int MATMUL = 128;
+
     @Param({"bytecode", "compiled", "java"})
     public String impl;
 
@@ -131,6 +138,8 @@ public class BytecodeModuleBenchmark {
     private Function import20;
     private Function count;
     private Function reduce;
+    private Function matmul;
+    private Function matmulIkj;
     private VmBuffer buffer;
     private int[] javaBuffer;
     private VmList outputs;
@@ -156,7 +165,18 @@ public class BytecodeModuleBenchmark {
                     return CallOutcome.COMPLETED;
                 })
                 .build();
-        context = Context.create(instance, host, module);
+        BytecodeModule loops;
+        try (java.io.InputStream in = BytecodeModuleBenchmark.class.getResourceAsStream("loops.vmasm")) {
+            loops = BytecodeModule.create(instance, new Assembler(extensions).assemble(
+                    new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8), "loops.vmasm"), extensions,
+                    BytecodeModule.Options.DEFAULT.withExecution(impl.equals("compiled") ? ExecutionMode.EAGER
+                            : ExecutionMode.OFF));
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+        context = Context.create(instance, host, module, loops);
+        matmul = context.resolveFunction("loops.matmul");
+        matmulIkj = context.resolveFunction("loops.matmul_ikj");
         nothing = context.resolveFunction("bench.nothing");
         internal20 = context.resolveFunction("bench.internal20");
         import20 = context.resolveFunction("bench.import20");
@@ -270,5 +290,58 @@ public class BytecodeModuleBenchmark {
             i += 1;
         } while (i < n);
         return i;
+    }
+
+    private float callF32(Function f, int argument) {
+        Call call = base.outgoing().prepare(f);
+        call.arguments().setI32(0, argument);
+        f.module().beginCall(stack, call);
+        return call.results().f32(0);
+    }
+
+    /** The Java peer of {@code loops.matmul}: the same inputs and loop nest over arrays. */
+    static float javaMatmul(int n, boolean ikj) {
+        float[] a = new float[n * n];
+        float[] b = new float[n * n];
+        float[] c = new float[n * n];
+        for (int i = 0; i < n; i++) {
+            for (int j = 0; j < n; j++) {
+                a[i * n + j] = 1 + (i + j) % 3;
+                b[i * n + j] = 1;
+            }
+        }
+        if (ikj) {
+            for (int i = 0; i < n; i++) {
+                for (int k = 0; k < n; k++) {
+                    float x = a[i * n + k];
+                    for (int j = 0; j < n; j++) {
+                        c[i * n + j] = x * b[k * n + j] + c[i * n + j];
+                    }
+                }
+            }
+        } else {
+            for (int i = 0; i < n; i++) {
+                for (int j = 0; j < n; j++) {
+                    float acc = 0;
+                    for (int k = 0; k < n; k++) {
+                        acc = a[i * n + k] * b[k * n + j] + acc;
+                    }
+                    c[i * n + j] = acc;
+                }
+            }
+        }
+        return c[n * n - 1];
+    }
+
+    /** {@value #MATMUL}³ f32 matmul as VM loops (i-j-k, accumulator in a register), ns per call. */
+    @Benchmark
+    public float matmul() {
+        return impl.equals("java") ? javaMatmul(MATMUL, false) : callF32(matmul, MATMUL);
+    }
+
+    /** The same in i-k-j order (accumulator in memory, as IREE's generated kernels), ns per call. */
+    @Benchmark
+    public float matmulIkj() {
+        return impl.equals("java") ? javaMatmul(MATMUL, true) : callF32(matmulIkj, MATMUL);
     }
 }

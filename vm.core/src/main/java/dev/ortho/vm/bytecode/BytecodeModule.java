@@ -416,6 +416,19 @@ public final class BytecodeModule implements Module {
         return java.util.Collections.unmodifiableList(out);
     }
 
+    /**
+     * For each compiled function, null if its i32-bank registers became typed JVM locals, else
+     * why they keep the interpreter's slot representation; "not compiled" for the others.
+     */
+    List<String> registerReport() {
+        Compiler.Result c = compiled;
+        List<String> out = new ArrayList<>();
+        for (int i = 0; i < functionCount; i++) {
+            out.add(c == null || !c.compiled()[i] ? "not compiled" : c.untyped()[i]);
+        }
+        return out;
+    }
+
     private void checkFeatures(int required, String what) {
         int available = FeatureBits.YIELD | FeatureBits.UNWIND;
         for (InstructionExtension ext : extensions) {
@@ -628,6 +641,7 @@ public final class BytecodeModule implements Module {
                 && cached.stack == stack) {
             env = cached;
             env.traceSize = 0;
+            env.detached.clear();
         } else {
             env = new CompiledSupport.Env(this, state, stack, c.maxResults());
             frame.setScratch(env);
@@ -641,6 +655,10 @@ public final class BytecodeModule implements Module {
                 for (int k = n - 2; k >= 0; k--) {
                     Interpreter.enter(this, stack, env.trace[2 * k], null).setPc(env.trace[2 * k + 1]);
                 }
+            }
+            for (int k = env.detached.size() - 1; k >= 0; k--) {
+                CompiledSupport.Detached d = env.detached.get(k);
+                stack.enter(d.type(), d.function(), 0, 0, null).setPc(d.pc());
             }
             throw e;
         }

@@ -307,7 +307,11 @@ final class CompiledBundle {
             throw new StatusException(StatusCode.INVALID_ARGUMENT, where + compiledCount
                     + " compiled functions but no " + H_CLASSES + " header");
         }
-        return new Compiler.Generated(classBytes, compiled, maxBytes, maxResults, reasons);
+        String[] untyped = new String[count];
+        for (int f = 0; f < count; f++) {
+            untyped[f] = compiled[f] ? "register representation not recorded in a compiled bundle" : null;
+        }
+        return new Compiler.Generated(classBytes, compiled, maxBytes, maxResults, reasons, untyped);
     }
 
     private static long number(Properties p, String key, long min, long max, String where) {

@@ -5,12 +5,21 @@ import static dev.ortho.vm.bytecode.Interpreter.REF_MASK;
 
 import dev.ortho.base.StatusCode;
 import dev.ortho.base.StatusException;
+import dev.ortho.vm.Call;
 import dev.ortho.vm.CallBuffer;
+import dev.ortho.vm.CallOutcome;
+import dev.ortho.vm.Frame;
+import dev.ortho.vm.FrameType;
+import dev.ortho.vm.Function;
 import dev.ortho.vm.RefObject;
 import dev.ortho.vm.Stack;
 import dev.ortho.vm.VmBuffer;
 import dev.ortho.vm.internal.isa.CoreOps;
 import dev.ortho.vm.spi.InstructionExtension;
+import java.lang.foreign.ValueLayout;
+import java.nio.ByteOrder;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * Run-time support of the classes {@link Compiler} generates: the per-call environment and the
@@ -39,6 +48,10 @@ final class CompiledSupport {
         /** Backtrace of a trap, innermost first: function ordinal and pc pairs. */
         int[] trace = new int[8];
         int traceSize;
+        /** The reusable call of import calls (as an interpreter frame's outgoing call). */
+        final Call outgoing = new Call();
+        /** Frames a failed import left above the compiled activations, top first (see {@link #invokeImport}). */
+        final List<Detached> detached = new ArrayList<>();
 
         Env(BytecodeModule m, BytecodeModule.State st, Stack stack, int maxResults) {
             this.m = m;
@@ -47,6 +60,10 @@ final class CompiledSupport {
             this.rb = new long[maxResults];
             this.rr = new RefObject[maxResults];
         }
+    }
+
+    /** A frame detached by a failed import call: pushed back (without registers) for the backtrace. */
+    record Detached(FrameType type, Function function, long pc) {
     }
 
     static RefObject retain(RefObject v) {
@@ -81,6 +98,64 @@ final class CompiledSupport {
         env.trace[env.traceSize++] = fn;
         env.trace[env.traceSize++] = pc;
         return e;
+    }
+
+    /** Prepares the call of import {@code ordinal}; returns its argument buffer. */
+    static CallBuffer importCall(Env env, int ordinal) {
+        Function f = env.st.imports[ordinal];
+        if (f == null) {
+            Function decl = env.m.imports().get(ordinal);
+            throw new StatusException(StatusCode.NOT_FOUND, "optional import `" + printable(decl.name())
+                    + "` (ordinal " + ordinal + ") not resolved");
+        }
+        return env.outgoing.prepare(f).arguments();
+    }
+
+    /**
+     * Calls the prepared import through the module's ordinary call path; returns its results.
+     * A failure leaves the callee's frames (the interpreter's backtrace shows them above the
+     * caller): they are detached here, their refs released, and pushed back above the compiled
+     * frames when the trap reaches the entry ({@code BytecodeModule.runCompiled}).
+     *
+     * @throws StatusException what the import threw, annotated as the interpreter does;
+     *     FAILED_PRECONDITION if it deferred (IREE: deferred calls must use vm.call.yieldable,
+     *     which is never compiled)
+     */
+    static CallBuffer invokeImport(Env env) {
+        Call out = env.outgoing;
+        Stack stack = env.stack;
+        int depth = stack.depth();
+        CallOutcome outcome;
+        try {
+            outcome = out.function().module().beginCall(stack, out);
+        } catch (StatusException e) {
+            out.arguments().releaseRefs();
+            detach(env, depth);
+            throw e.annotate("while calling import");
+        }
+        if (outcome == CallOutcome.DEFERRED) {
+            detach(env, depth);
+            throw new StatusException(StatusCode.FAILED_PRECONDITION, "import `" + printable(out.function().name())
+                    + "` deferred on vm.call in a compiled function; deferred calls must use vm.call.yieldable");
+        }
+        out.arguments().releaseRefs();
+        return out.results();
+    }
+
+    private static void detach(Env env, int depth) {
+        env.detached.clear();
+        Stack stack = env.stack;
+        while (stack.depth() > depth) {
+            Frame top = stack.top();
+            RefObject[] refs = top.refRegisters();
+            for (int k = 0; refs != null && k < refs.length; k++) {
+                RefObject v = refs[k];
+                refs[k] = null;
+                release(v);
+            }
+            env.detached.add(new Detached(top.type(), top.function(), top.pc()));
+            stack.leave(top);
+        }
     }
 
     static StatusException fail(int code, String message) {
@@ -165,7 +240,45 @@ final class CompiledSupport {
         }
     }
 
+    // vm.buffer access from generated code: little-endian unaligned layouts (constants C2 folds) and
+    // the bounds checks of VmBuffer's element accessors, answered without throwing.
+    static final ValueLayout.OfByte L_I8 = ValueLayout.JAVA_BYTE;
+    static final ValueLayout.OfShort L_I16 = ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
+    static final ValueLayout.OfInt L_I32 = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
+    static final ValueLayout.OfLong L_I64 = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
+    static final ValueLayout.OfFloat L_F32 = ValueLayout.JAVA_FLOAT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
+    static final ValueLayout.OfDouble L_F64 = ValueLayout.JAVA_DOUBLE_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
+
+    /**
+     * The byte offset of element {@code index} of size {@code 1 << shift} if VmBuffer's load would
+     * accept it, else -1 (the caller then calls the VmBuffer method, which throws its error).
+     */
+    static long offset(VmBuffer b, long index, int shift) {
+        return index >= 0 && index <= (b.length() >> shift) - 1 ? index << shift : -1;
+    }
+
+    /** As {@link #offset}, for a store: -1 also if the buffer is not mutable. */
+    static long offsetRw(VmBuffer b, long index, int shift) {
+        return b.isMutable() ? offset(b, index, shift) : -1;
+    }
+
     // Inline-op helpers (exactly the interpreter's and ExtF32/ExtF64's formulas).
+
+    static int minU32(int a, int b) {
+        return Integer.compareUnsigned(b, a) < 0 ? b : a;
+    }
+
+    static int maxU32(int a, int b) {
+        return Integer.compareUnsigned(a, b) < 0 ? b : a;
+    }
+
+    static long minU64(long a, long b) {
+        return Long.compareUnsigned(b, a) < 0 ? b : a;
+    }
+
+    static long maxU64(long a, long b) {
+        return Long.compareUnsigned(a, b) < 0 ? b : a;
+    }
 
     static int cmpLtU32(int a, int b) {
         return Integer.compareUnsigned(a, b) < 0 ? 1 : 0;

@@ -6,8 +6,8 @@ package dev.ortho.vm.bytecode;
  * <p>The interpreter is the reference: a compiled function gives the same results, the same
  * trap status codes and messages and the same backtrace frames ({@code module.function:pc}) as
  * the interpreter. Functions the compiler does not cover (yields, {@code call.yieldable},
- * variadic calls, imports, debug breaks, recursion, or a callee that is not compiled) always
- * run in the interpreter.
+ * variadic calls, debug breaks, recursion, or a callee that is not compiled) always run in the
+ * interpreter; calls of (non-variadic) imports are compiled.
  */
 public enum ExecutionMode {
     /** Interpret every function (the default). */

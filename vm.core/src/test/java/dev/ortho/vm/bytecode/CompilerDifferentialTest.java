@@ -9,7 +9,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Differential fuzzing of the compiler: {@value #MODULES} random verified modules
- * ({@link RandomModules}) run in the interpreter and compiled; every export must give the same
+ * ({@link RandomModules}: integer, i64, f32/f64, buffer, ref and call ops, imports, registers
+ * reused across types, 64-bit branch operands) run in the interpreter and compiled; every export must give the same
  * results, or fail with the same status code and the same message (backtrace included). The
  * Jazzer target {@code CompilerDifferentialFuzzTest} in {@code fuzz/} does the same with modules
  * made of the fuzzer's bytes.
@@ -23,11 +24,13 @@ class CompilerDifferentialTest {
         int exports = 0;
         int failures = 0;
         int compiledFunctions = 0;
+        int typedFunctions = 0;
         for (int n = 0; n < MODULES; n++) {
             String text = RandomModules.generate(RandomModules.Choices.of(random), n);
             RandomModules.Run run = RandomModules.runBoth(text, "fuzz" + n);
             assertEquals(List.of(), run.notCompiled(), "every generated function compiles:\n" + text);
             compiledFunctions += RandomModules.FUNCTIONS * 2;
+            typedFunctions += run.typedFunctions();
             for (RandomModules.Outcome o : run.outcomes()) {
                 assertEquals(o.interpreted(), o.compiled(), "module " + n + " export " + o.export() + " differs:\n" + text);
                 exports++;
@@ -35,7 +38,9 @@ class CompilerDifferentialTest {
             }
         }
         System.out.println("differential: " + exports + " exports (" + failures + " trapping), "
-                + compiledFunctions + " functions compiled");
+                + compiledFunctions + " functions compiled, " + typedFunctions + " with typed registers");
+        assertTrue(typedFunctions > compiledFunctions / 2 && typedFunctions < compiledFunctions,
+                "most functions get typed locals, some keep register slots: " + typedFunctions);
         assertTrue(failures > exports / 10 && failures < exports * 9 / 10,
                 "the generator exercises both traps and results: " + failures + " of " + exports);
     }

@@ -1,10 +1,15 @@
 package dev.ortho.vm.bytecode;
 
+import dev.ortho.base.StatusCode;
 import dev.ortho.base.StatusException;
+import dev.ortho.vm.CallOutcome;
 import dev.ortho.vm.Context;
 import dev.ortho.vm.Function;
 import dev.ortho.vm.Instance;
 import dev.ortho.vm.Invocation;
+import dev.ortho.vm.NativeModule;
+import dev.ortho.vm.RefObject;
+import dev.ortho.vm.VmBuffer;
 import dev.ortho.vm.VmList;
 import dev.ortho.vm.asm.Assembler;
 import dev.ortho.vm.internal.ext.ExtF32Extension;
@@ -20,9 +25,10 @@ import java.util.SplittableRandom;
  * the Jazzer target {@code CompilerDifferentialFuzzTest} in {@code fuzz/} (the fuzzer's bytes).
  * Each module has {@value #FUNCTIONS} internal functions of integer, i64, f32/f64 (casts, fma,
  * select), buffer (loads, stores, length, fill, copy, compare), ref, switch and call ops (calls
- * only to earlier functions, so no recursion), forward branches, branch tables, bounded
- * back-edges and {@code vm.fail}, and one export per function that calls it with constants and a
- * fresh 64-byte buffer. Every choice comes from {@link Choices}, so any source of choices,
+ * only to earlier functions, so no recursion, and calls of {@link #HOST}'s imports), forward
+ * branches (some moving an i64 as its two halves, as IREE encodes it), branch tables, bounded
+ * back-edges, registers reused for values of other types and {@code vm.fail}, and one export per
+ * function that calls it with constants and a fresh 64-byte buffer. Every choice comes from {@link Choices}, so any source of choices,
  * however short, gives a module the assembler and verifier accept.
  */
 public final class RandomModules {
@@ -86,9 +92,35 @@ public final class RandomModules {
         }
     }
 
-    /** The outcomes of a module: its functions' compilation report and each export's outcome. */
-    public record Run(List<String> notCompiled, List<Outcome> outcomes) {
+    /**
+     * The outcomes of a module: its functions' compilation report, how many compiled functions
+     * got typed locals (the others keep the interpreter's register slots), and each export's
+     * outcome.
+     */
+    public record Run(List<String> notCompiled, int typedFunctions, List<Outcome> outcomes) {
     }
+
+    /** The imports the generated modules call: i32/i64, f32 and ref arguments, and a trap. */
+    public static final NativeModule<Void> HOST = NativeModule.<Void>builder("host", 1)
+            .export("scale", "0iI_I", (s, call) -> {
+                int a = call.args().i32(0);
+                if (a == 3) {
+                    throw new StatusException(StatusCode.INVALID_ARGUMENT, "host.scale refuses 3");
+                }
+                call.results().setI64(0, a * call.args().i64(1));
+                return CallOutcome.COMPLETED;
+            })
+            .export("halve", "0f_f", (s, call) -> {
+                call.results().setF32(0, call.args().f32(0) * 0.5f);
+                return CallOutcome.COMPLETED;
+            })
+            .export("length", "0r_iI", (s, call) -> {
+                RefObject r = call.args().ref(0);
+                call.results().setI32(0, r == null ? 0 : 1);
+                call.results().setI64(1, r instanceof VmBuffer b ? b.length() : -1);
+                return CallOutcome.COMPLETED;
+            })
+            .build();
 
     private static final String[] I32_BINARY = {"add.i32", "sub.i32", "mul.i32", "div.i32.s", "div.i32.u",
         "rem.i32.s", "rem.i32.u", "and.i32", "or.i32", "xor.i32", "shl.i32", "shr.i32.s", "shr.i32.u",
@@ -97,6 +129,8 @@ public final class RandomModules {
         "ext.i16.i32.u", "trunc.i32.i8"};
     private static final String[] I64_BINARY = {"add.i64", "sub.i64", "mul.i64", "div.i64.s", "rem.i64.u",
         "and.i64", "or.i64", "xor.i64", "min.i64.s", "max.i64.u"};
+    private static final String[] I64_MORE = {"div.i64.u", "rem.i64.s", "min.i64.u", "max.i64.s", "mul.i64"};
+    private static final String[] I32_MORE = {"min.i32.u", "max.i32.s", "mul.i32"};
     private static final String[] I64_CMP = {"cmp.eq.i64", "cmp.ne.i64", "cmp.lt.i64.s", "cmp.lt.i64.u"};
     private static final String[] F32_BINARY = {"add.f32", "sub.f32", "mul.f32", "div.f32", "min.f32", "max.f32",
         "rem.f32", "pow.f32"};
@@ -130,16 +164,20 @@ public final class RandomModules {
                 notCompiled.add("function " + i + ": " + report.get(i));
             }
         }
+        int typed = 0;
+        for (String why : compiled.registerReport()) {
+            typed += why == null ? 1 : 0;
+        }
         List<Outcome> outcomes = new ArrayList<>();
         for (Function export : interpreted.exports()) {
             outcomes.add(new Outcome(export.name(), run(instance, interpreted, export.name()),
                     run(instance, compiled, export.name())));
         }
-        return new Run(notCompiled, outcomes);
+        return new Run(notCompiled, typed, outcomes);
     }
 
     private static String run(Instance instance, BytecodeModule module, String export) {
-        try (Context context = Context.create(instance, module)) {
+        try (Context context = Context.create(instance, HOST, module)) {
             VmList in = VmList.ofVariants(0);
             VmList out = VmList.ofVariants(2);
             try {
@@ -155,7 +193,9 @@ public final class RandomModules {
     public static String generate(Choices r, int n) {
         StringBuilder b = new StringBuilder();
         b.append("vm.module @fuzz").append(n).append(" version 0\n");
-        b.append("vm.type i32\nvm.type i64\nvm.type f32\nvm.type f64\nvm.type !vm.buffer\n\n");
+        b.append("vm.type i32\nvm.type i64\nvm.type f32\nvm.type f64\nvm.type !vm.buffer\n");
+        b.append("vm.import @host.scale cconv \"0iI_I\"\nvm.import @host.halve cconv \"0f_f\"\n");
+        b.append("vm.import @host.length cconv \"0r_iI\"\n\n");
         for (int f = 0; f < FUNCTIONS; f++) {
             function(b, r, n, f);
         }
@@ -214,8 +254,19 @@ public final class RandomModules {
             }
             int next = r.nextInt(k + 1, blocks + 1);
             switch (r.nextInt(6)) {
-                case 0 -> b.append("  vm.br ^bb").append(next).append("(").append(i32(r)).append("->")
-                        .append(i32(r)).append(")\n");
+                case 0 -> {
+                    if (r.nextBoolean()) {
+                        b.append("  vm.br ^bb").append(next).append("(").append(i32(r)).append("->")
+                                .append(i32(r)).append(")\n");
+                    } else {
+                        // An i64 moved as its two halves, as IREE encodes it.
+                        String s = r.nextBoolean() ? "8" : "10";
+                        String t = s.equals("8") ? "10" : "8";
+                        b.append("  vm.br ^bb").append(next).append("(%i").append(s).append("->%i").append(t)
+                                .append(", %i").append(Integer.parseInt(s) + 1).append("->%i")
+                                .append(Integer.parseInt(t) + 1).append(")\n");
+                    }
+                }
                 case 1 -> b.append("  vm.cond_br ").append(i32(r)).append(", ^bb").append(next).append("(), ^bb")
                         .append(r.nextInt(k + 1, blocks + 1)).append("(%r0->%r1)\n");
                 case 2 -> b.append("  vm.br_table ").append(i32(r)).append(" { default: ^bb").append(next)
@@ -241,7 +292,7 @@ public final class RandomModules {
 
     private static void op(StringBuilder b, Choices r, int n, int f) {
         String d = "%i" + r.nextInt(2, 6);
-        switch (r.nextInt(30)) {
+        switch (r.nextInt(36)) {
             case 0, 1, 2 -> b.append("  ").append(d).append(" = vm.").append(pick(r, I32_BINARY)).append(' ')
                     .append(i32(r)).append(", ").append(i32(r)).append('\n');
             case 3 -> b.append("  ").append(d).append(" = vm.").append(pick(r, I32_UNARY)).append(' ')
@@ -323,6 +374,31 @@ public final class RandomModules {
                 } else {
                     b.append("  vm.buffer.copy %r0, ").append(offset(r)).append(", %r0, ").append(offset(r))
                             .append(", ").append(offset(r)).append('\n');
+                }
+            }
+            case 30 -> b.append("  ").append(i64(r)).append(" = vm.call @host.scale(").append(i32(r)).append(", ")
+                    .append(i64(r)).append(")\n");
+            case 31 -> b.append("  ").append(f32(r)).append(" = vm.call @host.halve(").append(f32(r)).append(")\n");
+            case 32 -> b.append("  ").append(d).append(", ").append(i64(r)).append(" = vm.call @host.length(")
+                    .append(r.nextBoolean() ? "%r0" : "%r1").append(")\n");
+            case 33 -> {
+                // Register reuse across types, as IREE's allocator does: %i16 is an i32, then the
+                // low half of an i64, then an f32.
+                b.append("  %i16 = vm.add.i32 ").append(i32(r)).append(", %i6\n");
+                b.append("  ").append(d).append(" = vm.fma.i32 %i16, ").append(i32(r)).append(", ")
+                        .append(i32(r)).append('\n');
+                b.append("  %i16:17 = vm.fma.i64 ").append(i64(r)).append(", ").append(i64(r)).append(", ")
+                        .append(i64(r)).append('\n');
+                b.append("  %i8:9 = vm.").append(pick(r, I64_MORE)).append(" %i16:17, ").append(i64(r)).append('\n');
+                b.append("  %i16 = vm.mul.f32 ").append(f32(r)).append(", ").append(f32(r)).append('\n');
+                b.append("  ").append(f32(r)).append(" = vm.add.f32 %i16, ").append(f32(r)).append('\n');
+            }
+            case 34 -> b.append("  ").append(d).append(" = vm.").append(pick(r, I32_MORE)).append(' ')
+                    .append(i32(r)).append(", ").append(i32(r)).append('\n');
+            case 35 -> {
+                if (r.nextInt(3) == 0) {
+                    // The halves of an i64 read as i32s: the function keeps the slot representation.
+                    b.append("  ").append(d).append(" = vm.add.i32 %i8, %i9\n");
                 }
             }
             default -> b.append("  %i10:11 = vm.const.i64 ").append(r.nextInt(-1, 66)).append('\n');
