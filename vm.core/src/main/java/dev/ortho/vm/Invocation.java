@@ -3,6 +3,7 @@ package dev.ortho.vm;
 import dev.ortho.base.Deadline;
 import dev.ortho.base.StatusCode;
 import dev.ortho.base.StatusException;
+import dev.ortho.vm.trace.InvocationEvent;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
@@ -47,12 +48,15 @@ public final class Invocation {
         Stack stack = new Stack(context);
         Frame base = stack.enter(FrameType.EXTERNAL, null, 0, 0, null);
         Call call = base.outgoing().prepare(function);
+        InvocationEvent event = InvocationEvent.start(function.module().name(), function.name()); // null if off
         try {
             marshalInputs(function, inputs, call.arguments());
             drive(stack, base, function.module().beginCall(stack, call));
             marshalOutputs(function, call.results(), outputs);
             stack.leave(base);
+            InvocationEvent.finish(event, false);
         } catch (StatusException e) {
+            InvocationEvent.finish(event, true);
             throw fail(stack, e);
         }
     }
