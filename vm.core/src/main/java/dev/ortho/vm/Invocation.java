@@ -4,6 +4,7 @@ import dev.ortho.base.Deadline;
 import dev.ortho.base.StatusCode;
 import dev.ortho.base.StatusException;
 import dev.ortho.vm.trace.InvocationEvent;
+import dev.ortho.vm.trace.WaitEvent;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
@@ -108,7 +109,10 @@ public final class Invocation {
                 throw new StatusException(StatusCode.FAILED_PRECONDITION, "unbalanced stack after yield");
             }
             if (outcome == CallOutcome.DEFERRED && top.type() == FrameType.WAIT) {
-                top.setWaitStatus(waitSync(top));
+                WaitEvent event = WaitEvent.start(top.function(), top.waitType(), top.waitSourceCount()); // null if off
+                StatusException status = waitSync(top);
+                WaitEvent.finish(event, status != null);
+                top.setWaitStatus(status);
             }
             outcome = top.function().module().resumeCall(stack, top);
         }

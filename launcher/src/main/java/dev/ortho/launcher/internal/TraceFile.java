@@ -9,6 +9,7 @@ import dev.ortho.hal.trace.SemaphoreSignalEvent;
 import dev.ortho.hal.trace.SemaphoreWaitEvent;
 import dev.ortho.vm.trace.ImportCallEvent;
 import dev.ortho.vm.trace.InvocationEvent;
+import dev.ortho.vm.trace.WaitEvent;
 import java.io.IOException;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
@@ -26,7 +27,7 @@ import jdk.jfr.Recording;
  */
 final class TraceFile implements AutoCloseable {
     /** The JFR event names the trace records. */
-    static final List<String> EVENTS = List.of(InvocationEvent.NAME, ImportCallEvent.NAME,
+    static final List<String> EVENTS = List.of(InvocationEvent.NAME, ImportCallEvent.NAME, WaitEvent.NAME,
             QueueOperationEvent.NAME, DispatchTilesEvent.NAME, SemaphoreWaitEvent.NAME,
             SemaphoreSignalEvent.NAME, AllocationEvent.NAME);
 

@@ -62,6 +62,10 @@ final class TraceJson {
                     case dev.ortho.vm.trace.ImportCallEvent.NAME -> slices.add(host(e, hostThreads, "X",
                             e.getString("module") + "." + e.getString("function"), "vm.import", start, dur,
                             args("caller", e.getString("caller"))));
+                    case dev.ortho.vm.trace.WaitEvent.NAME -> slices.add(host(e, hostThreads, "X",
+                            "wait " + e.getString("function"), "vm.wait", start, dur,
+                            args("wait_type", e.getString("waitType"), "sources", e.getInt("sources"),
+                                    "failed", e.getBoolean("failed"))));
                     case dev.ortho.hal.trace.SemaphoreWaitEvent.NAME -> slices.add(host(e, hostThreads, "X",
                             "wait " + e.getString("semaphore"), "hal.semaphore", start, dur,
                             args("value", e.getLong("value"), "failed", e.getBoolean("failed"))));

@@ -1,6 +1,7 @@
 /**
- * JDK Flight Recorder events of the VM: host invocations ({@link InvocationEvent}) and calls
- * across modules through imports ({@link ImportCallEvent}). Plain {@code jdk.jfr} events; a
+ * JDK Flight Recorder events of the VM: host invocations ({@link InvocationEvent}), calls
+ * across modules through imports ({@link ImportCallEvent}) and invocations blocked on a VM wait
+ * ({@link WaitEvent}). Plain {@code jdk.jfr} events; a
  * recording enables them by name ({@code dev.ortho.vm.*}). When no recording enables them, the
  * hooks test one static flag and allocate nothing.
  */
