@@ -114,7 +114,7 @@ public class TraceEventsBenchmark {
         SemaphoreSignalEvent.record(device, value);
         AllocationEvent.record(device, value, false);
         QueueOperationEvent.finish(op, false);
-        ImportCallEvent.finish(call);
+        ImportCallEvent.finish(call, false);
         InvocationEvent.finish(invocation, false);
         return tiles;
     }

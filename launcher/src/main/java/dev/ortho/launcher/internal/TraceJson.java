@@ -61,7 +61,7 @@ final class TraceJson {
                             args("failed", e.getBoolean("failed"))));
                     case dev.ortho.vm.trace.ImportCallEvent.NAME -> slices.add(host(e, hostThreads, "X",
                             e.getString("module") + "." + e.getString("function"), "vm.import", start, dur,
-                            args("caller", e.getString("caller"))));
+                            args("caller", e.getString("caller"), "failed", e.getBoolean("failed"))));
                     case dev.ortho.vm.trace.WaitEvent.NAME -> slices.add(host(e, hostThreads, "X",
                             "wait " + e.getString("function"), "vm.wait", start, dur,
                             args("wait_type", e.getString("waitType"), "sources", e.getInt("sources"),

@@ -90,8 +90,9 @@ final class InterpreterCalls {
         ImportCallEvent event = ImportCallEvent.start(m.name(), f.module().name(), f.name()); // null if off
         try {
             outcome = f.module().beginCall(stack, out);
-            ImportCallEvent.finish(event);
+            ImportCallEvent.finish(event, false);
         } catch (StatusException e) {
+            ImportCallEvent.finish(event, true);
             out.arguments().releaseRefs();
             throw e.annotate("while calling import");
         }

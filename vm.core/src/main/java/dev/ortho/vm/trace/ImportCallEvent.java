@@ -9,7 +9,7 @@ import jdk.jfr.StackTrace;
 
 /**
  * A call from a bytecode function into another module through an import (for example a
- * {@code hal.*} call), from the call until the callee returns or yields. A callee that yields
+ * {@code hal.*} call), from the call until the callee returns, fails or yields. A callee that yields
  * (DEFERRED, e.g. a fence wait) ends the event at the yield; the resumption is not a new event.
  *
  * <p>Use {@link #start} / {@link #finish}: disabled, {@code start} returns null without
@@ -31,6 +31,8 @@ public final class ImportCallEvent extends Event {
     public String module;
     @Label("Function")
     public String function;
+    @Label("Failed")
+    public boolean failed;
 
     /** Whether a recording enables this event now (one static read; allocation-free). */
     public static boolean enabled() {
@@ -50,9 +52,10 @@ public final class ImportCallEvent extends Event {
         return event;
     }
 
-    /** Ends and commits {@code event} (null: nothing). */
-    public static void finish(ImportCallEvent event) {
+    /** Ends and commits {@code event} (null: nothing), marking it failed if the callee threw. */
+    public static void finish(ImportCallEvent event, boolean failed) {
         if (event != null) {
+            event.failed = failed;
             event.commit();
         }
     }
