@@ -2,13 +2,9 @@ package dev.ortho.bench.hal;
 
 import dev.ortho.base.Timeout;
 import dev.ortho.hal.BindingTable;
-import dev.ortho.hal.BufferRef;
 import dev.ortho.hal.CommandBuffer;
-import dev.ortho.hal.CommandCategory;
 import dev.ortho.hal.Device;
-import dev.ortho.hal.DispatchConfig;
 import dev.ortho.hal.Executable;
-import dev.ortho.hal.ExecutionStage;
 import dev.ortho.hal.Semaphore;
 import dev.ortho.hal.SemaphoreList;
 import dev.ortho.hal.trace.AllocationEvent;
@@ -19,7 +15,6 @@ import dev.ortho.hal.trace.SemaphoreWaitEvent;
 import dev.ortho.vm.trace.ImportCallEvent;
 import dev.ortho.vm.trace.InvocationEvent;
 import dev.ortho.vm.trace.WaitEvent;
-import java.lang.foreign.MemorySegment;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -91,16 +86,7 @@ public class TraceEventsBenchmark {
         }
         localTask = LocalTaskBench.device(2, LocalTaskBench.library("bench", "step", (d, w) -> counter.incrementAndGet()));
         executable = LocalTaskBench.executable(localTask, "bench");
-        commandBuffer = localTask.createCommandBuffer(0, CommandCategory.DISPATCH, Device.QUEUE_AFFINITY_ANY, 0);
-        commandBuffer.begin();
-        for (int i = 0; i < K; i++) {
-            if (i > 0) {
-                commandBuffer.executionBarrier(ExecutionStage.DISPATCH, ExecutionStage.DISPATCH, 0);
-            }
-            commandBuffer.dispatch(executable, 0, DispatchConfig.ofCount(1, 1, 1), MemorySegment.NULL,
-                    new BufferRef[0], 0);
-        }
-        commandBuffer.end();
+        commandBuffer = LocalTaskBench.barrierChain(localTask, executable, K);
         semaphore = localTask.createSemaphore(0);
     }
 

@@ -5,13 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.ortho.hal.DriverRegistry;
-import dev.ortho.vm.Instance;
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
+import dev.ortho.launcher.internal.IreeCompiledModelsTest.Run;
 import java.io.IOException;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -31,25 +26,10 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class TraceFileTest {
     private static final Path MODELS = Path.of("..", "models").toAbsolutePath().normalize();
-    private static final DriverRegistry REGISTRY = IreeCompiledModelsTest.registry();
     private static final String DEVICE = "local-task://?task_topology_group_count=2";
 
     @TempDir
     Path dir;
-
-    private record Run(int exit, String out, String err) {
-    }
-
-    private static Run run(List<String> args) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        Cli cli = new Cli(REGISTRY, "ortho test", () -> 0);
-        new VmTools(new Instance(), REGISTRY, () -> HalPrograms.EXTENSIONS,
-                () -> new ByteArrayInputStream(new byte[0])).subcommands().forEach(cli::add);
-        int exit = cli.run(args.toArray(String[]::new), new PrintStream(out, true, StandardCharsets.UTF_8),
-                new PrintStream(err, true, StandardCharsets.UTF_8));
-        return new Run(exit, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
-    }
 
     private List<String> mlpFlags(String tool, Path trace) {
         return new ArrayList<>(List.of(tool, "--module=" + MODELS.resolve("vmfb/mlp.vmvx.vmfb"), "--function=mlp",
@@ -83,8 +63,8 @@ class TraceFileTest {
     @Test
     void runModuleTracesMlpOnTwoWorkersAndOneQueue() throws IOException {
         Path trace = dir.resolve("trace.json");
-        Run r = run(mlpFlags("run-module", trace));
-        assertEquals(0, r.exit, r.err);
+        Run r = IreeCompiledModelsTest.run(mlpFlags("run-module", trace));
+        assertEquals(0, r.exit(), r.err());
         List<Map<String, Object>> events = events(trace);
 
         Map<String, String> threadNames = new HashMap<>();
@@ -177,8 +157,8 @@ class TraceFileTest {
         List<String> args = mlpFlags("benchmark-module", trace);
         args.add("--benchmark_min_time=3x");
         args.add("--benchmark_min_warmup_time=0");
-        Run r = run(args);
-        assertEquals(0, r.exit, r.err);
+        Run r = IreeCompiledModelsTest.run(args);
+        assertEquals(0, r.exit(), r.err());
         long invocations = events(trace).stream().filter(e -> "vm.invoke".equals(e.get("cat"))).count();
         assertTrue(invocations >= 3, "invocations traced: " + invocations);
     }
@@ -186,9 +166,9 @@ class TraceFileTest {
     @Test
     void traceFileInMissingDirectoryFailsWithInvalidArgument() {
         Path trace = dir.resolve("no-such-dir").resolve("trace.json");
-        Run r = run(mlpFlags("run-module", trace));
-        assertNotEquals(0, r.exit);
-        assertTrue(r.err.contains("INVALID_ARGUMENT") && r.err.contains("--trace_file=" + trace), r.err);
+        Run r = IreeCompiledModelsTest.run(mlpFlags("run-module", trace));
+        assertNotEquals(0, r.exit());
+        assertTrue(r.err().contains("INVALID_ARGUMENT") && r.err().contains("--trace_file=" + trace), r.err());
         assertFalse(Files.exists(trace));
     }
 }
