@@ -2,8 +2,8 @@
  * JDK Flight Recorder events of the HAL: queue operations from submit to retire
  * ({@link QueueOperationEvent}), the tiles each worker ran of a dispatch region
  * ({@link DispatchTilesEvent}), host-side semaphore waits and signals
- * ({@link SemaphoreWaitEvent}, {@link SemaphoreSignalEvent}) and buffer allocations
- * ({@link AllocationEvent}). Drivers emit them; a recording enables them by name
+ * ({@link SemaphoreWaitEvent}, {@link SemaphoreSignalEvent}), buffer allocations
+ * ({@link AllocationEvent}) and remote HAL request frames ({@link RemoteFrameEvent}). Drivers emit them; a recording enables them by name
  * ({@code dev.ortho.hal.*}). Disabled, every hook is one static read and allocates nothing.
  */
 @Export

@@ -5,6 +5,7 @@ import dev.ortho.base.StatusException;
 import dev.ortho.hal.trace.AllocationEvent;
 import dev.ortho.hal.trace.DispatchTilesEvent;
 import dev.ortho.hal.trace.QueueOperationEvent;
+import dev.ortho.hal.trace.RemoteFrameEvent;
 import dev.ortho.hal.trace.SemaphoreSignalEvent;
 import dev.ortho.hal.trace.SemaphoreWaitEvent;
 import dev.ortho.vm.trace.ImportCallEvent;
@@ -29,7 +30,7 @@ final class TraceFile implements AutoCloseable {
     /** The JFR event names the trace records. */
     static final List<String> EVENTS = List.of(InvocationEvent.NAME, ImportCallEvent.NAME, WaitEvent.NAME,
             QueueOperationEvent.NAME, DispatchTilesEvent.NAME, SemaphoreWaitEvent.NAME,
-            SemaphoreSignalEvent.NAME, AllocationEvent.NAME);
+            SemaphoreSignalEvent.NAME, AllocationEvent.NAME, RemoteFrameEvent.NAME);
 
     private final Path output;
     private final Recording recording;

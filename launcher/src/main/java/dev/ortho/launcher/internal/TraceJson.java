@@ -22,7 +22,7 @@ import jdk.jfr.consumer.RecordingFile;
  * ({@code ph:"M"}: {@code process_name}, {@code thread_name}, {@code thread_sort_index}).
  *
  * <p>Tracks: process 1 ("host") has one track per Java thread that invoked, called imports,
- * waited, signalled or allocated. Each device is a process with one track per executor worker
+ * waited, signalled, allocated or sent remote frames. Each device is a process with one track per executor worker
  * ({@code worker N}: the tiles it ran of each dispatch region) and one per queue
  * ({@code queue N}: each operation from submit to retire). Operations of one queue that are in
  * flight together overlap; the later ones go on extra tracks {@code queue N (overlap K)} so that
@@ -76,6 +76,10 @@ final class TraceJson {
                             "alloc " + e.getLong("size") + " B", "hal.allocation", start, 0,
                             args("allocator", e.getString("allocator"), "size", e.getLong("size"),
                                     "queue_ordered", e.getBoolean("queueOrdered"))));
+                    case dev.ortho.hal.trace.RemoteFrameEvent.NAME -> slices.add(host(e, hostThreads,
+                            e.getBoolean("oneWay") ? "i" : "X", "remote opcode " + e.getInt("opcode"), "hal.remote",
+                            start, dur, args("peer", e.getString("peer"), "bytes", e.getLong("bytes"),
+                                    "failed", e.getBoolean("failed"))));
                     case dev.ortho.hal.trace.DispatchTilesEvent.NAME -> {
                         int pid = devicePid(devicePids, e.getString("device"));
                         int worker = e.getInt("worker");
