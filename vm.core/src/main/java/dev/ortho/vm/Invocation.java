@@ -3,6 +3,8 @@ package dev.ortho.vm;
 import dev.ortho.base.Deadline;
 import dev.ortho.base.StatusCode;
 import dev.ortho.base.StatusException;
+import dev.ortho.vm.trace.InvocationEvent;
+import dev.ortho.vm.trace.WaitEvent;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
@@ -54,6 +56,7 @@ public final class Invocation {
         }
         Frame base = stack.enter(FrameType.EXTERNAL, null, 0, 0, null);
         Call call = base.outgoing().prepare(function);
+        InvocationEvent event = InvocationEvent.start(function.module().name(), function.name()); // null if off
         try {
             marshalInputs(function, inputs, call.arguments());
             drive(stack, base, function.module().beginCall(stack, call));
@@ -62,7 +65,9 @@ public final class Invocation {
                 call.arguments().reset(0, 0);  // drop the borrowed input refs: the stack outlives the call
             }
             stack.leave(base);
+            InvocationEvent.finish(event, false);
         } catch (StatusException e) {
+            InvocationEvent.finish(event, true);
             throw fail(stack, e);
         }
         context.spareStack.offer(stack);
@@ -115,7 +120,10 @@ public final class Invocation {
                 throw new StatusException(StatusCode.FAILED_PRECONDITION, "unbalanced stack after yield");
             }
             if (outcome == CallOutcome.DEFERRED && top.type() == FrameType.WAIT) {
-                top.setWaitStatus(waitSync(top));
+                WaitEvent event = WaitEvent.start(top.function(), top.waitType(), top.waitSourceCount()); // null if off
+                StatusException status = waitSync(top);
+                WaitEvent.finish(event, status != null);
+                top.setWaitStatus(status);
             }
             outcome = top.function().module().resumeCall(stack, top);
         }

@@ -4,16 +4,11 @@ import dev.ortho.base.Timeout;
 import dev.ortho.hal.BindingTable;
 import dev.ortho.hal.Buffer;
 import dev.ortho.hal.BufferParams;
-import dev.ortho.hal.BufferRef;
 import dev.ortho.hal.CommandBuffer;
-import dev.ortho.hal.CommandCategory;
 import dev.ortho.hal.Device;
-import dev.ortho.hal.DispatchConfig;
 import dev.ortho.hal.Executable;
-import dev.ortho.hal.ExecutionStage;
 import dev.ortho.hal.Semaphore;
 import dev.ortho.hal.SemaphoreList;
-import java.lang.foreign.MemorySegment;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.TimeUnit;
@@ -80,16 +75,7 @@ public class CommandBufferChainBenchmark {
             device = LocalTaskBench.device(2, LocalTaskBench.library("bench", "step", (d, w) -> body()));
             executable = LocalTaskBench.executable(device, "bench");
             unused = device.allocator().allocateBuffer(BufferParams.hostLocal(), 64);
-            commandBuffer = device.createCommandBuffer(0, CommandCategory.DISPATCH, Device.QUEUE_AFFINITY_ANY, 0);
-            commandBuffer.begin();
-            for (int i = 0; i < K; i++) {
-                if (i > 0) {
-                    commandBuffer.executionBarrier(ExecutionStage.DISPATCH, ExecutionStage.DISPATCH, 0);
-                }
-                commandBuffer.dispatch(executable, 0, DispatchConfig.ofCount(1, 1, 1), MemorySegment.NULL,
-                        new BufferRef[0], 0);
-            }
-            commandBuffer.end();
+            commandBuffer = LocalTaskBench.barrierChain(device, executable, K);
             semaphore = device.createSemaphore(0);
         } else {
             pool = new ForkJoinPool(2);

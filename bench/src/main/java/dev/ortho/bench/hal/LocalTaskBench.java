@@ -1,11 +1,16 @@
 package dev.ortho.bench.hal;
 
+import dev.ortho.hal.BufferRef;
+import dev.ortho.hal.CommandBuffer;
+import dev.ortho.hal.CommandCategory;
 import dev.ortho.hal.Device;
 import dev.ortho.hal.DeviceUri;
+import dev.ortho.hal.DispatchConfig;
 import dev.ortho.hal.Executable;
 import dev.ortho.hal.ExecutableCache;
 import dev.ortho.hal.ExecutableFunctionInfo;
 import dev.ortho.hal.ExecutableParams;
+import dev.ortho.hal.ExecutionStage;
 import dev.ortho.hal.cpu.internal.builtin.BuiltinKernels;
 import dev.ortho.hal.cpu.internal.executable.KernelLibraryRegistry;
 import dev.ortho.hal.cpu.internal.task.LocalTaskDriver;
@@ -14,6 +19,7 @@ import dev.ortho.hal.cpu.kernel.JvmStaticFormat;
 import dev.ortho.hal.cpu.kernel.Kernel;
 import dev.ortho.hal.cpu.kernel.KernelFunction;
 import dev.ortho.hal.cpu.kernel.KernelLibrary;
+import java.lang.foreign.MemorySegment;
 import java.util.List;
 import dev.ortho.hal.frontier.QueueAxes;
 
@@ -38,6 +44,25 @@ final class LocalTaskBench {
             return cache.prepareExecutable(new ExecutableParams(JvmStaticFormat.FORMAT, JvmStaticFormat.encode(name),
                     new int[0]));
         }
+    }
+
+    /**
+     * A recorded command buffer of {@code k} 1-tile dispatches of {@code executable}'s function 0,
+     * each separated from the previous one by an execution barrier.
+     */
+    static CommandBuffer barrierChain(Device device, Executable executable, int k) {
+        CommandBuffer commandBuffer = device.createCommandBuffer(0, CommandCategory.DISPATCH,
+                Device.QUEUE_AFFINITY_ANY, 0);
+        commandBuffer.begin();
+        for (int i = 0; i < k; i++) {
+            if (i > 0) {
+                commandBuffer.executionBarrier(ExecutionStage.DISPATCH, ExecutionStage.DISPATCH, 0);
+            }
+            commandBuffer.dispatch(executable, 0, DispatchConfig.ofCount(1, 1, 1), MemorySegment.NULL,
+                    new BufferRef[0], 0);
+        }
+        commandBuffer.end();
+        return commandBuffer;
     }
 
     /** A one-function library (no constants, no bindings, workgroup size 1). */

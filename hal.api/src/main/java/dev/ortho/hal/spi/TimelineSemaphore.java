@@ -10,6 +10,8 @@ import dev.ortho.hal.TimepointCallback;
 import dev.ortho.hal.frontier.Frontier;
 import dev.ortho.hal.frontier.SemaphoreScope;
 import dev.ortho.hal.frontier.TimelineFrontiers;
+import dev.ortho.hal.trace.SemaphoreSignalEvent;
+import dev.ortho.hal.trace.SemaphoreWaitEvent;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -182,6 +184,7 @@ public final class TimelineSemaphore implements Semaphore {
                 frontiers.signal(newValue, frontier);
             }
         }
+        SemaphoreSignalEvent.record(name, newValue); // nothing unless a recording enables it
         // Dekker with addTimepoint: we wrote value, then read pending; it writes pending, then
         // reads value. One of the two sees the other's write, so no timepoint is stranded.
         if (pending != 0) {
@@ -286,6 +289,7 @@ public final class TimelineSemaphore implements Semaphore {
             throw deadlineExceeded(target);
         }
         Waiter waiter = new Waiter(Thread.currentThread());
+        SemaphoreWaitEvent event = SemaphoreWaitEvent.start(name, target); // null unless recording
         Timepoint timepoint = addTimepoint(target, waiter);
         while (!waiter.done) {
             if (Thread.currentThread().isInterrupted()) {
@@ -306,6 +310,7 @@ public final class TimelineSemaphore implements Semaphore {
             }
             LockSupport.parkNanos(this, remaining);
         }
+        SemaphoreWaitEvent.finish(event, waiter.failure != null);
         if (waiter.failure != null) {
             throw copyOf(waiter.failure);
         }

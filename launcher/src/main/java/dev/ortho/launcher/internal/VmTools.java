@@ -441,7 +441,7 @@ final class VmTools {
     // ---------------------------------------------------------------- run-module / benchmark-module
 
     private static final Set<String> RUN_VALUE_FLAGS = Set.of("module", "function", "input", "device", "parameters",
-            HostMemoryFlag.NAME, "vm_compile");
+            HostMemoryFlag.NAME, "vm_compile", "trace_file");
     private static final Set<String> RUN_BOOL_FLAGS = Set.of("trace_execution", "print_statistics", "list_devices",
             "dump_devices");
     private static final Set<String> RESULT_FLAGS = Set.of("output", "expected_output", "output_max_element_count",
@@ -850,7 +850,8 @@ final class VmTools {
         Function function = selectFunction("run-module", modules.get(modules.size() - 1), flags.get("function", ""));
         int exit;
         String statistics;
-        try (Session session = new Session(modules, flags.all("device"), flags.all("parameters"),
+        try (TraceFile trace = TraceFile.start(flags.get("trace_file", "")); // written after the session closed
+                Session session = new Session(modules, flags.all("device"), flags.all("parameters"),
                 HostMemoryFlag.parse(flags))) {
             try (FunctionIo io = new FunctionIo(session.device(), false);
                     CoarseFences fences = isCoarseFences(function) ? new CoarseFences(requireDevice(session)) : null) {
@@ -960,7 +961,8 @@ final class VmTools {
         Function function = selectFunction("benchmark-module", modules.get(modules.size() - 1),
                 flags.get("function", ""));
         String statistics;
-        try (Session session = new Session(modules, flags.all("device"), flags.all("parameters"),
+        try (TraceFile trace = TraceFile.start(flags.get("trace_file", "")); // written after the session closed
+                Session session = new Session(modules, flags.all("device"), flags.all("parameters"),
                 HostMemoryFlag.parse(flags))) {
             try (FunctionIo io = new FunctionIo(session.device(), false);
                     CoarseFences fences = isCoarseFences(function) ? new CoarseFences(requireDevice(session)) : null) {

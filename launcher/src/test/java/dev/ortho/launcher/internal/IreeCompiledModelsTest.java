@@ -235,10 +235,11 @@ class IreeCompiledModelsTest {
         return m.group(1) + MODELS.resolve(m.group(2));
     }
 
-    private record Run(int exit, String out, String err) {
+    record Run(int exit, String out, String err) {
     }
 
-    private static Run run(List<String> args) {
+    /** Runs an ortho tool in-process over the models' driver registry. */
+    static Run run(List<String> args) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         Cli cli = new Cli(REGISTRY, "ortho test", () -> 0);

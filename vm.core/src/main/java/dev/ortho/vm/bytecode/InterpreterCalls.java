@@ -13,6 +13,7 @@ import dev.ortho.vm.Function;
 import dev.ortho.vm.RefObject;
 import dev.ortho.vm.Stack;
 import dev.ortho.vm.internal.isa.CoreOps;
+import dev.ortho.vm.trace.ImportCallEvent;
 
 /**
  * Calls and returns of {@link Interpreter}: internal calls push a frame and map arguments by the
@@ -86,9 +87,12 @@ final class InterpreterCalls {
         Call out = frame.outgoing().prepare(f);
         marshalImportArguments(f, c, segments, args, r, refs, out.arguments());
         CallOutcome outcome;
+        ImportCallEvent event = ImportCallEvent.start(m.name(), f.module().name(), f.name()); // null if off
         try {
             outcome = f.module().beginCall(stack, out);
+            ImportCallEvent.finish(event, false);
         } catch (StatusException e) {
+            ImportCallEvent.finish(event, true);
             out.arguments().releaseRefs();
             throw e.annotate("while calling import");
         }

@@ -10,6 +10,7 @@ import dev.ortho.hal.BufferUsage;
 import dev.ortho.hal.MemoryAccess;
 import dev.ortho.hal.MemoryHeap;
 import dev.ortho.hal.MemoryType;
+import dev.ortho.hal.trace.AllocationEvent;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.List;
@@ -111,6 +112,7 @@ public final class HeapAllocator implements Allocator {
         long live = bytesAllocated.addAndGet(size) - bytesFreed.get();
         bytesPeak.accumulateAndGet(live, Math::max);
         sharedLiveBytes.addAndGet(size);
+        AllocationEvent.record(name, size, queueAllocated); // nothing unless a recording enables it
         return new HeapBuffer(memory, normalizedType(params), normalizedAccess(params), normalizedUsage(params),
                 queueAllocated, () -> {
                     arena.close();

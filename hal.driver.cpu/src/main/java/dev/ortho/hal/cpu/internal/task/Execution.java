@@ -13,6 +13,7 @@ import dev.ortho.hal.cpu.internal.heap.Ranges;
 import dev.ortho.hal.cpu.kernel.DispatchState;
 import dev.ortho.hal.cpu.kernel.Kernel;
 import dev.ortho.hal.cpu.kernel.WorkgroupState;
+import dev.ortho.hal.trace.DispatchTilesEvent;
 import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -270,6 +271,12 @@ final class Execution {
      *     {@code IDLE} if there was nothing to claim
      */
     int drain(WorkerSlot worker, BlockProcessor processor) {
+        int result = claimAndRun(worker, processor);
+        worker.closeTrace(); // commits this worker's open DispatchTilesEvent, if tracing
+        return result;
+    }
+
+    private int claimAndRun(WorkerSlot worker, BlockProcessor processor) {
         int result = IDLE;
         while (true) {
             long c = (long) CURSOR.getAcquire(this); // acquire: pairs with the completer's release store
@@ -288,6 +295,9 @@ final class Execution {
                 continue;
             }
             result = CLAIMED;
+            if (DispatchTilesEvent.enabled()) { // one static read when no recording is on
+                worker.traceTiles(this, r, n);
+            }
             if (error == null) {
                 runTiles(r, t, t + n, worker);
             }
@@ -305,6 +315,26 @@ final class Execution {
                 processor.setBudget(budget(regionTiles[next]));
             }
         }
+    }
+
+    /** A new event for region {@code r} run by {@code worker} (tracing only; allocates). */
+    DispatchTilesEvent openTrace(int r, int worker) {
+        DispatchTilesEvent event = new DispatchTilesEvent();
+        event.device = op.queue.deviceName();
+        event.queue = op.queue.index();
+        event.worker = worker;
+        event.workers = workers;
+        event.region = r;
+        int start = regionStart(r);
+        String first = switch (command(start)) {
+            case Command.Dispatch d -> d.function().info().name();
+            case Command.Fill f -> "fill";
+            case Command.Copy c -> "copy";
+            case Command.Update u -> "update";
+        };
+        int more = regionEnd(r) - start - 1;
+        event.commands = more > 0 ? first + " +" + more : first;
+        return event;
     }
 
     static final int IDLE = 0;

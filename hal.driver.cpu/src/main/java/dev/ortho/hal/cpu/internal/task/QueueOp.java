@@ -11,6 +11,7 @@ import dev.ortho.hal.TimepointCallback;
 import dev.ortho.hal.cpu.internal.command.BlockProgram;
 import dev.ortho.hal.cpu.internal.command.Command;
 import dev.ortho.hal.cpu.internal.heap.HeapBuffer;
+import dev.ortho.hal.trace.QueueOperationEvent;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 
@@ -75,6 +76,8 @@ final class QueueOp extends MpscQueue.Node implements TimepointCallback {
     /** Bytes a transfer touches (decides inline vs. streaming). */
     long transferBytes;
     Resource[] retained = NO_RESOURCES;
+    /** The open trace event (null unless a recording was on at submission). */
+    QueueOperationEvent trace;
 
     private Timepoint[] timepoints = NO_TIMEPOINTS;
     private volatile int waitCount;

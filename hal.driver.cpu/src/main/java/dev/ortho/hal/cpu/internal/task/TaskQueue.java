@@ -8,6 +8,7 @@ import dev.ortho.hal.SemaphoreList;
 import dev.ortho.hal.cpu.internal.command.CommandExecutor;
 import dev.ortho.hal.cpu.internal.heap.HeapBuffer;
 import dev.ortho.hal.frontier.Frontier;
+import dev.ortho.hal.trace.QueueOperationEvent;
 import dev.ortho.task.DrainFunction;
 import dev.ortho.task.DrainResult;
 import dev.ortho.task.Executor;
@@ -94,6 +95,11 @@ final class TaskQueue implements DrainFunction {
         return index;
     }
 
+    /** The device's name (for trace events). */
+    String deviceName() {
+        return device.info().name();
+    }
+
     long axis() {
         return axis;
     }
@@ -129,6 +135,7 @@ final class TaskQueue implements DrainFunction {
 
     /** Registers {@code op} with the device and arms its waits; it runs once they are reached. */
     void submit(QueueOp op) {
+        op.trace = QueueOperationEvent.start(device.info().name(), index, op.kind.name()); // null if off
         device.register(op);
         op.arm();
     }
@@ -311,6 +318,7 @@ final class TaskQueue implements DrainFunction {
         if (!op.claimRetire()) {
             return;
         }
+        QueueOperationEvent.finish(op.trace, error != null);
         if (error != null) {
             op.cancelTimepoints();
             Execution execution = op.execution;

@@ -1,6 +1,7 @@
 package dev.ortho.hal.cpu.internal.task;
 
 import dev.ortho.hal.cpu.kernel.WorkgroupState;
+import dev.ortho.hal.trace.DispatchTilesEvent;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 
@@ -16,6 +17,11 @@ final class WorkerSlot {
     private MemorySegment scratch = MemorySegment.NULL;
     private WorkgroupState withLocal;
     private long withLocalBytes = -1;
+    // The open trace event (tracing only): which execution load and region it covers.
+    private DispatchTilesEvent traced;
+    private Execution tracedExecution;
+    private long tracedPosition;
+    private int tracedRegion;
 
     WorkerSlot(int processorId) {
         this.processorId = processorId;
@@ -39,5 +45,32 @@ final class WorkerSlot {
             withLocalBytes = localBytes;
         }
         return withLocal;
+    }
+
+    /**
+     * Counts {@code tiles} of region {@code region} of {@code execution} toward this worker's open
+     * trace event, first committing the open one and beginning a new one if it covers another
+     * region or submission. One event per worker per region, not per tile.
+     */
+    void traceTiles(Execution execution, int region, long tiles) {
+        if (traced == null || tracedExecution != execution || tracedPosition != execution.position
+                || tracedRegion != region) {
+            closeTrace();
+            traced = execution.openTrace(region, processorId);
+            tracedExecution = execution;
+            tracedPosition = execution.position;
+            tracedRegion = region;
+            traced.begin();
+        }
+        traced.tiles += tiles;
+    }
+
+    /** Commits the open trace event, if any (called when the worker stops claiming). */
+    void closeTrace() {
+        if (traced != null) {
+            traced.commit();
+            traced = null;
+            tracedExecution = null;
+        }
     }
 }

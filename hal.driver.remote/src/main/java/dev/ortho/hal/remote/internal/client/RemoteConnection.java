@@ -7,6 +7,7 @@ import dev.ortho.hal.remote.internal.protocol.FrameReader;
 import dev.ortho.hal.remote.internal.protocol.FrameWriter;
 import dev.ortho.hal.remote.internal.protocol.Protocol;
 import dev.ortho.hal.remote.internal.transport.Transport;
+import dev.ortho.hal.trace.RemoteFrameEvent;
 import java.nio.ByteBuffer;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -140,14 +141,22 @@ final class RemoteConnection implements Transport.Listener {
                 LockSupport.parkNanos(this, 50_000);
             }
         }
-        t.send(frame.finish());
+        t.send(traced(frame.finish()));
     }
 
     /** Sends if still open; for notifications and releases that may race a failure. */
     void sendQuietly(FrameWriter frame) {
         if (failure == null) {
-            transport.send(frame.finish());
+            transport.send(traced(frame.finish()));
         }
+    }
+
+    /** Records a one-way request frame for JFR (nothing unless a recording enables it). */
+    private ByteBuffer traced(ByteBuffer frame) {
+        if (RemoteFrameEvent.enabled()) {
+            RemoteFrameEvent.oneWay(peer, frame.getInt(Protocol.LENGTH_BYTES), frame.remaining());
+        }
+        return frame;
     }
 
     /**
@@ -164,6 +173,8 @@ final class RemoteConnection implements Transport.Listener {
         Pending call = new Pending();
         pending.put(id, call);
         long giveUp = System.nanoTime() + CALL_DEADLINES * deadlineNanos;
+        RemoteFrameEvent event = RemoteFrameEvent.enabled() // null unless a recording enables it
+                ? RemoteFrameEvent.start(peer, bytes.getInt(Protocol.LENGTH_BYTES), bytes.remaining()) : null;
         try {
             checkOpen();
             transport.send(bytes);
@@ -184,6 +195,7 @@ final class RemoteConnection implements Transport.Listener {
             }
         } finally {
             pending.remove(id);
+            RemoteFrameEvent.finish(event, call.reply == null);
         }
         FrameReader reply = call.reply;
         StatusException lostStatus = lost;

@@ -1,0 +1,35 @@
+package dev.ortho.hal.trace;
+
+import jdk.jfr.Category;
+import jdk.jfr.Description;
+import jdk.jfr.Event;
+import jdk.jfr.Label;
+import jdk.jfr.Name;
+import jdk.jfr.StackTrace;
+
+/** A semaphore signalled to a new value (an instant, on the signalling thread). */
+@Name(SemaphoreSignalEvent.NAME)
+@Label("HAL Semaphore Signal")
+@Category({"Ortho", "HAL"})
+@Description("A semaphore signalled to a new value")
+@StackTrace(false)
+public final class SemaphoreSignalEvent extends Event {
+    /** The JFR event name. */
+    public static final String NAME = "dev.ortho.hal.SemaphoreSignal";
+    private static final SemaphoreSignalEvent PROBE = new SemaphoreSignalEvent();
+
+    @Label("Semaphore")
+    public String semaphore;
+    @Label("Value")
+    public long value;
+
+    /** Records the signal if enabled; allocates nothing otherwise. */
+    public static void record(String semaphore, long value) {
+        if (PROBE.isEnabled()) {
+            SemaphoreSignalEvent event = new SemaphoreSignalEvent();
+            event.semaphore = semaphore;
+            event.value = value;
+            event.commit();
+        }
+    }
+}
