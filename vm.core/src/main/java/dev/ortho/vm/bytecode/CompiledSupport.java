@@ -16,6 +16,7 @@ import dev.ortho.vm.Stack;
 import dev.ortho.vm.VmBuffer;
 import dev.ortho.vm.internal.isa.CoreOps;
 import dev.ortho.vm.spi.InstructionExtension;
+import dev.ortho.vm.trace.ImportCallEvent;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteOrder;
 import java.util.ArrayList;
@@ -126,9 +127,13 @@ final class CompiledSupport {
         Stack stack = env.stack;
         int depth = stack.depth();
         CallOutcome outcome;
+        Function f = out.function();
+        ImportCallEvent event = ImportCallEvent.start(env.m.name(), f.module().name(), f.name()); // null if off
         try {
-            outcome = out.function().module().beginCall(stack, out);
+            outcome = f.module().beginCall(stack, out);
+            ImportCallEvent.finish(event, false);
         } catch (StatusException e) {
+            ImportCallEvent.finish(event, true);
             out.arguments().releaseRefs();
             detach(env, depth);
             throw e.annotate("while calling import");
