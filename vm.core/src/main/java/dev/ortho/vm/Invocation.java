@@ -1,5 +1,6 @@
 package dev.ortho.vm;
 
+import dev.ortho.vm.trace.VmTracing;
 import dev.ortho.base.Deadline;
 import dev.ortho.base.StatusCode;
 import dev.ortho.base.StatusException;
@@ -56,7 +57,8 @@ public final class Invocation {
         }
         Frame base = stack.enter(FrameType.EXTERNAL, null, 0, 0, null);
         Call call = base.outgoing().prepare(function);
-        InvocationEvent event = InvocationEvent.start(function.module().name(), function.name()); // null if off
+        InvocationEvent event = VmTracing.AVAILABLE // null if off
+                ? InvocationEvent.start(function.module().name(), function.name()) : null;
         try {
             marshalInputs(function, inputs, call.arguments());
             drive(stack, base, function.module().beginCall(stack, call));
@@ -65,9 +67,13 @@ public final class Invocation {
                 call.arguments().reset(0, 0);  // drop the borrowed input refs: the stack outlives the call
             }
             stack.leave(base);
-            InvocationEvent.finish(event, false);
+            if (event != null) {
+                InvocationEvent.finish(event, false);
+            }
         } catch (StatusException e) {
-            InvocationEvent.finish(event, true);
+            if (event != null) {
+                InvocationEvent.finish(event, true);
+            }
             throw fail(stack, e);
         }
         context.spareStack.offer(stack);
@@ -120,9 +126,12 @@ public final class Invocation {
                 throw new StatusException(StatusCode.FAILED_PRECONDITION, "unbalanced stack after yield");
             }
             if (outcome == CallOutcome.DEFERRED && top.type() == FrameType.WAIT) {
-                WaitEvent event = WaitEvent.start(top.function(), top.waitType(), top.waitSourceCount()); // null if off
+                WaitEvent event = VmTracing.AVAILABLE // null if off
+                        ? WaitEvent.start(top.function(), top.waitType(), top.waitSourceCount()) : null;
                 StatusException status = waitSync(top);
-                WaitEvent.finish(event, status != null);
+                if (event != null) {
+                    WaitEvent.finish(event, status != null);
+                }
                 top.setWaitStatus(status);
             }
             outcome = top.function().module().resumeCall(stack, top);

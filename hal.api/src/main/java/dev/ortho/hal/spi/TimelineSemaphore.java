@@ -1,5 +1,6 @@
 package dev.ortho.hal.spi;
 
+import dev.ortho.hal.trace.HalTracing;
 import dev.ortho.base.Deadline;
 import dev.ortho.base.StatusCode;
 import dev.ortho.base.StatusException;
@@ -184,7 +185,9 @@ public final class TimelineSemaphore implements Semaphore {
                 frontiers.signal(newValue, frontier);
             }
         }
-        SemaphoreSignalEvent.record(name, newValue); // nothing unless a recording enables it
+        if (HalTracing.AVAILABLE) {
+            SemaphoreSignalEvent.record(name, newValue); // nothing unless a recording enables it
+        }
         // Dekker with addTimepoint: we wrote value, then read pending; it writes pending, then
         // reads value. One of the two sees the other's write, so no timepoint is stranded.
         if (pending != 0) {
@@ -289,7 +292,7 @@ public final class TimelineSemaphore implements Semaphore {
             throw deadlineExceeded(target);
         }
         Waiter waiter = new Waiter(Thread.currentThread());
-        SemaphoreWaitEvent event = SemaphoreWaitEvent.start(name, target); // null unless recording
+        SemaphoreWaitEvent event = HalTracing.AVAILABLE ? SemaphoreWaitEvent.start(name, target) : null; // null unless recording
         Timepoint timepoint = addTimepoint(target, waiter);
         while (!waiter.done) {
             if (Thread.currentThread().isInterrupted()) {
@@ -310,7 +313,9 @@ public final class TimelineSemaphore implements Semaphore {
             }
             LockSupport.parkNanos(this, remaining);
         }
-        SemaphoreWaitEvent.finish(event, waiter.failure != null);
+        if (event != null) {
+            SemaphoreWaitEvent.finish(event, waiter.failure != null);
+        }
         if (waiter.failure != null) {
             throw copyOf(waiter.failure);
         }

@@ -3,6 +3,7 @@ package dev.ortho.vm.bytecode;
 import static dev.ortho.base.MessageText.printable;
 import static dev.ortho.vm.bytecode.Interpreter.*;
 
+import dev.ortho.vm.trace.VmTracing;
 import dev.ortho.base.StatusCode;
 import dev.ortho.base.StatusException;
 import dev.ortho.vm.Call;
@@ -87,12 +88,17 @@ final class InterpreterCalls {
         Call out = frame.outgoing().prepare(f);
         marshalImportArguments(f, c, segments, args, r, refs, out.arguments());
         CallOutcome outcome;
-        ImportCallEvent event = ImportCallEvent.start(m.name(), f.module().name(), f.name()); // null if off
+        ImportCallEvent event = VmTracing.AVAILABLE // null if off
+                ? ImportCallEvent.start(m.name(), f.module().name(), f.name()) : null;
         try {
             outcome = f.module().beginCall(stack, out);
-            ImportCallEvent.finish(event, false);
+            if (event != null) {
+                ImportCallEvent.finish(event, false);
+            }
         } catch (StatusException e) {
-            ImportCallEvent.finish(event, true);
+            if (event != null) {
+                ImportCallEvent.finish(event, true);
+            }
             out.arguments().releaseRefs();
             throw e.annotate("while calling import");
         }

@@ -1,5 +1,6 @@
 package dev.ortho.hal.cpu.internal.heap;
 
+import dev.ortho.hal.trace.HalTracing;
 import dev.ortho.base.StatusCode;
 import dev.ortho.base.StatusException;
 import dev.ortho.hal.Allocator;
@@ -112,7 +113,9 @@ public final class HeapAllocator implements Allocator {
         long live = bytesAllocated.addAndGet(size) - bytesFreed.get();
         bytesPeak.accumulateAndGet(live, Math::max);
         sharedLiveBytes.addAndGet(size);
-        AllocationEvent.record(name, size, queueAllocated); // nothing unless a recording enables it
+        if (HalTracing.AVAILABLE) {
+            AllocationEvent.record(name, size, queueAllocated); // nothing unless a recording enables it
+        }
         return new HeapBuffer(memory, normalizedType(params), normalizedAccess(params), normalizedUsage(params),
                 queueAllocated, () -> {
                     arena.close();

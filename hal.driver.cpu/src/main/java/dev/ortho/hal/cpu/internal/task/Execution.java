@@ -1,5 +1,6 @@
 package dev.ortho.hal.cpu.internal.task;
 
+import dev.ortho.hal.trace.HalTracing;
 import dev.ortho.base.StatusCode;
 import dev.ortho.base.StatusException;
 import dev.ortho.hal.BindingTable;
@@ -295,7 +296,7 @@ final class Execution {
                 continue;
             }
             result = CLAIMED;
-            if (DispatchTilesEvent.enabled()) { // one static read when no recording is on
+            if (HalTracing.AVAILABLE && DispatchTilesEvent.enabled()) { // static reads when no recording is on
                 worker.traceTiles(this, r, n);
             }
             if (error == null) {

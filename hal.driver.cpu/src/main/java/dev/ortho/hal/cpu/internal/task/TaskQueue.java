@@ -1,5 +1,6 @@
 package dev.ortho.hal.cpu.internal.task;
 
+import dev.ortho.hal.trace.HalTracing;
 import dev.ortho.base.StatusCode;
 import dev.ortho.base.StatusException;
 import dev.ortho.hal.HostCall;
@@ -135,7 +136,8 @@ final class TaskQueue implements DrainFunction {
 
     /** Registers {@code op} with the device and arms its waits; it runs once they are reached. */
     void submit(QueueOp op) {
-        op.trace = QueueOperationEvent.start(device.info().name(), index, op.kind.name()); // null if off
+        op.trace = HalTracing.AVAILABLE // null if off
+                ? QueueOperationEvent.start(device.info().name(), index, op.kind.name()) : null;
         device.register(op);
         op.arm();
     }
@@ -318,7 +320,9 @@ final class TaskQueue implements DrainFunction {
         if (!op.claimRetire()) {
             return;
         }
-        QueueOperationEvent.finish(op.trace, error != null);
+        if (op.trace != null) {
+            QueueOperationEvent.finish(op.trace, error != null);
+        }
         if (error != null) {
             op.cancelTimepoints();
             Execution execution = op.execution;

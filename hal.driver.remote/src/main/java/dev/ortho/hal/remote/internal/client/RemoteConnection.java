@@ -1,5 +1,6 @@
 package dev.ortho.hal.remote.internal.client;
 
+import dev.ortho.hal.trace.HalTracing;
 import dev.ortho.base.StatusCode;
 import dev.ortho.base.StatusException;
 import dev.ortho.hal.frontier.Frontier;
@@ -153,7 +154,7 @@ final class RemoteConnection implements Transport.Listener {
 
     /** Records a one-way request frame for JFR (nothing unless a recording enables it). */
     private ByteBuffer traced(ByteBuffer frame) {
-        if (RemoteFrameEvent.enabled()) {
+        if (HalTracing.AVAILABLE && RemoteFrameEvent.enabled()) {
             RemoteFrameEvent.oneWay(peer, frame.getInt(Protocol.LENGTH_BYTES), frame.remaining());
         }
         return frame;
@@ -173,7 +174,7 @@ final class RemoteConnection implements Transport.Listener {
         Pending call = new Pending();
         pending.put(id, call);
         long giveUp = System.nanoTime() + CALL_DEADLINES * deadlineNanos;
-        RemoteFrameEvent event = RemoteFrameEvent.enabled() // null unless a recording enables it
+        RemoteFrameEvent event = HalTracing.AVAILABLE && RemoteFrameEvent.enabled() // null unless recording
                 ? RemoteFrameEvent.start(peer, bytes.getInt(Protocol.LENGTH_BYTES), bytes.remaining()) : null;
         try {
             checkOpen();
@@ -195,7 +196,9 @@ final class RemoteConnection implements Transport.Listener {
             }
         } finally {
             pending.remove(id);
-            RemoteFrameEvent.finish(event, call.reply == null);
+            if (event != null) {
+                RemoteFrameEvent.finish(event, call.reply == null);
+            }
         }
         FrameReader reply = call.reply;
         StatusException lostStatus = lost;
