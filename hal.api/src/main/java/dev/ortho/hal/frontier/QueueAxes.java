@@ -2,7 +2,7 @@ package dev.ortho.hal.frontier;
 
 import dev.ortho.base.StatusCode;
 import dev.ortho.base.StatusException;
-import java.security.SecureRandom;
+import java.util.SplittableRandom;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -31,7 +31,7 @@ public final class QueueAxes {
     /** Pairs per allocator: 256 session epochs times 256 device indexes. */
     public static final int CAPACITY = 256 * 256;
 
-    private static final QueueAxes PROCESS = new QueueAxes(new SecureRandom().nextInt(256), 0, CAPACITY);
+    private static final QueueAxes PROCESS = new QueueAxes(new SplittableRandom().nextInt(256), 0, CAPACITY);
 
     private final int firstSession;
     private final int machine;

@@ -3,7 +3,6 @@ package dev.ortho.vm.bytecode;
 import static dev.ortho.base.MessageText.printable;
 import static dev.ortho.vm.bytecode.Interpreter.REF_MASK;
 
-import dev.ortho.vm.trace.VmTracing;
 import dev.ortho.base.StatusCode;
 import dev.ortho.base.StatusException;
 import dev.ortho.vm.Call;
@@ -17,7 +16,6 @@ import dev.ortho.vm.Stack;
 import dev.ortho.vm.VmBuffer;
 import dev.ortho.vm.internal.isa.CoreOps;
 import dev.ortho.vm.spi.InstructionExtension;
-import dev.ortho.vm.trace.ImportCallEvent;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteOrder;
 import java.util.ArrayList;
@@ -128,19 +126,9 @@ final class CompiledSupport {
         Stack stack = env.stack;
         int depth = stack.depth();
         CallOutcome outcome;
-        Function f = out.function();
-        ImportCallEvent event = VmTracing.AVAILABLE // null if off
-                ? ImportCallEvent.start(env.m.name(), f.module().name(), f.name()) : null;
         try {
-            outcome = f.module().beginCall(stack, out);
-            if (event != null) {
-                ImportCallEvent.finish(event, false);
-            }
+            outcome = InterpreterCalls.beginImport(env.m.name(), stack, out);
         } catch (StatusException e) {
-            if (event != null) {
-                ImportCallEvent.finish(event, true);
-            }
-            out.arguments().releaseRefs();
             detach(env, depth);
             throw e.annotate("while calling import");
         }

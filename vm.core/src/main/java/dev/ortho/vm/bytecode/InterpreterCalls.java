@@ -88,18 +88,9 @@ final class InterpreterCalls {
         Call out = frame.outgoing().prepare(f);
         marshalImportArguments(f, c, segments, args, r, refs, out.arguments());
         CallOutcome outcome;
-        ImportCallEvent event = VmTracing.AVAILABLE // null if off
-                ? ImportCallEvent.start(m.name(), f.module().name(), f.name()) : null;
         try {
-            outcome = f.module().beginCall(stack, out);
-            if (event != null) {
-                ImportCallEvent.finish(event, false);
-            }
+            outcome = beginImport(m.name(), stack, out);
         } catch (StatusException e) {
-            if (event != null) {
-                ImportCallEvent.finish(event, true);
-            }
-            out.arguments().releaseRefs();
             throw e.annotate("while calling import");
         }
         if (outcome == CallOutcome.DEFERRED) {
@@ -108,6 +99,32 @@ final class InterpreterCalls {
             return DEFER;
         }
         return finishImport(m, st, frame, op);
+    }
+
+    /**
+     * Begins the prepared import call {@code out} from module {@code caller}, recorded as an
+     * {@link ImportCallEvent} while tracing (it ends when the callee returns, fails or yields).
+     * Shared by the interpreter and compiled code, so both record and clean up alike.
+     *
+     * @throws StatusException what the callee threw, unannotated, after releasing the argument refs
+     */
+    static CallOutcome beginImport(String caller, Stack stack, Call out) {
+        Function f = out.function();
+        ImportCallEvent event = VmTracing.AVAILABLE // null if off
+                ? ImportCallEvent.start(caller, f.module().name(), f.name()) : null;
+        try {
+            CallOutcome outcome = f.module().beginCall(stack, out);
+            if (event != null) {
+                ImportCallEvent.finish(event, false);
+            }
+            return outcome;
+        } catch (StatusException e) {
+            if (event != null) {
+                ImportCallEvent.finish(event, true);
+            }
+            out.arguments().releaseRefs();
+            throw e;
+        }
     }
 
     static void marshalImportArguments(Function f, byte[] c, int segments, int args, int[] r,
