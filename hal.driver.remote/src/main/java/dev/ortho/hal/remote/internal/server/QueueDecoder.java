@@ -314,39 +314,4 @@ final class QueueDecoder {
         retained.add(resource);
         return resource;
     }
-
-    static BufferRef ref(FrameReader in, HandleTable handles, List<Resource> retained) {
-        int kind = in.u8("buffer reference kind");
-        return switch (kind) {
-            case Protocol.REF_NONE -> null;
-            case Protocol.REF_DIRECT -> {
-                Buffer buffer = use(handles.get(in.i64("buffer"), Buffer.class, "referenced buffer"), retained);
-                yield BufferRef.of(buffer, in.i64("offset"), in.i64("length"));
-            }
-            case Protocol.REF_SLOT -> BufferRef.slot(in.i32("slot"), in.i64("offset"), in.i64("length"));
-            default -> throw new StatusException(StatusCode.INVALID_ARGUMENT, "buffer reference kind " + kind
-                    + " is not 0, 1 or 2");
-        };
-    }
-
-    static BufferRef[] refs(FrameReader in, HandleTable handles, List<Resource> retained) {
-        int count = in.count("bindings");
-        BufferRef[] refs = new BufferRef[count];
-        for (int i = 0; i < count; i++) {
-            refs[i] = ref(in, handles, retained);
-        }
-        return refs;
-    }
-
-    static DispatchConfig config(FrameReader in, HandleTable handles, List<Resource> retained) {
-        int sx = in.i32("workgroup size x");
-        int sy = in.i32("workgroup size y");
-        int sz = in.i32("workgroup size z");
-        int cx = in.i32("workgroup count x");
-        int cy = in.i32("workgroup count y");
-        int cz = in.i32("workgroup count z");
-        BufferRef countRef = ref(in, handles, retained);
-        int local = in.i32("dynamic local memory");
-        return new DispatchConfig(sx, sy, sz, cx, cy, cz, countRef, local);
-    }
 }
