@@ -44,6 +44,23 @@ public final class RefCount {
     }
 
     /**
+     * Adds a reference unless the last one was released already (a resource must not come back
+     * to life).
+     *
+     * @return false, changing nothing, if no reference was left
+     */
+    public boolean tryRetain() {
+        int current;
+        do {
+            current = (int) COUNT.getVolatile(this);
+            if (current <= 0) {
+                return false;
+            }
+        } while (!COUNT.compareAndSet(this, current, current + 1)); // pairs with release()'s RMW
+        return true;
+    }
+
+    /**
      * Drops a reference.
      *
      * @param owner names the resource in the error message (its {@code toString} is called only

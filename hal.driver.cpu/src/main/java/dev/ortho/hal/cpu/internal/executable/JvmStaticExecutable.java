@@ -6,10 +6,10 @@ import dev.ortho.hal.ExecutableFunctionInfo;
 import dev.ortho.hal.cpu.kernel.JvmStaticFormat;
 import dev.ortho.hal.cpu.kernel.KernelFunction;
 import dev.ortho.hal.cpu.kernel.KernelLibrary;
+import dev.ortho.hal.spi.RefCount;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * A prepared {@code jvm-static} executable: the kernel functions it exports, resolved from a
@@ -18,7 +18,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 public final class JvmStaticExecutable implements LocalExecutable {
     private final String library;
     private final KernelFunction[] functions;
-    private final AtomicInteger references = new AtomicInteger(1);
+    private final RefCount references = new RefCount();
 
     private JvmStaticExecutable(String library, KernelFunction[] functions) {
         this.library = library;
@@ -89,14 +89,12 @@ public final class JvmStaticExecutable implements LocalExecutable {
 
     @Override
     public void retain() {
-        references.incrementAndGet();
+        references.retain();
     }
 
     @Override
     public void release() {
-        if (references.decrementAndGet() < 0) {
-            throw new StatusException(StatusCode.FAILED_PRECONDITION, this + " released more times than retained");
-        }
+        references.release(this);
     }
 
     @Override

@@ -8,7 +8,7 @@ import dev.ortho.hal.ExecutableParams;
 import dev.ortho.hal.cpu.internal.vmvx.VmvxLoader;
 import dev.ortho.hal.cpu.kernel.JvmStaticFormat;
 import dev.ortho.vm.bytecode.ExecutionMode;
-import java.util.concurrent.atomic.AtomicInteger;
+import dev.ortho.hal.spi.RefCount;
 
 /**
  * Prepares {@code jvm-static} executables (against the {@link KernelLibraryRegistry}'s kernel
@@ -20,7 +20,7 @@ public final class LocalExecutableCache implements ExecutableCache {
     private final String identifier;
     private final KernelLibraryRegistry libraries;
     private final ExecutionMode kernelExecution;
-    private final AtomicInteger references = new AtomicInteger(1);
+    private final RefCount references = new RefCount();
 
     /** A cache whose VMVX dispatch functions run as the registry's loader says. */
     public LocalExecutableCache(String identifier, KernelLibraryRegistry libraries) {
@@ -74,14 +74,11 @@ public final class LocalExecutableCache implements ExecutableCache {
 
     @Override
     public void retain() {
-        references.incrementAndGet();
+        references.retain();
     }
 
     @Override
     public void release() {
-        if (references.decrementAndGet() < 0) {
-            throw new StatusException(StatusCode.FAILED_PRECONDITION, "executable cache '" + identifier
-                    + "' released more times than retained");
-        }
+        references.release("executable cache '" + identifier + "'");
     }
 }

@@ -39,7 +39,7 @@ import java.lang.foreign.MemorySegment;
 import java.util.Arrays;
 import java.util.List;
 import dev.ortho.vm.bytecode.ExecutionMode;
-import java.util.concurrent.atomic.AtomicInteger;
+import dev.ortho.hal.spi.RefCount;
 import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -71,7 +71,7 @@ public final class LocalSyncDevice implements Device {
     private final HeapAllocator allocator;
     private final KernelLibraryRegistry libraries;
     private final ExecutionMode kernelExecution;
-    private final AtomicInteger references = new AtomicInteger(1);
+    private final RefCount references = new RefCount();
     private final AtomicLong semaphoreCount = new AtomicLong();
     private final AtomicLong poolCount = new AtomicLong();
     private final SyncPool defaultPool;
@@ -412,18 +412,14 @@ public final class LocalSyncDevice implements Device {
 
     @Override
     public void retain() {
-        references.incrementAndGet();
+        references.retain();
     }
 
     @Override
     public void release() {
-        int remaining = references.decrementAndGet();
-        if (remaining == 0) {
+        if (references.release(this)) {
             closed = true;
             defaultPool.shutdown();
-        } else if (remaining < 0) {
-            throw new StatusException(StatusCode.FAILED_PRECONDITION, "device '" + info.name()
-                    + "' released more times than retained");
         }
     }
 

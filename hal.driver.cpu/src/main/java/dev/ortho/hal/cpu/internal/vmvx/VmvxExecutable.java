@@ -9,12 +9,12 @@ import dev.ortho.hal.cpu.kernel.KernelFunction;
 import dev.ortho.hal.cpu.kernel.WorkgroupState;
 import dev.ortho.vm.Function;
 import dev.ortho.vm.bytecode.BytecodeModule;
+import dev.ortho.hal.spi.RefCount;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedDeque;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 
 /**
@@ -37,7 +37,7 @@ public final class VmvxExecutable implements LocalExecutable {
     private final Supplier<VmvxWorker> workerFactory;
     private final ConcurrentLinkedDeque<VmvxWorker> spares = new ConcurrentLinkedDeque<>();
     private final List<VmvxWorker> all = new ArrayList<>();
-    private final AtomicInteger references = new AtomicInteger(1);
+    private final RefCount references = new RefCount();
     private volatile VmvxWorker[] workers;
     private boolean closed;
 
@@ -166,16 +166,12 @@ public final class VmvxExecutable implements LocalExecutable {
 
     @Override
     public void retain() {
-        references.incrementAndGet();
+        references.retain();
     }
 
     @Override
     public void release() {
-        int left = references.decrementAndGet();
-        if (left < 0) {
-            throw new StatusException(StatusCode.FAILED_PRECONDITION, this + " released more times than retained");
-        }
-        if (left == 0) {
+        if (references.release(this)) {
             synchronized (this) {
                 closed = true;
                 all.forEach(VmvxWorker::close);
