@@ -1,7 +1,6 @@
 package dev.ortho.hal.validation.internal;
 
 import dev.ortho.base.StatusCode;
-import dev.ortho.base.StatusException;
 import dev.ortho.hal.Allocator;
 import dev.ortho.hal.BindingTable;
 import dev.ortho.hal.Buffer;

@@ -1,7 +1,5 @@
 package dev.ortho.hal.remote.internal.client;
 
-import dev.ortho.base.StatusCode;
-import dev.ortho.base.StatusException;
 import dev.ortho.hal.Event;
 import dev.ortho.hal.remote.internal.protocol.Protocol;
 import dev.ortho.hal.spi.RefCount;

@@ -1,6 +1,5 @@
 package dev.ortho.hal.remote.internal.client;
 
-import dev.ortho.base.StatusCode;
 import dev.ortho.base.StatusException;
 import dev.ortho.base.Timeout;
 import dev.ortho.hal.Semaphore;
