@@ -62,6 +62,17 @@ public final class CommandRecorder {
     private volatile Recording recording; // published by end()
     private int debugDepth;
     private int bindingCount;
+    /** The command {@link #checker} checks (recording thread only); the visitors allocate nothing per call. */
+    private RecordedCommand checking;
+    private final RecordedCommand.RefVisitor checker = (argument, index, ref) ->
+            checkRef(checking.call(), argument, index, ref);
+    private final RecordedCommand.RefVisitor committer = (argument, index, ref) -> {
+        if (ref.isIndirect()) {
+            bindingCount = Math.max(bindingCount, ref.bufferSlot() + 1);
+        } else {
+            keep(ref.buffer());
+        }
+    };
 
     /**
      * A recorder for a command buffer created with these (checked, {@link #checkCreate})
@@ -231,12 +242,18 @@ public final class CommandRecorder {
      * (IREE's rule); INVALID_ARGUMENT if it is null. Direct references pass.
      */
     public void checkRef(String call, String argument, BufferRef ref) {
+        checkRef(call, argument, -1, ref);
+    }
+
+    private void checkRef(String call, String argument, int index, BufferRef ref) {
         if (ref == null) {
-            throw argument(StatusCode.INVALID_ARGUMENT, "commandBuffer." + call, argument, "is null");
+            throw argument(StatusCode.INVALID_ARGUMENT, "commandBuffer." + call,
+                    RecordedCommand.RefVisitor.name(argument, index), "is null");
         }
         if (ref.isIndirect() && ref.bufferSlot() >= bindingCapacity) {
-            throw argument(StatusCode.OUT_OF_RANGE, "commandBuffer." + call, argument, "binding table slot "
-                    + ref.bufferSlot() + " is outside the binding capacity " + bindingCapacity + " of " + owner);
+            throw argument(StatusCode.OUT_OF_RANGE, "commandBuffer." + call,
+                    RecordedCommand.RefVisitor.name(argument, index), "binding table slot " + ref.bufferSlot()
+                            + " is outside the binding capacity " + bindingCapacity + " of " + owner);
         }
     }
 
@@ -246,26 +263,20 @@ public final class CommandRecorder {
      * off) and counts its slots. The driver's own argument checks run before this call.
      */
     public void record(RecordedCommand command) {
-        String call = command.call();
-        require(call, command.category());
-        command.forEachRef((argument, ref) -> checkRef(call, argument, ref));
+        require(command.call(), command.category());
+        checking = command;
+        command.forEachRef(checker);
         switch (command) { // every check before anything is retained
-            case RecordedCommand.SignalEvent signal -> nonNull(call, "event", signal.event());
-            case RecordedCommand.ResetEvent reset -> nonNull(call, "event", reset.event());
+            case RecordedCommand.SignalEvent signal -> nonNull(command.call(), "event", signal.event());
+            case RecordedCommand.ResetEvent reset -> nonNull(command.call(), "event", reset.event());
             case RecordedCommand.WaitEvents wait -> {
                 for (int i = 0; i < wait.events().size(); i++) {
-                    nonNull(call, "events[" + i + "]", wait.events().get(i));
+                    nonNull(command.call(), "events[" + i + "]", wait.events().get(i));
                 }
             }
             default -> { }
         }
-        command.forEachRef((argument, ref) -> {
-            if (ref.isIndirect()) {
-                bindingCount = Math.max(bindingCount, ref.bufferSlot() + 1);
-            } else {
-                keep(ref.buffer());
-            }
-        });
+        command.forEachRef(committer);
         switch (command) {
             case RecordedCommand.SignalEvent signal -> keep(signal.event());
             case RecordedCommand.ResetEvent reset -> keep(reset.event());
@@ -292,17 +303,26 @@ public final class CommandRecorder {
 
     // ---- typed conveniences: capture the operands and record ----
 
-    /** Captures a barrier (null arrays are empty; INVALID_ARGUMENT naming a null element). */
-    public static RecordedCommand.Barrier barrier(int sourceStages, int targetStages, int flags,
+    /**
+     * Checks the state ({@link #require}) and captures a barrier (null arrays are empty;
+     * INVALID_ARGUMENT naming a null element); the driver checks its buffers, then records it.
+     */
+    public RecordedCommand.Barrier barrier(int sourceStages, int targetStages, int flags,
             MemoryBarrier[] memoryBarriers, BufferBarrier[] bufferBarriers) {
+        require("executionBarrier", 0);
         return new RecordedCommand.Barrier(sourceStages, targetStages, flags,
                 list("executionBarrier", "memoryBarriers", memoryBarriers),
                 bufferBarriers("executionBarrier", bufferBarriers));
     }
 
-    /** Captures an event wait (INVALID_ARGUMENT for a null array or element). */
-    public static RecordedCommand.WaitEvents waitEvents(Event[] events, int sourceStages, int targetStages,
+    /**
+     * Checks the state and category ({@link #require}: DISPATCH, as IREE) and captures an event
+     * wait (INVALID_ARGUMENT for a null array or element); the driver checks the events and
+     * buffers, then records it.
+     */
+    public RecordedCommand.WaitEvents waitEvents(Event[] events, int sourceStages, int targetStages,
             MemoryBarrier[] memoryBarriers, BufferBarrier[] bufferBarriers) {
+        require("waitEvents", CommandCategory.DISPATCH);
         nonNull("waitEvents", "events", events);
         return new RecordedCommand.WaitEvents(list("waitEvents", "events", events), sourceStages, targetStages,
                 list("waitEvents", "memoryBarriers", memoryBarriers), bufferBarriers("waitEvents", bufferBarriers));

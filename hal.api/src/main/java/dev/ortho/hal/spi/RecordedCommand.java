@@ -38,8 +38,16 @@ public sealed interface RecordedCommand {
     /** Receives a command's buffer references. */
     @FunctionalInterface
     interface RefVisitor {
-        /** @param argument the argument's name ({@code target}, {@code bindings[2]}, …) */
-        void visit(String argument, BufferRef ref);
+        /**
+         * @param argument the argument's name ({@code target}, {@code bindings}, …)
+         * @param index the element of a list argument ({@code bindings[index]}), or -1
+         */
+        void visit(String argument, int index, BufferRef ref);
+
+        /** {@code argument} or {@code argument[index]}, for messages (built only when one fails). */
+        static String name(String argument, int index) {
+            return index < 0 ? argument : argument + "[" + index + "]";
+        }
     }
 
     /** {@link CommandBuffer#beginDebugGroup}. */
@@ -111,7 +119,7 @@ public sealed interface RecordedCommand {
     record Advise(BufferRef buffer, long flags, long arg0, long arg1) implements RecordedCommand {
         public String call() { return "adviseBuffer"; }
         public int category() { return CommandCategory.TRANSFER; }
-        public void forEachRef(RefVisitor visitor) { visitor.visit("buffer", buffer); }
+        public void forEachRef(RefVisitor visitor) { visitor.visit("buffer", -1, buffer); }
         public void replay(CommandBuffer target) { target.adviseBuffer(buffer, flags, arg0, arg1); }
     }
 
@@ -119,7 +127,7 @@ public sealed interface RecordedCommand {
     record Fill(BufferRef target, int pattern, int patternLength, int flags) implements RecordedCommand {
         public String call() { return "fillBuffer"; }
         public int category() { return CommandCategory.TRANSFER; }
-        public void forEachRef(RefVisitor visitor) { visitor.visit("target", target); }
+        public void forEachRef(RefVisitor visitor) { visitor.visit("target", -1, target); }
         public void replay(CommandBuffer into) { into.fillBuffer(target, pattern, patternLength, flags); }
     }
 
@@ -127,7 +135,7 @@ public sealed interface RecordedCommand {
     record Update(byte[] data, BufferRef target, int flags) implements RecordedCommand {
         public String call() { return "updateBuffer"; }
         public int category() { return CommandCategory.TRANSFER; }
-        public void forEachRef(RefVisitor visitor) { visitor.visit("target", target); }
+        public void forEachRef(RefVisitor visitor) { visitor.visit("target", -1, target); }
         public void replay(CommandBuffer into) { into.updateBuffer(MemorySegment.ofArray(data), target, flags); }
 
         @Override
@@ -151,8 +159,8 @@ public sealed interface RecordedCommand {
         public String call() { return "copyBuffer"; }
         public int category() { return CommandCategory.TRANSFER; }
         public void forEachRef(RefVisitor visitor) {
-            visitor.visit("source", source);
-            visitor.visit("target", target);
+            visitor.visit("source", -1, source);
+            visitor.visit("target", -1, target);
         }
         public void replay(CommandBuffer into) { into.copyBuffer(source, target, flags); }
     }
@@ -170,10 +178,10 @@ public sealed interface RecordedCommand {
         public int category() { return CommandCategory.DISPATCH; }
         public void forEachRef(RefVisitor visitor) {
             for (int i = 0; i < bindings.size(); i++) {
-                visitor.visit("bindings[" + i + "]", bindings.get(i));
+                visitor.visit("bindings", i, bindings.get(i));
             }
             if (config.workgroupCountRef() != null) {
-                visitor.visit("workgroup count", config.workgroupCountRef());
+                visitor.visit("workgroup count", -1, config.workgroupCountRef());
             }
         }
         public void replay(CommandBuffer into) {
@@ -203,7 +211,7 @@ public sealed interface RecordedCommand {
 
     private static void bufferRefs(List<BufferBarrier> barriers, RefVisitor visitor) {
         for (int i = 0; i < barriers.size(); i++) {
-            visitor.visit("bufferBarriers[" + i + "]", barriers.get(i).buffer());
+            visitor.visit("bufferBarriers", i, barriers.get(i).buffer());
         }
     }
 }

@@ -88,11 +88,11 @@ class CommandRecorderTest {
         // IREE validates events as dispatch-category commands
         rejected(StatusCode.FAILED_PRECONDITION, () -> transfer.record(new RecordedCommand.SignalEvent(event, 0)),
                 "commandBuffer.signalEvent", "category DISPATCH", "allows only TRANSFER");
-        rejected(StatusCode.FAILED_PRECONDITION, () -> transfer.record(CommandRecorder.waitEvents(new Event[] {event},
+        rejected(StatusCode.FAILED_PRECONDITION, () -> transfer.record(transfer.waitEvents(new Event[] {event},
                 0, 0, null, null)), "commandBuffer.waitEvents", "DISPATCH");
         // barriers and debug groups are allowed in every command buffer
-        transfer.record(CommandRecorder.barrier(0, 0, 0, null, null));
-        dispatch.record(CommandRecorder.barrier(0, 0, 0, null, null));
+        transfer.record(transfer.barrier(0, 0, 0, null, null));
+        dispatch.record(dispatch.barrier(0, 0, 0, null, null));
         dispatch.record(new RecordedCommand.ResetEvent(event, 0));
         assertEquals(2, references(event), "retained once, by the recorded reset only");
     }
@@ -102,7 +102,7 @@ class CommandRecorderTest {
         CommandRecorder recorder = recording(0, ANY, 3);
         rejected(StatusCode.OUT_OF_RANGE, () -> recorder.record(fill(BufferRef.slot(3, 0, 4))),
                 "commandBuffer.fillBuffer target", "slot 3", "capacity 3");
-        rejected(StatusCode.OUT_OF_RANGE, () -> recorder.record(CommandRecorder.barrier(0, 0, 0, null,
+        rejected(StatusCode.OUT_OF_RANGE, () -> recorder.record(recorder.barrier(0, 0, 0, null,
                 new BufferBarrier[] {new BufferBarrier(0, 0, BufferRef.slot(7, 0, 4))})),
                 "commandBuffer.executionBarrier bufferBarriers[0]", "slot 7");
         assertEquals(0, recorder.bindingCount(), "rejected commands use no slot");
@@ -119,9 +119,9 @@ class CommandRecorderTest {
                 "is null");
         rejected(StatusCode.INVALID_ARGUMENT, () -> recorder.record(new RecordedCommand.SignalEvent(null, 0)),
                 "commandBuffer.signalEvent event");
-        rejected(StatusCode.INVALID_ARGUMENT, () -> CommandRecorder.waitEvents(new Event[] {null}, 0, 0, null, null),
+        rejected(StatusCode.INVALID_ARGUMENT, () -> recorder.waitEvents(new Event[] {null}, 0, 0, null, null),
                 "events[0]");
-        rejected(StatusCode.INVALID_ARGUMENT, () -> CommandRecorder.barrier(0, 0, 0, new MemoryBarrier[] {null}, null),
+        rejected(StatusCode.INVALID_ARGUMENT, () -> recorder.barrier(0, 0, 0, new MemoryBarrier[] {null}, null),
                 "memoryBarriers[0]");
         rejected(StatusCode.INVALID_ARGUMENT, () -> CommandRecorder.dispatch(FakeResources.executable("x"), 0,
                 DispatchConfig.ofCount(1, 1, 1), MemorySegment.ofArray(new byte[6]), null, 0), "constants", "6 bytes");
@@ -147,7 +147,7 @@ class CommandRecorderTest {
         dev.ortho.hal.Executable exe = FakeResources.executable("x");
         CommandRecorder recorder = recording(0, ANY, 1);
         recorder.record(new RecordedCommand.Copy(BufferRef.of(a), BufferRef.of(b), 0));
-        recorder.record(CommandRecorder.waitEvents(new Event[] {event}, 0, 0, null, null));
+        recorder.record(recorder.waitEvents(new Event[] {event}, 0, 0, null, null));
         recorder.record(CommandRecorder.dispatch(exe, 0, DispatchConfig.ofCount(1, 1, 1), null,
                 new BufferRef[] {BufferRef.of(a), BufferRef.slot(0, 0, 4)}, 0));
         rejected(StatusCode.OUT_OF_RANGE, () -> recorder.record(new RecordedCommand.Copy(BufferRef.of(b),

@@ -109,8 +109,7 @@ public final class LocalCommandBuffer implements CommandBuffer {
     @Override
     public void executionBarrier(int sourceStages, int targetStages, int flags, MemoryBarrier[] memoryBarriers,
             BufferBarrier[] bufferBarriers) {
-        recorder.require("executionBarrier", 0);
-        RecordedCommand.Barrier barrier = CommandRecorder.barrier(sourceStages, targetStages, flags, memoryBarriers,
+        RecordedCommand.Barrier barrier = recorder.barrier(sourceStages, targetStages, flags, memoryBarriers,
                 bufferBarriers);
         checkBarriers(barrier.bufferBarriers());
         recorder.record(barrier);
@@ -152,8 +151,7 @@ public final class LocalCommandBuffer implements CommandBuffer {
     @Override
     public void waitEvents(Event[] events, int sourceStages, int targetStages, MemoryBarrier[] memoryBarriers,
             BufferBarrier[] bufferBarriers) {
-        recorder.require("waitEvents", CommandCategory.DISPATCH);
-        RecordedCommand.WaitEvents wait = CommandRecorder.waitEvents(events, sourceStages, targetStages,
+        RecordedCommand.WaitEvents wait = recorder.waitEvents(events, sourceStages, targetStages,
                 memoryBarriers, bufferBarriers);
         checkBarriers(wait.bufferBarriers());
         recorder.record(wait);

@@ -99,8 +99,7 @@ final class RemoteCommandBuffer implements CommandBuffer {
     @Override
     public void executionBarrier(int sourceStages, int targetStages, int flags, MemoryBarrier[] memoryBarriers,
             BufferBarrier[] bufferBarriers) {
-        recorder.require("executionBarrier", 0);
-        RecordedCommand.Barrier barrier = CommandRecorder.barrier(sourceStages, targetStages, flags, memoryBarriers,
+        RecordedCommand.Barrier barrier = recorder.barrier(sourceStages, targetStages, flags, memoryBarriers,
                 bufferBarriers);
         checkBarriers("executionBarrier", barrier.bufferBarriers());
         recorder.record(barrier);
@@ -144,8 +143,7 @@ final class RemoteCommandBuffer implements CommandBuffer {
     @Override
     public void waitEvents(Event[] events, int sourceStages, int targetStages, MemoryBarrier[] memoryBarriers,
             BufferBarrier[] bufferBarriers) {
-        recorder.require("waitEvents", CommandCategory.DISPATCH);
-        RecordedCommand.WaitEvents wait = CommandRecorder.waitEvents(events, sourceStages, targetStages,
+        RecordedCommand.WaitEvents wait = recorder.waitEvents(events, sourceStages, targetStages,
                 memoryBarriers, bufferBarriers);
         for (Event event : wait.events()) {
             event(event);

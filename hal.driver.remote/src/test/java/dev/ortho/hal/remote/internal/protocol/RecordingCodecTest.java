@@ -90,12 +90,12 @@ class RecordingCodecTest {
         CommandRecorder recorder = new CommandRecorder("cb", 0, CommandCategory.ANY, 4, false);
         recorder.begin();
         recorder.beginDebugGroup("outer ünïcode");
-        recorder.record(CommandRecorder.barrier(1, 2, 3, new MemoryBarrier[] {new MemoryBarrier(4, 5)},
+        recorder.record(recorder.barrier(1, 2, 3, new MemoryBarrier[] {new MemoryBarrier(4, 5)},
                 new BufferBarrier[] {new BufferBarrier(6, 7, BufferRef.of(a, 8, 16)),
                         new BufferBarrier(8, 9, BufferRef.slot(3, 0, Buffer.WHOLE_BUFFER))}));
         recorder.record(new RecordedCommand.SignalEvent(event, 1));
         recorder.record(new RecordedCommand.ResetEvent(event, 2));
-        recorder.record(CommandRecorder.waitEvents(new Event[] {event, event}, 3, 4, null, null));
+        recorder.record(recorder.waitEvents(new Event[] {event, event}, 3, 4, null, null));
         recorder.record(new RecordedCommand.Advise(BufferRef.slot(0, 4, 4), 0, -1, Long.MAX_VALUE));
         recorder.record(new RecordedCommand.Fill(BufferRef.of(a, 0, 32), 0xABCD, 2, 0));
         recorder.record(CommandRecorder.update(MemorySegment.ofArray(new byte[] {1, 2, 3, 4, 5}),
