@@ -207,7 +207,9 @@ final class RemoteCommandBuffer implements CommandBuffer {
 
     /** Binding-table slots the recording uses (the table at submission must have at least this many). */
     int slotsUsed() {
-        return recorder.bindingCount();
+        // the recorder's volatile state publishes the count of an ended recording to this thread
+        return recorder.state() == CommandRecorder.State.ENDED ? recorder.recording().bindingCount()
+                : recorder.bindingCount();
     }
 
     /**
