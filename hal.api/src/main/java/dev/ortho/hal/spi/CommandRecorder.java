@@ -271,7 +271,10 @@ public final class CommandRecorder {
             case RecordedCommand.ResetEvent reset -> nonNull(command.call(), "event", reset.event());
             case RecordedCommand.WaitEvents wait -> {
                 for (int i = 0; i < wait.events().size(); i++) {
-                    nonNull(command.call(), "events[" + i + "]", wait.events().get(i));
+                    if (wait.events().get(i) == null) {
+                        throw argument(StatusCode.INVALID_ARGUMENT, "commandBuffer." + command.call(),
+                                "events[" + i + "]", "is null");
+                    }
                 }
             }
             default -> { }
@@ -368,7 +371,10 @@ public final class CommandRecorder {
             return List.of();
         }
         for (int i = 0; i < values.length; i++) {
-            nonNull(call, argument + "[" + i + "]", values[i]);
+            if (values[i] == null) { // the name is built only on failure: recording allocates no strings
+                throw argument(StatusCode.INVALID_ARGUMENT, "commandBuffer." + call, argument + "[" + i + "]",
+                        "is null");
+            }
         }
         return List.of(values);
     }
@@ -376,7 +382,10 @@ public final class CommandRecorder {
     private static List<BufferBarrier> bufferBarriers(String call, BufferBarrier[] barriers) {
         List<BufferBarrier> list = list(call, "bufferBarriers", barriers);
         for (int i = 0; i < list.size(); i++) {
-            nonNull(call, "bufferBarriers[" + i + "]", list.get(i).buffer());
+            if (list.get(i).buffer() == null) {
+                throw argument(StatusCode.INVALID_ARGUMENT, "commandBuffer." + call, "bufferBarriers[" + i + "]",
+                        "buffer reference is null");
+            }
         }
         return list;
     }
