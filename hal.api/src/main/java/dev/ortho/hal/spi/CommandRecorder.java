@@ -203,6 +203,8 @@ public final class CommandRecorder {
     /**
      * FAILED_PRECONDITION unless {@code call} may record a command of {@code category} (0 for
      * barriers and debug groups) now: the buffer is recording and allows the category.
+     * {@code call} is the {@link CommandBuffer} method ({@code fillBuffer}) or already qualified
+     * ({@code commandBuffer.fillBuffer}).
      */
     public void require(String call, int category) {
         if (state != State.RECORDING) {
@@ -247,11 +249,11 @@ public final class CommandRecorder {
 
     private void checkRef(String call, String argument, int index, BufferRef ref) {
         if (ref == null) {
-            throw argument(StatusCode.INVALID_ARGUMENT, "commandBuffer." + call,
+            throw argument(StatusCode.INVALID_ARGUMENT, qualified(call),
                     RecordedCommand.RefVisitor.name(argument, index), "is null");
         }
         if (ref.isIndirect() && ref.bufferSlot() >= bindingCapacity) {
-            throw argument(StatusCode.OUT_OF_RANGE, "commandBuffer." + call,
+            throw argument(StatusCode.OUT_OF_RANGE, qualified(call),
                     RecordedCommand.RefVisitor.name(argument, index), "binding table slot " + ref.bufferSlot()
                             + " is outside the binding capacity " + bindingCapacity + " of " + owner);
         }
@@ -272,7 +274,7 @@ public final class CommandRecorder {
             case RecordedCommand.WaitEvents wait -> {
                 for (int i = 0; i < wait.events().size(); i++) {
                     if (wait.events().get(i) == null) {
-                        throw argument(StatusCode.INVALID_ARGUMENT, "commandBuffer." + command.call(),
+                        throw argument(StatusCode.INVALID_ARGUMENT, qualified(command.call()),
                                 "events[" + i + "]", "is null");
                     }
                 }
@@ -292,7 +294,7 @@ public final class CommandRecorder {
 
     private static <T> T nonNull(String call, String argument, T value) {
         if (value == null) {
-            throw argument(StatusCode.INVALID_ARGUMENT, "commandBuffer." + call, argument, "is null");
+            throw argument(StatusCode.INVALID_ARGUMENT, qualified(call), argument, "is null");
         }
         return value;
     }
@@ -372,7 +374,7 @@ public final class CommandRecorder {
         }
         for (int i = 0; i < values.length; i++) {
             if (values[i] == null) { // the name is built only on failure: recording allocates no strings
-                throw argument(StatusCode.INVALID_ARGUMENT, "commandBuffer." + call, argument + "[" + i + "]",
+                throw argument(StatusCode.INVALID_ARGUMENT, qualified(call), argument + "[" + i + "]",
                         "is null");
             }
         }
@@ -383,7 +385,7 @@ public final class CommandRecorder {
         List<BufferBarrier> list = list(call, "bufferBarriers", barriers);
         for (int i = 0; i < list.size(); i++) {
             if (list.get(i).buffer() == null) {
-                throw argument(StatusCode.INVALID_ARGUMENT, "commandBuffer." + call, "bufferBarriers[" + i + "]",
+                throw argument(StatusCode.INVALID_ARGUMENT, qualified(call), "bufferBarriers[" + i + "]",
                         "buffer reference is null");
             }
         }
@@ -453,8 +455,16 @@ public final class CommandRecorder {
         }
     }
 
+    /**
+     * {@code commandBuffer.<call>}; a call already so named (a wrapper passes its own names)
+     * stays as it is. Used on failure paths only.
+     */
+    private static String qualified(String call) {
+        return call.startsWith("commandBuffer.") ? call : "commandBuffer." + call;
+    }
+
     private StatusException fail(StatusCode code, String call, String detail) {
-        return new StatusException(code, "commandBuffer." + call + ": " + owner + ": " + detail);
+        return new StatusException(code, qualified(call) + ": " + owner + ": " + detail);
     }
 
     @Override

@@ -45,8 +45,6 @@ import java.util.Arrays;
  * <p>One thread records (like any command buffer); submission may come from any thread.
  */
 final class ValidatingCommandBuffer extends ForwardingCommandBuffer {
-    private static final String PREFIX = "commandBuffer.";
-
     private final ValidatingDevice device;
     private final Liveness liveness = new Liveness();
     private final int mode;
@@ -391,7 +389,7 @@ final class ValidatingCommandBuffer extends ForwardingCommandBuffer {
 
     /** An indirect reference's slot must be below the binding capacity (OUT_OF_RANGE) and its offset aligned. */
     void checkSlot(String call, String argument, BufferRef ref, long alignment) {
-        recorder.checkRef(call.substring(PREFIX.length()), argument, ref);
+        recorder.checkRef(call, argument, ref);
         Checks.alignment(call, argument, ref.offset(), -1, alignment);
     }
 
@@ -498,7 +496,7 @@ final class ValidatingCommandBuffer extends ForwardingCommandBuffer {
 
     private void recording(String call, int category) {
         liveness.check(call, this);
-        recorder.require(call.substring(PREFIX.length()), category);
+        recorder.require(call, category);
     }
 
     private void event(String call, String argument, Event event) {
