@@ -1,5 +1,7 @@
 package dev.ortho.hal.spi;
 
+import dev.ortho.base.StatusCode;
+import dev.ortho.base.StatusException;
 import dev.ortho.hal.CommandBuffer;
 import dev.ortho.hal.CommandBufferMode;
 import dev.ortho.hal.CommandCategory;
@@ -24,14 +26,14 @@ public final class Recording {
     private final List<Resource> retained;
 
     /**
-     * @throws IllegalArgumentException if {@code bindingCount} exceeds {@code bindingCapacity}
-     *     or is negative (a recorder never builds one)
+     * @throws StatusException OUT_OF_RANGE if {@code bindingCount} is negative or exceeds
+     *     {@code bindingCapacity} (a recorder never builds one)
      */
     public Recording(int mode, int categories, int bindingCapacity, int bindingCount,
             List<RecordedCommand> commands, List<Resource> retained) {
         if (bindingCount < 0 || bindingCount > Math.max(bindingCapacity, 0)) {
-            throw new IllegalArgumentException("binding count " + bindingCount + " is outside [0, "
-                    + bindingCapacity + "]");
+            throw new StatusException(StatusCode.OUT_OF_RANGE, "recording binding count " + bindingCount
+                    + " is outside [0, " + bindingCapacity + "] (the binding capacity)");
         }
         this.mode = mode;
         this.categories = categories;

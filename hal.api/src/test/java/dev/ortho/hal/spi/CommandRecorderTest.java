@@ -228,6 +228,12 @@ class CommandRecorderTest {
         assertNotEquals(first, other.end());
     }
 
+    @Test
+    void aRecordingUsingMoreSlotsThanItsCapacityIsOutOfRange() {
+        rejected(StatusCode.OUT_OF_RANGE, () -> new Recording(0, ANY, 2, 3, List.of(), List.of()),
+                "binding count 3", "[0, 2]");
+    }
+
     private static Recording twoCommands(Buffer a) {
         CommandRecorder recorder = recording(0, ANY, 2);
         recorder.record(fill(BufferRef.of(a)));
