@@ -11,6 +11,7 @@ import dev.ortho.hal.cpu.internal.task.LocalTaskDriverFactory;
 import dev.ortho.hal.cpu.internal.task.LocalTaskOptions;
 import dev.ortho.hal.cpu.internal.vmvx.VmvxLoader;
 import dev.ortho.hal.remote.internal.client.RemoteDriverFactory;
+import dev.ortho.hal.text.BufferViewText;
 import dev.ortho.hal.validation.internal.ValidationWrapper;
 import dev.ortho.modules.hal.HalModule;
 import dev.ortho.modules.hal.HalRefs;
@@ -138,7 +139,7 @@ final class ExampleHarness implements AutoCloseable {
         for (float v : values) {
             text.append(Float.toString(v)).append(' ');
         }
-        return BufferView.parse(text.toString().strip(), device);
+        return BufferViewText.parse(text.toString().strip(), device);
     }
 
     /** Calls {@code function} synchronously with {@code args} (borrowed) and returns its results list. */

@@ -18,6 +18,7 @@ import dev.ortho.hal.cpu.internal.vmvx.VmvxLoader;
 import dev.ortho.hal.remote.DeviceServer;
 import dev.ortho.hal.remote.ServerOptions;
 import dev.ortho.hal.remote.internal.client.RemoteDriverFactory;
+import dev.ortho.hal.text.BufferViewText;
 import dev.ortho.hal.validation.internal.ValidationWrapper;
 import dev.ortho.io.parameters.ParameterIndex;
 import dev.ortho.modules.hal.HalModule;
@@ -112,7 +113,7 @@ class CompiledModuleTest {
             Module program = BytecodeModule.create(instance,
                     BytecodeArchive.read(ParameterModuleTest.resource("linear.vmfb")), EXTENSIONS);
             try (Context context = Context.create(instance, hal, io, program);
-                    BufferView view = BufferView.parse("1x4xf32=" + input[0] + " " + input[1] + " " + input[2] + " "
+                    BufferView view = BufferViewText.parse("1x4xf32=" + input[0] + " " + input[1] + " " + input[2] + " "
                             + input[3], device)) {
                 VmList in = VmList.ofVariants(1);
                 VmList out = VmList.ofVariants(1);

@@ -1,9 +1,10 @@
-package dev.ortho.hal;
+package dev.ortho.hal.text;
 
 import static dev.ortho.hal.ElementType.*;
 
 import dev.ortho.base.StatusCode;
 import dev.ortho.base.StatusException;
+import dev.ortho.hal.ElementType;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.math.BigDecimal;

@@ -1,9 +1,12 @@
-package dev.ortho.hal;
+package dev.ortho.hal.text;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.ortho.base.StatusException;
+import dev.ortho.hal.ElementType;
+import dev.ortho.hal.MemoryType;
+import dev.ortho.hal.Shape;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;

@@ -1,7 +1,21 @@
-package dev.ortho.hal;
+package dev.ortho.hal.text;
 
 import dev.ortho.base.StatusCode;
 import dev.ortho.base.StatusException;
+import dev.ortho.base.Timeout;
+import dev.ortho.hal.Buffer;
+import dev.ortho.hal.BufferParams;
+import dev.ortho.hal.BufferUsage;
+import dev.ortho.hal.BufferView;
+import dev.ortho.hal.Device;
+import dev.ortho.hal.ElementType;
+import dev.ortho.hal.EncodingType;
+import dev.ortho.hal.MappedMemory;
+import dev.ortho.hal.MemoryAccess;
+import dev.ortho.hal.MemoryType;
+import dev.ortho.hal.Semaphore;
+import dev.ortho.hal.SemaphoreList;
+import dev.ortho.hal.Shape;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -25,10 +39,13 @@ import java.util.Objects;
  *       sub-byte types are packed LSB first ({@link ElementType#packedByteCount}).
  * </ul>
  *
- * <p>This class works on {@link MemorySegment}s and knows nothing of buffers: a driver maps a
- * buffer and passes the mapped segment. Not instantiable; every method is thread-safe as long
- * as no other thread writes the segments involved during the call. Segments are borrowed for
- * the call only and must be accessible from the calling thread.
+ * <p>The codecs work on {@link MemorySegment}s and know nothing of buffers: a driver maps a
+ * buffer and passes the mapped segment. Two entry points do IREE's whole job on a device:
+ * {@link #parse(String, Device)} ({@code iree_hal_buffer_view_parse}, allocating the buffer)
+ * and {@link #format(BufferView, long)} ({@code iree_hal_buffer_view_format}, reading through a
+ * mapping). Not instantiable; every method is thread-safe as long as no other thread writes the
+ * segments or buffers involved during the call. Segments are borrowed for the call only and
+ * must be accessible from the calling thread.
  */
 public final class BufferViewText {
     /** The largest rank the parser accepts (IREE's limit); more is RESOURCE_EXHAUSTED. */
@@ -39,6 +56,8 @@ public final class BufferViewText {
     private static final int MAX_TEXT = Integer.MAX_VALUE - 64;
     /** How much of a long input error messages quote. */
     private static final int QUOTE = 48;
+    /** Largest host-to-device update one staging step issues (IREE's inline update limit). */
+    static final long MAX_UPDATE_BYTES = 64 * 1024;
 
     /**
      * The metadata part of the text form: shape, element type and encoding (always
@@ -178,6 +197,58 @@ public final class BufferViewText {
     }
 
     /**
+     * Parses IREE's text form ({@code 2x2xf32=[1 2][3 4]}, {@code 4xi8=1,2,3,4}, {@code f32=1})
+     * into a new device-local buffer of {@code device}: IREE's {@code iree_hal_buffer_view_parse}.
+     * The elements are written through a mapping when the buffer is host-visible and mappable,
+     * otherwise staged on the host and copied with {@link Device#queueUpdate} (this call then
+     * blocks until the copy completes). The caller owns the view; the view owns the buffer.
+     *
+     * @throws StatusException INVALID_ARGUMENT if {@code device} is null; as
+     *     {@link #parseHeader} and {@link #parseElements} (INVALID_ARGUMENT / OUT_OF_RANGE naming
+     *     the bad element or shape); as {@link dev.ortho.hal.Allocator#allocateBuffer}
+     */
+    public static BufferView parse(String text, Device device) {
+        if (device == null) {
+            throw new StatusException(StatusCode.INVALID_ARGUMENT, "buffer view parse device is null");
+        }
+        Header header = parseHeader(text);
+        long bytes = header.byteLength();
+        String data = dataOf(text);
+        BufferParams params = new BufferParams(MemoryType.DEVICE_LOCAL, MemoryAccess.ALL,
+                BufferUsage.DEFAULT | BufferUsage.MAPPING_SCOPED, 0, 0);
+        try (Buffer buffer = device.allocator().allocateBuffer(params, bytes)) {
+            if (bytes > 0) {
+                fill(device, buffer, header, data);
+            }
+            return BufferView.create(buffer, header.shape(), header.elementType(), header.encodingType());
+        }
+    }
+
+    private static void fill(Device device, Buffer buffer, Header header, String data) {
+        boolean mappable = MemoryType.has(buffer.memoryType(), MemoryType.HOST_VISIBLE)
+                && (buffer.allowedUsage() & BufferUsage.MAPPING_SCOPED) != 0;
+        if (mappable) {
+            try (MappedMemory mapping = buffer.map(MemoryAccess.DISCARD_WRITE, 0, header.byteLength())) {
+                parseElements(data, header.elementType(), header.elementCount(), mapping.contents());
+            }
+            return;
+        }
+        try (Arena arena = Arena.ofConfined(); Semaphore done = device.createSemaphore(0)) {
+            long length = header.byteLength();
+            MemorySegment staging = arena.allocate(length, ALIGNMENT);
+            parseElements(data, header.elementType(), header.elementCount(), staging);
+            // chained chunks of IREE's 64 KiB update limit: chunk i waits for i, signals i + 1
+            long chunks = 0;
+            for (long offset = 0; offset < length; offset += MAX_UPDATE_BYTES, chunks++) {
+                long size = Math.min(MAX_UPDATE_BYTES, length - offset);
+                device.queueUpdate(Device.QUEUE_AFFINITY_ANY, SemaphoreList.of(done, chunks),
+                        SemaphoreList.of(done, chunks + 1), staging.asSlice(offset, size), buffer, offset, 0);
+            }
+            done.await(chunks, Timeout.infinite());
+        }
+    }
+
+    /**
      * Parses the element part of the text form ({@code iree_hal_parse_buffer_elements}) into
      * {@code elementCount} elements of {@code elementType} at the start of {@code destination}:
      * empty {@code data} writes zeros, a single element is splatted.
@@ -251,6 +322,31 @@ public final class BufferViewText {
                                 long maxElementCount) {
         String meta = new Header(shape, elementType, EncodingType.DENSE_ROW_MAJOR).toString();
         return meta + "=" + formatElements(contents, shape, elementType, maxElementCount);
+    }
+
+    /**
+     * Formats {@code view} completely ({@code 2x2xf32=[1 2][3 4]}), reading its buffer through
+     * a scoped mapping.
+     *
+     * @throws StatusException as {@link #format(BufferView, long)}
+     */
+    public static String format(BufferView view) {
+        return format(view, Long.MAX_VALUE);
+    }
+
+    /**
+     * Formats {@code view} printing at most {@code maxElementCount} elements, as IREE's
+     * {@code iree_hal_buffer_view_format} ({@code 4xi8=1 2...}). The view is borrowed for the
+     * call.
+     *
+     * @throws StatusException PERMISSION_DENIED if the buffer cannot be mapped for reading;
+     *     INVALID_ARGUMENT for a negative limit or a 0-bit element type
+     */
+    public static String format(BufferView view, long maxElementCount) {
+        Objects.requireNonNull(view, "view");
+        try (MappedMemory mapping = view.buffer().map(MemoryAccess.READ, 0, view.byteLength())) {
+            return format(mapping.contents(), view.shape(), view.elementType(), maxElementCount);
+        }
     }
 
     /**

@@ -1,4 +1,4 @@
-package dev.ortho.hal;
+package dev.ortho.hal.text;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -7,6 +7,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.ortho.base.StatusCode;
 import dev.ortho.base.StatusException;
 import dev.ortho.base.Timeout;
+import dev.ortho.hal.Allocator;
+import dev.ortho.hal.Buffer;
+import dev.ortho.hal.BufferUsage;
+import dev.ortho.hal.BufferView;
+import dev.ortho.hal.Device;
+import dev.ortho.hal.MemoryType;
+import dev.ortho.hal.SemaphoreList;
 import dev.ortho.hal.spi.TimelineSemaphore;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -19,7 +26,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@link BufferView#parse} on a device whose buffers the host cannot map: the elements are staged
+ * {@link BufferViewText#parse(String, Device)} on a device whose buffers the host cannot map: the elements are staged
  * and copied with chained queue updates of at most 64 KiB (devices in this repository all map, so
  * the device here is a minimal fake built from proxies).
  */
@@ -74,7 +81,7 @@ class BufferViewStagingTest {
     @Test
     void unmappableBuffersAreFilledByChainedUpdatesOfAtMost64KiB() {
         int n = 40_000; // 160,000 bytes: chunks of 65536, 65536, 28928
-        try (BufferView view = BufferView.parse(n + "xf32=2.5", device())) {
+        try (BufferView view = BufferViewText.parse(n + "xf32=2.5", device())) {
             assertEquals(160_000, view.byteLength());
             assertEquals(3, updates.size());
             assertEquals(List.of(0L, 65536L, 0L, 1L), List.of(updates.get(0)[0], updates.get(0)[1], updates.get(0)[2],
@@ -85,7 +92,7 @@ class BufferViewStagingTest {
                 assertEquals(2.5f, memory.getAtIndex(F32, i), "element " + i);
             }
             assertEquals(1, references.get(), "the view holds the only reference");
-            StatusException e = assertThrows(StatusException.class, view::format);
+            StatusException e = assertThrows(StatusException.class, () -> BufferViewText.format(view));
             assertEquals(StatusCode.PERMISSION_DENIED, e.code(), "formatting needs a host-visible buffer, as IREE");
         }
         assertEquals(0, references.get());
@@ -94,7 +101,7 @@ class BufferViewStagingTest {
 
     @Test
     void malformedElementsNeverReachTheDevice() {
-        StatusException e = assertThrows(StatusException.class, () -> BufferView.parse("3xi32=1 x 3", device()));
+        StatusException e = assertThrows(StatusException.class, () -> BufferViewText.parse("3xi32=1 x 3", device()));
         assertEquals(StatusCode.INVALID_ARGUMENT, e.code());
         assertTrue(updates.isEmpty());
         assertEquals(0, references.get(), "the staging allocation was released");

@@ -1,4 +1,4 @@
-package dev.ortho.hal;
+package dev.ortho.hal.text;
 
 /**
  * Conversions between f32 and the narrow float formats with IREE's semantics
