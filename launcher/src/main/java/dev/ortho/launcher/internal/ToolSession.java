@@ -49,7 +49,7 @@ final class ToolSession implements AutoCloseable {
         this.instance = instance;
         List<Module> all = new ArrayList<>();
         try {
-            if (needsHal(modules)) {
+            if (needs(modules, HalModule.NAME)) {
                 for (String uri : deviceUris.isEmpty() ? List.of(defaultDevice(drivers)) : deviceUris) {
                     devices.add(drivers.createDevice(uri));
                     deviceNames.add(uri);
@@ -57,7 +57,7 @@ final class ToolSession implements AutoCloseable {
                 all.add(HalModule.create(instance, devices));
                 halTypesRegistered = true;
             }
-            if (needsParameters(modules)) {
+            if (needs(modules, ParameterModule.NAME)) {
                 parameters = ParameterIndex.open(parameterSpecs);
                 all.add(ParameterModule.create(instance, parameters));
             }
@@ -140,33 +140,16 @@ final class ToolSession implements AutoCloseable {
         return "local-sync";
     }
 
-    /** Whether any of {@code modules} depends on (or imports from) the {@code hal} module. */
-    static boolean needsHal(List<Module> modules) {
+    /** Whether any of {@code modules} depends on (or imports from) the module named {@code name}. */
+    static boolean needs(List<Module> modules, String name) {
         for (Module module : modules) {
             for (ModuleDependency dependency : module.dependencies()) {
-                if (dependency.name().equals(HalModule.NAME)) {
+                if (dependency.name().equals(name)) {
                     return true;
                 }
             }
             for (Function f : module.imports()) {
-                if (f.name().startsWith(HalModule.NAME + ".")) {
-                    return true;
-                }
-            }
-        }
-        return false;
-    }
-
-    /** Whether any of {@code modules} depends on (or imports from) the {@code io_parameters} module. */
-    static boolean needsParameters(List<Module> modules) {
-        for (Module module : modules) {
-            for (ModuleDependency dependency : module.dependencies()) {
-                if (dependency.name().equals(ParameterModule.NAME)) {
-                    return true;
-                }
-            }
-            for (Function f : module.imports()) {
-                if (f.name().startsWith(ParameterModule.NAME + ".")) {
+                if (f.name().startsWith(name + ".")) {
                     return true;
                 }
             }
