@@ -19,7 +19,6 @@ import dev.ortho.hal.cpu.kernel.JvmStaticFormat;
 import dev.ortho.hal.cpu.kernel.KernelExecutable;
 import dev.ortho.hal.cpu.kernel.LoaderContext;
 import dev.ortho.vm.bytecode.ExecutionMode;
-import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

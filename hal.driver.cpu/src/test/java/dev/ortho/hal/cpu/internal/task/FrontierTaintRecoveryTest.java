@@ -11,7 +11,6 @@ import dev.ortho.hal.BufferParams;
 import dev.ortho.hal.DeviceUri;
 import dev.ortho.hal.Semaphore;
 import dev.ortho.hal.SemaphoreList;
-import dev.ortho.hal.cpu.internal.builtin.BuiltinKernels;
 import dev.ortho.hal.cpu.internal.executable.ExecutableLoaders;
 import dev.ortho.hal.cpu.internal.executable.TestLoaders;
 import dev.ortho.hal.frontier.Axis;
@@ -20,7 +19,6 @@ import dev.ortho.hal.frontier.QueueAxes;
 import dev.ortho.hal.frontier.SemaphoreScope;
 import dev.ortho.hal.spi.TimelineSemaphore;
 import java.util.HashSet;
-import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 

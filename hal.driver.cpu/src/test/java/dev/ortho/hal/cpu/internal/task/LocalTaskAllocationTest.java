@@ -29,7 +29,6 @@ import java.lang.foreign.ValueLayout;
 import java.lang.management.ManagementFactory;
 import java.nio.ByteOrder;
 import java.util.Arrays;
-import java.util.List;
 import dev.ortho.hal.frontier.QueueAxes;
 import java.util.function.LongConsumer;
 import org.junit.jupiter.api.Test;

@@ -1,7 +1,6 @@
 package dev.ortho.hal.cpu.internal.task;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.ortho.base.StatusCode;

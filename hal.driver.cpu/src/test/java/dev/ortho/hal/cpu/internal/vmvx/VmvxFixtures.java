@@ -1,10 +1,8 @@
 package dev.ortho.hal.cpu.internal.vmvx;
 
 import dev.ortho.hal.ExecutableParams;
-import dev.ortho.hal.cpu.internal.builtin.BuiltinKernels;
 import dev.ortho.hal.cpu.internal.executable.ExecutableLoaders;
 import dev.ortho.hal.cpu.internal.executable.TestLoaders;
-import dev.ortho.vm.Instance;
 import dev.ortho.vm.asm.Assembler;
 import dev.ortho.vm.bytecode.BytecodeArchive;
 import dev.ortho.vm.internal.ext.ExtF32Extension;
