@@ -10,6 +10,7 @@ import dev.ortho.hal.cpu.kernel.KernelFunction;
 import dev.ortho.hal.cpu.kernel.LoaderContext;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteOrder;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -49,51 +50,6 @@ final class ScaleLoader implements ExecutableLoader {
                     }
                 });
         live.incrementAndGet();
-        return new KernelExecutable() {
-            private final AtomicInteger references = new AtomicInteger(1);
-
-            @Override
-            public KernelFunction function(int ordinal) {
-                if (ordinal != 0) {
-                    throw new StatusException(StatusCode.OUT_OF_RANGE, "ordinal " + ordinal + " is outside [0, 1)");
-                }
-                return scale;
-            }
-
-            @Override
-            public String format() {
-                return FORMAT;
-            }
-
-            @Override
-            public int functionCount() {
-                return 1;
-            }
-
-            @Override
-            public ExecutableFunctionInfo functionInfo(int ordinal) {
-                return function(ordinal).info();
-            }
-
-            @Override
-            public int lookupFunction(String name) {
-                if (!name.equals("scale")) {
-                    throw new StatusException(StatusCode.NOT_FOUND, "no function '" + name + "'");
-                }
-                return 0;
-            }
-
-            @Override
-            public void retain() {
-                references.incrementAndGet();
-            }
-
-            @Override
-            public void release() {
-                if (references.decrementAndGet() == 0) {
-                    live.decrementAndGet();
-                }
-            }
-        };
+        return KernelExecutable.of(FORMAT, FORMAT + " executable", List.of(scale), live::decrementAndGet);
     }
 }

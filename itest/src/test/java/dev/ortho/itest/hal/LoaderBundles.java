@@ -1,6 +1,5 @@
 package dev.ortho.itest.hal;
 
-import dev.ortho.itest.hal.loader.NegateExecutable;
 import dev.ortho.itest.hal.loader.NegateLoader;
 import dev.ortho.itest.hal.loader.NegateLoaderActivator;
 import java.io.File;
@@ -29,7 +28,6 @@ final class LoaderBundles {
         try (InputStream bytes = TinyBundles.bundle()
                 .addClass(NegateLoaderActivator.class)
                 .addClass(NegateLoader.class)
-                .addClass(NegateExecutable.class)
                 .setHeader("Bundle-ManifestVersion", "2")
                 .setHeader("Bundle-SymbolicName", "dev.ortho.itest.hal.loader")
                 .setHeader("Bundle-Version", "1.0.0")

@@ -2,6 +2,9 @@ package dev.ortho.hal.cpu.kernel;
 
 import dev.ortho.base.StatusException;
 import dev.ortho.hal.Executable;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
 import org.osgi.annotation.versioning.ConsumerType;
 
 /**
@@ -25,4 +28,26 @@ public interface KernelExecutable extends Executable {
      * @throws StatusException OUT_OF_RANGE naming the ordinal and the function count
      */
     KernelFunction function(int ordinal);
+
+    /**
+     * An executable of {@code format} exporting {@code functions} in that order, for loaders whose
+     * executables hold nothing but their functions: reference count 1, {@code onLastRelease} (may be
+     * null) run once when it reaches 0, and a release below 0 fails with FAILED_PRECONDITION.
+     * Thread-safe.
+     *
+     * @param description names the executable in messages and {@code toString()}, e.g.
+     *     {@code "jvm-static executable of library 'builtin'"}
+     * @throws StatusException INVALID_ARGUMENT if a function name repeats
+     */
+    static KernelExecutable of(String format, String description, List<KernelFunction> functions,
+            Runnable onLastRelease) {
+        Set<String> names = new HashSet<>();
+        for (KernelFunction function : functions) {
+            if (!names.add(function.info().name())) {
+                throw new StatusException(dev.ortho.base.StatusCode.INVALID_ARGUMENT, description
+                        + " exports function '" + function.info().name() + "' twice");
+            }
+        }
+        return new FixedExecutable(format, description, List.copyOf(functions), onLastRelease);
+    }
 }

@@ -8,7 +8,7 @@ import org.osgi.framework.BundleContext;
 /**
  * Activator of the loader bundle that {@code ExecutableLoaderInstallIT} builds with TinyBundles:
  * registers a {@link NegateLoader} as an {@link ExecutableLoader} service for format
- * {@value NegateLoader#FORMAT}, as any third-party loader bundle would. The bundle holds the three
+ * {@value NegateLoader#FORMAT}, as any third-party loader bundle would. The bundle holds the two
  * classes of this package and imports {@code dev.ortho.base}, {@code dev.ortho.hal},
  * {@code dev.ortho.hal.cpu.kernel} (1.1) and {@code org.osgi.framework}.
  */

@@ -8,7 +8,11 @@ import dev.ortho.hal.cpu.kernel.JvmStaticFormat;
 import dev.ortho.hal.cpu.kernel.KernelExecutable;
 import dev.ortho.hal.cpu.kernel.KernelLibrary;
 import dev.ortho.hal.cpu.kernel.LoaderContext;
+import dev.ortho.hal.cpu.kernel.KernelFunction;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -84,7 +88,37 @@ public final class JvmStaticLoader implements ExecutableLoader {
                     + " take none");
         }
         JvmStaticFormat.Descriptor descriptor = JvmStaticFormat.parse(params.data());
-        return JvmStaticExecutable.resolve(descriptor, find(descriptor.library()));
+        return resolve(descriptor, find(descriptor.library()));
+    }
+
+    /**
+     * The functions {@code descriptor} selects from {@code library} (all of them, in library order,
+     * when it selects none), as an executable.
+     *
+     * @throws StatusException NOT_FOUND naming a selected function the library lacks,
+     *     INVALID_ARGUMENT if a function is selected twice
+     */
+    private static KernelExecutable resolve(JvmStaticFormat.Descriptor descriptor, KernelLibrary library) {
+        String description = "jvm-static executable of library '" + library.name() + "'";
+        List<KernelFunction> all = library.functions();
+        if (descriptor.functions().isEmpty()) {
+            return KernelExecutable.of(JvmStaticFormat.FORMAT, description, all, null);
+        }
+        Map<String, KernelFunction> byName = new HashMap<>();
+        for (KernelFunction function : all) {
+            byName.put(function.info().name(), function);
+        }
+        List<KernelFunction> selected = new ArrayList<>();
+        for (String name : descriptor.functions()) {
+            KernelFunction function = byName.remove(name);
+            if (function == null) {
+                throw new StatusException(all.stream().anyMatch(f -> f.info().name().equals(name))
+                        ? StatusCode.INVALID_ARGUMENT : StatusCode.NOT_FOUND, "jvm-static: function '" + name
+                        + "' is selected twice or not exported by kernel library '" + library.name() + "'");
+            }
+            selected.add(function);
+        }
+        return KernelExecutable.of(JvmStaticFormat.FORMAT, description, selected, null);
     }
 
     @Override

@@ -89,7 +89,7 @@ public final class LocalExecutableCache implements ExecutableCache {
                 if (executable == null) {
                     throw new StatusException(StatusCode.INTERNAL, "executable loader " + loader + " returned null");
                 }
-                return ForeignExecutable.adopt(executable);
+                return executable;
             } catch (StatusException e) {
                 if (e.code() != StatusCode.NOT_FOUND && e.code() != StatusCode.CANCELLED) {
                     throw annotate(e, format);

@@ -1,14 +1,10 @@
 package dev.ortho.hal.cpu.internal.osgi;
 
-import dev.ortho.hal.ExecutableParams;
 import dev.ortho.hal.cpu.internal.executable.JvmStaticLoader;
 import dev.ortho.hal.cpu.kernel.ExecutableLoader;
 import dev.ortho.hal.cpu.kernel.JvmStaticFormat;
-import dev.ortho.hal.cpu.kernel.KernelExecutable;
 import dev.ortho.hal.cpu.kernel.KernelLibrary;
-import dev.ortho.hal.cpu.kernel.LoaderContext;
 import java.util.List;
-import java.util.Set;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Reference;
 import org.osgi.service.component.annotations.ReferenceCardinality;
@@ -24,9 +20,18 @@ import org.slf4j.LoggerFactory;
  */
 @Component(service = ExecutableLoader.class, property = ExecutableLoader.SERVICE_PROPERTY + "="
         + JvmStaticFormat.FORMAT)
-public final class JvmStaticLoaderComponent implements ExecutableLoader {
+public final class JvmStaticLoaderComponent extends LoaderComponent {
     private static final Logger LOG = LoggerFactory.getLogger(JvmStaticLoaderComponent.class);
-    private final JvmStaticLoader loader = new JvmStaticLoader(List.of());
+    private final JvmStaticLoader loader;
+
+    public JvmStaticLoaderComponent() {
+        this(new JvmStaticLoader(List.of()));
+    }
+
+    private JvmStaticLoaderComponent(JvmStaticLoader loader) {
+        super(loader);
+        this.loader = loader;
+    }
 
     /** Adds {@code library}; one whose name is taken is logged and ignored. */
     @Reference(cardinality = ReferenceCardinality.MULTIPLE, policy = ReferencePolicy.DYNAMIC,
@@ -41,20 +46,5 @@ public final class JvmStaticLoaderComponent implements ExecutableLoader {
 
     void unbindLibrary(KernelLibrary library) {
         loader.remove(library);
-    }
-
-    @Override
-    public Set<String> formats() {
-        return loader.formats();
-    }
-
-    @Override
-    public KernelExecutable load(ExecutableParams params, LoaderContext context) {
-        return loader.load(params, context);
-    }
-
-    @Override
-    public String toString() {
-        return loader.toString();
     }
 }

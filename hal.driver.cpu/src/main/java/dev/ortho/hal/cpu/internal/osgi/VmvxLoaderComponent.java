@@ -1,14 +1,10 @@
 package dev.ortho.hal.cpu.internal.osgi;
 
-import dev.ortho.hal.ExecutableParams;
 import dev.ortho.hal.cpu.internal.vmvx.VmvxLoader;
 import dev.ortho.hal.cpu.kernel.ExecutableLoader;
-import dev.ortho.hal.cpu.kernel.KernelExecutable;
-import dev.ortho.hal.cpu.kernel.LoaderContext;
 import dev.ortho.vm.Instance;
 import dev.ortho.vm.spi.InstructionExtension;
 import java.util.List;
-import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Reference;
@@ -23,9 +19,17 @@ import org.osgi.service.component.annotations.ReferencePolicyOption;
  */
 @Component(service = ExecutableLoader.class, property = ExecutableLoader.SERVICE_PROPERTY + "="
         + VmvxLoader.FORMAT)
-public final class VmvxLoaderComponent implements ExecutableLoader {
-    private final List<InstructionExtension> extensions = new CopyOnWriteArrayList<>();
-    private final VmvxLoader loader = new VmvxLoader(new Instance(), () -> extensions, List.of());
+public final class VmvxLoaderComponent extends LoaderComponent {
+    private final List<InstructionExtension> extensions;
+
+    public VmvxLoaderComponent() {
+        this(new CopyOnWriteArrayList<>());
+    }
+
+    private VmvxLoaderComponent(List<InstructionExtension> extensions) {
+        super(new VmvxLoader(new Instance(), () -> extensions, List.of()));
+        this.extensions = extensions;
+    }
 
     @Reference(cardinality = ReferenceCardinality.MULTIPLE, policy = ReferencePolicy.DYNAMIC,
             policyOption = ReferencePolicyOption.GREEDY)
@@ -35,20 +39,5 @@ public final class VmvxLoaderComponent implements ExecutableLoader {
 
     void unbindExtension(InstructionExtension extension) {
         extensions.remove(extension);
-    }
-
-    @Override
-    public Set<String> formats() {
-        return loader.formats();
-    }
-
-    @Override
-    public KernelExecutable load(ExecutableParams params, LoaderContext context) {
-        return loader.load(params, context);
-    }
-
-    @Override
-    public String toString() {
-        return loader.toString();
     }
 }

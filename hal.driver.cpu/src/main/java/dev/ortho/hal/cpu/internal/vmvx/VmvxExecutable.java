@@ -3,8 +3,8 @@ package dev.ortho.hal.cpu.internal.vmvx;
 import dev.ortho.base.StatusCode;
 import dev.ortho.base.StatusException;
 import dev.ortho.hal.ExecutableFunctionInfo;
-import dev.ortho.hal.cpu.internal.executable.LocalExecutable;
 import dev.ortho.hal.cpu.kernel.DispatchState;
+import dev.ortho.hal.cpu.kernel.KernelExecutable;
 import dev.ortho.hal.cpu.kernel.KernelFunction;
 import dev.ortho.hal.cpu.kernel.WorkgroupState;
 import dev.ortho.vm.Function;
@@ -28,7 +28,7 @@ import java.util.function.Supplier;
  * second borrows a spare worker from an overflow pool. Thread-safe. The contexts are closed
  * when the last reference is released; the device retains executables used by in-flight work.
  */
-public final class VmvxExecutable implements LocalExecutable {
+public final class VmvxExecutable implements KernelExecutable {
     private static final VarHandle SLOT = MethodHandles.arrayElementVarHandle(VmvxWorker[].class);
 
     private final String name;

@@ -1,7 +1,6 @@
 package dev.ortho.hal.cpu.internal.executable;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -123,12 +122,5 @@ class LocalExecutableCacheTest {
             assertEquals(1, kept.lookupFunction("copy_x32"), "an executable prepared before stays usable");
             kept.release();
         }
-    }
-
-    @Test
-    void anExecutableOfAnotherBundlesLoaderIsWrappedOnceAndOursAreNot() {
-        KernelExecutable ours = BUILTIN.load(new ExecutableParams(JvmStaticFormat.FORMAT,
-                JvmStaticFormat.encode("builtin"), new int[0]), null);
-        assertSame(ours, ForeignExecutable.adopt(ours));
     }
 }
