@@ -3,8 +3,6 @@ package dev.ortho.hal.cpu;
 import dev.ortho.base.StatusException;
 import dev.ortho.hal.Device;
 import dev.ortho.hal.DeviceUri;
-import dev.ortho.hal.Driver;
-import dev.ortho.hal.DriverInfo;
 import dev.ortho.hal.cpu.internal.builtin.BuiltinKernels;
 import dev.ortho.hal.cpu.internal.executable.ExecutableLoaders;
 import dev.ortho.hal.cpu.internal.executable.JvmStaticLoader;
@@ -203,7 +201,7 @@ public final class CpuDrivers {
          *     ALREADY_EXISTS for two kernel libraries of one name
          */
         public CpuDriverFactory localTaskFactory() {
-            return new TaskFactory(new LocalTaskDriverFactory(loaders(), options()));
+            return new LocalTaskDriverFactory(loaders(), options());
         }
 
         /**
@@ -246,34 +244,6 @@ public final class CpuDrivers {
             list.addAll(loaders);
             return new ExecutableLoaders(list, vmvxCompile == null ? Map.of() : Map.of(VmvxLoader.COMPILE_OPTION,
                     vmvxCompile));
-        }
-    }
-
-    /** The public face of a {@link LocalTaskDriverFactory}. */
-    private record TaskFactory(LocalTaskDriverFactory factory) implements CpuDriverFactory {
-        @Override
-        public List<DriverInfo> enumerate() {
-            return factory.enumerate();
-        }
-
-        @Override
-        public Driver createDriver(String driverName) {
-            return factory.createDriver(driverName);
-        }
-
-        @Override
-        public int liveDevices() {
-            return factory.liveDevices();
-        }
-
-        @Override
-        public long liveBytes() {
-            return factory.liveBytes();
-        }
-
-        @Override
-        public void close() {
-            factory.close();
         }
     }
 }

@@ -35,6 +35,8 @@ import org.junit.jupiter.api.Test;
 class CpuDriversTest {
     private static final Timeout GUARD = Timeout.of(Duration.ofSeconds(30));
 
+    private record Library(String name, List<KernelFunction> functions) implements KernelLibrary {}
+
     private static StatusException fails(StatusCode code, org.junit.jupiter.api.function.Executable call) {
         StatusException e = assertThrows(StatusException.class, call);
         assertEquals(code, e.code(), e.getMessage());
@@ -79,17 +81,8 @@ class CpuDriversTest {
 
     @Test
     void kernelLibrariesGivenToTheBuilderResolveBesideTheBuiltinOne() {
-        KernelLibrary mine = new KernelLibrary() {
-            @Override
-            public String name() {
-                return "mine";
-            }
-
-            @Override
-            public List<KernelFunction> functions() {
-                return List.of(new KernelFunction(new ExecutableFunctionInfo("noop", 0, 0, 1, 1, 1, 0), (d, w) -> { }));
-            }
-        };
+        KernelLibrary mine = new Library("mine", List.of(new KernelFunction(
+                new ExecutableFunctionInfo("noop", 0, 0, 1, 1, 1, 0), (d, w) -> { })));
         try (Device device = CpuDrivers.builder().kernelLibrary(mine).localSync();
                 ExecutableCache cache = device.createExecutableCache("c");
                 Executable own = cache.prepareExecutable(new ExecutableParams(JvmStaticFormat.FORMAT,
@@ -99,17 +92,8 @@ class CpuDriversTest {
             assertEquals(0, own.lookupFunction("noop"));
             assertEquals(0, builtin.lookupFunction("add_f32"));
         }
-        fails(StatusCode.ALREADY_EXISTS, () -> CpuDrivers.builder().kernelLibrary(mine).kernelLibrary(new KernelLibrary() {
-            @Override
-            public String name() {
-                return "mine";
-            }
-
-            @Override
-            public List<KernelFunction> functions() {
-                return List.of();
-            }
-        }).localSyncFactory());
+        fails(StatusCode.ALREADY_EXISTS, () -> CpuDrivers.builder().kernelLibrary(mine)
+                .kernelLibrary(new Library("mine", List.of())).localSyncFactory());
     }
 
     @Test

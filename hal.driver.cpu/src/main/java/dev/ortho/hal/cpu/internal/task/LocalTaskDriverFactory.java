@@ -4,9 +4,9 @@ import dev.ortho.base.StatusCode;
 import dev.ortho.base.StatusException;
 import dev.ortho.hal.Driver;
 import dev.ortho.hal.DriverInfo;
+import dev.ortho.hal.cpu.CpuDriverFactory;
 import dev.ortho.hal.cpu.internal.executable.ExecutableLoaders;
 import dev.ortho.hal.frontier.QueueAxes;
-import dev.ortho.hal.spi.DriverFactory;
 import java.util.List;
 
 /**
@@ -17,7 +17,7 @@ import java.util.List;
  * ({@link #liveDevices()}); {@link #close()} tears them all down (the driver bundle stopping).
  * Thread-safe.
  */
-public final class LocalTaskDriverFactory implements DriverFactory, AutoCloseable {
+public final class LocalTaskDriverFactory implements CpuDriverFactory {
     private final ExecutableLoaders loaders;
     private final LocalTaskOptions defaults;
     private final LiveDevices liveDevices = new LiveDevices(LocalTaskDriver.NAME);
