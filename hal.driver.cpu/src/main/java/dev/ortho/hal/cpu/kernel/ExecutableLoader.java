@@ -11,7 +11,7 @@ import org.osgi.annotation.versioning.ConsumerType;
  * registers the {@code vmvx-bytecode-fb} and {@code jvm-static} loaders; any bundle may add more
  * by registering an implementation as an OSGi service with the property
  * {@value #SERVICE_PROPERTY} listing {@link #formats()} (in plain Java, give loaders to
- * {@code dev.ortho.hal.cpu.CpuDevices.Builder#loader}).
+ * {@code dev.ortho.hal.cpu.CpuDrivers.Builder#loader}).
  *
  * <p>The devices use the loaders present when they are asked: a device's
  * {@code hal.executable.format} query answers 1 for a format if any loader lists it, its
