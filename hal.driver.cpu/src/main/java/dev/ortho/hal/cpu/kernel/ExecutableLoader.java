@@ -16,7 +16,8 @@ import org.osgi.annotation.versioning.ConsumerType;
  * <p>The devices use the loaders present when they are asked: a device's
  * {@code hal.executable.format} query answers 1 for a format if any loader lists it, its
  * executable caches' {@code canPrepareFormat} likewise, and {@code prepareExecutable} tries the
- * loaders that list the format in registration order (builtin loaders first): the first result
+ * loaders that list the format in the order the driver learned of them (IREE: registration
+ * order; in plain Java the builtin loaders, then those given to the builder): the first result
  * wins; a loader that fails with NOT_FOUND or CANCELLED passes the executable on to the next
  * loader (as in IREE: "not one of mine"), any other failure is final. A loader service that
  * goes away is used for no further preparation; executables it prepared stay valid for as long
