@@ -4,12 +4,7 @@ import dev.ortho.hal.BufferView;
 import dev.ortho.hal.Device;
 import dev.ortho.hal.Fence;
 import dev.ortho.hal.DriverRegistry;
-import dev.ortho.hal.cpu.internal.builtin.BuiltinKernels;
-import dev.ortho.hal.cpu.internal.executable.KernelLibraryRegistry;
-import dev.ortho.hal.cpu.internal.sync.LocalSyncDriverFactory;
-import dev.ortho.hal.cpu.internal.task.LocalTaskDriverFactory;
-import dev.ortho.hal.cpu.internal.task.LocalTaskOptions;
-import dev.ortho.hal.cpu.internal.vmvx.VmvxLoader;
+import dev.ortho.hal.cpu.CpuDrivers;
 import dev.ortho.hal.remote.internal.client.RemoteDriverFactory;
 import dev.ortho.hal.text.BufferViewText;
 import dev.ortho.hal.validation.internal.ValidationWrapper;
@@ -120,10 +115,8 @@ final class ExampleHarness implements AutoCloseable {
      */
     static DriverRegistry registry() {
         DriverRegistry registry = new DriverRegistry();
-        registry.register(new LocalSyncDriverFactory(new KernelLibraryRegistry(List.of(new BuiltinKernels()),
-                new VmvxLoader(new Instance(), () -> ExampleGenerator.EXTENSIONS, List.of()))));
-        registry.register(new LocalTaskDriverFactory(new KernelLibraryRegistry(List.of(new BuiltinKernels()),
-                new VmvxLoader(new Instance(), () -> ExampleGenerator.EXTENSIONS, List.of())), LocalTaskOptions.DEFAULTS));
+        registry.register(CpuDrivers.builder().extensions(ExampleGenerator.EXTENSIONS).localSyncFactory());
+        registry.register(CpuDrivers.builder().extensions(ExampleGenerator.EXTENSIONS).localTaskFactory());
         registry.register(new RemoteDriverFactory(name -> null));
         registry.registerWrapper(new ValidationWrapper());
         return registry;

@@ -1,4 +1,4 @@
-package dev.ortho.hal.cpu.invoke;
+package dev.ortho.vm.task;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;

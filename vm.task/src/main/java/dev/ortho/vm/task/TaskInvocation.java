@@ -1,4 +1,4 @@
-package dev.ortho.hal.cpu.invoke;
+package dev.ortho.vm.task;
 
 import dev.ortho.base.StatusException;
 import dev.ortho.task.DrainResult;
