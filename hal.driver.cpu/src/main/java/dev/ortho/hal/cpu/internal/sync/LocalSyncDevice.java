@@ -25,13 +25,11 @@ import dev.ortho.hal.cpu.internal.command.Command;
 import dev.ortho.hal.cpu.internal.command.CommandExecutor;
 import dev.ortho.hal.cpu.internal.command.LocalCommandBuffer;
 import dev.ortho.hal.cpu.internal.command.LocalEvent;
-import dev.ortho.hal.cpu.internal.executable.KernelLibraryRegistry;
+import dev.ortho.hal.cpu.internal.executable.ExecutableLoaders;
 import dev.ortho.hal.cpu.internal.executable.LocalExecutableCache;
 import dev.ortho.hal.cpu.internal.heap.BlockPool;
 import dev.ortho.hal.cpu.internal.heap.HeapAllocator;
 import dev.ortho.hal.cpu.internal.heap.HeapBuffer;
-import dev.ortho.hal.cpu.internal.vmvx.VmvxLoader;
-import dev.ortho.hal.cpu.kernel.JvmStaticFormat;
 import dev.ortho.hal.frontier.SemaphoreScope;
 import dev.ortho.hal.spi.DeviceQueries;
 import dev.ortho.hal.spi.TimelineSemaphore;
@@ -69,7 +67,7 @@ public final class LocalSyncDevice implements Device {
 
     private final DeviceInfo info;
     private final HeapAllocator allocator;
-    private final KernelLibraryRegistry libraries;
+    private final ExecutableLoaders loaders;
     private final ExecutionMode kernelExecution;
     private final RefCount references = new RefCount();
     private final AtomicLong semaphoreCount = new AtomicLong();
@@ -79,20 +77,20 @@ public final class LocalSyncDevice implements Device {
 
     /**
      * @param info the identity the driver enumerated
-     * @param libraries the kernel libraries {@code jvm-static} executables resolve against; shared
-     *     and possibly updated by the owner
+     * @param loaders the executable loaders its caches prepare with; shared and possibly updated
+     *     by the owner
      */
-    public LocalSyncDevice(DeviceInfo info, KernelLibraryRegistry libraries) {
-        this(info, libraries, null);
+    public LocalSyncDevice(DeviceInfo info, ExecutableLoaders loaders) {
+        this(info, loaders, null);
     }
 
     /**
-     * As {@link #LocalSyncDevice(DeviceInfo, KernelLibraryRegistry)}, running VMVX dispatch
+     * As {@link #LocalSyncDevice(DeviceInfo, ExecutableLoaders)}, running VMVX dispatch
      * functions in {@code kernelExecution} (null: as the registry's VMVX loader says).
      */
-    public LocalSyncDevice(DeviceInfo info, KernelLibraryRegistry libraries, ExecutionMode kernelExecution) {
+    public LocalSyncDevice(DeviceInfo info, ExecutableLoaders loaders, ExecutionMode kernelExecution) {
         this.info = info;
-        this.libraries = libraries;
+        this.loaders = loaders;
         this.kernelExecution = kernelExecution;
         this.allocator = new HeapAllocator(info.name());
         this.defaultPool = new SyncPool(info.name() + " default pool", this, allocator, BufferParams.deviceLocal(),
@@ -117,7 +115,7 @@ public final class LocalSyncDevice implements Device {
         }
         return switch (category) {
             case DeviceQueries.DEVICE_ID -> DeviceQueries.matchesPattern(IDENTIFIER, key) ? 1 : 0;
-            case DeviceQueries.EXECUTABLE_FORMAT -> JvmStaticFormat.FORMAT.equals(key) || VmvxLoader.FORMAT.equals(key) ? 1 : 0;
+            case DeviceQueries.EXECUTABLE_FORMAT -> LocalExecutableCache.formatQuery(loaders, key);
             case "hal.device", "hal.dispatch" -> {
                 if (key.equals("concurrency")) {
                     yield 1; // one queue; workgroups run one after another
@@ -166,7 +164,7 @@ public final class LocalSyncDevice implements Device {
     @Override
     public ExecutableCache createExecutableCache(String identifier) {
         requireOpen("createExecutableCache");
-        return new LocalExecutableCache(identifier, libraries, kernelExecution);
+        return new LocalExecutableCache(identifier, loaders, kernelExecution);
     }
 
     /**

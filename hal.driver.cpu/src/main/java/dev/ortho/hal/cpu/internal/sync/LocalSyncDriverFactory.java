@@ -4,20 +4,19 @@ import dev.ortho.base.StatusCode;
 import dev.ortho.base.StatusException;
 import dev.ortho.hal.Driver;
 import dev.ortho.hal.DriverInfo;
-import dev.ortho.hal.cpu.internal.executable.KernelLibraryRegistry;
+import dev.ortho.hal.cpu.internal.executable.ExecutableLoaders;
 import dev.ortho.hal.spi.DriverFactory;
 import java.util.List;
 
 /**
- * Creates {@link LocalSyncDriver}s sharing one {@link KernelLibraryRegistry}. Plain Java: {@code
- * registry.register(new LocalSyncDriverFactory(new KernelLibraryRegistry(List.of(new
- * BuiltinKernels()))))}. Thread-safe.
+ * Creates {@link LocalSyncDriver}s sharing one {@link ExecutableLoaders}. Plain Java: use
+ * {@code dev.ortho.hal.cpu.CpuDevices}. Thread-safe.
  */
 public final class LocalSyncDriverFactory implements DriverFactory {
-    private final KernelLibraryRegistry libraries;
+    private final ExecutableLoaders loaders;
 
-    public LocalSyncDriverFactory(KernelLibraryRegistry libraries) {
-        this.libraries = libraries;
+    public LocalSyncDriverFactory(ExecutableLoaders loaders) {
+        this.loaders = loaders;
     }
 
     @Override
@@ -31,6 +30,6 @@ public final class LocalSyncDriverFactory implements DriverFactory {
             throw new StatusException(StatusCode.NOT_FOUND, "driver factory '" + LocalSyncDriver.NAME
                     + "' cannot create driver '" + driverName + "'");
         }
-        return new LocalSyncDriver(libraries);
+        return new LocalSyncDriver(loaders);
     }
 }

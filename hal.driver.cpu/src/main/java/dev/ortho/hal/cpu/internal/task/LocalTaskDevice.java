@@ -26,13 +26,11 @@ import dev.ortho.hal.cpu.internal.command.Command;
 import dev.ortho.hal.cpu.internal.command.CommandExecutor;
 import dev.ortho.hal.cpu.internal.command.LocalCommandBuffer;
 import dev.ortho.hal.cpu.internal.command.LocalEvent;
-import dev.ortho.hal.cpu.internal.executable.KernelLibraryRegistry;
+import dev.ortho.hal.cpu.internal.executable.ExecutableLoaders;
 import dev.ortho.hal.cpu.internal.executable.LocalExecutableCache;
 import dev.ortho.hal.cpu.internal.heap.BlockPool;
 import dev.ortho.hal.cpu.internal.heap.HeapAllocator;
 import dev.ortho.hal.cpu.internal.heap.HeapBuffer;
-import dev.ortho.hal.cpu.kernel.JvmStaticFormat;
-import dev.ortho.hal.cpu.internal.vmvx.VmvxLoader;
 import dev.ortho.hal.frontier.Frontier;
 import dev.ortho.hal.frontier.QueueAxes;
 import dev.ortho.hal.frontier.SemaphoreScope;
@@ -80,7 +78,7 @@ public final class LocalTaskDevice implements Device {
     private static final AtomicBoolean AXES_EXHAUSTED_LOGGED = new AtomicBoolean();
 
     private final DeviceInfo info;
-    private final KernelLibraryRegistry libraries;
+    private final ExecutableLoaders loaders;
     private final ExecutionMode kernelExecution;
     private final HeapAllocator allocator;
     private final Executor executor;
@@ -103,17 +101,17 @@ public final class LocalTaskDevice implements Device {
      * Creates the device and starts its executor.
      *
      * @param info the identity the driver enumerated
-     * @param libraries the kernel libraries {@code jvm-static} executables resolve against
+     * @param loaders the executable loaders its caches prepare with
      * @param options queue count, executor and pool configuration
      * @param axes where the queues take their never-reused frontier axes; when it is exhausted the
      *     queues run without axes and record their signals' frontiers as tainted (logged once)
      * @param liveDevices the set the device leaves when it is torn down (the caller adds it)
      */
-    public LocalTaskDevice(DeviceInfo info, KernelLibraryRegistry libraries, LocalTaskOptions options, QueueAxes axes,
+    public LocalTaskDevice(DeviceInfo info, ExecutableLoaders loaders, LocalTaskOptions options, QueueAxes axes,
             LiveDevices liveDevices) {
         this.info = info;
         this.liveDevices = liveDevices;
-        this.libraries = libraries;
+        this.loaders = loaders;
         this.kernelExecution = options.kernelExecution();
         this.allocator = new HeapAllocator(info.name(), liveDevices.offHeapBytes());
         int workers = options.workerCount(options.groupCount() > 0 ? options.groupCount() : Topology.detect().groupCount());
@@ -226,7 +224,7 @@ public final class LocalTaskDevice implements Device {
         }
         return switch (category) {
             case DeviceQueries.DEVICE_ID -> DeviceQueries.matchesPattern(IDENTIFIER, key) ? 1 : 0;
-            case DeviceQueries.EXECUTABLE_FORMAT -> JvmStaticFormat.FORMAT.equals(key) || VmvxLoader.FORMAT.equals(key) ? 1 : 0;
+            case DeviceQueries.EXECUTABLE_FORMAT -> LocalExecutableCache.formatQuery(loaders, key);
             case "hal.device" -> {
                 if (key.equals("concurrency")) {
                     yield queues.length; // as IREE: device concurrency is the queue count
@@ -283,7 +281,7 @@ public final class LocalTaskDevice implements Device {
     @Override
     public ExecutableCache createExecutableCache(String identifier) {
         requireOpen("createExecutableCache");
-        return new LocalExecutableCache(identifier, libraries, kernelExecution);
+        return new LocalExecutableCache(identifier, loaders, kernelExecution);
     }
 
     // ---- queue operations ---------------------------------------------------------------------
