@@ -37,7 +37,7 @@ import java.lang.foreign.MemorySegment;
 import java.util.Arrays;
 import java.util.List;
 import dev.ortho.vm.bytecode.ExecutionMode;
-import java.util.concurrent.atomic.AtomicInteger;
+import dev.ortho.hal.spi.RefCount;
 import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -69,7 +69,7 @@ public final class LocalSyncDevice implements Device {
     private final HeapAllocator allocator;
     private final ExecutableLoaders loaders;
     private final ExecutionMode kernelExecution;
-    private final AtomicInteger references = new AtomicInteger(1);
+    private final RefCount references = new RefCount();
     private final AtomicLong semaphoreCount = new AtomicLong();
     private final AtomicLong poolCount = new AtomicLong();
     private final SyncPool defaultPool;
@@ -410,18 +410,14 @@ public final class LocalSyncDevice implements Device {
 
     @Override
     public void retain() {
-        references.incrementAndGet();
+        references.retain();
     }
 
     @Override
     public void release() {
-        int remaining = references.decrementAndGet();
-        if (remaining == 0) {
+        if (references.release(this)) {
             closed = true;
             defaultPool.shutdown();
-        } else if (remaining < 0) {
-            throw new StatusException(StatusCode.FAILED_PRECONDITION, "device '" + info.name()
-                    + "' released more times than retained");
         }
     }
 

@@ -39,6 +39,7 @@ import dev.ortho.hal.spi.TimelineSemaphore;
 import dev.ortho.task.Executor;
 import dev.ortho.task.Topology;
 import dev.ortho.vm.bytecode.ExecutionMode;
+import dev.ortho.hal.spi.RefCount;
 import java.lang.foreign.MemorySegment;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -47,7 +48,6 @@ import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -86,7 +86,7 @@ public final class LocalTaskDevice implements Device {
     private final TaskQueue[] queues;
     private final LiveDevices liveDevices;
     private final CountDownLatch tornDown = new CountDownLatch(1);
-    private final AtomicInteger references = new AtomicInteger(1);
+    private final RefCount references = new RefCount();
     private final AtomicLong semaphoreCount = new AtomicLong();
     private final AtomicLong poolCount = new AtomicLong();
     private final Object liveLock = new Object();
@@ -639,17 +639,13 @@ public final class LocalTaskDevice implements Device {
 
     @Override
     public void retain() {
-        references.incrementAndGet();
+        references.retain();
     }
 
     @Override
     public void release() {
-        int remaining = references.decrementAndGet();
-        if (remaining == 0) {
+        if (references.release(this)) {
             shutdown(new StatusException(StatusCode.CANCELLED, "device '" + info.name() + "' was closed"));
-        } else if (remaining < 0) {
-            throw new StatusException(StatusCode.FAILED_PRECONDITION, "device '" + info.name()
-                    + "' released more times than retained");
         }
     }
 
