@@ -135,15 +135,20 @@ final class CallEmitter {
         }
     }
 
-    /** {@code vm.return}: one result as the method's value, more through the call environment. */
-    void ret(Insn i) {
+    /**
+     * {@code vm.return}: one result as the method's value, more through the call environment; or,
+     * in a region of a split function ({@code toDispatcher} not null), every result through the
+     * call environment and then a jump to {@code toDispatcher}, whose code returns to the
+     * dispatching method.
+     */
+    void ret(Insn i, java.lang.classfile.Label toDispatcher) {
         int[] regs = (int[]) i.ops().get(0);
         Acc[] acc = i.acc()[0];
         byte[] kinds = m.fnResultKinds[f];
         fr.setPc(i.pc());
-        if (kinds.length == 0) {
+        if (toDispatcher == null && kinds.length == 0) {
             cb.return_();
-        } else if (kinds.length == 1) {
+        } else if (toDispatcher == null && kinds.length == 1) {
             switch (kinds[0]) {
                 case BytecodeModule.KIND_32 -> {
                     fr.ld(acc[0], 'i');
@@ -173,8 +178,11 @@ final class CallEmitter {
                     cb.lastore();
                 }
             }
-            cb.return_();
+            if (toDispatcher == null) {
+                cb.return_();
+            } else {
+                cb.goto_(toDispatcher);
+            }
         }
     }
-
 }

@@ -63,23 +63,55 @@ final class FunctionEmitter {
     private final BitSet usedRef = new BitSet();
     private final Map<Integer, Label> blocks = new HashMap<>();
     private boolean scratch;
+    /** The part of the function this method holds, or null for all of it. */
+    private final MethodSplitter.Region region;
+    /** Instruction indices [from, to) emitted here. */
+    private final int from;
+    private final int to;
+    /** Region mode: the webs (or slots) the region touches and those it writes. */
+    private final BitSet usedWebs = new BitSet();
+    private final BitSet writtenWebs = new BitSet();
+    /** Region mode: per instruction index outside the region that control leaves to, its exit code. */
+    private final Map<Integer, Label> exits = new java.util.TreeMap<>();
+    /** Region mode: where a {@code vm.return} goes once the results are in the environment. */
+    private Label returned;
+    /** Marks the start of each instruction with its index as a line number ({@link MethodSplitter#measure}). */
+    private final boolean markLines;
 
     FunctionEmitter(Compiler compiler, int f, CodeBuilder cb, RegisterWebs webs) {
+        this(compiler, f, cb, webs, null, false);
+    }
+
+    /**
+     * Emits function {@code f}, or only {@code region} of it as one method of a split function
+     * ({@link MethodSplitter}: parameters {@code (Env, long[] bits, RefObject[] refs, int entry)},
+     * returns the instruction index to continue at, -1 after {@code vm.return}).
+     */
+    FunctionEmitter(Compiler compiler, int f, CodeBuilder cb, RegisterWebs webs, MethodSplitter.Region region,
+                    boolean markLines) {
         this.m = compiler.m;
         this.f = f;
         this.cb = cb;
         this.base = m.fnBase[f];
         this.insns = compiler.code.get(f);
+        this.region = region;
+        this.markLines = markLines;
+        this.from = region == null ? 0 : region.from();
+        this.to = region == null ? insns.size() : region.to();
         int slot = 1;
-        for (char t : m.fnCconv[f].arguments().types().toCharArray()) {
-            slot += t == 'I' || t == 'F' ? 2 : 1;
+        if (region == null) {
+            for (char t : m.fnCconv[f].arguments().types().toCharArray()) {
+                slot += t == 'I' || t == 'F' ? 2 : 1;
+            }
+        } else {
+            slot = MethodSplitter.REGION_FIRST_LOCAL;
         }
         this.fr = new MethodFrame(m, f, cb, webs, slot);
         this.ints = new IntegerOpEmitter(fr);
         this.buffers = new BufferOpEmitter(fr);
         this.floats = new FloatOpEmitter(fr, buffers);
         this.calls = new CallEmitter(compiler, fr);
-        for (Insn i : insns) {
+        for (Insn i : insns.subList(from, to)) {
             used32.or(i.touch32());
             usedRef.or(i.touchRef());
             if (i.opcode() == CoreOps.BLOCK) {
@@ -87,22 +119,57 @@ final class FunctionEmitter {
             } else if (!inline(i)) {
                 scratch = true;
             }
+            if (region != null && webs != null) {
+                for (Acc[] list : i.acc()) {
+                    for (Acc x : list == null ? new Acc[0] : list) {
+                        if (x != null) {
+                            usedWebs.set(webs.webOf[x.id()]);
+                            if (x.write()) {
+                                writtenWebs.set(webs.webOf[x.id()]);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        if (region != null && webs == null) {
+            usedWebs.or(used32);
+            writtenWebs.or(used32);
         }
     }
 
     void emit() {
-        prologue();
+        if (region == null) {
+            prologue();
+        } else {
+            regionPrologue();
+        }
         Label start = cb.newLabel();
         Label end = cb.newLabel();
         Label handler = cb.newLabel();
         cb.labelBinding(start);
-        for (Insn i : insns) {
-            op(i);
+        if (region != null) {
+            returned = cb.newLabel();
+            entrySwitch();
         }
-        // A vm.fail with an OK status in the last block falls through to here.
-        cb.iconst_0().pop();
-        cb.labelBinding(end);
-        cb.invokestatic(CD_SUPPORT, "pastEnd", MethodTypeDesc.of(CD_STATUS)).athrow();
+        for (int k = from; k < to; k++) {
+            if (markLines) {
+                cb.lineNumber(k & 0xFFFF);
+            }
+            op(insns.get(k));
+        }
+        if (markLines) {
+            cb.lineNumber(to & 0xFFFF);
+        }
+        if (to < insns.size()) {
+            cb.goto_(exit(to));
+            cb.labelBinding(end);
+        } else {
+            // A vm.fail with an OK status in the last block falls through to here.
+            cb.iconst_0().pop();
+            cb.labelBinding(end);
+            cb.invokestatic(CD_SUPPORT, "pastEnd", MethodTypeDesc.of(CD_STATUS)).athrow();
+        }
         cb.labelBinding(handler);
         // [Throwable] -> trap(env, t, pc, fn); release the frame's refs as the unwinder would.
         cb.astore(fr.tmpRef);
@@ -115,6 +182,114 @@ final class FunctionEmitter {
                 ConstantDescs.CD_Throwable, CD_int, CD_int));
         cb.athrow();
         cb.exceptionCatchAll(start, end, handler);
+        if (region != null) {
+            regionExits();
+        }
+    }
+
+    // ---------------------------------------------------------------- regions of a split function
+
+    /** Loads the registers the region touches from the dispatcher's arrays (moving the refs). */
+    private void regionPrologue() {
+        for (int w = usedWebs.nextSetBit(0); w >= 0; w = usedWebs.nextSetBit(w + 1)) {
+            cb.aload(MethodSplitter.BITS).loadConstant(w).laload();
+            if (fr.webs == null) {
+                cb.l2i().istore(fr.i0 + w);
+            } else {
+                char r = fr.webs.repr[w];
+                if (r == 'i' || r == 'f') {
+                    cb.l2i();
+                    fr.convert('i', r);
+                } else {
+                    fr.convert('I', r);
+                }
+                fr.storeLocal(r, fr.webLocal[w]);
+            }
+        }
+        for (int k = usedRef.nextSetBit(0); k >= 0; k = usedRef.nextSetBit(k + 1)) {
+            cb.aload(MethodSplitter.REFS).loadConstant(k).aaload().astore(fr.r0 + k);
+            cb.aload(MethodSplitter.REFS).loadConstant(k).aconst_null().aastore();
+        }
+        cb.iconst_0().istore(fr.pcLocal);
+        if (scratch) {
+            cb.loadConstant(m.fnI32[f]).newarray(TypeKind.INT).astore(fr.rArray);
+            cb.loadConstant(m.fnRef[f]).anewarray(CD_REF).astore(fr.refArray);
+        }
+    }
+
+    /** Jumps to the region's entry the dispatcher asked for (its first instruction by default). */
+    private void entrySwitch() {
+        int[] entries = region.entries();
+        if (entries.length <= 1) {
+            return;
+        }
+        Label first = cb.newLabel();
+        List<SwitchCase> cases = new ArrayList<>();
+        for (int e : entries) {
+            if (e != from) {
+                cases.add(SwitchCase.of(e, blocks.get(insns.get(e).pc())));
+            }
+        }
+        cb.iload(MethodSplitter.ENTRY);
+        cb.lookupswitch(first, cases);
+        cb.labelBinding(first);
+    }
+
+    /** The code that leaves the region for instruction {@code index}. */
+    private Label exit(int index) {
+        return exits.computeIfAbsent(index, k -> cb.newLabel());
+    }
+
+    /**
+     * Per exit: the instruction index to continue at into a local, then one common exit that
+     * stores the registers the region wrote (and every ref it holds) back to the dispatcher's
+     * arrays and returns that index; after a {@code vm.return}, returns -1.
+     */
+    private void regionExits() {
+        if (!exits.isEmpty()) {
+            storeAndLeave();
+        }
+        if (insns.subList(from, to).stream().anyMatch(i -> i.opcode() == CoreOps.RETURN)) {
+            // As the unsplit method's return: the refs left in registers are dropped, not released.
+            cb.labelBinding(returned);
+            cb.iconst_m1().ireturn();
+        }
+    }
+
+    private void storeAndLeave() {
+        Label common = cb.newLabel();
+        // tmpIdx holds the index (an int) on every path into the common exit.
+        for (Map.Entry<Integer, Label> e : exits.entrySet()) {
+            cb.labelBinding(e.getValue());
+            cb.loadConstant(e.getKey()).istore(fr.tmpIdx).goto_(common);
+        }
+        cb.labelBinding(common);
+        for (int w = writtenWebs.nextSetBit(0); w >= 0; w = writtenWebs.nextSetBit(w + 1)) {
+            cb.aload(MethodSplitter.BITS).loadConstant(w);
+            if (fr.webs == null) {
+                cb.iload(fr.i0 + w).i2l();
+            } else {
+                char r = fr.webs.repr[w];
+                switch (r) {
+                    case 'i' -> cb.iload(fr.webLocal[w]).i2l();
+                    case 'f' -> {
+                        cb.fload(fr.webLocal[w]);
+                        fr.convert('f', 'i');
+                        cb.i2l();
+                    }
+                    case 'I' -> cb.lload(fr.webLocal[w]);
+                    default -> {
+                        cb.dload(fr.webLocal[w]);
+                        fr.convert('F', 'I');
+                    }
+                }
+            }
+            cb.lastore();
+        }
+        for (int k = usedRef.nextSetBit(0); k >= 0; k = usedRef.nextSetBit(k + 1)) {
+            cb.aload(MethodSplitter.REFS).loadConstant(k).aload(fr.r0 + k).aastore();
+        }
+        cb.iload(fr.tmpIdx).ireturn();
     }
 
     /** Zeroed registers (as a fresh frame), then the arguments. */
@@ -206,13 +381,15 @@ final class FunctionEmitter {
     private void branchTo(int target, int[] pairs, Acc[] acc) {
         remap(pairs, acc);
         Label l = blocks.get(target);
+        if (l == null && region != null) {
+            Integer index = region.blockIndex().get(target);
+            l = index == null ? null : exit(index);
+        }
         if (l == null) {
             throw new IllegalStateException("branch target " + target + " is not a block");
         }
         cb.goto_(l);
     }
-
-    // ---------------------------------------------------------------- ops
 
     // ---------------------------------------------------------------- ops
 
@@ -383,7 +560,7 @@ final class FunctionEmitter {
                 branchTo((Integer) i.ops().get(1), (int[]) i.ops().get(2), i.acc()[2]);
             }
             case CoreOps.CALL -> calls.call(i);
-            case CoreOps.RETURN -> calls.ret(i);
+            case CoreOps.RETURN -> calls.ret(i, returned);
             case CoreOps.FAIL -> {
                 fr.setPc(i.pc());
                 int[] s = (int[]) i.ops().get(1);

@@ -79,7 +79,7 @@ final class MethodFrame {
         }
         this.r0 = slot;
         if (r0 + m.fnRef[f] > 65000) {
-            throw new Compiler.MethodTooLarge(f, "too many registers for JVM locals");
+            throw new Compiler.MethodTooLarge(f, "too many registers for JVM locals", true);
         }
     }
 

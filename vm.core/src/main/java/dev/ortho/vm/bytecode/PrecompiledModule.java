@@ -256,7 +256,7 @@ public final class PrecompiledModule {
         }
         try {
             return Compiler.define(new Compiler.Generated(g.classBytes(), g.compiled().clone(), g.maxBytes().clone(),
-                    g.maxResults(), g.reasons().clone(), g.untyped().clone()));
+                    g.maxResults(), g.reasons().clone(), g.untyped().clone(), g.methods().clone(), g.nanos().clone()));
         } catch (Throwable e) {
             throw new StatusException(StatusCode.INCOMPATIBLE, what() + "the JVM rejects the stored classes: " + e, e);
         }
