@@ -55,8 +55,12 @@ import java.util.Map;
  * vm.call.yieldable") fails the compiled call with FAILED_PRECONDITION where the interpreter
  * would yield. Compiled activations push no VM stack frames, so an import called from compiled
  * code sees only the entry frame's bytes charged against {@code Stack.MAX_SIZE_BYTES}. A function
- * whose JVM method would exceed the JVM's size limits stays interpreted on its own (its callers
- * then too); only a failure of the generator itself makes the whole module interpreted.
+ * whose JVM method would reach HotSpot's 8,000-byte limit for JIT compilation (or the class
+ * file's 64 KiB) is split into several methods ({@link MethodSplitter}); one that cannot be split
+ * small enough, or whose registers do not fit the JVM's locals, stays interpreted on its own (its
+ * callers then too); only a failure of the generator itself makes the whole module interpreted.
+ * Per function the result records its JVM methods, their bytecode bytes and the time spent
+ * translating it ({@link BytecodeModule#compilationStatistics()}).
  */
 final class Compiler {
     static final ClassDesc CD_ENV = ClassDesc.of(CompiledSupport.Env.class.getName());
@@ -72,7 +76,8 @@ final class Compiler {
 
     /** The outcome: which functions compiled, the entry object and the static stack bound per function. */
     record Result(boolean[] compiled, CompiledSupport.Entry entry, long[] maxBytes, int maxResults,
-                  String[] reasons, String[] untyped, int[] methods, long[] nanos) {
+                  String[] reasons, String[] untyped, int[] methods, int[] codeBytes, long[] nanos, long totalNanos,
+                  int classBytes) {
     }
 
     /** One decoded instruction; {@code acc} holds, parallel to {@code ops}, its i32-bank register accesses. */
@@ -136,7 +141,7 @@ final class Compiler {
      * of the module's bytes, the extensions' inline choices and {@link PrecompiledModule#FORMAT}.
      */
     record Generated(byte[] classBytes, boolean[] compiled, long[] maxBytes, int maxResults, String[] reasons,
-                     String[] untyped, int[] methods, long[] nanos) {
+                     String[] untyped, int[] methods, int[] codeBytes, long[] nanos) {
     }
 
     /** Runs of {@link #generate} in this class loader, for tests proving a path never translates. */
@@ -144,15 +149,17 @@ final class Compiler {
 
     /** Compiles every function of {@code m} that can be compiled; never throws for a verified module. */
     static Result compile(BytecodeModule m) {
+        long t0 = System.nanoTime();
         Generated g = generate(m);
         try {
-            return define(g);
+            return define(g, t0);
         } catch (Throwable e) {
             // A bug in the generator must never break the module: interpret everything.
             String[] reasons = new String[m.functionCount];
             java.util.Arrays.fill(reasons, "compiler failure: " + e);
             return new Result(new boolean[m.functionCount], null, g.maxBytes(), g.maxResults(), reasons, g.untyped(),
-                    g.methods(), g.nanos());
+                    g.methods(), g.codeBytes(), g.nanos(), System.nanoTime() - t0,
+                g.classBytes() == null ? 0 : g.classBytes().length);
         }
     }
 
@@ -175,13 +182,22 @@ final class Compiler {
      *     the bytes are not a valid class for this vm.core
      */
     static Result define(Generated g) throws Throwable {
+        return define(g, System.nanoTime());
+    }
+
+    /** {@link #define}; the result's {@code totalNanos} counts from {@code t0}. */
+    private static Result define(Generated g, long t0) throws Throwable {
         if (g.classBytes() == null) {
-            return new Result(g.compiled(), null, g.maxBytes(), g.maxResults(), g.reasons(), g.untyped(), g.methods(), g.nanos());
+            return new Result(g.compiled(), null, g.maxBytes(), g.maxResults(), g.reasons(), g.untyped(), g.methods(),
+                    g.codeBytes(), g.nanos(), System.nanoTime() - t0,
+                g.classBytes() == null ? 0 : g.classBytes().length);
         }
         MethodHandles.Lookup lookup = MethodHandles.lookup().defineHiddenClass(g.classBytes(), true);
         CompiledSupport.Entry entry = (CompiledSupport.Entry) lookup.findConstructor(lookup.lookupClass(),
                 java.lang.invoke.MethodType.methodType(void.class)).invoke();
-        return new Result(g.compiled(), entry, g.maxBytes(), g.maxResults(), g.reasons(), g.untyped(), g.methods(), g.nanos());
+        return new Result(g.compiled(), entry, g.maxBytes(), g.maxResults(), g.reasons(), g.untyped(), g.methods(),
+                g.codeBytes(), g.nanos(), System.nanoTime() - t0,
+                g.classBytes() == null ? 0 : g.classBytes().length);
     }
 
     private Generated run() {
@@ -245,7 +261,8 @@ final class Compiler {
                     huge.remove(Integer.valueOf(-1)); // its groups are as small as they get
                 }
                 if (huge.isEmpty()) {
-                    return new Generated(bytes, ready, maxBytes, maxResults, reasons, untyped, methodCounts(ready),
+                    int[][] stats = methodStats(bytes, m.functionCount);
+                    return new Generated(bytes, ready, maxBytes, maxResults, reasons, untyped, stats[0], stats[1],
                             nanos.clone());
                 }
                 for (int f : huge) {
@@ -274,14 +291,14 @@ final class Compiler {
                 if (tooLong == null || !tooLong.find()) {
                     java.util.Arrays.fill(reasons, "compiler failure: " + e);
                     return new Generated(null, new boolean[m.functionCount], maxBytes, maxResults, reasons, untyped,
-                            new int[m.functionCount], nanos.clone());
+                            new int[m.functionCount], new int[m.functionCount], nanos.clone());
                 }
                 split(Integer.parseInt(tooLong.group(1)), e.getMessage());
             } catch (Throwable e) {
                 // A bug in the generator must never break the module: interpret everything.
                 java.util.Arrays.fill(reasons, "compiler failure: " + e);
                 return new Generated(null, new boolean[m.functionCount], maxBytes, maxResults, reasons, untyped,
-                        new int[m.functionCount], nanos.clone());
+                        new int[m.functionCount], new int[m.functionCount], nanos.clone());
             }
         }
     }
@@ -320,15 +337,6 @@ final class Compiler {
         return false;
     }
 
-    /** JVM methods per compiled function: 1, or the dispatcher and its regions of a split one. */
-    private int[] methodCounts(boolean[] ready) {
-        int[] out = new int[m.functionCount];
-        for (int f = 0; f < m.functionCount; f++) {
-            out[f] = !ready[f] ? 0 : plans[f] == null ? 1 : 1 + plans[f].size();
-        }
-        return out;
-    }
-
     /**
      * The functions of the methods in {@code bytes} that reach {@link MethodSplitter#HUGE_METHOD_LIMIT}
      * (-1 for the bridge).
@@ -350,9 +358,13 @@ final class Compiler {
         return out;
     }
 
-    /** JVM methods per function in generated class bytes (what {@link Generated#methods} says); zeros for bytes that are no class. */
-    static int[] methodCounts(byte[] classBytes, int functionCount) {
-        int[] out = new int[functionCount];
+    /**
+     * Per function, the JVM methods of generated class bytes (1, or a split function's dispatcher
+     * and regions) and their bytes of bytecode: {@code {methods, bytes}}; zeros for bytes that
+     * are no class.
+     */
+    static int[][] methodStats(byte[] classBytes, int functionCount) {
+        int[][] out = new int[2][functionCount];
         java.lang.classfile.ClassModel model;
         try {
             model = ClassFile.of().parse(classBytes);
@@ -365,7 +377,9 @@ final class Compiler {
             if (name.startsWith("f") && n.matches()) {
                 int f = Integer.parseInt(n.group(1));
                 if (f < functionCount) {
-                    out[f]++;
+                    out[0][f]++;
+                    out[1][f] += mm.findAttribute(java.lang.classfile.Attributes.code())
+                            .map(java.lang.classfile.attribute.CodeAttribute::codeLength).orElse(0);
                 }
             }
         }

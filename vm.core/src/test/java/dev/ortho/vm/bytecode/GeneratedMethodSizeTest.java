@@ -83,11 +83,57 @@ class GeneratedMethodSizeTest {
         return out;
     }
 
+    /**
+     * Prints what compiling {@code defs} eagerly costs (the figures in bench/README.md): wall time
+     * of the first compilation in this JVM and of a second one, generated class bytes, heap
+     * allocated by the compiling thread, functions compiled and split.
+     */
+    static void printCompileStatistics(String what, List<ModuleDef> defs) {
+        com.sun.management.ThreadMXBean threads =
+                (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
+        long[] nanos = new long[2];
+        long allocated = 0;
+        int classBytes = 0;
+        int functions = 0;
+        int compiled = 0;
+        int split = 0;
+        long slowest = 0;
+        for (int round = 0; round < 2; round++) {
+            for (ModuleDef def : defs) {
+                long a0 = threads.getCurrentThreadAllocatedBytes();
+                BytecodeModule m = BytecodeModule.create(new Instance(), def, ConformanceTest.EXTENSIONS,
+                        BytecodeModule.Options.DEFAULT.withExecution(ExecutionMode.EAGER));
+                long a1 = threads.getCurrentThreadAllocatedBytes();
+                BytecodeModule.CompilationStatistics s = m.compilationStatistics();
+                nanos[round] += s.compileNanos();
+                if (round == 1) {
+                    allocated += a1 - a0;
+                    classBytes += s.classBytes();
+                    for (BytecodeModule.CompiledFunction fn : s.functions()) {
+                        functions++;
+                        compiled += fn.interpretedBecause() == null ? 1 : 0;
+                        split += fn.jvmMethods() > 1 ? 1 : 0;
+                        slowest = Math.max(slowest, fn.compileNanos());
+                    }
+                }
+            }
+        }
+        System.out.printf("compile %s: %d modules, %d of %d functions compiled (%d split), first %.1f ms,"
+                        + " again %.1f ms, slowest function %.2f ms, %d class bytes, %.1f MB allocated (load + compile)%n",
+                what, defs.size(), compiled, functions, split, nanos[0] / 1e6, nanos[1] / 1e6, slowest / 1e6,
+                classBytes, allocated / 1e6);
+    }
+
     @Test
     void conformanceSuiteMethodsAreBelowTheHugeMethodLimit() throws IOException {
         List<Path> files = ConformanceFiles.files();
         assumeTrue(!files.isEmpty(), "IREE VM conformance suite not found: skipped");
         List<String> big = new ArrayList<>();
+        List<ModuleDef> defs = new ArrayList<>();
+        for (Path file : files) {
+            defs.add(new Assembler(ConformanceTest.EXTENSIONS).assemble(file));
+        }
+        printCompileStatistics("conformance suite", defs);
         for (Path file : files) {
             ModuleDef def = new Assembler(ConformanceTest.EXTENSIONS).assemble(file);
             big.addAll(oversized(file.getFileName().toString(),
@@ -107,7 +153,9 @@ class GeneratedMethodSizeTest {
             files = s.filter(p -> p.toString().endsWith(".vmfb")).sorted().toList();
         }
         for (Path file : files) {
-            for (ModuleDef def : kernelModules(file)) {
+            List<ModuleDef> defs = kernelModules(file);
+            printCompileStatistics(file.getFileName().toString(), defs);
+            for (ModuleDef def : defs) {
                 kernels++;
                 BytecodeModule m = BytecodeModule.create(new Instance(), def, ConformanceTest.EXTENSIONS);
                 big.addAll(oversized(file.getFileName() + "/" + def.name(), m));
