@@ -98,14 +98,8 @@ final class FunctionEmitter {
         this.markLines = markLines;
         this.from = region == null ? 0 : region.from();
         this.to = region == null ? insns.size() : region.to();
-        int slot = 1;
-        if (region == null) {
-            for (char t : m.fnCconv[f].arguments().types().toCharArray()) {
-                slot += t == 'I' || t == 'F' ? 2 : 1;
-            }
-        } else {
-            slot = MethodSplitter.REGION_FIRST_LOCAL;
-        }
+        String args = m.fnCconv[f].arguments().types();
+        int slot = region == null ? MethodFrame.argumentLocals(args)[args.length()] : MethodSplitter.REGION_FIRST_LOCAL;
         this.fr = new MethodFrame(m, f, cb, webs, slot);
         this.ints = new IntegerOpEmitter(fr);
         this.buffers = new BufferOpEmitter(fr);
@@ -295,12 +289,7 @@ final class FunctionEmitter {
     /** Zeroed registers (as a fresh frame), then the arguments. */
     private void prologue() {
         String args = m.fnCconv[f].arguments().types();
-        int[] argSlot = new int[args.length()];
-        int slot = 1;
-        for (int k = 0; k < args.length(); k++) {
-            argSlot[k] = slot;
-            slot += args.charAt(k) == 'I' || args.charAt(k) == 'F' ? 2 : 1;
-        }
+        int[] argSlot = MethodFrame.argumentLocals(args);
         if (fr.webs == null) {
             for (int k = used32.nextSetBit(0); k >= 0; k = used32.nextSetBit(k + 1)) {
                 cb.iconst_0().istore(fr.i0 + k);

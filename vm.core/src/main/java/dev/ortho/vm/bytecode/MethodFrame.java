@@ -49,6 +49,21 @@ final class MethodFrame {
     final RegisterWebs webs;
     final int[] webLocal;
 
+    /**
+     * The JVM locals of a method {@code (Env, arguments...)} with argument types {@code types}
+     * (cconv characters): element k is argument k's local, the last element the first free local.
+     */
+    static int[] argumentLocals(String types) {
+        int[] out = new int[types.length() + 1];
+        int slot = 1;
+        for (int k = 0; k < types.length(); k++) {
+            out[k] = slot;
+            slot += types.charAt(k) == 'I' || types.charAt(k) == 'F' ? 2 : 1;
+        }
+        out[types.length()] = slot;
+        return out;
+    }
+
     /** Lays out function {@code f}'s frame in {@code cb}'s locals from local {@code firstLocal} on. */
     MethodFrame(BytecodeModule m, int f, CodeBuilder cb, RegisterWebs webs, int firstLocal) {
         this.m = m;

@@ -292,12 +292,8 @@ final class MethodSplitter {
     static void dispatcher(Compiler c, int f, RegisterWebs webs, List<Region> regions, CodeBuilder cb) {
         BytecodeModule m = c.m;
         String args = m.fnCconv[f].arguments().types();
-        int[] argSlot = new int[args.length()];
-        int slot = 1;
-        for (int k = 0; k < args.length(); k++) {
-            argSlot[k] = slot;
-            slot += args.charAt(k) == 'I' || args.charAt(k) == 'F' ? 2 : 1;
-        }
+        int[] argSlot = MethodFrame.argumentLocals(args);
+        int slot = argSlot[args.length()];
         int bits = slot++;
         int refs = slot++;
         int next = slot++;
