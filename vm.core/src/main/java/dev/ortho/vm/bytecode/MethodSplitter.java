@@ -181,16 +181,18 @@ final class MethodSplitter {
         int n = insns.size();
         Map<Integer, Integer> blocks = blockIndex(insns);
         // Loop depth of each cut point (a cut before instruction k): back edges spanning it.
-        int[] depth = new int[n + 1];
+        int[] depth = new int[n + 2];
         for (int k = 0; k < n; k++) {
             for (int t : targets(insns.get(k))) {
                 Integer y = blocks.get(t);
-                if (y != null && y <= k) {
-                    for (int c2 = y + 1; c2 <= k; c2++) {
-                        depth[c2]++;
-                    }
+                if (y != null && y <= k) { // a back edge k -> y spans the cuts y+1 .. k
+                    depth[y + 1]++;
+                    depth[k + 1]--;
                 }
             }
+        }
+        for (int c2 = 1; c2 <= n; c2++) {
+            depth[c2] += depth[c2 - 1];
         }
         List<Integer> cuts = new ArrayList<>();
         cuts.add(0);

@@ -108,6 +108,17 @@ class MethodSplitterTest {
 
     @Test
     void aFunctionOverTheHugeMethodLimitIsSplitAndGivesTheInterpretersResultsAndTraps() {
+        java.util.Objects.requireNonNull(VmasmFixture.OPTIONS); // its initializer may set the limit
+        int saved = MethodSplitter.methodLimit;
+        MethodSplitter.methodLimit = MethodSplitter.HUGE_METHOD_LIMIT; // also where a Surefire run lowers it
+        try {
+            bigFunction();
+        } finally {
+            MethodSplitter.methodLimit = saved;
+        }
+    }
+
+    private static void bigFunction() {
         ModuleDef def = new Assembler(VmasmFixture.EXTENSIONS).assemble(bigModule(), "big.vmasm");
         Instance instance = new Instance();
         BytecodeModule interpreted = BytecodeModule.create(instance, def, VmasmFixture.EXTENSIONS);
@@ -131,6 +142,7 @@ class MethodSplitterTest {
 
     @Test
     void randomModulesSplitIntoTinyMethodsBehaveAsInterpreted() {
+        java.util.Objects.requireNonNull(VmasmFixture.OPTIONS); // its initializer may set the limit
         int saved = MethodSplitter.methodLimit;
         MethodSplitter.methodLimit = 600;
         try {
@@ -160,6 +172,7 @@ class MethodSplitterTest {
 
     @Test
     void refsOfASplitFunctionAreCountedAsInTheInterpreter() {
+        java.util.Objects.requireNonNull(VmasmFixture.OPTIONS); // its initializer may set the limit
         int saved = MethodSplitter.methodLimit;
         try {
             String src = """
@@ -178,6 +191,7 @@ class MethodSplitterTest {
                     }
                     """;
             ModuleDef def = new Assembler(VmasmFixture.EXTENSIONS).assemble(src, "m.vmasm");
+            MethodSplitter.methodLimit = MethodSplitter.HUGE_METHOD_LIMIT;
             int whole = GeneratedMethodSizeTest.methodSizes(BytecodeModule.create(new Instance(), def,
                     VmasmFixture.EXTENSIONS)).get("f0(Ldev/ortho/vm/bytecode/CompiledSupport$Env;Ldev/ortho/vm/RefObject;I)I");
             MethodSplitter.methodLimit = whole * 3 / 5;
