@@ -171,6 +171,41 @@ class MethodSplitterTest {
     }
 
     @Test
+    void aBridgeOverTheLimitBecomesOneMethodPerFunctionInGroups() {
+        StringBuilder src = new StringBuilder("vm.module @many version 0\nvm.type i32\nvm.type i64\n");
+        for (int k = 0; k < 300; k++) {
+            src.append("vm.export @e").append(k).append("\nvm.func @e").append(k)
+                    .append("(%i0: i32, %i2:3: i64) -> (i32, i64) {\n^bb0:\n  %i1 = vm.const.i32 ").append(k)
+                    .append("\n  %i0 = vm.add.i32 %i0, %i1\n  vm.return %i0, %i2:3\n}\n");
+        }
+        ModuleDef def = new Assembler(VmasmFixture.EXTENSIONS).assemble(src.toString(), "many.vmasm");
+        java.util.Objects.requireNonNull(VmasmFixture.OPTIONS); // its initializer may set the limit
+        int saved = MethodSplitter.methodLimit;
+        MethodSplitter.methodLimit = MethodSplitter.HUGE_METHOD_LIMIT;
+        try {
+            Instance instance = new Instance();
+            BytecodeModule compiled = BytecodeModule.create(instance, def, VmasmFixture.EXTENSIONS,
+                    BytecodeModule.Options.DEFAULT.withExecution(ExecutionMode.EAGER));
+            Map<String, Integer> sizes = GeneratedMethodSizeTest.methodSizes(compiled);
+            assertTrue(sizes.keySet().stream().anyMatch(n -> n.startsWith("call1(")), "two bridge groups: " + sizes.keySet());
+            sizes.forEach((method, size) -> assertTrue(size < MethodSplitter.HUGE_METHOD_LIMIT, method + ": " + size));
+            try (Context context = Context.create(instance, compiled)) {
+                for (int k : new int[] {0, 17, 255, 256, 299}) {
+                    VmList in = VmList.ofVariants(2);
+                    in.pushI32(5);
+                    in.pushI64(1L << 40);
+                    VmList out = VmList.ofVariants(2);
+                    Invocation.invoke(context, compiled.lookupExport("e" + k), in, out);
+                    assertEquals(5 + k, out.getI32(0), "e" + k);
+                    assertEquals(1L << 40, out.getI64(1), "e" + k);
+                }
+            }
+        } finally {
+            MethodSplitter.methodLimit = saved;
+        }
+    }
+
+    @Test
     void refsOfASplitFunctionAreCountedAsInTheInterpreter() {
         java.util.Objects.requireNonNull(VmasmFixture.OPTIONS); // its initializer may set the limit
         int saved = MethodSplitter.methodLimit;
