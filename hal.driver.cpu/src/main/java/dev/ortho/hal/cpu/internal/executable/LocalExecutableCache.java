@@ -8,8 +8,8 @@ import dev.ortho.hal.ExecutableParams;
 import dev.ortho.hal.cpu.kernel.ExecutableLoader;
 import dev.ortho.hal.cpu.kernel.KernelExecutable;
 import dev.ortho.hal.cpu.kernel.LoaderContext;
-import dev.ortho.vm.bytecode.ExecutionMode;
 import dev.ortho.hal.spi.RefCount;
+import dev.ortho.vm.bytecode.ExecutionMode;
 import java.util.Locale;
 
 /**
