@@ -421,6 +421,7 @@ public final class LocalSyncDevice implements Device {
         if (remaining == 0) {
             closed = true;
             defaultPool.shutdown();
+            allocator.close(); // idle pooled memory back to the system; live buffers keep theirs
         } else if (remaining < 0) {
             throw new StatusException(StatusCode.FAILED_PRECONDITION, "device '" + info.name()
                     + "' released more times than retained");
