@@ -211,7 +211,7 @@ public final class MemoryPool implements AutoCloseable {
             // acquire/CAS: pairs with the CAS in recycle(), which published the idle block
             if (b != null && SLOT.compareAndSet(free, i, b, null)) {
                 idleBytes.addAndGet(-b.capacity());
-                b.state = IN_USE;
+                STATE.setRelease(b, IN_USE); // no fence: the owner's free() (CAS) or a hand-over orders it
                 if (zero) {
                     b.segment(size).fill((byte) 0);
                 }
