@@ -2,6 +2,7 @@ package dev.ortho.vm;
 
 import static dev.ortho.base.MessageText.printable;
 
+import dev.ortho.base.MemoryPool;
 import dev.ortho.base.StatusCode;
 import dev.ortho.base.StatusException;
 import dev.ortho.vm.internal.SpareSlot;
@@ -33,6 +34,9 @@ import java.util.Objects;
  * as in IREE). The caller must not close a context while invocations run on it.
  */
 public final class Context implements AutoCloseable {
+    /** Most bytes of idle {@code vm.buffer} memory a context's {@link #bufferPool()} retains. */
+    public static final long BUFFER_POOL_RETAINED_BYTES = 16L << 20;
+
     private record Linked(Module[] modules, Object[] states) {
         int count() {
             return modules.length;
@@ -42,6 +46,8 @@ public final class Context implements AutoCloseable {
     private final Instance instance;
     private final int id;
     private final HostMemoryLimit hostMemoryLimit;
+    /** Created by the first {@link #bufferPool()} call; closed with the context. */
+    private volatile MemoryPool bufferPool;
     private volatile Linked linked = new Linked(new Module[0], new Object[0]);
     /** One stack kept across {@link Invocation#invoke} calls (taken by one invocation at a time). */
     final SpareSlot<Stack> spareStack = new SpareSlot<>();
@@ -89,6 +95,30 @@ public final class Context implements AutoCloseable {
      */
     public HostMemoryLimit hostMemoryLimit() {
         return hostMemoryLimit;
+    }
+
+    /**
+     * The pool that {@code vm.buffer.alloc} and {@code vm.buffer.clone} in this context take their
+     * memory from (see {@link MemoryPool}): a freed buffer's block is reused by the next buffer of
+     * its size class, and up to {@value #BUFFER_POOL_RETAINED_BYTES} bytes of idle blocks stay
+     * with the context until it closes. Buffers still alive when the context closes keep their
+     * memory and give it back to the system on their last release. Created on first use;
+     * thread-safe.
+     */
+    public MemoryPool bufferPool() {
+        MemoryPool pool = bufferPool; // volatile: pairs with the store in createBufferPool()
+        return pool != null ? pool : createBufferPool();
+    }
+
+    private synchronized MemoryPool createBufferPool() {
+        if (bufferPool == null) {
+            MemoryPool pool = new MemoryPool("vm.buffer pool of context " + id, BUFFER_POOL_RETAINED_BYTES);
+            if (closed) {
+                pool.close(); // still allocates, pools nothing
+            }
+            bufferPool = pool;
+        }
+        return bufferPool;
     }
 
     /** The instance. */
@@ -360,7 +390,10 @@ public final class Context implements AutoCloseable {
         }
     }
 
-    /** Runs {@code __deinit} and frees module states in reverse registration order. Idempotent. */
+    /**
+     * Runs {@code __deinit} and frees module states in reverse registration order, then closes the
+     * {@link #bufferPool()}. Idempotent.
+     */
     @Override
     public synchronized void close() {
         if (closed) {
@@ -369,6 +402,10 @@ public final class Context implements AutoCloseable {
         release(0, linked.count());
         linked = new Linked(new Module[0], new Object[0]);
         closed = true;
+        MemoryPool pool = bufferPool;
+        if (pool != null) {
+            pool.close(); // after the modules' teardown, which may free buffers into it
+        }
     }
 
     @Override

@@ -1,5 +1,6 @@
 package dev.ortho.vm;
 
+import dev.ortho.base.MemoryPool;
 import dev.ortho.base.StatusCode;
 import dev.ortho.base.StatusException;
 import dev.ortho.vm.internal.SipHash;
@@ -14,7 +15,8 @@ import java.util.Objects;
  * {@link MemorySegment}, little-endian like IREE.
  *
  * <p>Three ways to make one: {@link #allocate} (zeroed off-heap memory owned by the buffer and
- * freed when the last reference is released), {@link #wrap} (a view of someone else's memory,
+ * freed when the last reference is released: into the {@link MemoryPool} it came from, which
+ * recycles it for the next buffer, or straight back to the system), {@link #wrap} (a view of someone else's memory,
  * e.g. a mapped HAL buffer, without copying; the owner is retained until this buffer dies) and
  * {@link #rodata} (read-only module constants; the module stays reachable while the view lives).
  *
@@ -23,6 +25,11 @@ import java.util.Objects;
  * writes to a buffer without {@code ACCESS_MUTABLE} with PERMISSION_DENIED. Element-indexed loads
  * and stores take an index in elements (byte offset = index × element size), as the VM's
  * {@code vm.buffer.load/store} ops do.
+ *
+ * <p>After the last release every access through the buffer fails with FAILED_PRECONDITION and
+ * {@link #segment()} returns a segment that cannot be accessed. A segment obtained earlier and kept
+ * is the host's risk: memory from a pool stays mapped while the pool lives and may by then hold
+ * another buffer's bytes (see {@link MemoryPool}); it never crashes the JVM.
  *
  * <p>Thread-safety: concurrent reads are safe; concurrent writes to overlapping ranges race as
  * plain memory does. Creation and release are thread-safe.
@@ -48,7 +55,10 @@ public final class VmBuffer extends AbstractRefObject {
     private final int access;
     private final MemorySegment data;
     private final long length;
-    private final Arena arena;
+    /** {@link #length} while the buffer lives, -1 once destroyed: every range check then fails. */
+    private long limit;
+    /** The memory this buffer owns, freed on destroy; null for views. */
+    private final MemoryPool.Block block;
     /** Retained at creation, released on destroy. */
     private final RefObject owner;
     /** Kept strongly reachable while this buffer is (a module holding rodata). */
@@ -57,30 +67,32 @@ public final class VmBuffer extends AbstractRefObject {
     /** Charged {@link #length} bytes at allocation, refunded on destroy; UNLIMITED if not counted. */
     private final HostMemoryLimit memory;
 
-    private VmBuffer(int access, MemorySegment data, Arena arena, RefObject owner, Object keepAlive) {
-        this(access, data, arena, owner, keepAlive, HostMemoryLimit.UNLIMITED);
+    private VmBuffer(int access, MemorySegment data, MemoryPool.Block block, RefObject owner, Object keepAlive) {
+        this(access, data, block, owner, keepAlive, HostMemoryLimit.UNLIMITED);
     }
 
-    private VmBuffer(int access, MemorySegment data, Arena arena, RefObject owner, Object keepAlive,
+    private VmBuffer(int access, MemorySegment data, MemoryPool.Block block, RefObject owner, Object keepAlive,
                      HostMemoryLimit memory) {
         this.memory = memory;
         this.access = access;
         this.data = (access & ACCESS_MUTABLE) != 0 ? data : data.asReadOnly();
         this.length = data.byteSize();
-        this.arena = arena;
+        this.limit = length;
+        this.block = block;
         this.owner = owner;
         this.keepAlive = keepAlive;
     }
 
     /**
-     * Allocates {@code length} zeroed bytes aligned to {@code alignment}. The caller owns the
-     * returned buffer's count.
+     * Allocates {@code length} zeroed bytes aligned to {@code alignment} (at least 64, as
+     * every allocation here), in memory of the buffer's own that the last release gives back to
+     * the system. The caller owns the returned buffer's count.
      *
      * @throws StatusException INVALID_ARGUMENT for unknown access bits, a negative length or an
      *     alignment that is not a power of two, RESOURCE_EXHAUSTED if memory runs out
      */
     public static VmBuffer allocate(int access, long length, long alignment) {
-        return allocateCopy(access, length, alignment, null, 0, HostMemoryLimit.UNLIMITED);
+        return allocateCopy(access, length, alignment, null, 0, HostMemoryLimit.UNLIMITED, null);
     }
 
     /**
@@ -90,12 +102,24 @@ public final class VmBuffer extends AbstractRefObject {
      * @throws StatusException as {@link #allocate(int, long, long)}; RESOURCE_EXHAUSTED past the limit
      */
     public static VmBuffer allocate(int access, long length, long alignment, HostMemoryLimit memory) {
-        return allocateCopy(access, length, alignment, null, 0, memory);
+        return allocateCopy(access, length, alignment, null, 0, memory, null);
+    }
+
+    /**
+     * As {@link #allocate(int, long, long, HostMemoryLimit)}, with the memory taken from
+     * {@code pool} (null: memory of the buffer's own) and given back to it on the last release;
+     * what {@code vm.buffer.alloc} does with its context's {@link Context#bufferPool()}.
+     *
+     * @throws StatusException as {@link #allocate(int, long, long, HostMemoryLimit)}
+     */
+    public static VmBuffer allocate(int access, long length, long alignment, HostMemoryLimit memory,
+                                    MemoryPool pool) {
+        return allocateCopy(access, length, alignment, null, 0, memory, pool);
     }
 
     /** Allocates and (if {@code source} is non-null) fills from {@code source[offset…]} before sealing access. */
     private static VmBuffer allocateCopy(int access, long length, long alignment, MemorySegment source, long offset,
-                                         HostMemoryLimit limit) {
+                                         HostMemoryLimit limit, MemoryPool pool) {
         Objects.requireNonNull(limit, "memory");
         checkAccess(access);
         if (length < 0) {
@@ -106,20 +130,19 @@ public final class VmBuffer extends AbstractRefObject {
                     "buffer alignment " + alignment + " is not a power of two");
         }
         limit.charge(length, "allocating a " + length + " byte vm.buffer");
-        Arena arena = Arena.ofShared();
-        MemorySegment memory;
+        MemoryPool.Block block;
         try {
-            memory = arena.allocate(length, alignment);
-        } catch (OutOfMemoryError | IllegalArgumentException e) {
-            arena.close();
+            block = pool == null ? MemoryPool.allocateUnpooled(length, alignment)
+                    : pool.allocate(length, alignment, source == null);
+        } catch (StatusException e) {
             limit.refund(length);
-            throw new StatusException(StatusCode.RESOURCE_EXHAUSTED,
-                    "cannot allocate a " + length + " byte buffer", e);
+            throw e.annotate("while allocating a " + length + " byte vm.buffer");
         }
+        MemorySegment memory = block.segment(length);
         if (source != null) {
             MemorySegment.copy(source, offset, memory, 0, length);
         }
-        return new VmBuffer(access, memory, arena, null, null, limit);
+        return new VmBuffer(access, memory, block, null, null, limit);
     }
 
     /**
@@ -179,7 +202,7 @@ public final class VmBuffer extends AbstractRefObject {
      * the buffer is destroyed.
      */
     public MemorySegment segment() {
-        return data;
+        return limit >= 0 ? data : Released.SEGMENT;
     }
 
     /** Returns the byte offset of a checked range (IREE's map: offset and length rounded down to alignment). */
@@ -188,7 +211,10 @@ public final class VmBuffer extends AbstractRefObject {
         long o = offset & mask;
         long n = byteLength & mask;
         long end = o + n;
-        if (offset < 0 || byteLength < 0 || end < 0 || end > length) {
+        if (offset < 0 || byteLength < 0 || end < 0 || end > limit) {
+            if (limit < 0) {
+                throw new StatusException(StatusCode.FAILED_PRECONDITION, this + " is used after its last release");
+            }
             throw new StatusException(StatusCode.OUT_OF_RANGE, "out-of-bounds access detected (offset="
                     + offset + ", length=" + byteLength + ", alignment=" + alignment
                     + ", buffer length=" + length + ")");
@@ -225,8 +251,18 @@ public final class VmBuffer extends AbstractRefObject {
      * {@code memory} until it is destroyed (RESOURCE_EXHAUSTED past the limit).
      */
     public VmBuffer cloneRange(int access, long sourceOffset, long length, long alignment, HostMemoryLimit memory) {
+        return cloneRange(access, sourceOffset, length, alignment, memory, null);
+    }
+
+    /**
+     * As {@link #cloneRange(int, long, long, long, HostMemoryLimit)}, with the clone's memory taken
+     * from {@code pool} (null: memory of its own), as {@link #allocate(int, long, long,
+     * HostMemoryLimit, MemoryPool)}.
+     */
+    public VmBuffer cloneRange(int access, long sourceOffset, long length, long alignment, HostMemoryLimit memory,
+                               MemoryPool pool) {
         long o = map(sourceOffset, length, 1);
-        return allocateCopy(access, length, alignment, data, o, memory);
+        return allocateCopy(access, length, alignment, data, o, memory, pool);
     }
 
     /**
@@ -363,11 +399,23 @@ public final class VmBuffer extends AbstractRefObject {
 
     @Override
     protected void destroy() {
-        if (arena != null) {
-            arena.close();
+        limit = -1; // before the memory can be handed out again: later accesses through this buffer fail
+        if (block != null) {
+            block.free();
             memory.refund(length);
         }
         RefObject.release(owner);
+    }
+
+    /** A segment no one can access: what {@link #segment()} returns after the last release. */
+    private static final class Released {
+        static final MemorySegment SEGMENT;
+
+        static {
+            Arena arena = Arena.ofShared();
+            SEGMENT = arena.allocate(1).asSlice(0, 0);
+            arena.close();
+        }
     }
 
     @Override

@@ -6,12 +6,14 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.ortho.base.MemoryPool;
 import dev.ortho.base.StatusCode;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -135,8 +137,58 @@ class VmBufferTest {
         VmBuffer b = VmBuffer.allocate(RW, 8, 8);
         MemorySegment seg = b.segment();
         b.release();
-        assertFalse(seg.scope().isAlive());
-        assertThrows(IllegalStateException.class, () -> b.loadI8(0));
+        assertFalse(seg.scope().isAlive(), "a buffer without a pool frees its memory to the system");
+        assertStatus(StatusCode.FAILED_PRECONDITION, () -> b.loadI8(0));
+    }
+
+    @Test
+    void releasedPooledBufferFailsEveryAccessAndItsMemoryIsReused() {
+        try (MemoryPool pool = new MemoryPool("test", 1 << 20)) {
+            VmBuffer b = VmBuffer.allocate(RW, 100, 16, HostMemoryLimit.UNLIMITED, pool);
+            b.storeI32(0, 42);
+            long address = b.segment().address();
+            b.release();
+            assertStatus(StatusCode.FAILED_PRECONDITION, () -> b.loadI32(0));
+            assertStatus(StatusCode.FAILED_PRECONDITION, () -> b.storeI8(99, (byte) 1));
+            assertStatus(StatusCode.FAILED_PRECONDITION, () -> b.fillElements(0, 1, 1, 0));
+            assertThrows(RuntimeException.class, () -> b.segment().get(ValueLayout.JAVA_BYTE, 0),
+                    "the segment of a released buffer cannot be accessed");
+            assertStatus(StatusCode.FAILED_PRECONDITION, b::release);
+
+            VmBuffer next = VmBuffer.allocate(RW, 120, 64, HostMemoryLimit.UNLIMITED, pool);
+            assertEquals(address, next.segment().address(), "same size class: the block is reused");
+            assertEquals(0, next.loadI32(0), "reused memory is zeroed");
+            assertEquals(0, next.segment().address() % 64);
+            next.release();
+        }
+    }
+
+    @Test
+    void pooledCloneCopiesAndChargesTheLimit() {
+        HostMemoryLimit limit = HostMemoryLimit.of(1000);
+        try (MemoryPool pool = new MemoryPool("test", 1 << 20)) {
+            VmBuffer source = VmBuffer.allocate(RW, 64, 8, limit, pool);
+            source.storeI64(3, 0x1122334455667788L);
+            VmBuffer clone = source.cloneRange(RW, 24, 8, 8, limit, pool);
+            assertEquals(0x1122334455667788L, clone.loadI64(0));
+            assertEquals(72, limit.used());
+            assertStatus(StatusCode.RESOURCE_EXHAUSTED, () -> VmBuffer.allocate(RW, 929, 8, limit, pool));
+            clone.release();
+            source.release();
+            assertEquals(0, limit.used());
+        }
+    }
+
+    @Test
+    void pooledBufferOutlivesItsClosedPool() {
+        MemoryPool pool = new MemoryPool("test", 1 << 20);
+        VmBuffer b = VmBuffer.allocate(RW, 32, 8, HostMemoryLimit.UNLIMITED, pool);
+        MemorySegment seg = b.segment();
+        pool.close();
+        b.storeI32(7, 5);
+        assertEquals(5, b.loadI32(7));
+        b.release();
+        assertFalse(seg.scope().isAlive(), "freed into a closed pool, the memory goes back to the system");
     }
 
     @Test

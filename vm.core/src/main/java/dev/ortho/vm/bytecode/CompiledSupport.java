@@ -221,7 +221,7 @@ final class CompiledSupport {
                  CoreOps.BUFFER_STORE_I64, CoreOps.BUFFER_ALLOC, CoreOps.BUFFER_CLONE, CoreOps.BUFFER_LENGTH,
                  CoreOps.BUFFER_COPY, CoreOps.BUFFER_COMPARE, CoreOps.BUFFER_FILL_I8, CoreOps.BUFFER_FILL_I16,
                  CoreOps.BUFFER_FILL_I32, CoreOps.BUFFER_FILL_I64,
-                 CoreOps.BUFFER_HASH -> InterpreterOps.bufferOp(env.stack.context().hostMemoryLimit(), c, pc, r, refs);
+                 CoreOps.BUFFER_HASH -> InterpreterOps.bufferOp(env.stack.context(), c, pc, r, refs);
             default -> {
                 if (op < 0xE0) {
                     throw new StatusException(StatusCode.INTERNAL, "compiled code has no generic form of opcode 0x"

@@ -498,7 +498,7 @@ final class Interpreter {
                          CoreOps.BUFFER_COPY, CoreOps.BUFFER_COMPARE, CoreOps.BUFFER_FILL_I8, CoreOps.BUFFER_FILL_I16,
                          CoreOps.BUFFER_FILL_I32, CoreOps.BUFFER_FILL_I64,
                          CoreOps.BUFFER_HASH ->
-                            next = InterpreterOps.bufferOp(stack.context().hostMemoryLimit(), c, pc, r, refs);
+                            next = InterpreterOps.bufferOp(stack.context(), c, pc, r, refs);
                     default -> {
                         InstructionExtension ext = m.extensions[(c[pc] & 0xFF) - 0xE0];
                         if (mach == null) {

@@ -4,6 +4,7 @@ import static dev.ortho.vm.bytecode.Interpreter.*;
 
 import dev.ortho.base.StatusCode;
 import dev.ortho.base.StatusException;
+import dev.ortho.vm.Context;
 import dev.ortho.vm.RefObject;
 import dev.ortho.vm.ValueType;
 import dev.ortho.vm.HostMemoryLimit;
@@ -387,7 +388,7 @@ final class InterpreterOps {
         }
     }
 
-    static int bufferOp(HostMemoryLimit memory, byte[] c, int pc, int[] r, RefObject[] refs) {
+    static int bufferOp(Context context, byte[] c, int pc, int[] r, RefObject[] refs) {
         int op = c[pc] & 0xFF;
         switch (op) {
             case CoreOps.BUFFER_LOAD_I8_U, CoreOps.BUFFER_LOAD_I8_S, CoreOps.BUFFER_LOAD_I16_U,
@@ -430,7 +431,7 @@ final class InterpreterOps {
                 long length = rl(r, u16(c, pc + 1));
                 int alignment = r[u16(c, pc + 3)];
                 VmBuffer b = VmBuffer.allocate(VmBuffer.ACCESS_MUTABLE | VmBuffer.ACCESS_ORIGIN_GUEST, length,
-                        alignment == 0 ? 16 : alignment, memory);
+                        alignment == 0 ? 16 : alignment, context.hostMemoryLimit(), context.bufferPool());
                 assign(refs, u16(c, pc + 5) & REF_MASK, b);
                 return pc + 7;
             }
@@ -440,7 +441,7 @@ final class InterpreterOps {
                 long length = rl(r, u16(c, pc + 5));
                 int alignment = r[u16(c, pc + 7)];
                 VmBuffer clone = b.cloneRange(VmBuffer.ACCESS_MUTABLE | VmBuffer.ACCESS_ORIGIN_GUEST, offset, length,
-                        alignment == 0 ? 16 : alignment, memory);
+                        alignment == 0 ? 16 : alignment, context.hostMemoryLimit(), context.bufferPool());
                 assign(refs, u16(c, pc + 9) & REF_MASK, clone);
                 return pc + 11;
             }

@@ -1,6 +1,7 @@
 package dev.ortho.hal.cpu.internal.heap;
 
 import dev.ortho.hal.trace.HalTracing;
+import dev.ortho.base.MemoryPool;
 import dev.ortho.base.StatusCode;
 import dev.ortho.base.StatusException;
 import dev.ortho.hal.Allocator;
@@ -12,16 +13,25 @@ import dev.ortho.hal.MemoryAccess;
 import dev.ortho.hal.MemoryHeap;
 import dev.ortho.hal.MemoryType;
 import dev.ortho.hal.trace.AllocationEvent;
-import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * An allocator of host memory for CPU devices: IREE's heap allocator. Every allocation gets its
- * own shared {@link Arena}, closed when the buffer's memory is freed (last release or queue
- * dealloca), so memory never waits for the garbage collector. Allocations are zero-filled and
- * aligned to at least {@link #MIN_ALIGNMENT} bytes.
+ * An allocator of host memory for CPU devices: IREE's heap allocator. Memory comes from a
+ * {@link MemoryPool} of the allocator's own: a buffer's memory is freed when its last reference
+ * is released or its queue dealloca runs, into the pool, which hands it to the next buffer of its
+ * size class (up to {@value #RETAINED_BYTES} bytes of idle memory are kept; beyond that, above
+ * {@link MemoryPool#MAX_POOLED_SIZE} bytes or for alignments above {@link #MIN_ALIGNMENT}, freed
+ * memory goes straight back to the system). So memory never waits for the garbage collector, and
+ * freeing a small buffer closes no arena (a handshake with every JVM thread). Allocations are
+ * zero-filled and aligned to at least {@link #MIN_ALIGNMENT} bytes. {@link #trim()} gives the idle
+ * memory back; {@link #close()} (the device's teardown) does so and stops pooling.
+ *
+ * <p>A buffer's memory is reused only after the buffer freed it: subspans and mappings keep their
+ * root buffer alive, and a buffer freed early by dealloca fails every later access
+ * (FAILED_PRECONDITION). A host that kept a raw segment of a freed buffer sees memory that stays
+ * mapped while the pool holds it and may belong to another buffer (see {@link MemoryPool}).
  *
  * <p>As in IREE, every buffer is host-visible and mappable whatever memory type was asked for
  * (the CPU shares the host's memory); {@code OPTIMAL} is dropped, and mapping and transfer usage
@@ -31,7 +41,9 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 public final class HeapAllocator implements Allocator {
     /** Alignment of every allocation, in bytes. */
-    public static final long MIN_ALIGNMENT = 64;
+    public static final long MIN_ALIGNMENT = MemoryPool.ALIGNMENT;
+    /** Most bytes of idle memory the allocator keeps for reuse. */
+    public static final long RETAINED_BYTES = 64L << 20;
     /** Usage every heap buffer gets in addition to what was asked for (IREE's heap allocator). */
     private static final int IMPLIED_USAGE = BufferUsage.MAPPING_SCOPED | BufferUsage.MAPPING_PERSISTENT
             | BufferUsage.MAPPING_ACCESS_RANDOM | BufferUsage.TRANSFER;
@@ -50,6 +62,7 @@ public final class HeapAllocator implements Allocator {
     private final AtomicLong bytesFreed = new AtomicLong();
     private final AtomicLong bytesPeak = new AtomicLong();
     private final AtomicLong sharedLiveBytes;
+    private final MemoryPool pool;
 
     /** @param name names the allocator in error messages, e.g. the device name */
     public HeapAllocator(String name) {
@@ -64,6 +77,7 @@ public final class HeapAllocator implements Allocator {
     public HeapAllocator(String name, AtomicLong sharedLiveBytes) {
         this.name = name;
         this.sharedLiveBytes = sharedLiveBytes;
+        this.pool = new MemoryPool("allocator '" + name + "'", RETAINED_BYTES);
     }
 
     @Override
@@ -101,15 +115,8 @@ public final class HeapAllocator implements Allocator {
     public HeapBuffer allocate(BufferParams params, long size, boolean queueAllocated) {
         checkParams(params, size);
         long alignment = Math.max(MIN_ALIGNMENT, params.minAlignment());
-        Arena arena = Arena.ofShared();
-        MemorySegment memory;
-        try {
-            memory = arena.allocate(size, alignment); // zero-filled by the arena
-        } catch (OutOfMemoryError | IllegalArgumentException e) {
-            arena.close();
-            throw new StatusException(StatusCode.RESOURCE_EXHAUSTED, "allocator '" + name + "' cannot allocate "
-                    + size + " bytes aligned to " + alignment + ": " + e.getMessage());
-        }
+        MemoryPool.Block block = pool.allocate(size, alignment, true); // RESOURCE_EXHAUSTED naming size and alignment
+        MemorySegment memory = block.segment(size);
         long live = bytesAllocated.addAndGet(size) - bytesFreed.get();
         bytesPeak.accumulateAndGet(live, Math::max);
         sharedLiveBytes.addAndGet(size);
@@ -118,7 +125,7 @@ public final class HeapAllocator implements Allocator {
         }
         return new HeapBuffer(memory, normalizedType(params), normalizedAccess(params), normalizedUsage(params),
                 queueAllocated, () -> {
-                    arena.close();
+                    block.free();
                     bytesFreed.addAndGet(size);
                     sharedLiveBytes.addAndGet(-size);
                 });
@@ -172,9 +179,25 @@ public final class HeapAllocator implements Allocator {
         return new AllocatorStatistics(bytesAllocated.get(), bytesFreed.get(), bytesPeak.get());
     }
 
-    /** Nothing to do: freed memory is returned to the system at once, never cached. */
+    /** Gives the idle memory kept for reuse back to the system; live buffers are not affected. */
     @Override
-    public void trim() {}
+    public void trim() {
+        pool.trim();
+    }
+
+    /**
+     * Stops keeping freed memory and gives the idle memory back (the device's teardown). Buffers
+     * still alive keep their memory and free it to the system on their last release; allocating
+     * still works, without reuse. Idempotent.
+     */
+    public void close() {
+        pool.close();
+    }
+
+    /** Bytes of freed memory the allocator keeps for reuse now (a racy snapshot). */
+    public long idleBytes() {
+        return pool.idleBytes();
+    }
 
     private void checkParams(BufferParams params, long size) {
         if (params == null) {

@@ -418,6 +418,7 @@ public final class LocalSyncDevice implements Device {
         if (references.release(this)) {
             closed = true;
             defaultPool.shutdown();
+            allocator.close(); // idle pooled memory back to the system; live buffers keep theirs
         }
     }
 

@@ -579,6 +579,7 @@ public final class LocalTaskDevice implements Device {
                 op.releaseResources();
             }
             pool.shutdown();
+            allocator.close(); // idle pooled memory back to the system; live buffers keep theirs
         } finally {
             liveDevices.remove(this);
             tornDown.countDown();

@@ -104,6 +104,113 @@ class HeapAllocatorTest {
         StatusException huge = assertThrows(StatusException.class,
                 () -> allocator.allocateBuffer(BufferParams.deviceLocal(), Long.MAX_VALUE / 2));
         assertEquals(StatusCode.RESOURCE_EXHAUSTED, huge.code());
+        assertTrue(huge.getMessage().contains("allocator 'test' cannot allocate " + Long.MAX_VALUE / 2 + " bytes"),
+                huge.getMessage());
         assertEquals(0, allocator.statistics().bytesAllocated());
+    }
+
+    private static long address(Buffer buffer) {
+        return ((HeapBuffer) buffer).range("test", 0, Buffer.WHOLE_BUFFER).address();
+    }
+
+    @Test
+    void freedMemoryIsReusedZeroedButNeverWhileASubspanOrMappingStillRefersToIt() {
+        Buffer a = allocator.allocateBuffer(BufferParams.deviceLocal(), 3000);
+        long addressA = address(a);
+        a.fill(0, Buffer.WHOLE_BUFFER, 0x5A, 1);
+        Buffer sub = a.subspan(0, 100);
+        a.release();
+        Buffer b = allocator.allocateBuffer(BufferParams.deviceLocal(), 3000);
+        assertTrue(address(b) != addressA, "the subspan keeps the root's memory");
+        sub.release(); // the root's memory goes back to the pool
+        assertTrue(allocator.idleBytes() > 0);
+        Buffer c = allocator.allocateBuffer(BufferParams.deviceLocal(), 4096);
+        assertEquals(addressA, address(c), "same size class: the freed block is reused");
+        MemorySegment contents = ((HeapBuffer) c).range("test", 0, Buffer.WHOLE_BUFFER);
+        assertEquals(-1, contents.mismatch(MemorySegment.ofArray(new byte[4096])), "reused memory is zeroed");
+
+        HeapBuffer queued = allocator.allocate(BufferParams.deviceLocal(), 3000, true);
+        long addressQueued = address(queued);
+        var mapping = queued.map(MemoryAccess.WRITE, 0, 8);
+        queued.decommit(); // dealloca while mapped: the memory is freed when the mapping closes
+        Buffer d = allocator.allocateBuffer(BufferParams.deviceLocal(), 3000);
+        assertTrue(address(d) != addressQueued, "an open mapping keeps the memory");
+        mapping.contents().set(ValueLayout.JAVA_LONG, 0, 1);
+        mapping.close();
+        queued.release();
+        Buffer e = allocator.allocateBuffer(BufferParams.deviceLocal(), 3000);
+        assertEquals(addressQueued, address(e));
+        b.release();
+        c.release();
+        d.release();
+        e.release();
+        assertEquals(0, allocator.statistics().bytesLive());
+    }
+
+    @Test
+    void trimAndCloseGiveIdleMemoryBackAndLiveBuffersKeepTheirs() {
+        Buffer idle = allocator.allocateBuffer(BufferParams.deviceLocal(), 5000);
+        MemorySegment idleMemory = ((HeapBuffer) idle).range("test", 0, Buffer.WHOLE_BUFFER);
+        idle.release();
+        assertEquals(8192, allocator.idleBytes());
+        allocator.trim();
+        assertEquals(0, allocator.idleBytes());
+        assertTrue(!idleMemory.scope().isAlive(), "trim closed the idle block");
+
+        Buffer live = allocator.allocateBuffer(BufferParams.deviceLocal(), 100);
+        Buffer another = allocator.allocateBuffer(BufferParams.deviceLocal(), 100);
+        another.release();
+        allocator.close();
+        assertEquals(0, allocator.idleBytes());
+        live.fill(0, Buffer.WHOLE_BUFFER, 3, 1);
+        MemorySegment liveMemory = ((HeapBuffer) live).range("test", 0, Buffer.WHOLE_BUFFER);
+        assertEquals(3, liveMemory.get(ValueLayout.JAVA_BYTE, 99));
+        live.release();
+        assertTrue(!liveMemory.scope().isAlive(), "freed after the close, memory goes back to the system");
+        Buffer after = allocator.allocateBuffer(BufferParams.deviceLocal(), 100);
+        after.release();
+        assertEquals(0, allocator.idleBytes(), "a closed allocator keeps nothing");
+        assertEquals(0, allocator.statistics().bytesLive());
+    }
+
+    @Test
+    void doubleReleaseIsFailedPreconditionAndFreesOnce() {
+        Buffer buffer = allocator.allocateBuffer(BufferParams.deviceLocal(), 64);
+        buffer.release();
+        StatusException e = assertThrows(StatusException.class, buffer::release);
+        assertEquals(StatusCode.FAILED_PRECONDITION, e.code());
+        assertEquals(64, allocator.statistics().bytesFreed());
+        assertEquals(64, allocator.idleBytes(), "the block went back to the pool once");
+    }
+
+    @Test
+    void buffersAllocatedAndFreedOnSeveralThreadsAllBalance() throws Exception {
+        int threads = 4;
+        java.util.concurrent.ExecutorService executor = java.util.concurrent.Executors.newFixedThreadPool(threads);
+        try {
+            java.util.List<java.util.concurrent.Future<?>> futures = new java.util.ArrayList<>();
+            for (int t = 0; t < threads; t++) {
+                byte mark = (byte) (t + 1);
+                futures.add(executor.submit(() -> {
+                    for (int i = 0; i < 5_000; i++) {
+                        Buffer buffer = allocator.allocateBuffer(BufferParams.deviceLocal(), 64L << (i % 4));
+                        MemorySegment m = ((HeapBuffer) buffer).range("test", 0, Buffer.WHOLE_BUFFER);
+                        assertEquals(-1, m.mismatch(MemorySegment.ofArray(new byte[(int) m.byteSize()])), "zeroed");
+                        m.fill(mark);
+                        assertEquals(mark, m.get(ValueLayout.JAVA_BYTE, m.byteSize() - 1), "no other owner");
+                        buffer.release();
+                    }
+                    return null;
+                }));
+            }
+            for (var f : futures) {
+                f.get(60, java.util.concurrent.TimeUnit.SECONDS);
+            }
+        } finally {
+            executor.shutdownNow();
+        }
+        assertEquals(0, allocator.statistics().bytesLive());
+        assertTrue(allocator.idleBytes() <= HeapAllocator.RETAINED_BYTES);
+        allocator.close();
     }
 }
