@@ -198,7 +198,7 @@ final class TaskQueue implements DrainFunction {
         switch (op.kind) {
             case BARRIER -> retire(op, null, true);
             case TRANSFER -> {
-                CommandExecutor.execute(op.command, null);
+                device.runTransferInline(op.command);
                 retire(op, null, true);
             }
             case DISPATCH -> stream(op);
@@ -227,7 +227,7 @@ final class TaskQueue implements DrainFunction {
         BitSet used = op.program.usedSlots();
         for (int slot = used.nextSetBit(0); slot >= 0; slot = used.nextSetBit(slot + 1)) {
             if (!(op.bindings.buffer(slot) instanceof HeapBuffer heap) || !heap.isCommitted() || heap.isDecommitted()) {
-                CommandExecutor.resolveSlots(op.bindings, used); // throws the precise status
+                CommandExecutor.checkSlotsCommitted(op.bindings, used); // throws the precise status
             }
         }
     }
