@@ -31,8 +31,12 @@ import org.slf4j.LoggerFactory;
  * The {@code local-sync} device: IREE's synchronous CPU device. Every queue operation runs on
  * the calling thread: the call checks its arguments (throwing on errors), blocks until every
  * wait is reached, performs the operation, then signals — or fails the signal list with the
- * wait's or the operation's failure. There is one queue and no thread; dispatches run their
- * workgroups one after another ({@code hal.dispatch.concurrency} = 1).
+ * wait's or the operation's failure. There is one queue and no thread; recorded work runs through
+ * the tile engine with one worker, the caller, so dispatches run their workgroups one after
+ * another ({@code hal.dispatch.concurrency} = 1).
+ *
+ * <p>This class is the device's queue engine; the resources, queries and argument checks it
+ * shares with {@code local-task} are {@link LocalDevice}'s.
  *
  * <p>Because each operation completes before its call returns, nothing is in flight when the
  * device is closed; after the last release every call fails with FAILED_PRECONDITION. Buffers
