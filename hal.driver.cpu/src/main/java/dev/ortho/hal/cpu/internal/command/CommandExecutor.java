@@ -277,8 +277,10 @@ public final class CommandExecutor {
                 MemorySegment target = targets[k];
                 for (long tile = from; tile < to; tile++) {
                     long offset = tile * TRANSFER_CHUNK;
-                    Ranges.fill(target.asSlice(offset, Math.min(TRANSFER_CHUNK, target.byteSize() - offset)),
-                            f.pattern(), f.patternLength());
+                    long length = Math.min(TRANSFER_CHUNK, target.byteSize() - offset);
+                    // a one-tile fill (most queue fills) takes the target itself: no slice to allocate
+                    Ranges.fill(length == target.byteSize() ? target : target.asSlice(offset, length), f.pattern(),
+                            f.patternLength());
                 }
             }
             case Command.Copy c -> {

@@ -17,7 +17,6 @@ import dev.ortho.hal.ExecutableCache;
 import dev.ortho.hal.HostCall;
 import dev.ortho.hal.Pool;
 import dev.ortho.hal.PoolParams;
-import dev.ortho.hal.Resource;
 import dev.ortho.hal.Semaphore;
 import dev.ortho.hal.SemaphoreList;
 import dev.ortho.hal.cpu.internal.command.BlockProgram;
@@ -117,11 +116,11 @@ public abstract class LocalDevice implements Device {
     protected abstract void engineDealloca(int queue, SemaphoreList waits, SemaphoreList signals, HeapBuffer buffer);
 
     /**
-     * A checked fill, update or copy touching {@code bytes} bytes of {@code buffers} on queue
-     * {@code queue}.
+     * A checked fill, update or copy touching {@code bytes} bytes of {@code target} (and of
+     * {@code source}, null but for copies) on queue {@code queue}.
      */
     protected abstract void engineTransfer(int queue, SemaphoreList waits, SemaphoreList signals, Command command,
-            long bytes, Resource... buffers);
+            long bytes, Buffer target, Buffer source);
 
     /** A checked dispatch of {@code executable} with direct bindings on queue {@code queue}. */
     protected abstract void engineDispatch(int queue, SemaphoreList waits, SemaphoreList signals,
@@ -276,7 +275,7 @@ public abstract class LocalDevice implements Device {
         int queue = checkQueue("queueFill", queueAffinity, waits, signals);
         Command command = Command.fill(BufferRef.of(target, offset, length), pattern, patternLength);
         engineTransfer(queue, waits, signals, command,
-                HeapBuffer.cast(target, "fill target").checkRange("fill target", offset, length), target);
+                HeapBuffer.cast(target, "fill target").checkRange("fill target", offset, length), target, null);
     }
 
     @Override
@@ -284,7 +283,7 @@ public abstract class LocalDevice implements Device {
             MemorySegment source, Buffer target, long targetOffset, long flags) {
         int queue = checkQueue("queueUpdate", queueAffinity, waits, signals);
         Command.Update command = Command.update(source, BufferRef.of(target, targetOffset, Buffer.WHOLE_BUFFER));
-        engineTransfer(queue, waits, signals, command, command.data().length, target);
+        engineTransfer(queue, waits, signals, command, command.data().length, target, null);
     }
 
     @Override
@@ -294,7 +293,7 @@ public abstract class LocalDevice implements Device {
         Command command = Command.copy(BufferRef.of(source, sourceOffset, length),
                 BufferRef.of(target, targetOffset, length));
         engineTransfer(queue, waits, signals, command,
-                HeapBuffer.cast(source, "copy source").checkRange("copy source", sourceOffset, length), source, target);
+                HeapBuffer.cast(source, "copy source").checkRange("copy source", sourceOffset, length), target, source);
     }
 
     @Override

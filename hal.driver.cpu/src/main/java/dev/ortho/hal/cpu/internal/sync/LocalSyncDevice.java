@@ -12,7 +12,6 @@ import dev.ortho.hal.Executable;
 import dev.ortho.hal.HostCall;
 import dev.ortho.hal.Pool;
 import dev.ortho.hal.PoolParams;
-import dev.ortho.hal.Resource;
 import dev.ortho.hal.SemaphoreList;
 import dev.ortho.hal.cpu.internal.command.BlockProgram;
 import dev.ortho.hal.cpu.internal.command.Command;
@@ -140,14 +139,14 @@ public final class LocalSyncDevice extends LocalDevice {
 
     @Override
     protected void engineTransfer(int queue, SemaphoreList waits, SemaphoreList signals, Command command,
-            long bytes, Resource... buffers) {
-        complete(waits, signals, () -> runInline(null, command, null));
+            long bytes, Buffer target, Buffer source) {
+        run(waits, signals, null, command, null);
     }
 
     @Override
     protected void engineDispatch(int queue, SemaphoreList waits, SemaphoreList signals, Command.Dispatch command,
             Executable executable) {
-        complete(waits, signals, () -> runInline(null, command, null));
+        run(waits, signals, null, command, null);
     }
 
     /** The slots' memory is checked now (nothing runs between the call and the execution but the waits). */
@@ -155,7 +154,7 @@ public final class LocalSyncDevice extends LocalDevice {
     protected void engineExecute(int queue, SemaphoreList waits, SemaphoreList signals,
             LocalCommandBuffer commandBuffer, BlockProgram program, BindingTable bindings) {
         CommandExecutor.checkSlotsCommitted(bindings, program.usedSlots());
-        complete(waits, signals, () -> runInline(program, null, bindings));
+        run(waits, signals, program, null, bindings);
     }
 
     @Override
@@ -194,10 +193,30 @@ public final class LocalSyncDevice extends LocalDevice {
 
     /** Blocks until the waits are reached, runs {@code operation}, then signals or fails the signals. */
     private void complete(SemaphoreList waits, SemaphoreList signals, Runnable operation) {
+        complete(waits, signals, operation, null, null, null);
+    }
+
+    /** As {@link #complete(SemaphoreList, SemaphoreList, Runnable)}, running recorded work inline. */
+    private void run(SemaphoreList waits, SemaphoreList signals, BlockProgram program, Command single,
+            BindingTable table) {
+        complete(waits, signals, null, program, single, table);
+    }
+
+    /**
+     * Blocks until the waits are reached, runs {@code operation} or, when it is null, the
+     * recorded work through the tile engine on this thread (see {@link #runInline}; no lambda on
+     * the path of every transfer, dispatch and execute), then signals or fails the signals.
+     */
+    private void complete(SemaphoreList waits, SemaphoreList signals, Runnable operation, BlockProgram program,
+            Command single, BindingTable table) {
         StatusException failure = awaitWaits(waits);
         if (failure == null) {
             try {
-                operation.run();
+                if (operation != null) {
+                    operation.run();
+                } else {
+                    runInline(program, single, table);
+                }
             } catch (RuntimeException e) {
                 failure = asStatus(e, "queue operation");
             }

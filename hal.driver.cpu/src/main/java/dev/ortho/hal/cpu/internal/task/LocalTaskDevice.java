@@ -220,11 +220,15 @@ public final class LocalTaskDevice extends LocalDevice {
     /** Small transfers run inline on the queue process, larger ones on its streaming processor. */
     @Override
     protected void engineTransfer(int queueIndex, SemaphoreList waits, SemaphoreList signals, Command command,
-            long bytes, Resource... buffers) {
+            long bytes, Buffer target, Buffer source) {
         QueueOp op = new QueueOp(queues[queueIndex], QueueOp.Kind.TRANSFER, waits, signals);
         op.command = command;
         op.transferBytes = bytes;
-        submit(op, waits, signals, buffers);
+        if (source == null) {
+            submit(op, waits, signals, target);
+        } else {
+            submit(op, waits, signals, source, target);
+        }
     }
 
     @Override
