@@ -4,13 +4,9 @@ import dev.ortho.hal.BufferView;
 import dev.ortho.hal.Device;
 import dev.ortho.hal.Fence;
 import dev.ortho.hal.DriverRegistry;
-import dev.ortho.hal.cpu.internal.builtin.BuiltinKernels;
-import dev.ortho.hal.cpu.internal.executable.KernelLibraryRegistry;
-import dev.ortho.hal.cpu.internal.sync.LocalSyncDriverFactory;
-import dev.ortho.hal.cpu.internal.task.LocalTaskDriverFactory;
-import dev.ortho.hal.cpu.internal.task.LocalTaskOptions;
-import dev.ortho.hal.cpu.internal.vmvx.VmvxLoader;
+import dev.ortho.hal.cpu.CpuDrivers;
 import dev.ortho.hal.remote.internal.client.RemoteDriverFactory;
+import dev.ortho.hal.text.BufferViewText;
 import dev.ortho.hal.validation.internal.ValidationWrapper;
 import dev.ortho.modules.hal.HalModule;
 import dev.ortho.modules.hal.HalRefs;
@@ -119,10 +115,8 @@ final class ExampleHarness implements AutoCloseable {
      */
     static DriverRegistry registry() {
         DriverRegistry registry = new DriverRegistry();
-        registry.register(new LocalSyncDriverFactory(new KernelLibraryRegistry(List.of(new BuiltinKernels()),
-                new VmvxLoader(new Instance(), () -> ExampleGenerator.EXTENSIONS, List.of()))));
-        registry.register(new LocalTaskDriverFactory(new KernelLibraryRegistry(List.of(new BuiltinKernels()),
-                new VmvxLoader(new Instance(), () -> ExampleGenerator.EXTENSIONS, List.of())), LocalTaskOptions.DEFAULTS));
+        registry.register(CpuDrivers.builder().extensions(ExampleGenerator.EXTENSIONS).localSyncFactory());
+        registry.register(CpuDrivers.builder().extensions(ExampleGenerator.EXTENSIONS).localTaskFactory());
         registry.register(new RemoteDriverFactory(name -> null));
         registry.registerWrapper(new ValidationWrapper());
         return registry;
@@ -138,7 +132,7 @@ final class ExampleHarness implements AutoCloseable {
         for (float v : values) {
             text.append(Float.toString(v)).append(' ');
         }
-        return BufferView.parse(text.toString().strip(), device);
+        return BufferViewText.parse(text.toString().strip(), device);
     }
 
     /** Calls {@code function} synchronously with {@code args} (borrowed) and returns its results list. */

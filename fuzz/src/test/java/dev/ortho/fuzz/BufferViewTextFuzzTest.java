@@ -1,7 +1,7 @@
 package dev.ortho.fuzz;
 
 import com.code_intelligence.jazzer.junit.FuzzTest;
-import dev.ortho.hal.BufferViewText;
+import dev.ortho.hal.text.BufferViewText;
 import java.lang.foreign.Arena;
 import java.nio.charset.StandardCharsets;
 

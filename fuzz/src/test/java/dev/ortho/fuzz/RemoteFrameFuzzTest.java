@@ -4,9 +4,7 @@ import com.code_intelligence.jazzer.junit.FuzzTest;
 import dev.ortho.base.StatusCode;
 import dev.ortho.base.StatusException;
 import dev.ortho.hal.DriverRegistry;
-import dev.ortho.hal.cpu.internal.builtin.BuiltinKernels;
-import dev.ortho.hal.cpu.internal.executable.KernelLibraryRegistry;
-import dev.ortho.hal.cpu.internal.sync.LocalSyncDriverFactory;
+import dev.ortho.hal.cpu.CpuDrivers;
 import dev.ortho.hal.remote.ServerOptions;
 import dev.ortho.hal.remote.internal.protocol.Challenge;
 import dev.ortho.hal.remote.internal.protocol.FrameReader;
@@ -16,7 +14,6 @@ import dev.ortho.hal.remote.internal.server.ServerSession;
 import dev.ortho.hal.remote.internal.transport.Transport;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import java.util.List;
 
 /**
  * The remote HAL server's frame decoder ({@code ServerSession.onFrame}, what every
@@ -32,7 +29,7 @@ class RemoteFrameFuzzTest {
     private static final DriverRegistry REGISTRY = new DriverRegistry();
 
     static {
-        REGISTRY.register(new LocalSyncDriverFactory(new KernelLibraryRegistry(List.of(new BuiltinKernels()))));
+        REGISTRY.register(CpuDrivers.builder().localSyncFactory());
     }
 
     /** Drops whatever the session sends, keeping the last frame (the HELLO reply's nonce). */

@@ -2,9 +2,6 @@ package dev.ortho.hal;
 
 import dev.ortho.base.StatusCode;
 import dev.ortho.base.StatusException;
-import dev.ortho.base.Timeout;
-import java.lang.foreign.Arena;
-import java.lang.foreign.MemorySegment;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -17,15 +14,12 @@ import java.util.concurrent.atomic.AtomicInteger;
  * (sub-byte types packed), as IREE's {@code iree_hal_buffer_view_byte_length}. Unlike IREE, a
  * view longer than its buffer is refused at creation, so every view can be mapped whole.
  *
- * <p>Text form: {@link #parse} and {@link #format} speak IREE's {@code 2x2xf32=[1 2][3 4]}
- * syntax (see {@link BufferViewText}); parsing allocates the buffer from a device the way IREE's
- * {@code iree_hal_buffer_view_parse} does.
+ * <p>Text form: {@code dev.ortho.hal.text.BufferViewText} parses IREE's
+ * {@code 2x2xf32=[1 2][3 4]} syntax into a view on a device and formats views.
  *
  * <p>Immutable apart from its reference count; thread-safe. The creator owns one reference.
  */
 public final class BufferView implements Resource {
-    /** Largest host-to-device update one staging step issues (IREE's inline update limit). */
-    static final long MAX_UPDATE_BYTES = 64 * 1024;
     private final Buffer buffer;
     private final long[] shape;
     private final int elementType;
@@ -107,71 +101,6 @@ public final class BufferView implements Resource {
         try (Buffer buffer = allocator.allocateBuffer(params, bytes)) {
             return create(buffer, shape, elementType, EncodingType.DENSE_ROW_MAJOR);
         }
-    }
-
-    /**
-     * Parses IREE's text form ({@code 2x2xf32=[1 2][3 4]}, {@code 4xi8=1,2,3,4}, {@code f32=1})
-     * into a new device-local buffer of {@code device}: IREE's {@code iree_hal_buffer_view_parse}.
-     * The elements are written through a mapping when the buffer is host-visible and mappable,
-     * otherwise staged on the host and copied with {@link Device#queueUpdate} (this call then
-     * blocks until the copy completes). The caller owns the view; the view owns the buffer.
-     *
-     * @throws StatusException as {@link BufferViewText#parseHeader} and
-     *     {@link BufferViewText#parseElements} (INVALID_ARGUMENT / OUT_OF_RANGE naming the bad
-     *     element or shape); as {@link Allocator#allocateBuffer}
-     */
-    public static BufferView parse(String text, Device device) {
-        if (device == null) {
-            throw new StatusException(StatusCode.INVALID_ARGUMENT, "buffer view parse device is null");
-        }
-        BufferViewText.Header header = BufferViewText.parseHeader(text);
-        long bytes = header.byteLength();
-        String data = dataOf(text);
-        BufferParams params = new BufferParams(MemoryType.DEVICE_LOCAL, MemoryAccess.ALL,
-                BufferUsage.DEFAULT | BufferUsage.MAPPING_SCOPED, 0, 0);
-        try (Buffer buffer = device.allocator().allocateBuffer(params, bytes)) {
-            if (bytes > 0) {
-                fill(device, buffer, header, data);
-            }
-            return create(buffer, header.shape(), header.elementType(), header.encodingType());
-        }
-    }
-
-    private static void fill(Device device, Buffer buffer, BufferViewText.Header header, String data) {
-        boolean mappable = MemoryType.has(buffer.memoryType(), MemoryType.HOST_VISIBLE)
-                && (buffer.allowedUsage() & BufferUsage.MAPPING_SCOPED) != 0;
-        if (mappable) {
-            try (MappedMemory mapping = buffer.map(MemoryAccess.DISCARD_WRITE, 0, header.byteLength())) {
-                BufferViewText.parseElements(data, header.elementType(), header.elementCount(), mapping.contents());
-            }
-            return;
-        }
-        try (Arena arena = Arena.ofConfined(); Semaphore done = device.createSemaphore(0)) {
-            long length = header.byteLength();
-            MemorySegment staging = arena.allocate(length, BufferViewText.ALIGNMENT);
-            BufferViewText.parseElements(data, header.elementType(), header.elementCount(), staging);
-            // chained chunks of IREE's 64 KiB update limit: chunk i waits for i, signals i + 1
-            long chunks = 0;
-            for (long offset = 0; offset < length; offset += MAX_UPDATE_BYTES, chunks++) {
-                long size = Math.min(MAX_UPDATE_BYTES, length - offset);
-                device.queueUpdate(Device.QUEUE_AFFINITY_ANY, SemaphoreList.of(done, chunks),
-                        SemaphoreList.of(done, chunks + 1), staging.asSlice(offset, size), buffer, offset, 0);
-            }
-            done.await(chunks, Timeout.infinite());
-        }
-    }
-
-    /** The text after the first {@code =} of the unquoted, trimmed text; empty if none. */
-    private static String dataOf(String text) {
-        String value = text.strip();
-        if (value.startsWith("\"")) {
-            value = value.substring(1);
-        }
-        if (value.endsWith("\"")) {
-            value = value.substring(0, value.length() - 1);
-        }
-        int equals = value.indexOf('=');
-        return equals < 0 ? "" : value.substring(equals + 1);
     }
 
     /** The viewed buffer; borrowed, valid while this view is. */
@@ -260,29 +189,6 @@ public final class BufferView implements Resource {
         if (ElementType.bitCount(elementType) == 0 || !ElementType.isByteAligned(elementType)) {
             throw new StatusException(StatusCode.INVALID_ARGUMENT, "buffer view " + this
                     + ": opaque and sub-byte element types cannot be indexed");
-        }
-    }
-
-    /**
-     * Formats the view completely ({@code 2x2xf32=[1 2][3 4]}), reading the buffer through a
-     * scoped mapping.
-     *
-     * @throws StatusException as {@link #format(long)}
-     */
-    public String format() {
-        return format(Long.MAX_VALUE);
-    }
-
-    /**
-     * Formats the view printing at most {@code maxElementCount} elements, as IREE's
-     * {@code iree_hal_buffer_view_format} ({@code 4xi8=1 2...}).
-     *
-     * @throws StatusException PERMISSION_DENIED if the buffer cannot be mapped for reading;
-     *     INVALID_ARGUMENT for a negative limit or a 0-bit element type
-     */
-    public String format(long maxElementCount) {
-        try (MappedMemory mapping = buffer.map(MemoryAccess.READ, 0, byteLength)) {
-            return BufferViewText.format(mapping.contents(), shape, elementType, maxElementCount);
         }
     }
 

@@ -29,7 +29,7 @@ import org.osgi.framework.wiring.BundleRevision;
 @ExamReactorStrategy(PerClass.class)
 public class BundlesIT {
     private static final String[] ORTHO_BUNDLES = {"dev.ortho.base", "dev.ortho.task.scheduler",
-        "dev.ortho.hal.api", "dev.ortho.vm.core", "dev.ortho.modules.hal", "dev.ortho.modules.io.parameters",
+        "dev.ortho.hal.api", "dev.ortho.vm.core", "dev.ortho.vm.task", "dev.ortho.modules.hal", "dev.ortho.modules.io.parameters",
         "dev.ortho.hal.driver.cpu",
         "dev.ortho.hal.driver.validation", "dev.ortho.hal.driver.remote", "dev.ortho.launcher"};
 

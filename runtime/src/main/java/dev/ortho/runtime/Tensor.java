@@ -2,9 +2,9 @@ package dev.ortho.runtime;
 
 import dev.ortho.base.StatusCode;
 import dev.ortho.base.StatusException;
-import dev.ortho.hal.BufferViewText;
 import dev.ortho.hal.ElementType;
 import dev.ortho.hal.Shape;
+import dev.ortho.hal.text.BufferViewText;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;

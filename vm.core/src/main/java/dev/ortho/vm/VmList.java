@@ -2,7 +2,6 @@ package dev.ortho.vm;
 
 import dev.ortho.base.StatusCode;
 import dev.ortho.base.StatusException;
-import java.util.Arrays;
 import java.util.Objects;
 
 /**
@@ -23,7 +22,7 @@ import java.util.Objects;
  * the wrong kind (a ref into a value list, a value out of a ref slot) is FAILED_PRECONDITION; a
  * ref of the wrong type is INVALID_ARGUMENT. Not thread-safe: one thread at a time, as in IREE.
  */
-public final class VmList extends AbstractRefObject {
+public final class VmList extends VmListStorage {
     /** How elements are stored, derived from the element type. */
     public enum StorageMode {
         /** Primitive values of one {@link ValueType}. */
@@ -34,32 +33,8 @@ public final class VmList extends AbstractRefObject {
         VARIANT
     }
 
-    private static final int MAX_CAPACITY = Integer.MAX_VALUE - 64;
-    private static final byte TAG_REF = 8;
-    private static final long[] NO_BITS = new long[0];
-    private static final RefObject[] NO_REFS = new RefObject[0];
-    private static final byte[] NO_TAGS = new byte[0];
-
-    private StorageMode mode;
-    private ValueType valueType;
-    private RefType refType;
-    private int count;
-    private int capacity;
-    /** VALUE and VARIANT modes: canonical 64-bit encoding of each value. */
-    private long[] bits = NO_BITS;
-    /** REF and VARIANT modes. */
-    private RefObject[] refs = NO_REFS;
-    /** VARIANT mode: 0 = empty, ValueType.value() for values, TAG_REF for refs. */
-    private byte[] tags = NO_TAGS;
-    /** Charged for the storage arrays; travels with them in {@link #swapStorage}. */
-    private HostMemoryLimit memory = HostMemoryLimit.UNLIMITED;
-    /** Bytes charged to {@link #memory}: {@link #bytesPerElement} times the capacity. */
-    private long chargedBytes;
-
     private VmList(StorageMode mode, ValueType valueType, RefType refType) {
-        this.mode = mode;
-        this.valueType = valueType;
-        this.refType = refType;
+        super(mode, valueType, refType);
     }
 
     /**
@@ -121,151 +96,13 @@ public final class VmList extends AbstractRefObject {
     }
 
     private static VmList create(VmList list, int initialCapacity, HostMemoryLimit memory) {
-        if (initialCapacity < 0) {
-            throw new StatusException(StatusCode.INVALID_ARGUMENT, "negative list capacity " + initialCapacity);
-        }
-        list.memory = Objects.requireNonNull(memory, "memory");
-        list.reserve(initialCapacity);
+        list.initStorage(initialCapacity, memory);
         return list;
-    }
-
-    /** Upper bound of the array bytes one element slot takes in {@code mode}. */
-    private static long bytesPerElement(StorageMode mode) {
-        return switch (mode) {
-            case VALUE -> Long.BYTES;
-            case REF -> 8; // a reference (4 with compressed oops)
-            case VARIANT -> Long.BYTES + 8 + 1;
-        };
     }
 
     @Override
     public RefType refType() {
         return RefType.VM_LIST;
-    }
-
-    /** The storage mode. */
-    public StorageMode storageMode() {
-        return mode;
-    }
-
-    /** Element value type for value lists, NONE otherwise. */
-    public ValueType elementValueType() {
-        return valueType;
-    }
-
-    /** Element ref type for ref lists, null otherwise. */
-    public RefType elementRefType() {
-        return refType;
-    }
-
-    /** Number of elements. */
-    public int size() {
-        return count;
-    }
-
-    /** Number of elements storable without growing. */
-    public int capacity() {
-        return capacity;
-    }
-
-    // ---------------------------------------------------------------------------------------------
-    // Size management
-
-    /**
-     * Ensures room for {@code minimumCapacity} elements; new slots are zero/empty. Capacity grows
-     * to a multiple of 64 and at least doubles.
-     *
-     * @throws StatusException OUT_OF_RANGE "capacity overflow" past the maximum array size,
-     *     RESOURCE_EXHAUSTED if memory runs out or the list's {@link HostMemoryLimit} would be
-     *     exceeded (growing to exactly {@code minimumCapacity} is tried before failing)
-     */
-    public void reserve(int minimumCapacity) {
-        if (minimumCapacity <= capacity) {
-            return;
-        }
-        if (minimumCapacity > MAX_CAPACITY) {
-            throw new StatusException(StatusCode.OUT_OF_RANGE, "capacity overflow: " + minimumCapacity);
-        }
-        int aligned = (minimumCapacity + 63) & ~63;
-        int newCapacity = (int) Math.min(MAX_CAPACITY, Math.max(aligned, 2L * capacity));
-        long more = (newCapacity - (long) capacity) * bytesPerElement(mode);
-        if (memory != HostMemoryLimit.UNLIMITED) {
-            try {
-                memory.charge(more, "growing " + this + " from capacity " + capacity + " to " + newCapacity);
-            } catch (StatusException e) {
-                if (minimumCapacity < newCapacity) { // the doubling overshoots: try for just the minimum
-                    long least = ((long) minimumCapacity - capacity) * bytesPerElement(mode);
-                    memory.charge(least, "growing " + this + " from capacity " + capacity + " to " + minimumCapacity);
-                    newCapacity = minimumCapacity;
-                    more = least;
-                } else {
-                    throw e;
-                }
-            }
-        }
-        try {
-            if (mode != StorageMode.REF) {
-                bits = Arrays.copyOf(bits, newCapacity);
-            }
-            if (mode != StorageMode.VALUE) {
-                refs = Arrays.copyOf(refs, newCapacity);
-            }
-            if (mode == StorageMode.VARIANT) {
-                tags = Arrays.copyOf(tags, newCapacity);
-            }
-        } catch (OutOfMemoryError e) {
-            memory.refund(more);
-            throw new StatusException(StatusCode.RESOURCE_EXHAUSTED,
-                    "out of memory growing list to " + newCapacity + " elements");
-        }
-        chargedBytes += more;
-        capacity = newCapacity;
-    }
-
-    /**
-     * Sets the size: growing adds zero/empty elements, shrinking releases the refs dropped.
-     *
-     * @throws StatusException INVALID_ARGUMENT for a negative size, else as {@link #reserve}
-     */
-    public void resize(int newSize) {
-        if (newSize < 0) {
-            throw new StatusException(StatusCode.INVALID_ARGUMENT, "negative list size " + newSize);
-        }
-        if (newSize < count) {
-            resetRange(newSize, count);
-        } else if (newSize > capacity) {
-            reserve(newSize);
-        }
-        count = newSize;
-    }
-
-    /** Removes every element, releasing refs; keeps the capacity. */
-    public void clear() {
-        resetRange(0, count);
-        count = 0;
-    }
-
-    private void resetRange(int from, int to) {
-        if (mode != StorageMode.VALUE) {
-            for (int i = from; i < to; i++) {
-                RefObject r = refs[i];
-                refs[i] = null;
-                RefObject.release(r);
-            }
-        }
-        if (mode != StorageMode.REF) {
-            Arrays.fill(bits, from, to, 0L);
-        }
-        if (mode == StorageMode.VARIANT) {
-            Arrays.fill(tags, from, to, (byte) 0);
-        }
-    }
-
-    private void checkIndex(int i) {
-        if (i < 0 || i >= count) {
-            throw new StatusException(StatusCode.OUT_OF_RANGE,
-                    "list index " + i + " out of range [0, " + count + ")");
-        }
     }
 
     // ---------------------------------------------------------------------------------------------
@@ -639,19 +476,7 @@ public final class VmList extends AbstractRefObject {
 
     /** Exchanges element types, storage and sizes with {@code other}. */
     public void swapStorage(VmList other) {
-        if (other == this) {
-            return;
-        }
-        StorageMode m = mode; mode = other.mode; other.mode = m;
-        ValueType v = valueType; valueType = other.valueType; other.valueType = v;
-        RefType r = refType; refType = other.refType; other.refType = r;
-        int c = count; count = other.count; other.count = c;
-        c = capacity; capacity = other.capacity; other.capacity = c;
-        long[] b = bits; bits = other.bits; other.bits = b;
-        RefObject[] rs = refs; refs = other.refs; other.refs = rs;
-        byte[] t = tags; tags = other.tags; other.tags = t;
-        HostMemoryLimit h = memory; memory = other.memory; other.memory = h;
-        long charged = chargedBytes; chargedBytes = other.chargedBytes; other.chargedBytes = charged;
+        swapStorageWith(other);
     }
 
     /**
@@ -725,19 +550,6 @@ public final class VmList extends AbstractRefObject {
                 RefObject.release(old);
             }
         }
-    }
-
-    @Override
-    protected void destroy() {
-        resetRange(0, count);
-        count = 0;
-        // The storage goes with the last reference: give its bytes back to the limit.
-        bits = NO_BITS;
-        refs = NO_REFS;
-        tags = NO_TAGS;
-        capacity = 0;
-        memory.refund(chargedBytes);
-        chargedBytes = 0;
     }
 
     @Override

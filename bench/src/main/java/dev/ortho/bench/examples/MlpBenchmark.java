@@ -7,12 +7,7 @@ import dev.ortho.hal.BufferView;
 import dev.ortho.hal.Device;
 import dev.ortho.hal.DriverRegistry;
 import dev.ortho.hal.ElementType;
-import dev.ortho.hal.cpu.internal.builtin.BuiltinKernels;
-import dev.ortho.hal.cpu.internal.executable.KernelLibraryRegistry;
-import dev.ortho.hal.cpu.internal.sync.LocalSyncDriverFactory;
-import dev.ortho.hal.cpu.internal.task.LocalTaskDriverFactory;
-import dev.ortho.hal.cpu.internal.task.LocalTaskOptions;
-import dev.ortho.hal.cpu.internal.vmvx.VmvxLoader;
+import dev.ortho.hal.cpu.CpuDrivers;
 import dev.ortho.modules.hal.HalModule;
 import dev.ortho.modules.hal.HalRefs;
 import dev.ortho.vm.Context;
@@ -29,7 +24,6 @@ import dev.ortho.vm.internal.ext.ExtF64Extension;
 import dev.ortho.vm.spi.InstructionExtension;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -82,10 +76,8 @@ public class MlpBenchmark {
     @Setup
     public void setUp() {
         DriverRegistry registry = new DriverRegistry();
-        registry.register(new LocalSyncDriverFactory(new KernelLibraryRegistry(List.of(new BuiltinKernels()),
-                new VmvxLoader(new Instance(), () -> EXTENSIONS, List.of()))));
-        registry.register(new LocalTaskDriverFactory(new KernelLibraryRegistry(List.of(new BuiltinKernels()),
-                new VmvxLoader(new Instance(), () -> EXTENSIONS, List.of())), LocalTaskOptions.DEFAULTS));
+        registry.register(CpuDrivers.builder().extensions(EXTENSIONS).localSyncFactory());
+        registry.register(CpuDrivers.builder().extensions(EXTENSIONS).localTaskFactory());
         device = registry.createDevice(deviceUri);
         Instance instance = new Instance();
         Module hal = HalModule.create(instance, List.of(device));

@@ -4,14 +4,12 @@ import dev.ortho.hal.Buffer;
 import dev.ortho.hal.BufferParams;
 import dev.ortho.hal.BufferView;
 import dev.ortho.hal.Device;
-import dev.ortho.hal.DeviceUri;
 import dev.ortho.hal.ElementType;
 import dev.ortho.hal.EncodingType;
 import dev.ortho.hal.Fence;
 import dev.ortho.hal.MappedMemory;
 import dev.ortho.hal.MemoryAccess;
-import dev.ortho.hal.cpu.internal.executable.KernelLibraryRegistry;
-import dev.ortho.hal.cpu.internal.sync.LocalSyncDriver;
+import dev.ortho.hal.cpu.CpuDrivers;
 import dev.ortho.modules.hal.HalModule;
 import dev.ortho.modules.hal.HalRefs;
 import dev.ortho.vm.Call;
@@ -78,9 +76,7 @@ public class HalModuleCallBenchmark {
 
     @Setup(Level.Trial)
     public void setUp() {
-        try (LocalSyncDriver driver = new LocalSyncDriver(new KernelLibraryRegistry(List.of()))) {
-            device = driver.createDevice(DeviceUri.parse("local-sync"));
-        }
+        device = CpuDrivers.builder().localSync();
         Instance instance = new Instance();
         context = Context.create(instance, HalModule.create(instance, List.of(device)));
         stack = new Stack(context);

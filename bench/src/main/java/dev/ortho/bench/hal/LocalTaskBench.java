@@ -4,24 +4,19 @@ import dev.ortho.hal.BufferRef;
 import dev.ortho.hal.CommandBuffer;
 import dev.ortho.hal.CommandCategory;
 import dev.ortho.hal.Device;
-import dev.ortho.hal.DeviceUri;
 import dev.ortho.hal.DispatchConfig;
 import dev.ortho.hal.Executable;
 import dev.ortho.hal.ExecutableCache;
 import dev.ortho.hal.ExecutableFunctionInfo;
 import dev.ortho.hal.ExecutableParams;
 import dev.ortho.hal.ExecutionStage;
-import dev.ortho.hal.cpu.internal.builtin.BuiltinKernels;
-import dev.ortho.hal.cpu.internal.executable.KernelLibraryRegistry;
-import dev.ortho.hal.cpu.internal.task.LocalTaskDriver;
-import dev.ortho.hal.cpu.internal.task.LocalTaskOptions;
+import dev.ortho.hal.cpu.CpuDrivers;
 import dev.ortho.hal.cpu.kernel.JvmStaticFormat;
 import dev.ortho.hal.cpu.kernel.Kernel;
 import dev.ortho.hal.cpu.kernel.KernelFunction;
 import dev.ortho.hal.cpu.kernel.KernelLibrary;
 import java.lang.foreign.MemorySegment;
 import java.util.List;
-import dev.ortho.hal.frontier.QueueAxes;
 
 /** Creates local-task devices and executables for the HAL benchmarks. */
 final class LocalTaskBench {
@@ -30,12 +25,11 @@ final class LocalTaskBench {
 
     /** A local-task device with {@code workers} workers, one queue, the builtin and {@code extra} libraries. */
     static Device device(int workers, KernelLibrary... extra) {
-        List<KernelLibrary> libraries = new java.util.ArrayList<>(List.of(new BuiltinKernels()));
-        libraries.addAll(List.of(extra));
-        try (LocalTaskDriver driver = new LocalTaskDriver(new KernelLibraryRegistry(libraries),
-                LocalTaskOptions.DEFAULTS, QueueAxes.process())) {
-            return driver.createDevice(DeviceUri.parse("local-task://?task_topology_group_count=" + workers));
+        CpuDrivers.Builder builder = CpuDrivers.builder().workerCount(workers);
+        for (KernelLibrary library : extra) {
+            builder.kernelLibrary(library);
         }
+        return builder.localTask();
     }
 
     /** Prepares library {@code name} of {@code device}; the cache is released, the executable kept. */

@@ -12,7 +12,7 @@ import dev.ortho.hal.DispatchConfig;
 import dev.ortho.hal.Executable;
 import dev.ortho.hal.Semaphore;
 import dev.ortho.hal.SemaphoreList;
-import dev.ortho.hal.cpu.internal.builtin.BuiltinKernels;
+import dev.ortho.hal.cpu.CpuDrivers;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.Random;
@@ -61,7 +61,7 @@ public class MatmulBenchmark {
     @Setup(Level.Trial)
     public void setUp() {
         device = LocalTaskBench.device(workers);
-        executable = LocalTaskBench.executable(device, BuiltinKernels.NAME);
+        executable = LocalTaskBench.executable(device, CpuDrivers.BUILTIN_KERNELS);
         long bytes = 4L * n * n;
         a = device.allocator().allocateBuffer(BufferParams.hostLocal(), bytes);
         b = device.allocator().allocateBuffer(BufferParams.hostLocal(), bytes);
@@ -73,7 +73,7 @@ public class MatmulBenchmark {
         }
         a.write(0, data);
         b.write(0, data);
-        int tiles = n / BuiltinKernels.MATMUL_TILE;
+        int tiles = n / executable.functionInfo(executable.lookupFunction(kernel)).workgroupSizeX();
         commandBuffer = device.createCommandBuffer(0, CommandCategory.DISPATCH, Device.QUEUE_AFFINITY_ANY, 0);
         commandBuffer.begin();
         commandBuffer.dispatch(executable, executable.lookupFunction(kernel), DispatchConfig.ofCount(tiles, tiles, 1),

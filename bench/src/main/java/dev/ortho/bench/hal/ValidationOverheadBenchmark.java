@@ -14,13 +14,10 @@ import dev.ortho.hal.ExecutableCache;
 import dev.ortho.hal.ExecutableParams;
 import dev.ortho.hal.Semaphore;
 import dev.ortho.hal.SemaphoreList;
-import dev.ortho.hal.cpu.internal.builtin.BuiltinKernels;
-import dev.ortho.hal.cpu.internal.executable.KernelLibraryRegistry;
-import dev.ortho.hal.cpu.internal.sync.LocalSyncDriverFactory;
+import dev.ortho.hal.cpu.CpuDrivers;
 import dev.ortho.hal.cpu.kernel.JvmStaticFormat;
 import dev.ortho.hal.validation.internal.ValidationWrapper;
 import java.lang.foreign.MemorySegment;
-import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -73,7 +70,7 @@ public class ValidationOverheadBenchmark {
     @Setup(Level.Trial)
     public void setUp() {
         DriverRegistry registry = new DriverRegistry();
-        registry.register(new LocalSyncDriverFactory(new KernelLibraryRegistry(List.of(new BuiltinKernels()))));
+        registry.register(CpuDrivers.builder().localSyncFactory());
         registry.registerWrapper(new ValidationWrapper());
         hal = registry.createDevice(device + "://");
         a = hal.allocator().allocateBuffer(BufferParams.deviceLocal(), 4096);
@@ -81,7 +78,7 @@ public class ValidationOverheadBenchmark {
         c = hal.allocator().allocateBuffer(BufferParams.deviceLocal(), 4096);
         cache = hal.createExecutableCache("bench");
         executable = cache.prepareExecutable(new ExecutableParams(JvmStaticFormat.FORMAT,
-                JvmStaticFormat.encode(BuiltinKernels.NAME), new int[0]));
+                JvmStaticFormat.encode(CpuDrivers.BUILTIN_KERNELS), new int[0]));
         mulI32 = executable.lookupFunction("mul_i32");
         constants = MemorySegment.ofArray(new int[] {1024});
         bindings = new BufferRef[] {BufferRef.of(a), BufferRef.of(b), BufferRef.of(c)};

@@ -5,19 +5,14 @@ import dev.ortho.hal.Buffer;
 import dev.ortho.hal.BufferParams;
 import dev.ortho.hal.BufferRef;
 import dev.ortho.hal.Device;
-import dev.ortho.hal.DeviceUri;
 import dev.ortho.hal.DispatchConfig;
 import dev.ortho.hal.Executable;
 import dev.ortho.hal.ExecutableCache;
 import dev.ortho.hal.ExecutableParams;
 import dev.ortho.hal.Semaphore;
 import dev.ortho.hal.SemaphoreList;
-import dev.ortho.hal.cpu.internal.builtin.BuiltinKernels;
-import dev.ortho.hal.cpu.internal.executable.KernelLibraryRegistry;
-import dev.ortho.hal.cpu.internal.sync.LocalSyncDriver;
-import dev.ortho.hal.cpu.internal.vmvx.VmvxLoader;
+import dev.ortho.hal.cpu.CpuDrivers;
 import dev.ortho.hal.cpu.kernel.JvmStaticFormat;
-import dev.ortho.vm.Instance;
 import dev.ortho.vm.asm.Assembler;
 import dev.ortho.vm.bytecode.BytecodeArchive;
 import dev.ortho.vm.internal.ext.ExtF32Extension;
@@ -91,11 +86,7 @@ public class VmvxDispatchBenchmark {
     @Setup
     public void setup() {
         List<InstructionExtension> extensions = List.of(new ExtF32Extension());
-        KernelLibraryRegistry registry = new KernelLibraryRegistry(List.of(new BuiltinKernels()),
-                new VmvxLoader(new Instance(), () -> extensions, List.of()));
-        try (LocalSyncDriver driver = new LocalSyncDriver(registry)) {
-            device = driver.createDevice(DeviceUri.parse("local-sync://"));
-        }
+        device = CpuDrivers.builder().extensions(extensions).localSync();
         cache = device.createExecutableCache("bench");
         long bytes = 4L * ELEMENTS * workgroups;
         lhs = device.allocator().allocateBuffer(BufferParams.hostLocal(), bytes);
@@ -106,12 +97,12 @@ public class VmvxDispatchBenchmark {
         bindings = new BufferRef[] {BufferRef.of(lhs), BufferRef.of(rhs), BufferRef.of(out)};
         if (impl.equals("vmvx")) {
             byte[] archive = BytecodeArchive.write(new Assembler(extensions).assemble(SOURCE, "mul.vmasm"));
-            executable = cache.prepareExecutable(new ExecutableParams(VmvxLoader.FORMAT, MemorySegment.ofArray(archive),
+            executable = cache.prepareExecutable(new ExecutableParams("vmvx-bytecode-fb", MemorySegment.ofArray(archive),
                     new int[0]));
             constants = MemorySegment.NULL;
         } else {
             executable = cache.prepareExecutable(new ExecutableParams(JvmStaticFormat.FORMAT,
-                    JvmStaticFormat.encode(BuiltinKernels.NAME, "mul_f32"), new int[0]));
+                    JvmStaticFormat.encode(CpuDrivers.BUILTIN_KERNELS, "mul_f32"), new int[0]));
             constants = MemorySegment.ofArray(new int[] {ELEMENTS * workgroups});
         }
         done = device.createSemaphore(0);

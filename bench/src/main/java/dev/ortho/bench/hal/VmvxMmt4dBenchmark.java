@@ -1,6 +1,6 @@
 package dev.ortho.bench.hal;
 
-import dev.ortho.hal.cpu.internal.vmvx.VmvxModule;
+import dev.ortho.hal.cpu.CpuDrivers;
 import dev.ortho.vm.Context;
 import dev.ortho.vm.Function;
 import dev.ortho.vm.Instance;
@@ -56,7 +56,7 @@ public class VmvxMmt4dBenchmark {
             a[i] = (i % 17) * 0.125f - 1;
             b[i] = (i % 13) * 0.25f - 1.5f;
         }
-        Module module = VmvxModule.create();
+        Module module = CpuDrivers.vmvxModule();
         context = Context.create(new Instance(), module);
         mmt4d = module.lookupExport("mmt4d");
         int tiles = size / M0;

@@ -1,6 +1,6 @@
 package dev.ortho.bench.hal;
 
-import dev.ortho.hal.cpu.internal.vmvx.VmvxModule;
+import dev.ortho.hal.cpu.CpuDrivers;
 import dev.ortho.vm.Context;
 import dev.ortho.vm.Function;
 import dev.ortho.vm.Instance;
@@ -91,7 +91,7 @@ public class VmvxMmt4dShapesBenchmark {
         n = s[1];
         k = s[2];
         m0 = s[3];
-        Module module = VmvxModule.create();
+        Module module = CpuDrivers.vmvxModule();
         context = Context.create(new Instance(), module);
         mmt4d = module.lookupExport("mmt4d");
         long lhsLength = (long) m * k * m0 * K0;

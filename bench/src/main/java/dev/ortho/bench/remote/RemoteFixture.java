@@ -3,9 +3,7 @@ package dev.ortho.bench.remote;
 import dev.ortho.hal.Device;
 import dev.ortho.hal.DeviceUri;
 import dev.ortho.hal.DriverRegistry;
-import dev.ortho.hal.cpu.internal.builtin.BuiltinKernels;
-import dev.ortho.hal.cpu.internal.executable.KernelLibraryRegistry;
-import dev.ortho.hal.cpu.internal.sync.LocalSyncDriverFactory;
+import dev.ortho.hal.cpu.CpuDrivers;
 import dev.ortho.hal.remote.DeviceServer;
 import dev.ortho.hal.remote.ServerOptions;
 import dev.ortho.hal.remote.internal.client.RemoteDriver;
@@ -15,7 +13,6 @@ import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
 
 /** An in-process loopback device server serving local-sync, and clients of it. */
 final class RemoteFixture implements AutoCloseable {
@@ -25,7 +22,7 @@ final class RemoteFixture implements AutoCloseable {
     private final RemoteDriver remoteDriver = new RemoteDriver(name -> null);
 
     RemoteFixture() {
-        registry.register(new LocalSyncDriverFactory(new KernelLibraryRegistry(List.of(new BuiltinKernels()))));
+        registry.register(CpuDrivers.builder().localSyncFactory());
         try {
             token = Files.createTempFile("ortho-bench-token", "");
             Files.writeString(token, "bench-token", StandardCharsets.UTF_8);

@@ -11,7 +11,7 @@ import dev.ortho.hal.ExecutableCache;
 import dev.ortho.hal.ExecutableParams;
 import dev.ortho.hal.Semaphore;
 import dev.ortho.hal.SemaphoreList;
-import dev.ortho.hal.cpu.internal.builtin.BuiltinKernels;
+import dev.ortho.hal.cpu.CpuDrivers;
 import dev.ortho.hal.cpu.kernel.JvmStaticFormat;
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
@@ -71,7 +71,7 @@ public class RemoteThroughputBenchmark {
         device = impl.equals("remote") ? fixture.connect() : fixture.local();
         cache = device.createExecutableCache("bench");
         executable = cache.prepareExecutable(new ExecutableParams(JvmStaticFormat.FORMAT,
-                JvmStaticFormat.encode(BuiltinKernels.NAME), new int[0]));
+                JvmStaticFormat.encode(CpuDrivers.BUILTIN_KERNELS), new int[0]));
         fill = executable.lookupFunction("fill_x32");
         out = device.allocator().allocateBuffer(BufferParams.hostLocal(), 256);
         bulk = device.allocator().allocateBuffer(BufferParams.hostLocal(), BULK);

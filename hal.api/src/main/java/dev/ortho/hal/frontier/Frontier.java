@@ -419,18 +419,7 @@ public final class Frontier {
      */
     @Override
     public String toString() {
-        StringBuilder text = new StringBuilder(2 + size * 12).append('{');
-        for (int k = 0; k < size; k++) {
-            if (k > 0) {
-                text.append(", ");
-            }
-            Axis.appendTo(text, axes[k]);
-            text.append(':').append(Long.toUnsignedString(epochs[k]));
-        }
-        if (tainted) {
-            text.append(size > 0 ? ", ..." : "...");
-        }
-        return text.append('}').toString();
+        return FrontierText.format(this);
     }
 
     /**
@@ -444,65 +433,7 @@ public final class Frontier {
      *     axis component exceeds its bits; capacity errors as {@link #Frontier(int)}
      */
     public static Frontier parse(String text, int capacity) {
-        Frontier frontier = new Frontier(capacity);
-        if (text == null) {
-            throw new StatusException(StatusCode.INVALID_ARGUMENT, "frontier text is null");
-        }
-        String trimmed = text.strip();
-        if (trimmed.length() < 2 || trimmed.charAt(0) != '{' || trimmed.charAt(trimmed.length() - 1) != '}') {
-            throw malformed(text, "expected '{axis:epoch, ...}'");
-        }
-        String body = trimmed.substring(1, trimmed.length() - 1).strip();
-        if (body.isEmpty()) {
-            return frontier;
-        }
-        String[] tokens = body.split(",", -1);
-        for (int k = 0; k < tokens.length; k++) {
-            String token = tokens[k].strip();
-            if (token.equals("...")) {
-                if (k != tokens.length - 1) {
-                    throw malformed(text, "'...' (tainted) must be the last token");
-                }
-                frontier.tainted = true;
-                break;
-            }
-            int colon = token.lastIndexOf(':');
-            if (colon < 0) {
-                throw malformed(text, "entry '" + token + "' is not axis:epoch");
-            }
-            long axis = Axis.parse(token.substring(0, colon).strip());
-            long epoch = parseEpoch(text, token.substring(colon + 1).strip());
-            if (frontier.indexOf(axis) >= 0) {
-                throw malformed(text, "axis " + Axis.toString(axis) + " appears twice");
-            }
-            if (frontier.size == capacity) {
-                throw new StatusException(StatusCode.OUT_OF_RANGE,
-                        "frontier '" + text + "' has more than " + capacity + " entries (the capacity)");
-            }
-            frontier.insertOrRaise(axis, epoch);
-        }
-        return frontier;
-    }
-
-    private static long parseEpoch(String text, String digits) {
-        if (digits.isEmpty() || digits.length() > 20 || !digits.chars().allMatch(c -> c >= '0' && c <= '9')) {
-            throw malformed(text, "epoch '" + digits + "' is not an unsigned decimal");
-        }
-        long epoch;
-        try {
-            epoch = Long.parseUnsignedLong(digits);
-        } catch (NumberFormatException e) {
-            throw new StatusException(StatusCode.OUT_OF_RANGE,
-                    "frontier '" + text + "': epoch " + digits + " exceeds 2^64-1");
-        }
-        if (epoch == 0) {
-            throw malformed(text, "epoch 0 is meaningless (absent axes are at epoch 0)");
-        }
-        return epoch;
-    }
-
-    private static StatusException malformed(String text, String why) {
-        return new StatusException(StatusCode.INVALID_ARGUMENT, "malformed frontier '" + text + "': " + why);
+        return FrontierText.parse(text, capacity);
     }
 
     private int checkIndex(int index) {

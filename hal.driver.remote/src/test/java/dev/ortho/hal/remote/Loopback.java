@@ -4,9 +4,7 @@ import dev.ortho.hal.Device;
 import dev.ortho.hal.DeviceUri;
 import dev.ortho.hal.DriverRegistry;
 import dev.ortho.hal.ExecutableParams;
-import dev.ortho.hal.cpu.internal.builtin.BuiltinKernels;
-import dev.ortho.hal.cpu.internal.executable.KernelLibraryRegistry;
-import dev.ortho.hal.cpu.internal.sync.LocalSyncDriverFactory;
+import dev.ortho.hal.cpu.CpuDrivers;
 import dev.ortho.hal.cpu.kernel.JvmStaticFormat;
 import dev.ortho.hal.remote.internal.client.RemoteDriver;
 import java.io.IOException;
@@ -15,7 +13,6 @@ import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.function.UnaryOperator;
@@ -54,7 +51,7 @@ public final class Loopback implements AutoCloseable {
     /** A registry that knows {@code local-sync} with the builtin kernels. */
     public static DriverRegistry localSyncRegistry() {
         DriverRegistry registry = new DriverRegistry();
-        registry.register(new LocalSyncDriverFactory(new KernelLibraryRegistry(List.of(new BuiltinKernels()))));
+        registry.register(CpuDrivers.builder().localSyncFactory());
         return registry;
     }
 
@@ -94,7 +91,7 @@ public final class Loopback implements AutoCloseable {
 
     /** The CTS test executable: the builtin kernel library, installed on the server. */
     public static ExecutableParams testExecutable() {
-        return new ExecutableParams(JvmStaticFormat.FORMAT, JvmStaticFormat.encode(BuiltinKernels.NAME), new int[0]);
+        return new ExecutableParams(JvmStaticFormat.FORMAT, JvmStaticFormat.encode(CpuDrivers.BUILTIN_KERNELS), new int[0]);
     }
 
     @Override

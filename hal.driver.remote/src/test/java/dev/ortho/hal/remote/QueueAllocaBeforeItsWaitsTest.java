@@ -14,10 +14,7 @@ import dev.ortho.hal.DeviceUri;
 import dev.ortho.hal.DriverRegistry;
 import dev.ortho.hal.Semaphore;
 import dev.ortho.hal.SemaphoreList;
-import dev.ortho.hal.cpu.internal.builtin.BuiltinKernels;
-import dev.ortho.hal.cpu.internal.executable.KernelLibraryRegistry;
-import dev.ortho.hal.cpu.internal.task.LocalTaskDriverFactory;
-import dev.ortho.hal.cpu.internal.task.LocalTaskOptions;
+import dev.ortho.hal.cpu.CpuDrivers;
 import dev.ortho.hal.remote.internal.client.RemoteDriver;
 import java.lang.foreign.MemorySegment;
 import java.net.InetSocketAddress;
@@ -25,7 +22,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -45,8 +41,7 @@ class QueueAllocaBeforeItsWaitsTest {
     @Test
     void aCommandBufferMayNameAnAllocationWhoseWaitsAreNotReached() throws Exception {
         DriverRegistry registry = new DriverRegistry();
-        registry.register(new LocalTaskDriverFactory(new KernelLibraryRegistry(List.of(new BuiltinKernels())),
-                LocalTaskOptions.DEFAULTS));
+        registry.register(CpuDrivers.builder().localTaskFactory());
         byte[] token = "alloca-before-waits".getBytes(StandardCharsets.UTF_8);
         Path tokenFile = dir.resolve("token.txt");
         Files.write(tokenFile, token);

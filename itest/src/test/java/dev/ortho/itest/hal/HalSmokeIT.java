@@ -24,6 +24,7 @@ import dev.ortho.hal.SemaphoreList;
 import dev.ortho.hal.cpu.kernel.JvmStaticFormat;
 import dev.ortho.hal.cpu.kernel.KernelFunction;
 import dev.ortho.hal.cpu.kernel.KernelLibrary;
+import dev.ortho.hal.text.BufferViewText;
 import dev.ortho.itest.OrthoFramework;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -98,9 +99,9 @@ public class HalSmokeIT {
 
     @Test
     public void bufferViewsParseIntoDeviceMemoryAndFormatBack() {
-        try (Device device = device(); BufferView view = BufferView.parse("2x3xi32=[1 2 3][4 5 6]", device)) {
+        try (Device device = device(); BufferView view = BufferViewText.parse("2x3xi32=[1 2 3][4 5 6]", device)) {
             assertEquals(24, view.byteLength());
-            assertEquals("2x3xi32=[1 2 3][4 5 6]", view.format());
+            assertEquals("2x3xi32=[1 2 3][4 5 6]", BufferViewText.format(view));
         }
     }
 

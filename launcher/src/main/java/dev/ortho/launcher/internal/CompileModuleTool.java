@@ -61,7 +61,7 @@ final class CompileModuleTool {
             out.write(jar, 0, jar.length);
             out.flush();
         } else {
-            VmTools.writeFile(Path.of(output), jar);
+            ModuleFiles.writeFile(Path.of(output), jar);
         }
         if (flags.isSet("report")) {
             PrintStream to = output.equals("-") ? err : out;

@@ -6,13 +6,13 @@ import dev.ortho.hal.Buffer;
 import dev.ortho.hal.BufferParams;
 import dev.ortho.hal.BufferUsage;
 import dev.ortho.hal.BufferView;
-import dev.ortho.hal.BufferViewText;
 import dev.ortho.hal.Device;
 import dev.ortho.hal.ElementType;
 import dev.ortho.hal.EncodingType;
 import dev.ortho.hal.MappedMemory;
 import dev.ortho.hal.MemoryAccess;
 import dev.ortho.hal.MemoryType;
+import dev.ortho.hal.text.BufferViewText;
 import dev.ortho.modules.hal.HalRefs;
 import dev.ortho.modules.hal.HalTypes;
 import dev.ortho.vm.RefObject;
@@ -213,7 +213,7 @@ final class FunctionIo implements Closeable {
             MemorySegment contents = readContents(stream, file, bytes);
             return upload(target, header.shape(), header.elementType(), contents);
         }
-        return BufferView.parse(spec, target);
+        return BufferViewText.parse(spec, target);
     }
 
     private MemorySegment readContents(SeekableByteChannel stream, String file, long bytes) {
@@ -320,7 +320,7 @@ final class FunctionIo implements Closeable {
                         .append(format(child.getVariant(i), maxElements)).append('\n');
             }
         } else if (isBufferView(value)) {
-            text.append(HalRefs.bufferView(ref).format(maxElements));
+            text.append(BufferViewText.format(HalRefs.bufferView(ref), maxElements));
         } else {
             text.append("(no printer)");
         }
@@ -475,8 +475,8 @@ final class FunctionIo implements Closeable {
             }
             report.append("[FAILED] result[").append(index).append("]: ").append(problem)
                     .append("; expected that the view is equal to contents of a view of ").append(want)
-                    .append("\n  expected:\n").append(want.format(DEFAULT_MAX_ELEMENTS))
-                    .append("\n  actual:\n").append(got.format(DEFAULT_MAX_ELEMENTS)).append('\n');
+                    .append("\n  expected:\n").append(BufferViewText.format(want, DEFAULT_MAX_ELEMENTS))
+                    .append("\n  actual:\n").append(BufferViewText.format(got, DEFAULT_MAX_ELEMENTS)).append('\n');
             return false;
         }
         report.append("[FAILED] result[").append(index).append("]: variant types mismatch; expected ")

@@ -7,18 +7,16 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.ortho.base.StatusCode;
 import dev.ortho.base.StatusException;
 import dev.ortho.hal.DriverRegistry;
-import dev.ortho.hal.cpu.internal.builtin.BuiltinKernels;
-import dev.ortho.hal.cpu.internal.executable.KernelLibraryRegistry;
-import dev.ortho.hal.cpu.internal.sync.LocalSyncDriverFactory;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import dev.ortho.hal.cpu.CpuDrivers;
 
 /** {@code hal:dump} and {@code --dump_devices} against a real local-sync device. */
 class DeviceDumpTest {
     private final DriverRegistry registry = new DriverRegistry();
 
     DeviceDumpTest() {
-        registry.register(new LocalSyncDriverFactory(new KernelLibraryRegistry(List.of(new BuiltinKernels()))));
+        registry.register(CpuDrivers.builder().localSyncFactory());
     }
 
     @Test

@@ -1,12 +1,8 @@
 package dev.ortho.launcher.internal;
 
 import dev.ortho.hal.DriverRegistry;
-import dev.ortho.hal.cpu.internal.builtin.BuiltinKernels;
-import dev.ortho.hal.cpu.internal.executable.KernelLibraryRegistry;
-import dev.ortho.hal.cpu.internal.sync.LocalSyncDriverFactory;
-import dev.ortho.hal.cpu.internal.vmvx.VmvxLoader;
+import dev.ortho.hal.cpu.CpuDrivers;
 import dev.ortho.hal.validation.internal.ValidationWrapper;
-import dev.ortho.vm.Instance;
 import dev.ortho.vm.asm.Assembler;
 import dev.ortho.vm.bytecode.BytecodeArchive;
 import dev.ortho.vm.internal.ext.ExtF32Extension;
@@ -49,8 +45,7 @@ final class HalPrograms {
 
     static DriverRegistry registry() {
         DriverRegistry registry = new DriverRegistry();
-        registry.register(new LocalSyncDriverFactory(new KernelLibraryRegistry(List.of(new BuiltinKernels()),
-                new VmvxLoader(new Instance(), () -> EXTENSIONS, List.of()))));
+        registry.register(CpuDrivers.builder().extensions(EXTENSIONS).localSyncFactory());
         registry.registerWrapper(new ValidationWrapper());
         return registry;
     }

@@ -7,12 +7,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.ortho.hal.DriverRegistry;
 import dev.ortho.hal.ElementType;
-import dev.ortho.hal.cpu.internal.builtin.BuiltinKernels;
-import dev.ortho.hal.cpu.internal.executable.KernelLibraryRegistry;
-import dev.ortho.hal.cpu.internal.sync.LocalSyncDriverFactory;
-import dev.ortho.hal.cpu.internal.task.LocalTaskDriverFactory;
-import dev.ortho.hal.cpu.internal.task.LocalTaskOptions;
-import dev.ortho.hal.cpu.internal.vmvx.VmvxLoader;
+import dev.ortho.hal.cpu.CpuDrivers;
 import dev.ortho.hal.remote.DeviceServer;
 import dev.ortho.hal.remote.ServerOptions;
 import dev.ortho.hal.remote.internal.client.RemoteDriverFactory;
@@ -82,12 +77,10 @@ class IreeCompiledModelsTest {
 
     static DriverRegistry registry() {
         DriverRegistry registry = new DriverRegistry();
-        // Dispatch functions run compiled to JVM bytecode (VmvxLoader's default) unless the device
+        // Dispatch functions run compiled to JVM bytecode (the VMVX loader's default) unless the device
         // URI says otherwise (see the class comment).
-        registry.register(new LocalSyncDriverFactory(new KernelLibraryRegistry(List.of(new BuiltinKernels()),
-                new VmvxLoader(new Instance(), () -> HalPrograms.EXTENSIONS, List.of()))));
-        registry.register(new LocalTaskDriverFactory(new KernelLibraryRegistry(List.of(new BuiltinKernels()),
-                new VmvxLoader(new Instance(), () -> HalPrograms.EXTENSIONS, List.of())), LocalTaskOptions.DEFAULTS));
+        registry.register(CpuDrivers.builder().extensions(HalPrograms.EXTENSIONS).localSyncFactory());
+        registry.register(CpuDrivers.builder().extensions(HalPrograms.EXTENSIONS).localTaskFactory());
         registry.register(new RemoteDriverFactory(name -> null));
         registry.registerWrapper(new ValidationWrapper());
         return registry;

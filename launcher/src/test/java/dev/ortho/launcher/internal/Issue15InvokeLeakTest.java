@@ -4,11 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.ortho.hal.DriverRegistry;
-import dev.ortho.hal.cpu.internal.builtin.BuiltinKernels;
-import dev.ortho.hal.cpu.internal.executable.KernelLibraryRegistry;
-import dev.ortho.hal.cpu.internal.task.LocalTaskDriverFactory;
-import dev.ortho.hal.cpu.internal.task.LocalTaskOptions;
-import dev.ortho.hal.cpu.internal.vmvx.VmvxLoader;
+import dev.ortho.hal.cpu.CpuDrivers;
+import dev.ortho.hal.cpu.CpuDriverFactory;
 import dev.ortho.vm.Instance;
 import dev.ortho.vm.Module;
 import java.io.ByteArrayInputStream;
@@ -38,9 +35,7 @@ class Issue15InvokeLeakTest {
     @Test
     void twoHundredShellInvocationsOfTheExamplesLeaveNothingBehind() throws Exception {
         // 100 x (mlp.predict, simple_mul), then 20 x (pipelined.cube, pipelined.cube$async)
-        LocalTaskDriverFactory localTask = new LocalTaskDriverFactory(new KernelLibraryRegistry(
-                List.of(new BuiltinKernels()), new VmvxLoader(new Instance(), () -> HalPrograms.EXTENSIONS, List.of())),
-                LocalTaskOptions.DEFAULTS);
+        CpuDriverFactory localTask = CpuDrivers.builder().extensions(HalPrograms.EXTENSIONS).localTaskFactory();
         DriverRegistry registry = new DriverRegistry();
         registry.register(localTask);
         Instance instance = new Instance();

@@ -16,9 +16,7 @@ import dev.ortho.hal.ExecutableCache;
 import dev.ortho.hal.ExecutableParams;
 import dev.ortho.hal.Semaphore;
 import dev.ortho.hal.SemaphoreList;
-import dev.ortho.hal.cpu.internal.builtin.BuiltinKernels;
-import dev.ortho.hal.cpu.internal.executable.KernelLibraryRegistry;
-import dev.ortho.hal.cpu.internal.sync.LocalSyncDriverFactory;
+import dev.ortho.hal.cpu.CpuDrivers;
 import dev.ortho.hal.cpu.kernel.JvmStaticFormat;
 import dev.ortho.hal.remote.DeviceServer;
 import dev.ortho.hal.remote.internal.client.RemoteDriverFactory;
@@ -48,7 +46,7 @@ class ServeDeviceTest {
     private final DriverRegistry registry = new DriverRegistry();
 
     ServeDeviceTest() {
-        registry.register(new LocalSyncDriverFactory(new KernelLibraryRegistry(List.of(new BuiltinKernels()))));
+        registry.register(CpuDrivers.builder().localSyncFactory());
         registry.register(new RemoteDriverFactory(name -> null));
     }
 
@@ -56,7 +54,7 @@ class ServeDeviceTest {
     private static int[] multiply(Device device, int[] x, int[] y) {
         try (ExecutableCache cache = device.createExecutableCache("t");
                 Executable executable = cache.prepareExecutable(new ExecutableParams(JvmStaticFormat.FORMAT,
-                        JvmStaticFormat.encode(BuiltinKernels.NAME), new int[0]));
+                        JvmStaticFormat.encode(CpuDrivers.BUILTIN_KERNELS), new int[0]));
                 Buffer a = device.allocator().allocateBuffer(BufferParams.hostLocal(), x.length * 4L);
                 Buffer b = device.allocator().allocateBuffer(BufferParams.hostLocal(), y.length * 4L);
                 Buffer c = device.allocator().allocateBuffer(BufferParams.hostLocal(), x.length * 4L);

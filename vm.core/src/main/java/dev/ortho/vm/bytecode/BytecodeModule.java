@@ -1,6 +1,5 @@
 package dev.ortho.vm.bytecode;
 
-import static dev.ortho.base.MessageText.printable;
 
 import dev.ortho.base.StatusCode;
 import dev.ortho.base.StatusException;
@@ -21,11 +20,9 @@ import dev.ortho.vm.Signal;
 import dev.ortho.vm.Stack;
 import dev.ortho.vm.ValueType;
 import dev.ortho.vm.VmBuffer;
-import dev.ortho.vm.internal.ext.WrappedExtension;
 import dev.ortho.vm.spi.InstructionExtension;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -37,7 +34,8 @@ import java.util.Objects;
  * <p>{@link #create} checks the {@link ModuleDef} structurally, resolves its types against the
  * {@link Instance}, matches its feature requirements with the given
  * {@link InstructionExtension}s and verifies every function's bytecode before anything can run
- * (errors are annotated {@code at module.function+PC}). The module copies the bytecode into
+ * (errors are annotated {@code at module.function+PC}; the table-by-table reading is in
+ * {@link ModuleDefTables}). The module copies the bytecode into
  * the Java heap once; rodata segments are exposed as read-only {@link VmBuffer}s aliasing the
  * definition's memory, which must stay valid (mapped) as long as the module is used.
  *
@@ -163,43 +161,13 @@ public final class BytecodeModule implements Module {
         this.def = def;
         this.trace = options.traceExecution();
         this.execution = options.execution();
-        if (def.name() == null || def.name().isEmpty()) {
-            throw new StatusException(StatusCode.INVALID_ARGUMENT, "module missing name field");
-        }
+        ModuleDefTables.checkHeader(def);
         this.name = def.name();
         this.version = def.version();
-        int major = def.bytecodeVersion() >>> 16;
-        int minor = def.bytecodeVersion() & 0xFFFF;
-        if (major != ModuleDef.BYTECODE_VERSION_MAJOR || minor > ModuleDef.BYTECODE_VERSION_MINOR) {
-            throw new StatusException(StatusCode.INVALID_ARGUMENT, "bytecode version mismatch; runtime supports "
-                    + ModuleDef.BYTECODE_VERSION_MAJOR + "." + ModuleDef.BYTECODE_VERSION_MINOR + ", module has "
-                    + major + "." + minor);
-        }
-        for (InstructionExtension ext : exts) {
-            int prefix = ext.prefix();
-            if (prefix < 0xE0 || prefix > 0xFF) {
-                throw new StatusException(StatusCode.INVALID_ARGUMENT, "instruction extension '" + ext.name()
-                        + "' prefix 0x" + Integer.toHexString(prefix) + " outside [0xE0, 0xFF]");
-            }
-            if (extensions[prefix - 0xE0] == null) {
-                // Execute with a forwarding component's extension itself (see WrappedExtension).
-                extensions[prefix - 0xE0] = ext instanceof WrappedExtension wrapped ? wrapped.unwrap() : ext;
-            }
-        }
-        checkFeatures(def.requirements(), "module '" + name + "'");
-        Map<String, String> a = new LinkedHashMap<>();
-        def.attrs().forEach(x -> a.put(Objects.toString(x.key(), ""), Objects.toString(x.value(), "")));
-        this.attrs = Map.copyOf(a);
-        List<ModuleDependency> deps = new ArrayList<>();
-        for (int i = 0; i < def.dependencies().size(); i++) {
-            ModuleDef.DependencyDef d = def.dependencies().get(i);
-            if (d.name() == null || d.name().isEmpty()) {
-                throw new StatusException(StatusCode.INVALID_ARGUMENT, "dependencies[" + i + "] has no module name");
-            }
-            deps.add(new ModuleDependency(d.name(), d.minimumVersion(),
-                    (d.flags() & ModuleDef.DependencyDef.OPTIONAL) == 0));
-        }
-        this.dependencies = List.copyOf(deps);
+        ModuleDefTables.installExtensions(exts, extensions);
+        ModuleDefTables.checkFeatures(extensions, def.requirements(), "module '" + name + "'");
+        this.attrs = ModuleDefTables.attrs(def);
+        this.dependencies = ModuleDefTables.dependencies(def);
 
         // Types.
         int typeCount = def.types().size();
@@ -212,7 +180,7 @@ public final class BytecodeModule implements Module {
                 throw new StatusException(StatusCode.INVALID_ARGUMENT, "types[" + i + "] missing name");
             }
             typeNames[i] = t;
-            resolveType(instance, i, t, options.allowPlaceholderTypes());
+            ModuleDefTables.resolveType(instance, t, options.allowPlaceholderTypes(), i, valueTypes, types);
         }
 
         // Functions.
@@ -260,11 +228,11 @@ public final class BytecodeModule implements Module {
             }
             fnBase[i] = fd.bytecodeOffset();
             fnLength[i] = fd.bytecodeLength();
-            checkFeatures(fd.requirements(), "functions[" + i + "]");
+            ModuleDefTables.checkFeatures(extensions, fd.requirements(), "functions[" + i + "]");
             ModuleDef.SignatureDef sig = def.signatures().get(i);
-            fnCconv[i] = parseCconv(sig == null ? null : sig.callingConvention(), "functions[" + i + "]");
-            fnArgKinds[i] = kinds(fnCconv[i].arguments().types());
-            fnResultKinds[i] = kinds(fnCconv[i].results().types());
+            fnCconv[i] = ModuleDefTables.parseCconv(sig == null ? null : sig.callingConvention(), "functions[" + i + "]");
+            fnArgKinds[i] = ModuleDefTables.kinds(fnCconv[i].arguments().types());
+            fnResultKinds[i] = ModuleDefTables.kinds(fnCconv[i].results().types());
         }
 
         // Exports.
@@ -286,7 +254,7 @@ public final class BytecodeModule implements Module {
                 internalNames[e.internalOrdinal()] = e.localName();
             }
             Function f = new Function(this, Linkage.EXPORT, i, e.localName(), fnCconv[e.internalOrdinal()],
-                    attrsOf(def.signatures().get(e.internalOrdinal())));
+                    ModuleDefTables.attrsOf(def.signatures().get(e.internalOrdinal())));
             exps.add(f);
             byName.putIfAbsent(e.localName(), f);
         }
@@ -303,22 +271,11 @@ public final class BytecodeModule implements Module {
         internal = new Function[functionCount];
         for (int i = 0; i < functionCount; i++) {
             internal[i] = new Function(this, Linkage.INTERNAL, i, internalNames[i] == null ? "" : internalNames[i],
-                    fnCconv[i], attrsOf(def.signatures().get(i)));
+                    fnCconv[i], ModuleDefTables.attrsOf(def.signatures().get(i)));
         }
 
         // Imports.
-        List<Function> imps = new ArrayList<>();
-        for (int i = 0; i < def.imports().size(); i++) {
-            ModuleDef.ImportDef d = def.imports().get(i);
-            if (d.fullName() == null || d.fullName().isEmpty()) {
-                throw new StatusException(StatusCode.INVALID_ARGUMENT, "imports[" + i + "] missing full_name");
-            }
-            CallingConvention cc = parseCconv(d.signature() == null ? null : d.signature().callingConvention(),
-                    "imports[" + i + "] '" + printable(d.fullName()) + "'");
-            imps.add(new Function(this, (d.flags() & ModuleDef.ImportDef.OPTIONAL) != 0 ? Linkage.IMPORT_OPTIONAL
-                    : Linkage.IMPORT, i, d.fullName(), cc, d.signature() == null ? Map.of() : attrsOf(d.signature())));
-        }
-        this.imports = List.copyOf(imps);
+        this.imports = ModuleDefTables.imports(this, def);
 
         // Rodata and globals.
         rodata = new VmBuffer[def.rodata().size()];
@@ -427,75 +384,6 @@ public final class BytecodeModule implements Module {
             out.add(c == null || !c.compiled()[i] ? "not compiled" : c.untyped()[i]);
         }
         return out;
-    }
-
-    private void checkFeatures(int required, String what) {
-        int available = FeatureBits.YIELD | FeatureBits.UNWIND;
-        for (InstructionExtension ext : extensions) {
-            if (ext != null) {
-                available |= ext.feature();
-            }
-        }
-        int missing = required & ~available;
-        if (missing != 0) {
-            throw new StatusException(StatusCode.UNIMPLEMENTED, what + " requires features ["
-                    + FeatureBits.format(missing) + "] that no registered instruction extension provides; have ["
-                    + FeatureBits.format(available) + "] while it requires [" + FeatureBits.format(required) + "]");
-        }
-    }
-
-    private static CallingConvention parseCconv(String cconv, String what) {
-        if (cconv == null || cconv.isEmpty()) {
-            return CallingConvention.VOID;
-        }
-        try {
-            return CallingConvention.parse(cconv);
-        } catch (StatusException e) {
-            throw e.annotate(what);
-        }
-    }
-
-    private static byte[] kinds(String types) {
-        byte[] k = new byte[types.length()];
-        for (int i = 0; i < k.length; i++) {
-            char t = types.charAt(i);
-            k[i] = t == 'I' || t == 'F' ? KIND_64 : t == 'r' ? KIND_REF : KIND_32;
-        }
-        return k;
-    }
-
-    private static Map<String, String> attrsOf(ModuleDef.SignatureDef sig) {
-        if (sig == null || sig.attrs().isEmpty()) {
-            return Map.of();
-        }
-        Map<String, String> m = new LinkedHashMap<>();
-        sig.attrs().forEach(a -> m.put(Objects.toString(a.key(), ""), Objects.toString(a.value(), "")));
-        return m;
-    }
-
-    private void resolveType(Instance instance, int i, String full, boolean allowPlaceholder) {
-        switch (full) {
-            case "i8" -> valueTypes[i] = ValueType.I8;
-            case "i16" -> valueTypes[i] = ValueType.I16;
-            case "i32" -> valueTypes[i] = ValueType.I32;
-            case "i64" -> valueTypes[i] = ValueType.I64;
-            case "f32" -> valueTypes[i] = ValueType.F32;
-            case "f64" -> valueTypes[i] = ValueType.F64;
-            case "!vm.opaque", "?", "!vm.ref<?>" -> {
-                // undefined: neither value nor ref (a variant element type; no ref satisfies it)
-            }
-            default -> {
-                if (full.charAt(0) != '!') {
-                    throw new StatusException(StatusCode.NOT_FOUND,
-                            "no type registered with name '" + printable(full) + "'");
-                }
-                String n = full.substring(1);
-                if (n.startsWith("vm.list")) {
-                    n = "vm.list";
-                }
-                types[i] = instance.resolveType(n, allowPlaceholder);
-            }
-        }
     }
 
     /** The definition this module was loaded from. */
@@ -685,47 +573,10 @@ public final class BytecodeModule implements Module {
 
     @Override
     public String sourceLocation(Function function, long pc) {
-        ModuleDef.DebugDatabaseDef debug = def.debug();
-        if (debug == null || function == null || function.module() != this) {
+        if (function == null || function.module() != this) {
             return null;
         }
-        for (ModuleDef.SourceMapDef map : debug.functions()) {
-            if (!function.name().equals(map.localName())) {
-                continue;
-            }
-            int best = -1;
-            int bestOffset = -1;
-            for (ModuleDef.BytecodeLocation l : map.locations()) {
-                if (l.bytecodeOffset() <= pc && l.bytecodeOffset() > bestOffset) {
-                    bestOffset = l.bytecodeOffset();
-                    best = l.location();
-                }
-            }
-            return best < 0 ? null : formatLocation(debug, best, 0);
-        }
-        return null;
-    }
-
-    /** IREE's location printing: {@code file:line:col}, names quoted, call sites and fusions expanded. */
-    private static String formatLocation(ModuleDef.DebugDatabaseDef debug, int index, int depth) {
-        if (index < 0 || index >= debug.locations().size() || depth > 8) {
-            return "-";
-        }
-        return switch (debug.locations().get(index)) {
-            case ModuleDef.UnknownLoc u -> "[unknown]";
-            case ModuleDef.FileLineColLoc f -> f.filename() + ":" + f.line() + ":" + f.column();
-            case ModuleDef.NameLoc n -> "\"" + n.name() + "\""
-                    + (n.childLocation() >= 0 ? "(" + formatLocation(debug, n.childLocation(), depth + 1) + ")" : "");
-            case ModuleDef.CallSiteLoc c -> formatLocation(debug, c.callee(), depth + 1) + " at "
-                    + formatLocation(debug, c.caller(), depth + 1);
-            case ModuleDef.FusedLoc f -> {
-                StringBuilder b = new StringBuilder("fused[");
-                for (int i = 0; i < f.locations().size(); i++) {
-                    b.append(i == 0 ? "" : ", ").append(formatLocation(debug, f.locations().get(i), depth + 1));
-                }
-                yield b.append(']').toString();
-            }
-        };
+        return SourceLocations.find(def.debug(), function.name(), pc);
     }
 
     @Override

@@ -8,7 +8,7 @@ import org.osgi.annotation.versioning.ConsumerType;
  * (see {@link JvmStaticFormat}). Kernel bundles register implementations as OSGi services with
  * the property {@value #SERVICE_PROPERTY} set to {@link #name()}; CPU devices track them and
  * resolve executables against the libraries present when the executable is prepared. In plain
- * Java, pass libraries to the device's driver directly.
+ * Java, pass libraries to {@code dev.ortho.hal.cpu.CpuDrivers.Builder#kernelLibrary}.
  *
  * <p>Implementations are immutable and thread-safe: {@link #name()} and {@link #functions()}
  * return the same values for the library's whole life.

@@ -29,7 +29,6 @@ import dev.ortho.hal.Semaphore;
 import dev.ortho.hal.SemaphoreList;
 import dev.ortho.hal.frontier.SemaphoreScope;
 import dev.ortho.hal.spi.ForwardingDevice;
-import dev.ortho.hal.spi.ForwardingSemaphore;
 import java.lang.foreign.MemorySegment;
 
 /**
@@ -43,7 +42,7 @@ import java.lang.foreign.MemorySegment;
  * offending value and the limit, and the inner device sees nothing of it. Correct programs see
  * no difference (the wrapper is transparent: every HAL conformance suite passes through it).
  *
- * <p>Queue checks: semaphore lists (payloads within IREE's maximum, semaphores usable and of a
+ * <p>Queue checks: semaphore lists ({@link SemaphoreListChecks}: payloads within IREE's maximum, semaphores usable and of a
  * compatible device, signals above the current value and not equal to the highest value an
  * earlier submission will signal, no wait on a failed semaphore by an operation that signals nothing and would lose
  * the failure); buffers as {@link RefChecks}; fills, copies, updates, dispatches as recorded
@@ -63,6 +62,7 @@ public final class ValidatingDevice extends ForwardingDevice {
 
     private final Liveness liveness = new Liveness();
     private final RefChecks refs;
+    private final SemaphoreListChecks semaphoreLists = new SemaphoreListChecks(this);
 
     /** Wraps {@code inner}, taking over the caller's reference to it. */
     public ValidatingDevice(Device inner) {
@@ -128,15 +128,10 @@ public final class ValidatingDevice extends ForwardingDevice {
     /** Also unwraps semaphores of another validating device over a compatible device. */
     @Override
     public Semaphore unwrap(Semaphore semaphore) {
-        if (semaphore instanceof ValidatingSemaphore validating && compatible(validating)) {
+        if (semaphore instanceof ValidatingSemaphore validating && semaphoreLists.compatible(validating)) {
             return validating.delegate();
         }
         return super.unwrap(semaphore);
-    }
-
-    /** Ours, or another validating device's whose inner device is of the same implementation. */
-    private boolean compatible(ValidatingSemaphore semaphore) {
-        return semaphore.owner() == this || semaphore.device().delegate().getClass() == delegate().getClass();
     }
 
     // ---- device ----
@@ -261,13 +256,13 @@ public final class ValidatingDevice extends ForwardingDevice {
             long size, long flags) {
         String call = "device.queueAlloca";
         checkLive(call);
-        checkLists(call, waits, signals);
+        semaphoreLists.check(call, waits, signals);
         Checks.requireNonNull(params, call, "params");
         if (size < 0) {
             throw Checks.fail(StatusCode.INVALID_ARGUMENT, call, "size", size + " bytes is negative");
         }
         Buffer inner = delegate().queueAlloca(queueAffinity, unwrap(waits), unwrap(signals), params, size, flags);
-        schedule(signals);
+        SemaphoreListChecks.schedule(signals);
         return allocated(inner, flags);
     }
 
@@ -282,7 +277,7 @@ public final class ValidatingDevice extends ForwardingDevice {
             BufferParams params, long size, long flags) {
         String call = "device.queueAlloca";
         checkLive(call);
-        checkLists(call, waits, signals);
+        semaphoreLists.check(call, waits, signals);
         Checks.requireNonNull(params, call, "params");
         if (size < 0) {
             throw Checks.fail(StatusCode.INVALID_ARGUMENT, call, "size", size + " bytes is negative");
@@ -305,7 +300,7 @@ public final class ValidatingDevice extends ForwardingDevice {
         }
         Buffer inner = delegate().queueAlloca(queueAffinity, unwrap(waits), unwrap(signals), unwrap(pool), params,
                 size, flags);
-        schedule(signals);
+        SemaphoreListChecks.schedule(signals);
         return allocated(inner, flags);
     }
 
@@ -322,7 +317,7 @@ public final class ValidatingDevice extends ForwardingDevice {
             long flags) {
         String call = "device.queueDealloca";
         checkLive(call);
-        checkLists(call, waits, signals);
+        semaphoreLists.check(call, waits, signals);
         if (!(buffer instanceof ValidatingBuffer validating) || validating.owner() != this) {
             refs.usable(call, "buffer", buffer); // null or another device's: throws
             throw Checks.fail(StatusCode.INVALID_ARGUMENT, call, "buffer", buffer
@@ -337,7 +332,7 @@ public final class ValidatingDevice extends ForwardingDevice {
         // the fence timeline (iree-compile emits such deallocas for allocator.allocate buffers).
         if (!validating.isFromAlloca() || validating.isIndeterminate()) { // the buffer stays usable
             super.queueDealloca(queueAffinity, waits, signals, buffer, flags);
-            schedule(signals);
+            SemaphoreListChecks.schedule(signals);
             return;
         }
         if (!validating.markDeallocated()) {
@@ -350,7 +345,7 @@ public final class ValidatingDevice extends ForwardingDevice {
             validating.unmarkDeallocated();
             throw e;
         }
-        schedule(signals);
+        SemaphoreListChecks.schedule(signals);
     }
 
     @Override
@@ -358,13 +353,13 @@ public final class ValidatingDevice extends ForwardingDevice {
             long length, int pattern, int patternLength, long flags) {
         String call = "device.queueFill";
         checkLive(call);
-        checkLists(call, waits, signals);
+        semaphoreLists.check(call, waits, signals);
         ValidatingBuffer.checkPatternLength(call, patternLength);
         long resolved = refs.direct(call, "target", target, offset, length, -1, Allocator.COMPATIBILITY_QUEUE_TRANSFER,
                 BufferUsage.TRANSFER_TARGET, MemoryAccess.WRITE, MemoryType.DEVICE_VISIBLE, 1);
         Checks.alignment(call, "target", offset, resolved, patternLength);
         super.queueFill(queueAffinity, waits, signals, target, offset, length, pattern, patternLength, flags);
-        schedule(signals);
+        SemaphoreListChecks.schedule(signals);
     }
 
     @Override
@@ -372,13 +367,13 @@ public final class ValidatingDevice extends ForwardingDevice {
             Buffer target, long targetOffset, long flags) {
         String call = "device.queueUpdate";
         checkLive(call);
-        checkLists(call, waits, signals);
+        semaphoreLists.check(call, waits, signals);
         Checks.requireNonNull(source, call, "source");
         refs.direct(call, "target", target, targetOffset, Buffer.WHOLE_BUFFER, source.byteSize(),
                 Allocator.COMPATIBILITY_QUEUE_TRANSFER, BufferUsage.TRANSFER_TARGET, MemoryAccess.WRITE,
                 MemoryType.DEVICE_VISIBLE, 1);
         super.queueUpdate(queueAffinity, waits, signals, source, target, targetOffset, flags);
-        schedule(signals);
+        SemaphoreListChecks.schedule(signals);
     }
 
     @Override
@@ -386,7 +381,7 @@ public final class ValidatingDevice extends ForwardingDevice {
             long sourceOffset, Buffer target, long targetOffset, long length, long flags) {
         String call = "device.queueCopy";
         checkLive(call);
-        checkLists(call, waits, signals);
+        semaphoreLists.check(call, waits, signals);
         long sourceLength = refs.direct(call, "source", source, sourceOffset, length, -1,
                 Allocator.COMPATIBILITY_QUEUE_TRANSFER, BufferUsage.TRANSFER_SOURCE, MemoryAccess.READ,
                 MemoryType.DEVICE_VISIBLE, 1);
@@ -399,7 +394,7 @@ public final class ValidatingDevice extends ForwardingDevice {
         }
         checkDisjoint(call, source, sourceOffset, sourceLength, target, targetOffset, targetLength);
         super.queueCopy(queueAffinity, waits, signals, source, sourceOffset, target, targetOffset, length, flags);
-        schedule(signals);
+        SemaphoreListChecks.schedule(signals);
     }
 
     @Override
@@ -407,10 +402,10 @@ public final class ValidatingDevice extends ForwardingDevice {
             int function, DispatchConfig config, MemorySegment constants, BufferRef[] bindings, long flags) {
         String call = "device.queueDispatch";
         checkLive(call);
-        checkLists(call, waits, signals);
+        semaphoreLists.check(call, waits, signals);
         DispatchChecks.check(call, this, null, executable, function, config, constants, bindings, flags);
         super.queueDispatch(queueAffinity, waits, signals, executable, function, config, constants, bindings, flags);
-        schedule(signals);
+        SemaphoreListChecks.schedule(signals);
     }
 
     @Override
@@ -418,10 +413,10 @@ public final class ValidatingDevice extends ForwardingDevice {
             CommandBuffer commandBuffer, BindingTable bindings, long flags) {
         String call = "device.queueExecute";
         checkLive(call);
-        checkLists(call, waits, signals);
+        semaphoreLists.check(call, waits, signals);
         if (commandBuffer == null) { // a barrier, as the API allows
             super.queueExecute(queueAffinity, waits, signals, null, bindings, flags);
-            schedule(signals);
+            SemaphoreListChecks.schedule(signals);
             return;
         }
         if (!(commandBuffer instanceof ValidatingCommandBuffer validating) || validating.owner() != this) {
@@ -436,16 +431,16 @@ public final class ValidatingDevice extends ForwardingDevice {
             validating.unmarkSubmitted();
             throw e;
         }
-        schedule(signals);
+        SemaphoreListChecks.schedule(signals);
     }
 
     @Override
     public void queueBarrier(long queueAffinity, SemaphoreList waits, SemaphoreList signals, long flags) {
         String call = "device.queueBarrier";
         checkLive(call);
-        checkLists(call, waits, signals);
+        semaphoreLists.check(call, waits, signals);
         super.queueBarrier(queueAffinity, waits, signals, flags);
-        schedule(signals);
+        SemaphoreListChecks.schedule(signals);
     }
 
     /**
@@ -458,7 +453,7 @@ public final class ValidatingDevice extends ForwardingDevice {
             long[] args, long flags) {
         String name = "device.queueHostCall";
         checkLive(name);
-        checkLists(name, waits, signals);
+        semaphoreLists.check(name, waits, signals);
         Checks.requireNonNull(call, name, "call");
         if (args != null && args.length > HOST_CALL_ARGS) {
             throw Checks.fail(StatusCode.INVALID_ARGUMENT, name, "args", args.length + " arguments exceed the "
@@ -466,19 +461,10 @@ public final class ValidatingDevice extends ForwardingDevice {
         }
         boolean keepSignals = (flags & HostCall.FLAG_NON_BLOCKING) == 0;
         if (keepSignals) {
-            retainUntilSignalled(signals);
+            SemaphoreListChecks.retainUntilSignalled(signals);
         }
         super.queueHostCall(queueAffinity, waits, signals, call, args, flags);
-        schedule(signals);
-    }
-
-    private void retainUntilSignalled(SemaphoreList signals) {
-        for (int i = 0; i < signals.size(); i++) {
-            if (signals.semaphore(i) instanceof ValidatingSemaphore semaphore) {
-                semaphore.retain();
-                semaphore.delegate().addTimepoint(signals.value(i), (inner, value, failure) -> semaphore.release());
-            }
-        }
+        SemaphoreListChecks.schedule(signals);
     }
 
     @Override
@@ -488,95 +474,6 @@ public final class ValidatingDevice extends ForwardingDevice {
     }
 
     // ---- checks ----
-
-    /**
-     * The semaphore lists of a queue operation: non-null; every semaphore usable here; payloads
-     * within IREE's maximum (OUT_OF_RANGE); a failed wait only with signals to carry the failure
-     * (else the failure itself is thrown); each signal once per list (INVALID_ARGUMENT), above the
-     * semaphore's current value and above every value already scheduled (INVALID_ARGUMENT).
-     */
-    private void checkLists(String call, SemaphoreList waits, SemaphoreList signals) {
-        if (waits == null || signals == null) {
-            throw Checks.fail(StatusCode.INVALID_ARGUMENT, call, waits == null ? "waits" : "signals",
-                    "is null (use SemaphoreList.empty())");
-        }
-        for (int i = 0; i < waits.size(); i++) {
-            Semaphore inner = usableSemaphore(call, "waits", i, waits.semaphore(i));
-            long value = waits.value(i);
-            if (value < 0 || value > Semaphore.MAX_VALUE) {
-                throw Checks.fail(StatusCode.OUT_OF_RANGE, call, "waits[" + i + "]", "value " + value
-                        + " is outside [0, " + Semaphore.MAX_VALUE + "]");
-            }
-            StatusException failure = inner.failure();
-            if (failure != null && signals.isEmpty()) {
-                throw new StatusException(failure.code(), call + " waits[" + i + "]: " + waits.semaphore(i)
-                        + " has failed (" + failure.getMessage() + ") and the operation signals nothing, so the"
-                        + " failure would be lost: observe it with query/await or give signals to carry it", failure);
-            }
-        }
-        for (int i = 0; i < signals.size(); i++) {
-            Semaphore outer = signals.semaphore(i);
-            Semaphore inner = usableSemaphore(call, "signals", i, outer);
-            long value = signals.value(i);
-            if (value < 0 || value > Semaphore.MAX_VALUE) {
-                throw Checks.fail(StatusCode.OUT_OF_RANGE, call, "signals[" + i + "]", "value " + value
-                        + " is outside [0, " + Semaphore.MAX_VALUE + "]");
-            }
-            for (int j = 0; j < i; j++) {
-                if (signals.semaphore(j) == outer) {
-                    throw Checks.fail(StatusCode.INVALID_ARGUMENT, call, "signals[" + i + "]", outer
-                            + " is also signals[" + j + "]; a list signals each semaphore once");
-                }
-            }
-            if (inner.failure() != null) {
-                continue; // the operation fails it further; nothing to order
-            }
-            long current;
-            try {
-                current = inner.query();
-            } catch (StatusException failedMeanwhile) {
-                continue;
-            }
-            if (value <= current) {
-                throw Checks.fail(StatusCode.INVALID_ARGUMENT, call, "signals[" + i + "]", "value " + value
-                        + " is not above the current value " + current + " of " + outer
-                        + " (signals must strictly increase)");
-            }
-            // A lower value than an earlier submission's is legal on an asynchronous device (this
-            // operation may run first: execution follows wait resolution); the same value never is.
-            if (outer instanceof ValidatingSemaphore validating && value == validating.scheduled()) {
-                throw Checks.fail(StatusCode.INVALID_ARGUMENT, call, "signals[" + i + "]", "value " + value
-                        + " is what an earlier submission will signal " + outer
-                        + " to (each value is signalled once; signals must strictly increase)");
-            }
-        }
-    }
-
-    /** The semaphore the inner device will see; FAILED_PRECONDITION if released, INVALID_ARGUMENT if foreign. */
-    private Semaphore usableSemaphore(String call, String list, int index, Semaphore semaphore) {
-        if (semaphore instanceof ValidatingSemaphore validating) {
-            if (!compatible(validating)) {
-                throw Checks.fail(StatusCode.INVALID_ARGUMENT, call, list + "[" + index + "]", semaphore
-                        + " was created by " + validating.device() + ", which is not compatible with " + this);
-            }
-            validating.checkLive(call, list, index);
-            return validating.delegate();
-        }
-        if (semaphore instanceof ForwardingSemaphore foreign) {
-            throw Checks.fail(StatusCode.INVALID_ARGUMENT, call, list + "[" + index + "]", semaphore
-                    + " belongs to " + foreign.owner() + ", which is not compatible with " + this);
-        }
-        return semaphore; // a plain host semaphore: every device can wait on and signal it
-    }
-
-    /** Remembers what a successful submission will signal. */
-    private static void schedule(SemaphoreList signals) {
-        for (int i = 0; i < signals.size(); i++) {
-            if (signals.semaphore(i) instanceof ValidatingSemaphore validating) {
-                validating.schedule(signals.value(i));
-            }
-        }
-    }
 
     /** Copies must not overlap within one allocation (INVALID_ARGUMENT), as memcpy. */
     void checkDisjoint(String call, Buffer source, long sourceOffset, long sourceLength, Buffer target,

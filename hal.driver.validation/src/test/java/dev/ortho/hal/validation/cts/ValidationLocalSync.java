@@ -3,13 +3,10 @@ package dev.ortho.hal.validation.cts;
 import dev.ortho.hal.Device;
 import dev.ortho.hal.DriverRegistry;
 import dev.ortho.hal.ExecutableParams;
-import dev.ortho.hal.cpu.internal.builtin.BuiltinKernels;
-import dev.ortho.hal.cpu.internal.executable.KernelLibraryRegistry;
-import dev.ortho.hal.cpu.internal.sync.LocalSyncDriverFactory;
+import dev.ortho.hal.cpu.CpuDrivers;
 import dev.ortho.hal.cpu.kernel.JvmStaticFormat;
 import dev.ortho.hal.validation.internal.ValidatingDevice;
 import dev.ortho.hal.validation.internal.ValidationWrapper;
-import java.util.List;
 
 /**
  * How the CTS subclasses of this package get their device: {@code validation+local-sync://}
@@ -19,7 +16,7 @@ final class ValidationLocalSync {
     private static final DriverRegistry REGISTRY = new DriverRegistry();
 
     static {
-        REGISTRY.register(new LocalSyncDriverFactory(new KernelLibraryRegistry(List.of(new BuiltinKernels()))));
+        REGISTRY.register(CpuDrivers.builder().localSyncFactory());
         REGISTRY.registerWrapper(new ValidationWrapper());
     }
 
@@ -34,6 +31,6 @@ final class ValidationLocalSync {
     }
 
     static ExecutableParams testExecutable() {
-        return new ExecutableParams(JvmStaticFormat.FORMAT, JvmStaticFormat.encode(BuiltinKernels.NAME), new int[0]);
+        return new ExecutableParams(JvmStaticFormat.FORMAT, JvmStaticFormat.encode(CpuDrivers.BUILTIN_KERNELS), new int[0]);
     }
 }

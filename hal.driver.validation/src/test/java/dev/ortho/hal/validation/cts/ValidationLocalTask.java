@@ -3,14 +3,10 @@ package dev.ortho.hal.validation.cts;
 import dev.ortho.hal.Device;
 import dev.ortho.hal.DriverRegistry;
 import dev.ortho.hal.ExecutableParams;
-import dev.ortho.hal.cpu.internal.builtin.BuiltinKernels;
-import dev.ortho.hal.cpu.internal.executable.KernelLibraryRegistry;
-import dev.ortho.hal.cpu.internal.task.LocalTaskDriverFactory;
-import dev.ortho.hal.cpu.internal.task.LocalTaskOptions;
+import dev.ortho.hal.cpu.CpuDrivers;
 import dev.ortho.hal.cpu.kernel.JvmStaticFormat;
 import dev.ortho.hal.validation.internal.ValidatingDevice;
 import dev.ortho.hal.validation.internal.ValidationWrapper;
-import java.util.List;
 
 /**
  * How the CTS subclasses of this package get their device: {@code validation+local-task://} (3 queues, 2 workers)
@@ -20,8 +16,7 @@ final class ValidationLocalTask {
     private static final DriverRegistry REGISTRY = new DriverRegistry();
 
     static {
-        REGISTRY.register(new LocalTaskDriverFactory(new KernelLibraryRegistry(List.of(new BuiltinKernels())),
-                LocalTaskOptions.DEFAULTS));
+        REGISTRY.register(CpuDrivers.builder().localTaskFactory());
         REGISTRY.registerWrapper(new ValidationWrapper());
     }
 
@@ -40,6 +35,6 @@ final class ValidationLocalTask {
     }
 
     static ExecutableParams testExecutable() {
-        return new ExecutableParams(JvmStaticFormat.FORMAT, JvmStaticFormat.encode(BuiltinKernels.NAME), new int[0]);
+        return new ExecutableParams(JvmStaticFormat.FORMAT, JvmStaticFormat.encode(CpuDrivers.BUILTIN_KERNELS), new int[0]);
     }
 }

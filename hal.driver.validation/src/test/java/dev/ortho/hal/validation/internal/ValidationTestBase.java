@@ -14,9 +14,8 @@ import dev.ortho.hal.Driver;
 import dev.ortho.hal.Executable;
 import dev.ortho.hal.ExecutableCache;
 import dev.ortho.hal.ExecutableParams;
-import dev.ortho.hal.cpu.internal.builtin.BuiltinKernels;
-import dev.ortho.hal.cpu.internal.executable.KernelLibraryRegistry;
-import dev.ortho.hal.cpu.internal.sync.LocalSyncDriverFactory;
+import dev.ortho.hal.cpu.CpuDrivers;
+import dev.ortho.hal.spi.DriverFactory;
 import dev.ortho.hal.cpu.kernel.JvmStaticFormat;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -32,8 +31,7 @@ import org.junit.jupiter.api.BeforeEach;
  */
 abstract class ValidationTestBase {
     static final ValueLayout.OfInt I32 = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
-    static final LocalSyncDriverFactory LOCAL_SYNC =
-            new LocalSyncDriverFactory(new KernelLibraryRegistry(List.of(new BuiltinKernels())));
+    static final DriverFactory LOCAL_SYNC = CpuDrivers.builder().localSyncFactory();
 
     SpyDevice spy;
     ValidatingDevice device;
@@ -103,6 +101,6 @@ abstract class ValidationTestBase {
     /** The builtin kernels (fill_x32, add_f32, mul_i32, matmul_f32) prepared on {@link #device}. */
     final Executable builtins(ExecutableCache cache) {
         return cache.prepareExecutable(new ExecutableParams(JvmStaticFormat.FORMAT,
-                JvmStaticFormat.encode(BuiltinKernels.NAME), new int[0]));
+                JvmStaticFormat.encode(CpuDrivers.BUILTIN_KERNELS), new int[0]));
     }
 }

@@ -10,6 +10,7 @@ import dev.ortho.base.StatusException;
 import dev.ortho.hal.BufferView;
 import dev.ortho.hal.ElementType;
 import dev.ortho.hal.EncodingType;
+import dev.ortho.hal.text.BufferViewText;
 import dev.ortho.modules.hal.HalRefs;
 import dev.ortho.vm.RefObject;
 import dev.ortho.vm.VmBuffer;
@@ -87,7 +88,7 @@ class BufferViewExportsTest {
         try (Harness.Results viewed = h.call("buffer_view.buffer", p(), view)) {
             assertEquals(8, h.call("buffer.length", p(), viewed.ref(0)).i64(0));
             assertEquals(0x3F800000, h.call("buffer.load", p(0, 4), viewed.ref(0)).i32(0));
-            assertEquals("2xf32=1 0", HalRefs.bufferView(view).format());
+            assertEquals("2xf32=1 0", BufferViewText.format(HalRefs.bufferView(view)));
         } finally {
             view.release();
         }

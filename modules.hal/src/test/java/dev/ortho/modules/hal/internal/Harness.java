@@ -6,10 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import dev.ortho.base.StatusCode;
 import dev.ortho.base.StatusException;
 import dev.ortho.hal.Device;
-import dev.ortho.hal.DeviceUri;
-import dev.ortho.hal.cpu.internal.builtin.BuiltinKernels;
-import dev.ortho.hal.cpu.internal.executable.KernelLibraryRegistry;
-import dev.ortho.hal.cpu.internal.sync.LocalSyncDriver;
+import dev.ortho.hal.cpu.CpuDrivers;
 import dev.ortho.modules.hal.BufferViewTraceSink;
 import dev.ortho.modules.hal.HalModule;
 import dev.ortho.vm.Call;
@@ -122,9 +119,7 @@ final class Harness implements AutoCloseable {
 
     /** A new local-sync device with the builtin jvm-static kernels; the caller owns it. */
     static Device localSync() {
-        try (LocalSyncDriver driver = new LocalSyncDriver(new KernelLibraryRegistry(List.of(new BuiltinKernels())))) {
-            return driver.createDevice(DeviceUri.parse("local-sync://"));
-        }
+        return CpuDrivers.builder().localSync();
     }
 
     private CallOutcome run(Void state, NativeCall nc) {

@@ -9,15 +9,11 @@ import dev.ortho.base.StatusException;
 import dev.ortho.hal.BufferView;
 import dev.ortho.hal.Device;
 import dev.ortho.hal.DriverRegistry;
-import dev.ortho.hal.cpu.internal.builtin.BuiltinKernels;
-import dev.ortho.hal.cpu.internal.executable.KernelLibraryRegistry;
-import dev.ortho.hal.cpu.internal.sync.LocalSyncDriverFactory;
-import dev.ortho.hal.cpu.internal.task.LocalTaskDriverFactory;
-import dev.ortho.hal.cpu.internal.task.LocalTaskOptions;
-import dev.ortho.hal.cpu.internal.vmvx.VmvxLoader;
+import dev.ortho.hal.cpu.CpuDrivers;
 import dev.ortho.hal.remote.DeviceServer;
 import dev.ortho.hal.remote.ServerOptions;
 import dev.ortho.hal.remote.internal.client.RemoteDriverFactory;
+import dev.ortho.hal.text.BufferViewText;
 import dev.ortho.hal.validation.internal.ValidationWrapper;
 import dev.ortho.io.parameters.ParameterIndex;
 import dev.ortho.modules.hal.HalModule;
@@ -56,10 +52,8 @@ class CompiledModuleTest {
 
     static DriverRegistry registry() {
         DriverRegistry registry = new DriverRegistry();
-        registry.register(new LocalSyncDriverFactory(new KernelLibraryRegistry(List.of(new BuiltinKernels()),
-                new VmvxLoader(new Instance(), () -> EXTENSIONS, List.of()))));
-        registry.register(new LocalTaskDriverFactory(new KernelLibraryRegistry(List.of(new BuiltinKernels()),
-                new VmvxLoader(new Instance(), () -> EXTENSIONS, List.of())), LocalTaskOptions.DEFAULTS));
+        registry.register(CpuDrivers.builder().extensions(EXTENSIONS).localSyncFactory());
+        registry.register(CpuDrivers.builder().extensions(EXTENSIONS).localTaskFactory());
         registry.register(new RemoteDriverFactory(name -> null));
         registry.registerWrapper(new ValidationWrapper());
         return registry;
@@ -112,7 +106,7 @@ class CompiledModuleTest {
             Module program = BytecodeModule.create(instance,
                     BytecodeArchive.read(ParameterModuleTest.resource("linear.vmfb")), EXTENSIONS);
             try (Context context = Context.create(instance, hal, io, program);
-                    BufferView view = BufferView.parse("1x4xf32=" + input[0] + " " + input[1] + " " + input[2] + " "
+                    BufferView view = BufferViewText.parse("1x4xf32=" + input[0] + " " + input[1] + " " + input[2] + " "
                             + input[3], device)) {
                 VmList in = VmList.ofVariants(1);
                 VmList out = VmList.ofVariants(1);

@@ -7,11 +7,7 @@ import dev.ortho.hal.Device;
 import dev.ortho.hal.DriverRegistry;
 import dev.ortho.hal.Fence;
 import dev.ortho.hal.Semaphore;
-import dev.ortho.hal.cpu.internal.builtin.BuiltinKernels;
-import dev.ortho.hal.cpu.internal.executable.KernelLibraryRegistry;
-import dev.ortho.hal.cpu.internal.sync.LocalSyncDriverFactory;
-import dev.ortho.hal.cpu.internal.task.LocalTaskDriverFactory;
-import dev.ortho.hal.cpu.internal.task.LocalTaskOptions;
+import dev.ortho.hal.cpu.CpuDrivers;
 import dev.ortho.hal.validation.internal.ValidationWrapper;
 import dev.ortho.io.parameters.ParameterIndex;
 import dev.ortho.modules.hal.HalModule;
@@ -62,9 +58,8 @@ final class Rig implements AutoCloseable {
 
     static DriverRegistry registry() {
         DriverRegistry registry = new DriverRegistry();
-        registry.register(new LocalSyncDriverFactory(new KernelLibraryRegistry(List.of(new BuiltinKernels()))));
-        registry.register(new LocalTaskDriverFactory(new KernelLibraryRegistry(List.of(new BuiltinKernels())),
-                LocalTaskOptions.DEFAULTS));
+        registry.register(CpuDrivers.builder().localSyncFactory());
+        registry.register(CpuDrivers.builder().localTaskFactory());
         registry.registerWrapper(new ValidationWrapper());
         return registry;
     }

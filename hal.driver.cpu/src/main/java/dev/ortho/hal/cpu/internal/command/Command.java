@@ -9,9 +9,9 @@ import dev.ortho.hal.DispatchConfig;
 import dev.ortho.hal.DispatchFlags;
 import dev.ortho.hal.Executable;
 import dev.ortho.hal.ExecutableFunctionInfo;
-import dev.ortho.hal.cpu.internal.executable.LocalExecutable;
 import dev.ortho.hal.cpu.internal.heap.HeapBuffer;
 import dev.ortho.hal.cpu.internal.heap.Ranges;
+import dev.ortho.hal.cpu.kernel.KernelExecutable;
 import dev.ortho.hal.cpu.kernel.KernelFunction;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -93,7 +93,7 @@ public sealed interface Command {
      */
     static Dispatch dispatch(Executable executable, int ordinal, DispatchConfig config, MemorySegment constants,
             BufferRef[] bindings, long flags) {
-        if (!(executable instanceof LocalExecutable local)) {
+        if (!(executable instanceof KernelExecutable local)) {
             throw new StatusException(StatusCode.INVALID_ARGUMENT, "dispatch executable " + executable
                     + " was not prepared by a local CPU device");
         }

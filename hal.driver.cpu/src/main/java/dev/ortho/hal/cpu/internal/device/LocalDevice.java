@@ -24,13 +24,11 @@ import dev.ortho.hal.cpu.internal.command.Command;
 import dev.ortho.hal.cpu.internal.command.CommandExecutor;
 import dev.ortho.hal.cpu.internal.command.LocalCommandBuffer;
 import dev.ortho.hal.cpu.internal.command.LocalEvent;
-import dev.ortho.hal.cpu.internal.executable.KernelLibraryRegistry;
+import dev.ortho.hal.cpu.internal.executable.ExecutableLoaders;
 import dev.ortho.hal.cpu.internal.executable.LocalExecutableCache;
 import dev.ortho.hal.cpu.internal.heap.BlockPool;
 import dev.ortho.hal.cpu.internal.heap.HeapAllocator;
 import dev.ortho.hal.cpu.internal.heap.HeapBuffer;
-import dev.ortho.hal.cpu.internal.vmvx.VmvxLoader;
-import dev.ortho.hal.cpu.kernel.JvmStaticFormat;
 import dev.ortho.hal.frontier.SemaphoreScope;
 import dev.ortho.hal.spi.DeviceQueries;
 import dev.ortho.hal.spi.TimelineSemaphore;
@@ -67,7 +65,7 @@ public abstract class LocalDevice implements Device {
     private final DeviceInfo info;
     /** Where the device's buffers come from. */
     protected final HeapAllocator allocator;
-    private final KernelLibraryRegistry libraries;
+    private final ExecutableLoaders loaders;
     private final ExecutionMode kernelExecution;
     private final AtomicInteger references = new AtomicInteger(1);
     private final AtomicLong semaphoreCount = new AtomicLong();
@@ -82,15 +80,16 @@ public abstract class LocalDevice implements Device {
      * @param identifier what {@code hal.device.id} patterns match ({@code local-sync}, {@code local-task})
      * @param info the identity the driver enumerated
      * @param allocator the device's allocator
-     * @param libraries the kernel libraries {@code jvm-static} executables resolve against
+     * @param loaders the executable loaders its caches prepare with; shared and possibly updated
+     *     by the owner
      * @param kernelExecution how VMVX dispatch functions run (null: as the registry's VMVX loader says)
      */
     protected LocalDevice(String identifier, DeviceInfo info, HeapAllocator allocator,
-            KernelLibraryRegistry libraries, ExecutionMode kernelExecution) {
+            ExecutableLoaders loaders, ExecutionMode kernelExecution) {
         this.identifier = identifier;
         this.info = info;
         this.allocator = allocator;
-        this.libraries = libraries;
+        this.loaders = loaders;
         this.kernelExecution = kernelExecution;
     }
 
@@ -163,7 +162,7 @@ public abstract class LocalDevice implements Device {
         }
         return switch (category) {
             case DeviceQueries.DEVICE_ID -> DeviceQueries.matchesPattern(identifier, key) ? 1 : 0;
-            case DeviceQueries.EXECUTABLE_FORMAT -> supportsExecutableFormat(key) ? 1 : 0;
+            case DeviceQueries.EXECUTABLE_FORMAT -> LocalExecutableCache.formatQuery(loaders, key);
             case "hal.device" -> {
                 if (key.equals("concurrency")) {
                     yield queueCount(); // as IREE: device concurrency is the queue count
@@ -178,11 +177,6 @@ public abstract class LocalDevice implements Device {
             }
             default -> throw DeviceQueries.unknown(info.name(), category, key);
         };
-    }
-
-    /** The answer to {@code hal.executable.format :: format}: whether executables of it load here. */
-    private static boolean supportsExecutableFormat(String format) {
-        return JvmStaticFormat.FORMAT.equals(format) || VmvxLoader.FORMAT.equals(format);
     }
 
     /**
@@ -214,7 +208,7 @@ public abstract class LocalDevice implements Device {
     @Override
     public final ExecutableCache createExecutableCache(String identifier) {
         requireOpen("createExecutableCache");
-        return new LocalExecutableCache(identifier, libraries, kernelExecution);
+        return new LocalExecutableCache(identifier, loaders, kernelExecution);
     }
 
     /** The pool of queue allocas without a pool; borrowed. */

@@ -4,9 +4,8 @@ import dev.ortho.hal.Driver;
 import dev.ortho.hal.DriverInfo;
 import dev.ortho.hal.cpu.internal.sync.LocalSyncDriver;
 import dev.ortho.hal.cpu.internal.sync.LocalSyncDriverFactory;
-import dev.ortho.hal.cpu.kernel.KernelLibrary;
+import dev.ortho.hal.cpu.kernel.ExecutableLoader;
 import dev.ortho.hal.spi.DriverFactory;
-import dev.ortho.vm.spi.InstructionExtension;
 import java.util.List;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
@@ -20,10 +19,9 @@ import org.osgi.service.metatype.annotations.Designate;
 /**
  * Thin OSGi adapter: publishes the {@code local-sync} {@link DriverFactory} with the options of its
  * configuration (PID {@code dev.ortho.hal.driver.local_sync}; a change re-creates the component,
- * devices already created keep theirs) and keeps its kernel
- * library registry in step with the {@link KernelLibrary} services and its VMVX loader in step
- * with the {@link InstructionExtension} services (dynamic, greedy), so executables prepared later
- * see libraries and extensions installed at runtime.
+ * devices already created keep theirs) and keeps its devices' executable loaders in step with
+ * the {@link ExecutableLoader} services (dynamic, greedy): a loader bundle installed at runtime
+ * adds its formats to every device at once, and they go away with it.
  */
 @Component(service = DriverFactory.class, configurationPid = "dev.ortho.hal.driver.local_sync",
         configurationPolicy = ConfigurationPolicy.OPTIONAL, property = {
@@ -31,35 +29,25 @@ import org.osgi.service.metatype.annotations.Designate;
             "hal.driver.description=" + LocalSyncDriver.DESCRIPTION})
 @Designate(ocd = LocalSyncConfig.class)
 public final class LocalSyncDriverComponent implements DriverFactory {
-    private final RuntimeLibraries libraries;
+    private final RuntimeLoaders loaders;
     private final LocalSyncDriverFactory factory;
 
     /** Reads how VMVX dispatch functions run from {@code config}. */
     @Activate
     public LocalSyncDriverComponent(LocalSyncConfig config) {
-        this.libraries = new RuntimeLibraries(LocalSyncDriverComponent.class, config.vmvx__compile());
-        this.factory = new LocalSyncDriverFactory(libraries.registry());
+        this.loaders = new RuntimeLoaders(config.vmvx__compile());
+        this.factory = new LocalSyncDriverFactory(loaders.loaders());
     }
 
+    /** The executable loaders (vmvx-bytecode-fb, jvm-static, those of other bundles) its devices prepare with. */
     @Reference(cardinality = ReferenceCardinality.MULTIPLE, policy = ReferencePolicy.DYNAMIC,
             policyOption = ReferencePolicyOption.GREEDY)
-    void bindLibrary(KernelLibrary library) {
-        libraries.addLibrary(library);
+    void bindLoader(ExecutableLoader loader) {
+        loaders.addLoader(loader);
     }
 
-    void unbindLibrary(KernelLibrary library) {
-        libraries.removeLibrary(library);
-    }
-
-    /** Instruction extensions (ExtF32, ExtF64, …) that VMVX executables prepared later may use. */
-    @Reference(cardinality = ReferenceCardinality.MULTIPLE, policy = ReferencePolicy.DYNAMIC,
-            policyOption = ReferencePolicyOption.GREEDY)
-    void bindExtension(InstructionExtension extension) {
-        libraries.addExtension(extension);
-    }
-
-    void unbindExtension(InstructionExtension extension) {
-        libraries.removeExtension(extension);
+    void unbindLoader(ExecutableLoader loader) {
+        loaders.removeLoader(loader);
     }
 
     @Override

@@ -5,9 +5,8 @@ import dev.ortho.hal.DriverInfo;
 import dev.ortho.hal.cpu.internal.task.LocalTaskDriver;
 import dev.ortho.hal.cpu.internal.task.LocalTaskDriverFactory;
 import dev.ortho.hal.cpu.internal.task.LocalTaskOptions;
-import dev.ortho.hal.cpu.kernel.KernelLibrary;
+import dev.ortho.hal.cpu.kernel.ExecutableLoader;
 import dev.ortho.hal.spi.DriverFactory;
-import dev.ortho.vm.spi.InstructionExtension;
 import java.util.List;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
@@ -22,9 +21,8 @@ import org.osgi.service.metatype.annotations.Designate;
 /**
  * Thin OSGi adapter: publishes the {@code local-task} {@link DriverFactory} with the default
  * device options of its configuration (PID {@code dev.ortho.hal.driver.local_task}; a change
- * re-creates the component) and keeps its kernel library registry in step with the
- * {@link KernelLibrary} services and its VMVX loader in step with the {@link InstructionExtension}
- * services (dynamic, greedy). Devices are owned by whoever created them until the component is
+ * re-creates the component) and keeps its devices' executable loaders in step with the
+ * {@link ExecutableLoader} services (dynamic, greedy). Devices are owned by whoever created them until the component is
  * deactivated (bundle stopped, configuration changed): then every device it created is torn down
  * at once (DESIGN §3: unfinished work fails with UNAVAILABLE, no worker thread is left).
  */
@@ -34,14 +32,14 @@ import org.osgi.service.metatype.annotations.Designate;
             "hal.driver.description=" + LocalTaskDriver.DESCRIPTION})
 @Designate(ocd = LocalTaskConfig.class)
 public final class LocalTaskDriverComponent implements DriverFactory {
-    private final RuntimeLibraries libraries;
+    private final RuntimeLoaders loaders;
     private final LocalTaskDriverFactory factory;
 
     /** Reads the default device options from {@code config}. */
     @Activate
     public LocalTaskDriverComponent(LocalTaskConfig config) {
-        this.libraries = new RuntimeLibraries(LocalTaskDriverComponent.class, config.vmvx__compile());
-        this.factory = new LocalTaskDriverFactory(libraries.registry(), new LocalTaskOptions(config.queue__count(),
+        this.loaders = new RuntimeLoaders(config.vmvx__compile());
+        this.factory = new LocalTaskDriverFactory(loaders.loaders(), new LocalTaskOptions(config.queue__count(),
                 config.task__topology__group__count(), config.task__topology__max__group__count(),
                 config.task__worker__spin__us(), config.pool__quota__bytes(), config.inline__transfer__bytes()));
     }
@@ -52,25 +50,15 @@ public final class LocalTaskDriverComponent implements DriverFactory {
         factory.close();
     }
 
+    /** The executable loaders (vmvx-bytecode-fb, jvm-static, those of other bundles) its devices prepare with. */
     @Reference(cardinality = ReferenceCardinality.MULTIPLE, policy = ReferencePolicy.DYNAMIC,
             policyOption = ReferencePolicyOption.GREEDY)
-    void bindLibrary(KernelLibrary library) {
-        libraries.addLibrary(library);
+    void bindLoader(ExecutableLoader loader) {
+        loaders.addLoader(loader);
     }
 
-    void unbindLibrary(KernelLibrary library) {
-        libraries.removeLibrary(library);
-    }
-
-    /** Instruction extensions (ExtF32, ExtF64, …) that VMVX executables prepared later may use. */
-    @Reference(cardinality = ReferenceCardinality.MULTIPLE, policy = ReferencePolicy.DYNAMIC,
-            policyOption = ReferencePolicyOption.GREEDY)
-    void bindExtension(InstructionExtension extension) {
-        libraries.addExtension(extension);
-    }
-
-    void unbindExtension(InstructionExtension extension) {
-        libraries.removeExtension(extension);
+    void unbindLoader(ExecutableLoader loader) {
+        loaders.removeLoader(loader);
     }
 
     @Override

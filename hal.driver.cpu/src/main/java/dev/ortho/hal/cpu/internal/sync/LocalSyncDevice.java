@@ -18,7 +18,7 @@ import dev.ortho.hal.cpu.internal.command.Command;
 import dev.ortho.hal.cpu.internal.command.CommandExecutor;
 import dev.ortho.hal.cpu.internal.command.LocalCommandBuffer;
 import dev.ortho.hal.cpu.internal.device.LocalDevice;
-import dev.ortho.hal.cpu.internal.executable.KernelLibraryRegistry;
+import dev.ortho.hal.cpu.internal.executable.ExecutableLoaders;
 import dev.ortho.hal.cpu.internal.heap.BlockPool;
 import dev.ortho.hal.cpu.internal.heap.HeapAllocator;
 import dev.ortho.hal.cpu.internal.heap.HeapBuffer;
@@ -56,19 +56,19 @@ public final class LocalSyncDevice extends LocalDevice {
 
     /**
      * @param info the identity the driver enumerated
-     * @param libraries the kernel libraries {@code jvm-static} executables resolve against; shared
-     *     and possibly updated by the owner
+     * @param loaders the executable loaders its caches prepare with; shared and possibly updated
+     *     by the owner
      */
-    public LocalSyncDevice(DeviceInfo info, KernelLibraryRegistry libraries) {
-        this(info, libraries, null);
+    public LocalSyncDevice(DeviceInfo info, ExecutableLoaders loaders) {
+        this(info, loaders, null);
     }
 
     /**
-     * As {@link #LocalSyncDevice(DeviceInfo, KernelLibraryRegistry)}, running VMVX dispatch
+     * As {@link #LocalSyncDevice(DeviceInfo, ExecutableLoaders)}, running VMVX dispatch
      * functions in {@code kernelExecution} (null: as the registry's VMVX loader says).
      */
-    public LocalSyncDevice(DeviceInfo info, KernelLibraryRegistry libraries, ExecutionMode kernelExecution) {
-        super(IDENTIFIER, info, new HeapAllocator(info.name()), libraries, kernelExecution);
+    public LocalSyncDevice(DeviceInfo info, ExecutableLoaders loaders, ExecutionMode kernelExecution) {
+        super(IDENTIFIER, info, new HeapAllocator(info.name()), loaders, kernelExecution);
         this.defaultPool = new SyncPool(info.name() + " default pool", this, allocator, BufferParams.deviceLocal(),
                 PoolParams.UNLIMITED, false);
     }

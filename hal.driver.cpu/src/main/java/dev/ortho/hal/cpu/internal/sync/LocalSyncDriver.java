@@ -6,7 +6,7 @@ import dev.ortho.hal.Device;
 import dev.ortho.hal.DeviceInfo;
 import dev.ortho.hal.DriverInfo;
 import dev.ortho.hal.cpu.internal.driver.DefaultDeviceDriver;
-import dev.ortho.hal.cpu.internal.executable.KernelLibraryRegistry;
+import dev.ortho.hal.cpu.internal.executable.ExecutableLoaders;
 import dev.ortho.hal.cpu.internal.vmvx.VmvxLoader;
 import java.util.Map;
 
@@ -25,12 +25,12 @@ public final class LocalSyncDriver extends DefaultDeviceDriver {
     /** The driver as its factory lists it. */
     public static final DriverInfo INFO = new DriverInfo(NAME, DESCRIPTION);
 
-    private final KernelLibraryRegistry libraries;
+    private final ExecutableLoaders loaders;
 
-    /** @param libraries the kernel libraries its devices resolve {@code jvm-static} executables against */
-    public LocalSyncDriver(KernelLibraryRegistry libraries) {
+    /** @param loaders the executable loaders its devices prepare with */
+    public LocalSyncDriver(ExecutableLoaders loaders) {
         super(INFO);
-        this.libraries = libraries;
+        this.loaders = loaders;
     }
 
     /** @throws StatusException INVALID_ARGUMENT for an unknown parameter or a malformed value */
@@ -43,7 +43,7 @@ public final class LocalSyncDriver extends DefaultDeviceDriver {
             }
         }
         String mode = params.get(VmvxLoader.COMPILE_OPTION);
-        return new LocalSyncDevice(device, libraries,
+        return new LocalSyncDevice(device, loaders,
                 mode == null ? null : VmvxLoader.parseKernelExecution("local-sync device parameter", mode));
     }
 }

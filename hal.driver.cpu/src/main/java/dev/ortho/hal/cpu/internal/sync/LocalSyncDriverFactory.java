@@ -3,20 +3,19 @@ package dev.ortho.hal.cpu.internal.sync;
 import dev.ortho.hal.Driver;
 import dev.ortho.hal.DriverInfo;
 import dev.ortho.hal.cpu.internal.driver.DefaultDeviceDriver;
-import dev.ortho.hal.cpu.internal.executable.KernelLibraryRegistry;
+import dev.ortho.hal.cpu.internal.executable.ExecutableLoaders;
 import dev.ortho.hal.spi.DriverFactory;
 import java.util.List;
 
 /**
- * Creates {@link LocalSyncDriver}s sharing one {@link KernelLibraryRegistry}. Plain Java: {@code
- * registry.register(new LocalSyncDriverFactory(new KernelLibraryRegistry(List.of(new
- * BuiltinKernels()))))}. Thread-safe.
+ * Creates {@link LocalSyncDriver}s sharing one {@link ExecutableLoaders}. Plain Java: use
+ * {@code dev.ortho.hal.cpu.CpuDevices}. Thread-safe.
  */
 public final class LocalSyncDriverFactory implements DriverFactory {
-    private final KernelLibraryRegistry libraries;
+    private final ExecutableLoaders loaders;
 
-    public LocalSyncDriverFactory(KernelLibraryRegistry libraries) {
-        this.libraries = libraries;
+    public LocalSyncDriverFactory(ExecutableLoaders loaders) {
+        this.loaders = loaders;
     }
 
     @Override
@@ -27,6 +26,6 @@ public final class LocalSyncDriverFactory implements DriverFactory {
     @Override
     public Driver createDriver(String driverName) {
         DefaultDeviceDriver.requireDriverName(LocalSyncDriver.INFO, driverName);
-        return new LocalSyncDriver(libraries);
+        return new LocalSyncDriver(loaders);
     }
 }

@@ -17,7 +17,7 @@ import dev.ortho.hal.cpu.internal.command.BlockProgram;
 import dev.ortho.hal.cpu.internal.command.Command;
 import dev.ortho.hal.cpu.internal.command.LocalCommandBuffer;
 import dev.ortho.hal.cpu.internal.device.LocalDevice;
-import dev.ortho.hal.cpu.internal.executable.KernelLibraryRegistry;
+import dev.ortho.hal.cpu.internal.executable.ExecutableLoaders;
 import dev.ortho.hal.cpu.internal.heap.BlockPool;
 import dev.ortho.hal.cpu.internal.heap.HeapAllocator;
 import dev.ortho.hal.cpu.internal.heap.HeapBuffer;
@@ -74,15 +74,15 @@ public final class LocalTaskDevice extends LocalDevice {
      * Creates the device and starts its executor.
      *
      * @param info the identity the driver enumerated
-     * @param libraries the kernel libraries {@code jvm-static} executables resolve against
+     * @param loaders the executable loaders its caches prepare with
      * @param options queue count, executor and pool configuration
      * @param axes where the queues take their never-reused frontier axes; when it is exhausted the
      *     queues run without axes and record their signals' frontiers as tainted (logged once)
      * @param liveDevices the set the device leaves when it is torn down (the caller adds it)
      */
-    public LocalTaskDevice(DeviceInfo info, KernelLibraryRegistry libraries, LocalTaskOptions options, QueueAxes axes,
+    public LocalTaskDevice(DeviceInfo info, ExecutableLoaders loaders, LocalTaskOptions options, QueueAxes axes,
             LiveDevices liveDevices) {
-        super(IDENTIFIER, info, new HeapAllocator(info.name(), liveDevices.offHeapBytes()), libraries,
+        super(IDENTIFIER, info, new HeapAllocator(info.name(), liveDevices.offHeapBytes()), loaders,
                 options.kernelExecution());
         this.liveDevices = liveDevices;
         int workers = options.workerCount(options.groupCount() > 0 ? options.groupCount() : Topology.detect().groupCount());

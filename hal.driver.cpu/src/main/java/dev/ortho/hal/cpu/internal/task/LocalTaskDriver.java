@@ -5,7 +5,7 @@ import dev.ortho.hal.Device;
 import dev.ortho.hal.DeviceInfo;
 import dev.ortho.hal.DriverInfo;
 import dev.ortho.hal.cpu.internal.driver.DefaultDeviceDriver;
-import dev.ortho.hal.cpu.internal.executable.KernelLibraryRegistry;
+import dev.ortho.hal.cpu.internal.executable.ExecutableLoaders;
 import dev.ortho.hal.frontier.QueueAxes;
 import java.util.Map;
 
@@ -23,27 +23,27 @@ public final class LocalTaskDriver extends DefaultDeviceDriver {
     /** The driver as its factory lists it. */
     public static final DriverInfo INFO = new DriverInfo(NAME, DESCRIPTION);
 
-    private final KernelLibraryRegistry libraries;
+    private final ExecutableLoaders loaders;
     private final LocalTaskOptions defaults;
     private final QueueAxes axes;
     private final LiveDevices liveDevices;
 
     /** A driver whose devices are torn down only by their last release (no factory tracks them). */
-    public LocalTaskDriver(KernelLibraryRegistry libraries, LocalTaskOptions defaults, QueueAxes axes) {
-        this(libraries, defaults, axes, new LiveDevices(NAME));
+    public LocalTaskDriver(ExecutableLoaders loaders, LocalTaskOptions defaults, QueueAxes axes) {
+        this(loaders, defaults, axes, new LiveDevices(NAME));
     }
 
     /**
-     * @param libraries the kernel libraries its devices resolve {@code jvm-static} executables against
+     * @param loaders the executable loaders its devices prepare with
      * @param defaults options for devices whose URI does not override them
      * @param axes where its devices take their never-reused queue axes ({@link QueueAxes#process()}
      *     outside tests)
      * @param liveDevices the factory's live devices, which every device created joins
      */
-    public LocalTaskDriver(KernelLibraryRegistry libraries, LocalTaskOptions defaults, QueueAxes axes,
+    public LocalTaskDriver(ExecutableLoaders loaders, LocalTaskOptions defaults, QueueAxes axes,
             LiveDevices liveDevices) {
         super(INFO);
-        this.libraries = libraries;
+        this.loaders = loaders;
         this.defaults = defaults;
         this.axes = axes;
         this.liveDevices = liveDevices;
@@ -56,7 +56,7 @@ public final class LocalTaskDriver extends DefaultDeviceDriver {
     @Override
     protected Device createDevice(DeviceInfo device, Map<String, String> params) {
         LocalTaskOptions options = defaults.with(params);
-        LocalTaskDevice created = new LocalTaskDevice(device, libraries, options, axes, liveDevices);
+        LocalTaskDevice created = new LocalTaskDevice(device, loaders, options, axes, liveDevices);
         liveDevices.add(created);
         return created;
     }

@@ -4,29 +4,28 @@ import dev.ortho.base.StatusCode;
 import dev.ortho.base.StatusException;
 import dev.ortho.hal.Driver;
 import dev.ortho.hal.DriverInfo;
+import dev.ortho.hal.cpu.CpuDriverFactory;
 import dev.ortho.hal.cpu.internal.driver.DefaultDeviceDriver;
-import dev.ortho.hal.cpu.internal.executable.KernelLibraryRegistry;
+import dev.ortho.hal.cpu.internal.executable.ExecutableLoaders;
 import dev.ortho.hal.frontier.QueueAxes;
-import dev.ortho.hal.spi.DriverFactory;
 import java.util.List;
 
 /**
- * Creates {@link LocalTaskDriver}s sharing one {@link KernelLibraryRegistry} and one set of
- * default options. Plain Java: {@code new LocalTaskDriverFactory(new KernelLibraryRegistry(
- * List.of(new BuiltinKernels())), LocalTaskOptions.DEFAULTS)}.
+ * Creates {@link LocalTaskDriver}s sharing one {@link ExecutableLoaders} and one set of
+ * default options. Plain Java: use {@code dev.ortho.hal.cpu.CpuDevices}.
  *
  * <p>The factory keeps track of the devices its drivers created until they are torn down
  * ({@link #liveDevices()}); {@link #close()} tears them all down (the driver bundle stopping).
  * Thread-safe.
  */
-public final class LocalTaskDriverFactory implements DriverFactory, AutoCloseable {
-    private final KernelLibraryRegistry libraries;
+public final class LocalTaskDriverFactory implements CpuDriverFactory {
+    private final ExecutableLoaders loaders;
     private final LocalTaskOptions defaults;
     private final LiveDevices liveDevices = new LiveDevices(LocalTaskDriver.NAME);
     private volatile boolean closed;
 
-    public LocalTaskDriverFactory(KernelLibraryRegistry libraries, LocalTaskOptions defaults) {
-        this.libraries = libraries;
+    public LocalTaskDriverFactory(ExecutableLoaders loaders, LocalTaskOptions defaults) {
+        this.loaders = loaders;
         this.defaults = defaults;
     }
 
@@ -42,7 +41,7 @@ public final class LocalTaskDriverFactory implements DriverFactory, AutoCloseabl
         if (closed) {
             throw new StatusException(StatusCode.UNAVAILABLE, "driver '" + LocalTaskDriver.NAME + "' was stopped");
         }
-        return new LocalTaskDriver(libraries, defaults, QueueAxes.process(), liveDevices);
+        return new LocalTaskDriver(loaders, defaults, QueueAxes.process(), liveDevices);
     }
 
     /**

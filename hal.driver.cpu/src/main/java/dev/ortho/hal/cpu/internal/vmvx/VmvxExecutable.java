@@ -3,8 +3,8 @@ package dev.ortho.hal.cpu.internal.vmvx;
 import dev.ortho.base.StatusCode;
 import dev.ortho.base.StatusException;
 import dev.ortho.hal.ExecutableFunctionInfo;
-import dev.ortho.hal.cpu.internal.executable.LocalExecutable;
 import dev.ortho.hal.cpu.kernel.DispatchState;
+import dev.ortho.hal.cpu.kernel.KernelExecutable;
 import dev.ortho.hal.cpu.kernel.KernelFunction;
 import dev.ortho.hal.cpu.kernel.WorkgroupState;
 import dev.ortho.vm.Function;
@@ -14,7 +14,6 @@ import java.lang.invoke.VarHandle;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedDeque;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 
 /**
@@ -28,16 +27,16 @@ import java.util.function.Supplier;
  * second borrows a spare worker from an overflow pool. Thread-safe. The contexts are closed
  * when the last reference is released; the device retains executables used by in-flight work.
  */
-public final class VmvxExecutable implements LocalExecutable {
+public final class VmvxExecutable implements KernelExecutable {
     private static final VarHandle SLOT = MethodHandles.arrayElementVarHandle(VmvxWorker[].class);
 
     private final String name;
     private final Function[] entries;
-    private final KernelFunction[] functions;
+    /** The functions, their reflection and the reference count; the last release closes the workers. */
+    private final KernelExecutable functions;
     private final Supplier<VmvxWorker> workerFactory;
     private final ConcurrentLinkedDeque<VmvxWorker> spares = new ConcurrentLinkedDeque<>();
     private final List<VmvxWorker> all = new ArrayList<>();
-    private final AtomicInteger references = new AtomicInteger(1);
     private volatile VmvxWorker[] workers;
     private boolean closed;
 
@@ -49,11 +48,12 @@ public final class VmvxExecutable implements LocalExecutable {
         this.name = name;
         this.entries = entries;
         this.workerFactory = workerFactory;
-        this.functions = new KernelFunction[entries.length];
+        List<KernelFunction> list = new ArrayList<>();
         for (int i = 0; i < entries.length; i++) {
             Function entry = entries[i];
-            functions[i] = new KernelFunction(infos[i], (dispatch, workgroup) -> run(entry, dispatch, workgroup));
+            list.add(new KernelFunction(infos[i], (dispatch, workgroup) -> run(entry, dispatch, workgroup)));
         }
+        this.functions = KernelExecutable.of(VmvxLoader.FORMAT, toString(), list, this::closeWorkers);
         this.workers = new VmvxWorker[] {first};
         all.add(first);
     }
@@ -131,11 +131,7 @@ public final class VmvxExecutable implements LocalExecutable {
     /** The export list order of dispatch functions. */
     @Override
     public KernelFunction function(int ordinal) {
-        if (ordinal < 0 || ordinal >= functions.length) {
-            throw new StatusException(StatusCode.OUT_OF_RANGE, "function ordinal " + ordinal + " is outside [0, "
-                    + functions.length + ") of " + this);
-        }
-        return functions[ordinal];
+        return functions.function(ordinal);
     }
 
     @Override
@@ -145,44 +141,35 @@ public final class VmvxExecutable implements LocalExecutable {
 
     @Override
     public int functionCount() {
-        return functions.length;
+        return functions.functionCount();
     }
 
     @Override
     public ExecutableFunctionInfo functionInfo(int ordinal) {
-        return function(ordinal).info();
+        return functions.functionInfo(ordinal);
     }
 
     @Override
     public int lookupFunction(String functionName) {
-        for (int i = 0; i < entries.length; i++) {
-            if (entries[i].name().equals(functionName)) {
-                return i;
-            }
-        }
-        throw new StatusException(StatusCode.NOT_FOUND, "no exported function with the name '" + functionName
-                + "' found in " + this);
+        return functions.lookupFunction(functionName);
     }
 
     @Override
     public void retain() {
-        references.incrementAndGet();
+        functions.retain();
     }
 
     @Override
     public void release() {
-        int left = references.decrementAndGet();
-        if (left < 0) {
-            throw new StatusException(StatusCode.FAILED_PRECONDITION, this + " released more times than retained");
-        }
-        if (left == 0) {
-            synchronized (this) {
-                closed = true;
-                all.forEach(VmvxWorker::close);
-                all.clear();
-                spares.clear();
-            }
-        }
+        functions.release();
+    }
+
+    /** Closes every worker's context; runs once, at the last release. */
+    private synchronized void closeWorkers() {
+        closed = true;
+        all.forEach(VmvxWorker::close);
+        all.clear();
+        spares.clear();
     }
 
     @Override

@@ -4,6 +4,8 @@ import dev.ortho.base.StatusCode;
 import dev.ortho.base.StatusException;
 import dev.ortho.hal.ExecutableFunctionInfo;
 import dev.ortho.hal.ExecutableParams;
+import dev.ortho.hal.cpu.kernel.ExecutableLoader;
+import dev.ortho.hal.cpu.kernel.LoaderContext;
 import dev.ortho.vm.Context;
 import dev.ortho.vm.Function;
 import dev.ortho.vm.Instance;
@@ -24,6 +26,7 @@ import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.Set;
 import java.util.function.Supplier;
 
 /**
@@ -41,11 +44,16 @@ import java.util.function.Supplier;
  * unresolvable imports fail here rather than in a dispatch. Contexts link the {@code vmvx}
  * module, then the given user modules, then the executable.
  *
+ * <p>The CPU driver bundle registers one as an {@link ExecutableLoader} service; a device's
+ * {@value #COMPILE_OPTION} option (see {@link #load(ExecutableParams, LoaderContext)}) chooses how
+ * the dispatch functions of the executables it prepares run.
+ *
  * <p>Immutable apart from the extension supplier's view; thread-safe.
  */
-public final class VmvxLoader {
+public final class VmvxLoader implements ExecutableLoader {
     /** The executable format name. */
     public static final String FORMAT = "vmvx-bytecode-fb";
+    private static final Set<String> FORMATS = Set.of(FORMAT);
     /** IREE's {@code IREE_VMVX_ENTRY_SIGNATURE}. */
     public static final String ENTRY_CCONV = "0rrriiiiiiiii_v";
     /** The optional executable-constants export. */
@@ -68,7 +76,7 @@ public final class VmvxLoader {
      * runs its VMVX dispatch functions: {@code off}, {@code lazy} or {@code eager} (see
      * {@link ExecutionMode}), e.g. {@code local-task://?vmvx_compile=off}.
      */
-    public static final String COMPILE_OPTION = "vmvx_compile";
+    public static final String COMPILE_OPTION = LoaderContext.VMVX_COMPILE;
 
     private final Instance instance;
     private final Supplier<? extends List<? extends InstructionExtension>> extensions;
@@ -123,6 +131,29 @@ public final class VmvxLoader {
         return mode;
     }
 
+    @Override
+    public String toString() {
+        return "vmvx-bytecode-fb loader";
+    }
+
+    @Override
+    public Set<String> formats() {
+        return FORMATS;
+    }
+
+    /**
+     * Prepares {@code params} with dispatch functions run as the device's {@value #COMPILE_OPTION}
+     * option says, or as {@link #kernelExecution()} says when the device has none.
+     *
+     * @throws StatusException INVALID_ARGUMENT for a malformed option; as
+     *     {@link #load(ExecutableParams, ExecutionMode)}
+     */
+    @Override
+    public VmvxExecutable load(ExecutableParams params, LoaderContext context) {
+        String mode = context.option(COMPILE_OPTION);
+        return load(params, mode == null ? kernelExecution : parseKernelExecution("device option", mode));
+    }
+
     /** Prepares {@code params} with dispatch functions run as {@link #kernelExecution()} says. */
     public VmvxExecutable load(ExecutableParams params) {
         return load(params, kernelExecution);
@@ -142,6 +173,9 @@ public final class VmvxLoader {
      */
     public VmvxExecutable load(ExecutableParams params, ExecutionMode execution) {
         Objects.requireNonNull(execution, "execution");
+        if (params == null) {
+            throw new StatusException(StatusCode.INVALID_ARGUMENT, "executable params are null");
+        }
         MemorySegment data = params.data();
         if (data == null || data.byteSize() == 0) {
             throw new StatusException(StatusCode.INVALID_ARGUMENT, "vmvx-bytecode-fb executable data is empty");

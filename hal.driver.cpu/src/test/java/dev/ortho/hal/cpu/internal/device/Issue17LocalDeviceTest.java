@@ -18,15 +18,14 @@ import dev.ortho.hal.Device;
 import dev.ortho.hal.DeviceUri;
 import dev.ortho.hal.Semaphore;
 import dev.ortho.hal.SemaphoreList;
-import dev.ortho.hal.cpu.internal.builtin.BuiltinKernels;
-import dev.ortho.hal.cpu.internal.executable.KernelLibraryRegistry;
+import dev.ortho.hal.cpu.internal.executable.ExecutableLoaders;
+import dev.ortho.hal.cpu.internal.executable.TestLoaders;
 import dev.ortho.hal.cpu.internal.sync.LocalSyncDriver;
 import dev.ortho.hal.cpu.internal.task.LocalTaskDevice;
 import dev.ortho.hal.cpu.internal.task.LocalTaskDriver;
 import dev.ortho.hal.cpu.internal.task.LocalTaskOptions;
 import dev.ortho.hal.frontier.Frontier;
 import dev.ortho.hal.frontier.QueueAxes;
-import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -36,7 +35,7 @@ import org.junit.jupiter.api.Test;
  */
 class Issue17LocalDeviceTest {
     private static final SemaphoreList NONE = SemaphoreList.empty();
-    private final KernelLibraryRegistry libraries = new KernelLibraryRegistry(List.of(new BuiltinKernels()));
+    private final ExecutableLoaders libraries = TestLoaders.standard();
 
     private LocalTaskDevice localTask(int queues) {
         try (LocalTaskDriver driver = new LocalTaskDriver(libraries, LocalTaskOptions.DEFAULTS, QueueAxes.process())) {

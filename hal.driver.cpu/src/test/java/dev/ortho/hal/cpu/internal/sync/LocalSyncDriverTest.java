@@ -13,7 +13,9 @@ import dev.ortho.hal.ExecutableCache;
 import dev.ortho.hal.ExecutableFunctionInfo;
 import dev.ortho.hal.ExecutableParams;
 import dev.ortho.hal.cpu.internal.builtin.BuiltinKernels;
-import dev.ortho.hal.cpu.internal.executable.KernelLibraryRegistry;
+import dev.ortho.hal.cpu.internal.executable.ExecutableLoaders;
+import dev.ortho.hal.cpu.internal.executable.JvmStaticLoader;
+import dev.ortho.hal.cpu.internal.executable.TestLoaders;
 import dev.ortho.hal.cpu.kernel.JvmStaticFormat;
 import dev.ortho.hal.cpu.kernel.KernelFunction;
 import dev.ortho.hal.cpu.kernel.KernelLibrary;
@@ -21,7 +23,8 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class LocalSyncDriverTest {
-    private final KernelLibraryRegistry libraries = new KernelLibraryRegistry(List.of(new BuiltinKernels()));
+    private final JvmStaticLoader jvmStatic = new JvmStaticLoader(List.of(new BuiltinKernels()));
+    private final ExecutableLoaders libraries = TestLoaders.of(jvmStatic, List.of());
 
     private static StatusCode code(org.junit.jupiter.api.function.Executable call) {
         return assertThrows(StatusException.class, call).code();
@@ -77,14 +80,14 @@ class LocalSyncDriverTest {
                     return List.of(new KernelFunction(new ExecutableFunctionInfo("noop", 0, 0, 1, 1, 1, 0), (d, w) -> { }));
                 }
             };
-            libraries.add(library);
+            jvmStatic.add(library);
             try (var executable = cache.prepareExecutable(mine)) {
                 assertEquals(0, executable.lookupFunction("noop"));
             }
             ExecutableParams absent = new ExecutableParams(JvmStaticFormat.FORMAT,
                     JvmStaticFormat.encode("builtin", "add_f32", "nope"), new int[0]);
             assertEquals(StatusCode.NOT_FOUND, code(() -> cache.prepareExecutable(absent)));
-            libraries.remove(library);
+            jvmStatic.remove(library);
             assertEquals(StatusCode.NOT_FOUND, code(() -> cache.prepareExecutable(mine)));
         }
     }

@@ -11,15 +11,14 @@ import dev.ortho.hal.BufferParams;
 import dev.ortho.hal.DeviceUri;
 import dev.ortho.hal.Semaphore;
 import dev.ortho.hal.SemaphoreList;
-import dev.ortho.hal.cpu.internal.builtin.BuiltinKernels;
-import dev.ortho.hal.cpu.internal.executable.KernelLibraryRegistry;
+import dev.ortho.hal.cpu.internal.executable.ExecutableLoaders;
+import dev.ortho.hal.cpu.internal.executable.TestLoaders;
 import dev.ortho.hal.frontier.Axis;
 import dev.ortho.hal.frontier.Frontier;
 import dev.ortho.hal.frontier.QueueAxes;
 import dev.ortho.hal.frontier.SemaphoreScope;
 import dev.ortho.hal.spi.TimelineSemaphore;
 import java.util.HashSet;
-import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
@@ -30,7 +29,7 @@ import org.junit.jupiter.api.Test;
  */
 class FrontierTaintRecoveryTest {
     private static final SemaphoreList NONE = SemaphoreList.empty();
-    private final KernelLibraryRegistry libraries = new KernelLibraryRegistry(List.of(new BuiltinKernels()));
+    private final ExecutableLoaders libraries = TestLoaders.standard();
 
     private LocalTaskDevice device(String uri, QueueAxes axes) {
         try (LocalTaskDriver driver = new LocalTaskDriver(libraries, LocalTaskOptions.DEFAULTS, axes)) {

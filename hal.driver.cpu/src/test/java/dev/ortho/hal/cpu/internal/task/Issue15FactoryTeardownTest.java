@@ -16,11 +16,10 @@ import dev.ortho.hal.Driver;
 import dev.ortho.hal.DriverRegistry;
 import dev.ortho.hal.Semaphore;
 import dev.ortho.hal.SemaphoreList;
-import dev.ortho.hal.cpu.internal.builtin.BuiltinKernels;
-import dev.ortho.hal.cpu.internal.executable.KernelLibraryRegistry;
+import dev.ortho.hal.cpu.internal.executable.ExecutableLoaders;
+import dev.ortho.hal.cpu.internal.executable.TestLoaders;
 import java.lang.foreign.MemorySegment;
 import java.util.HashSet;
-import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
@@ -31,7 +30,7 @@ import org.junit.jupiter.api.Test;
  * be created any more. Buffers outlive their device until their own release.
  */
 class Issue15FactoryTeardownTest {
-    private final KernelLibraryRegistry libraries = new KernelLibraryRegistry(List.of(new BuiltinKernels()));
+    private final ExecutableLoaders libraries = TestLoaders.standard();
 
     @Test
     void liveDevicesAndBytesFollowCreationAndRelease() {

@@ -21,14 +21,14 @@ import dev.ortho.hal.ExecutionStage;
 import dev.ortho.hal.Semaphore;
 import dev.ortho.hal.SemaphoreList;
 import dev.ortho.hal.cpu.internal.builtin.BuiltinKernels;
-import dev.ortho.hal.cpu.internal.executable.KernelLibraryRegistry;
+import dev.ortho.hal.cpu.internal.executable.ExecutableLoaders;
+import dev.ortho.hal.cpu.internal.executable.TestLoaders;
 import dev.ortho.hal.cpu.kernel.JvmStaticFormat;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.lang.management.ManagementFactory;
 import java.nio.ByteOrder;
 import java.util.Arrays;
-import java.util.List;
 import dev.ortho.hal.frontier.QueueAxes;
 import java.util.function.LongConsumer;
 import org.junit.jupiter.api.Test;
@@ -44,7 +44,7 @@ import org.junit.jupiter.api.Test;
 class LocalTaskAllocationTest {
     private static final ValueLayout.OfInt I32 = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
     private static final int ROUNDS = 1000;
-    private final KernelLibraryRegistry libraries = new KernelLibraryRegistry(List.of(new BuiltinKernels()));
+    private final ExecutableLoaders libraries = TestLoaders.standard();
 
     private LocalTaskDevice device(String uri) {
         try (LocalTaskDriver driver = new LocalTaskDriver(libraries, LocalTaskOptions.DEFAULTS, QueueAxes.process())) {

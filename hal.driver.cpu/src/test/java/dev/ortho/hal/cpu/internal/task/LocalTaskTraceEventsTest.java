@@ -1,7 +1,6 @@
 package dev.ortho.hal.cpu.internal.task;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.ortho.base.StatusCode;
@@ -23,7 +22,8 @@ import dev.ortho.hal.ExecutionStage;
 import dev.ortho.hal.Semaphore;
 import dev.ortho.hal.SemaphoreList;
 import dev.ortho.hal.cpu.internal.builtin.BuiltinKernels;
-import dev.ortho.hal.cpu.internal.executable.KernelLibraryRegistry;
+import dev.ortho.hal.cpu.internal.executable.ExecutableLoaders;
+import dev.ortho.hal.cpu.internal.executable.TestLoaders;
 import dev.ortho.hal.cpu.kernel.JvmStaticFormat;
 import dev.ortho.hal.frontier.QueueAxes;
 import dev.ortho.hal.trace.AllocationEvent;
@@ -47,7 +47,7 @@ import org.junit.jupiter.api.io.TempDir;
  * to retire (failed ones marked), allocations, semaphore signals and blocking waits.
  */
 class LocalTaskTraceEventsTest {
-    private final KernelLibraryRegistry libraries = new KernelLibraryRegistry(List.of(new BuiltinKernels()));
+    private final ExecutableLoaders libraries = TestLoaders.standard();
 
     @TempDir
     Path dir;

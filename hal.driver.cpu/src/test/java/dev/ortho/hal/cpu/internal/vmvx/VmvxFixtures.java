@@ -1,9 +1,8 @@
 package dev.ortho.hal.cpu.internal.vmvx;
 
 import dev.ortho.hal.ExecutableParams;
-import dev.ortho.hal.cpu.internal.builtin.BuiltinKernels;
-import dev.ortho.hal.cpu.internal.executable.KernelLibraryRegistry;
-import dev.ortho.vm.Instance;
+import dev.ortho.hal.cpu.internal.executable.ExecutableLoaders;
+import dev.ortho.hal.cpu.internal.executable.TestLoaders;
 import dev.ortho.vm.asm.Assembler;
 import dev.ortho.vm.bytecode.BytecodeArchive;
 import dev.ortho.vm.internal.ext.ExtF32Extension;
@@ -22,10 +21,9 @@ final class VmvxFixtures {
 
     private VmvxFixtures() {}
 
-    /** A kernel registry whose VMVX loader has ExtF32/ExtF64. */
-    static KernelLibraryRegistry registry() {
-        return new KernelLibraryRegistry(List.of(new BuiltinKernels()),
-                new VmvxLoader(new Instance(), () -> EXTENSIONS, List.of()));
+    /** The standard loaders, the VMVX one with ExtF32/ExtF64. */
+    static ExecutableLoaders registry() {
+        return TestLoaders.standard(EXTENSIONS);
     }
 
     /** The archive bytes of VMASM {@code source}. */

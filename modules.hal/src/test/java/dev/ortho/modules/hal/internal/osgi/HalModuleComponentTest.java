@@ -12,9 +12,7 @@ import dev.ortho.base.StatusCode;
 import dev.ortho.base.StatusException;
 import dev.ortho.hal.Device;
 import dev.ortho.hal.DriverRegistry;
-import dev.ortho.hal.cpu.internal.builtin.BuiltinKernels;
-import dev.ortho.hal.cpu.internal.executable.KernelLibraryRegistry;
-import dev.ortho.hal.cpu.internal.sync.LocalSyncDriverFactory;
+import dev.ortho.hal.cpu.CpuDrivers;
 import dev.ortho.modules.hal.HalRefs;
 import dev.ortho.vm.Context;
 import dev.ortho.vm.Instance;
@@ -23,7 +21,6 @@ import dev.ortho.vm.Module;
 import dev.ortho.vm.ValueType;
 import dev.ortho.vm.VmList;
 import java.lang.annotation.Annotation;
-import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -44,7 +41,7 @@ class HalModuleComponentTest {
 
     static DriverRegistry registry() {
         DriverRegistry registry = new DriverRegistry();
-        registry.register(new LocalSyncDriverFactory(new KernelLibraryRegistry(List.of(new BuiltinKernels()))));
+        registry.register(CpuDrivers.builder().localSyncFactory());
         return registry;
     }
 

@@ -1,0 +1,78 @@
+package dev.ortho.hal.cpu.kernel;
+
+import dev.ortho.base.StatusCode;
+import dev.ortho.base.StatusException;
+import dev.ortho.hal.ExecutableFunctionInfo;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/** {@link KernelExecutable#of}: a fixed list of functions and a reference count. Thread-safe. */
+final class FixedExecutable implements KernelExecutable {
+    private final String format;
+    private final String description;
+    private final KernelFunction[] functions;
+    private final Runnable onLastRelease;
+    private final AtomicInteger references = new AtomicInteger(1);
+
+    FixedExecutable(String format, String description, List<KernelFunction> functions, Runnable onLastRelease) {
+        this.format = format;
+        this.description = description;
+        this.functions = functions.toArray(KernelFunction[]::new);
+        this.onLastRelease = onLastRelease;
+    }
+
+    @Override
+    public KernelFunction function(int ordinal) {
+        if (ordinal < 0 || ordinal >= functions.length) {
+            throw new StatusException(StatusCode.OUT_OF_RANGE, "function ordinal " + ordinal + " is outside [0, "
+                    + functions.length + ") of " + this);
+        }
+        return functions[ordinal];
+    }
+
+    @Override
+    public String format() {
+        return format;
+    }
+
+    @Override
+    public int functionCount() {
+        return functions.length;
+    }
+
+    @Override
+    public ExecutableFunctionInfo functionInfo(int ordinal) {
+        return function(ordinal).info();
+    }
+
+    @Override
+    public int lookupFunction(String name) {
+        for (int i = 0; i < functions.length; i++) {
+            if (functions[i].info().name().equals(name)) {
+                return i;
+            }
+        }
+        throw new StatusException(StatusCode.NOT_FOUND, "function '" + name + "' is not exported by " + this);
+    }
+
+    @Override
+    public void retain() {
+        references.incrementAndGet();
+    }
+
+    @Override
+    public void release() {
+        int left = references.decrementAndGet();
+        if (left < 0) {
+            throw new StatusException(StatusCode.FAILED_PRECONDITION, this + " released more times than retained");
+        }
+        if (left == 0 && onLastRelease != null) {
+            onLastRelease.run();
+        }
+    }
+
+    @Override
+    public String toString() {
+        return description;
+    }
+}
