@@ -293,6 +293,7 @@ public final class LocalTaskDevice extends LocalDevice {
             resource.retain();
         }
         op.retained = retained;
+        op.retainedSemaphores = waits.size() + signals.size();
         try {
             op.queue.submit(op);
         } catch (StatusException e) {

@@ -313,8 +313,9 @@ final class TaskQueue implements DrainFunction {
     }
 
     /**
-     * Retires {@code op} once: on success advances the queue's epoch and (if {@code signal})
-     * signals with the queue frontier; on failure fails the signals. Then releases resources.
+     * Retires {@code op} once: on success releases the resources it used, advances the queue's
+     * epoch and (if {@code signal}) signals with the queue frontier; on failure fails the signals,
+     * then releases the resources. The semaphores are released last.
      */
     void retire(QueueOp op, StatusException error, boolean signal) {
         if (!op.claimRetire()) {
@@ -323,6 +324,7 @@ final class TaskQueue implements DrainFunction {
         if (op.trace != null) {
             QueueOperationEvent.finish(op.trace, error != null);
         }
+        boolean owned = false; // whether this call releases the resources (not the closing device)
         if (error != null) {
             op.cancelTimepoints();
             Execution execution = op.execution;
@@ -339,6 +341,10 @@ final class TaskQueue implements DrainFunction {
             }
             op.signals.fail(error);
         } else {
+            owned = device.unregister(op);
+            if (owned) {
+                op.releaseUsed(); // before the signals: see QueueOp
+            }
             SemaphoreList signals = op.signals;
             Frontier carried = null;
             synchronized (frontierLock) {
@@ -366,7 +372,10 @@ final class TaskQueue implements DrainFunction {
                 }
             }
         }
-        if (device.unregister(op)) {
+        if (error != null) {
+            owned = device.unregister(op);
+        }
+        if (owned) {
             op.releaseResources();
         }
     }

@@ -114,4 +114,23 @@ class Issue17LocalDeviceTest {
             assertEquals(0, device.liveOperations(), "nothing was submitted");
         }
     }
+
+    /**
+     * A submission's resources are released before its signals: a host that observed the signal
+     * finds the buffer it gave up already freed (as after a synchronous device's call). Before,
+     * local-task signalled first and released after, so the check raced the worker
+     * (CpuDriversTest saw an executable still alive after the await).
+     */
+    @Test
+    void localTaskReleasesWhatASubmissionUsedBeforeItSignals() {
+        try (LocalTaskDevice device = localTask(1); Semaphore done = device.createSemaphore(0)) {
+            for (int i = 1; i <= 500; i++) {
+                Buffer target = device.allocator().allocateBuffer(BufferParams.hostLocal(), 256);
+                device.queueFill(Device.QUEUE_AFFINITY_ANY, NONE, SemaphoreList.of(done, i), target, 0, 256, i, 4, 0);
+                target.release(); // the submission holds the last reference
+                done.await(i, Timeout.infinite());
+                assertEquals(0, device.allocator().statistics().bytesLive(), "submission " + i);
+            }
+        }
+    }
 }
