@@ -8,12 +8,15 @@
 # Usage (from anywhere; paths are resolved from the repository root):
 #   bench/models.sh [--mode=warm|cold|both] [--rounds=3] [--devices=local-sync,local-task]
 #                   [--entries=REGEX] [--tools=iree,ortho,ort] [--min_time=0.5] [--repetitions=5]
-#                   [--warmup=2] [--raw=FILE] [--summarize=FILE] [--dry_run]
+#                   [--warmup=W] [--raw=FILE] [--summarize=FILE] [--dry_run]
 #   --mode      warm: --benchmark_min_warmup_time=W --benchmark_min_time=Ts --benchmark_repetitions=R
 #                     (median of the R repetitions); ORT: JMH -wi W×1s -i R -r T.
 #               cold: --benchmark_min_warmup_time=0 --benchmark_min_time=1x --benchmark_repetitions=1,
 #                     a fresh process per sample, i.e. the first call after loading; ORT: JMH -bm ss
 #                     -wi 0 -i 1 in a fresh JVM, i.e. the first OrtSession.run of a new session.
+#   --warmup    seconds of warm-up for every tool; default 12 for Ortho (C2 must compile every
+#               compiled kernel and the runtime around it; 2 s left the models with many dispatch
+#               functions half interpreted on a busy machine) and 2 for IREE and ORT
 #   --entries   regex on manifest entry names such as mlp.vmvx.b1 (default: all that IREE ran)
 #   --raw       TSV of every sample (appended; default bench/target/models-raw.tsv)
 #   --summarize print the tables from an existing raw TSV and run nothing
@@ -25,7 +28,7 @@ set -uo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 models="$root/models"
 mode=both rounds=3 devices=local-sync,local-task entries=. tools=iree,ortho,ort
-min_time=0.5 repetitions=5 warmup=2 raw="$root/bench/target/models-raw.tsv" summarize="" dry_run=0
+min_time=0.5 repetitions=5 warmup="" raw="$root/bench/target/models-raw.tsv" summarize="" dry_run=0
 
 for arg in "$@"; do
   case "$arg" in
@@ -48,7 +51,8 @@ case "$mode" in warm|cold|both) ;; *) echo "models.sh: --mode must be warm, cold
 [[ "$rounds" =~ ^[1-9][0-9]*$ ]] || { echo "models.sh: --rounds must be a positive integer, got '$rounds'" >&2; exit 2; }
 [[ "$repetitions" =~ ^[1-9][0-9]*$ ]] || { echo "models.sh: --repetitions must be a positive integer, got '$repetitions'" >&2; exit 2; }
 [[ "$min_time" =~ ^[0-9]+(\.[0-9]+)?$ ]] || { echo "models.sh: --min_time must be seconds such as 0.5, got '$min_time'" >&2; exit 2; }
-[[ "$warmup" =~ ^[0-9]+(\.[0-9]+)?$ ]] || { echo "models.sh: --warmup must be seconds such as 2, got '$warmup'" >&2; exit 2; }
+[ -z "$warmup" ] || [[ "$warmup" =~ ^[0-9]+(\.[0-9]+)?$ ]] || { echo "models.sh: --warmup must be seconds such as 2, got '$warmup'" >&2; exit 2; }
+ortho_warmup=${warmup:-12} native_warmup=${warmup:-2}
 has_tool() { [[ ",$tools," == *",$1,"* ]]; }
 
 # ------------------------------------------------------------------------------------ summary
@@ -207,7 +211,7 @@ run_ort() { # round entry case device mode graph_case
   local round=$1 entry=$2 case=$3 device=$4 m=$5 graph_case=$6 threads=1 out="$tmp/ort.out" t
   [ "$device" = local-task ] && threads=2
   local ms; ms=$(awk -v s="$min_time" 'BEGIN { printf "%dms", s * 1000 }')
-  local wi; wi=$(awk -v s="$warmup" 'BEGIN { n = int(s + 0.999); print n < 1 ? 1 : n }')
+  local wi; wi=$(awk -v s="$native_warmup" 'BEGIN { n = int(s + 0.999); print n < 1 ? 1 : n }')
   # (native access allowed so ONNX Runtime's JNI load prints no warning into JMH's iteration lines)
   local flags=(-p "model=$graph_case" -p "intraOpThreads=$threads" -f 1 -jvmArgsAppend --enable-native-access=ALL-UNNAMED)
   if [ "$m" = warm ]; then
@@ -245,16 +249,18 @@ for round in $(seq 1 "$rounds"); do
       fi
       for m in "${modes[@]}"; do
         if [ "$m" = warm ]; then
-          gb=(--benchmark_min_warmup_time="$warmup" --benchmark_min_time="${min_time}s" --benchmark_repetitions="$repetitions")
+          gb=(--benchmark_min_warmup_time="$native_warmup" --benchmark_min_time="${min_time}s" --benchmark_repetitions="$repetitions")
+          ortho_gb=(--benchmark_min_warmup_time="$ortho_warmup" "${gb[@]:1}")
         else
           gb=(--benchmark_min_warmup_time=0 --benchmark_min_time=1x --benchmark_repetitions=1)
+          ortho_gb=("${gb[@]}")
         fi
         if has_tool iree; then
           if [ -n "$iree_bench" ]; then run_gb iree "$iree_bench" "$round" "$name" "$case" "$device" "$m" "${run_flags[@]}" "${gb[@]}"
           elif [ "$dry_run" = 1 ]; then echo "  (iree-benchmark-module not found: no IREE run)"
           else record "$round" "$name" "$case" "$device" iree "$m" "" "FAIL: iree-benchmark-module not found"; fi
         fi
-        has_tool ortho && run_gb ortho "$ortho" "$round" "$name" "$case" "$device" "$m" benchmark-module "${run_flags[@]}" "${gb[@]}"
+        has_tool ortho && run_gb ortho "$ortho" "$round" "$name" "$case" "$device" "$m" benchmark-module "${run_flags[@]}" "${ortho_gb[@]}"
         has_tool ort && run_ort "$round" "$name" "$case" "$device" "$m" "$graph_case"
       done
     done

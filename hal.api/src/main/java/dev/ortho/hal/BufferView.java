@@ -2,7 +2,7 @@ package dev.ortho.hal;
 
 import dev.ortho.base.StatusCode;
 import dev.ortho.base.StatusException;
-import java.util.concurrent.atomic.AtomicInteger;
+import dev.ortho.hal.spi.RefCount;
 
 /**
  * A typed, shaped view of a {@link Buffer}: IREE's {@code iree_hal_buffer_view_t}. It holds a
@@ -26,7 +26,7 @@ public final class BufferView implements Resource {
     private final int encodingType;
     private final long elementCount;
     private final long byteLength;
-    private final AtomicInteger references = new AtomicInteger(1);
+    private final RefCount references = new RefCount();
 
     private BufferView(Buffer buffer, long[] shape, int elementType, int encodingType, long elementCount,
             long byteLength) {
@@ -194,17 +194,13 @@ public final class BufferView implements Resource {
 
     @Override
     public void retain() {
-        references.incrementAndGet();
+        references.retain();
     }
 
     @Override
     public void release() {
-        int remaining = references.decrementAndGet();
-        if (remaining == 0) {
+        if (references.release(this)) {
             buffer.release();
-        } else if (remaining < 0) {
-            throw new StatusException(StatusCode.FAILED_PRECONDITION, "buffer view " + this
-                    + " released more times than it was retained");
         }
     }
 

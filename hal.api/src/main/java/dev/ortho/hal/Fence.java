@@ -3,6 +3,7 @@ package dev.ortho.hal;
 import dev.ortho.base.StatusCode;
 import dev.ortho.base.StatusException;
 import dev.ortho.base.Timeout;
+import dev.ortho.hal.spi.RefCount;
 import java.util.Arrays;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -18,7 +19,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 public final class Fence implements Resource {
     private final Object lock = new Object();
-    private final AtomicInteger references = new AtomicInteger(1);
+    private final RefCount references = new RefCount();
     private Semaphore[] semaphores = new Semaphore[2]; // guarded by lock
     private long[] values = new long[2]; // guarded by lock
     private int count; // guarded by lock
@@ -161,19 +162,14 @@ public final class Fence implements Resource {
 
     @Override
     public void retain() {
-        references.incrementAndGet();
+        references.retain();
     }
 
     /** Drops a reference; the last one releases every semaphore the fence retained. */
     @Override
     public void release() {
-        int remaining = references.decrementAndGet();
-        if (remaining > 0) {
+        if (!references.release("fence")) {
             return;
-        }
-        if (remaining < 0) {
-            throw new StatusException(StatusCode.FAILED_PRECONDITION,
-                    "fence released more times than it was retained");
         }
         Semaphore[] held;
         int heldCount;

@@ -15,7 +15,6 @@ import dev.ortho.hal.trace.SemaphoreSignalEvent;
 import dev.ortho.hal.trace.SemaphoreWaitEvent;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -81,7 +80,7 @@ public final class TimelineSemaphore implements Semaphore {
     /** Per-value frontiers, or null when tracking is off; also orders signal + record. */
     private final TimelineFrontiers frontiers;
     private final Object lock = new Object();
-    private final AtomicInteger references = new AtomicInteger(1);
+    private final RefCount references = new RefCount();
     private volatile long value;
     private volatile StatusException failure;
     /** Count of linked timepoints; written under lock, read lock-free on the signal path. */
@@ -340,18 +339,13 @@ public final class TimelineSemaphore implements Semaphore {
 
     @Override
     public void retain() {
-        references.incrementAndGet();
+        references.retain();
     }
 
     @Override
     public void release() {
-        int remaining = references.decrementAndGet();
-        if (remaining > 0) {
+        if (!references.release(this)) {
             return;
-        }
-        if (remaining < 0) {
-            throw new StatusException(StatusCode.FAILED_PRECONDITION, "semaphore '" + name
-                    + "' released more times than it was retained");
         }
         Node detached;
         synchronized (lock) {

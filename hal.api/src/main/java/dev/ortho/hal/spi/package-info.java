@@ -4,10 +4,14 @@
  * Java); {@link dev.ortho.hal.spi.DeviceWrapper}, composed by device URI
  * ({@code validation+local-sync://}); the {@code Forwarding…} bases wrappers build on
  * ({@link dev.ortho.hal.spi.ForwardingDevice} and one class per object a device hands out); and
- * {@link dev.ortho.hal.spi.TimelineSemaphore}, the host semaphore drivers share.
+ * {@link dev.ortho.hal.spi.TimelineSemaphore}, the host semaphore drivers share;
+ * {@link dev.ortho.hal.spi.CommandRecorder}, IREE's command-buffer recording rules written once,
+ * which produces an immutable {@link dev.ortho.hal.spi.Recording} of
+ * {@link dev.ortho.hal.spi.RecordedCommand}s; and {@link dev.ortho.hal.spi.RefCount}, the
+ * retain/release counter every resource uses.
  */
 @Export
-@Version("1.0.0")
+@Version("1.1.0")
 package dev.ortho.hal.spi;
 
 import org.osgi.annotation.bundle.Export;

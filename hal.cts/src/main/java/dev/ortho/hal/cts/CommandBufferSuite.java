@@ -259,4 +259,42 @@ public abstract class CommandBufferSuite extends DeviceTestBase {
         var capacity = assertStatus(StatusCode.INVALID_ARGUMENT, () -> create(0, CommandCategory.ANY, -2));
         assertTrue(capacity.getMessage().contains("capacity -2"), capacity.getMessage());
     }
+
+    /** IREE validates events as dispatch-category commands; every device records by the same rules. */
+    @Test
+    void eventsNeedTheDispatchCategoryAndAdviceTheTransferCategory() {
+        try (CommandBuffer transfer = create(0, CommandCategory.TRANSFER, 0);
+                CommandBuffer dispatch = create(0, CommandCategory.DISPATCH, 0); Buffer a = allocate(4);
+                Event event = device.createEvent()) {
+            transfer.begin();
+            dispatch.begin();
+            assertStatus(StatusCode.FAILED_PRECONDITION, () -> transfer.signalEvent(event, ExecutionStage.TRANSFER));
+            assertStatus(StatusCode.FAILED_PRECONDITION, () -> transfer.resetEvent(event, ExecutionStage.TRANSFER));
+            assertStatus(StatusCode.FAILED_PRECONDITION, () -> transfer.waitEvents(new Event[] {event},
+                    ExecutionStage.TRANSFER, ExecutionStage.TRANSFER));
+            assertStatus(StatusCode.FAILED_PRECONDITION, () -> dispatch.adviseBuffer(BufferRef.of(a), 0, 0, 0));
+            transfer.executionBarrier(ExecutionStage.TRANSFER, ExecutionStage.TRANSFER, 0);
+            dispatch.signalEvent(event, ExecutionStage.DISPATCH);
+            transfer.end();
+            dispatch.end();
+        }
+    }
+
+    /** IREE's creation rule: an inline command buffer is one-shot and has no binding table. */
+    @Test
+    void inlineCommandBuffersMustBeOneShotWithoutBindings() {
+        int inline = CommandBufferMode.ONE_SHOT | CommandBufferMode.ALLOW_INLINE_EXECUTION;
+        var notOneShot = assertStatus(StatusCode.INVALID_ARGUMENT,
+                () -> create(CommandBufferMode.ALLOW_INLINE_EXECUTION, CommandCategory.ANY, 0));
+        assertTrue(notOneShot.getMessage().contains("ONE_SHOT"), notOneShot.getMessage());
+        var bindings = assertStatus(StatusCode.INVALID_ARGUMENT, () -> create(inline, CommandCategory.ANY, 1));
+        assertTrue(bindings.getMessage().contains("bindingCapacity"), bindings.getMessage());
+        try (CommandBuffer cb = create(inline, CommandCategory.TRANSFER, 0); Buffer a = allocate(4)) {
+            cb.begin();
+            cb.fillBuffer(BufferRef.of(a), 7, 1, 0);
+            cb.end();
+            execute(cb, BindingTable.empty());
+            assertArrayEquals(new int[] {0x07070707}, readInts(a));
+        }
+    }
 }

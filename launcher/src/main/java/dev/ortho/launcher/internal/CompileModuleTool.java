@@ -3,6 +3,7 @@ package dev.ortho.launcher.internal;
 import dev.ortho.base.StatusCode;
 import dev.ortho.base.StatusException;
 import dev.ortho.vm.Instance;
+import dev.ortho.vm.bytecode.BytecodeModule;
 import dev.ortho.vm.bytecode.PrecompiledModule;
 import dev.ortho.vm.spi.InstructionExtension;
 import java.io.PrintStream;
@@ -70,9 +71,16 @@ final class CompileModuleTool {
             to.printf("module '%s' version %d: %d of %d functions compiled, %d class bytes, bundle %s %d bytes,"
                             + " %.1f ms%n", module.moduleName(), module.moduleVersion(), compiled, report.size(),
                     module.classSize(), output, jar.length, nanos / 1e6);
-            for (int i = 0; i < report.size(); i++) {
-                if (report.get(i) != null) {
-                    to.printf("  function %d interpreted: %s%n", i, report.get(i));
+            BytecodeModule.CompilationStatistics stats = module.compilationStatistics();
+            to.printf("  translation %.1f ms%n", stats.compileNanos() / 1e6);
+            for (int i = 0; i < stats.functions().size(); i++) {
+                BytecodeModule.CompiledFunction fn = stats.functions().get(i);
+                if (fn.interpretedBecause() != null) {
+                    to.printf("  function %d %s interpreted: %s%n", i, fn.name(), fn.interpretedBecause());
+                } else {
+                    to.printf("  function %d %s: %d JVM method%s, %d bytes of bytecode, %.2f ms%n", i, fn.name(),
+                            fn.jvmMethods(), fn.jvmMethods() == 1 ? "" : "s (split)", fn.bytecodeBytes(),
+                            fn.compileNanos() / 1e6);
                 }
             }
         }

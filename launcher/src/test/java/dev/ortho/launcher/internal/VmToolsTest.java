@@ -526,6 +526,8 @@ class VmToolsTest {
         assertEquals(0, run("compile-module", "--output=" + named, "--bundle_symbolic_name=com.example.calc",
                 "--bundle_version=3.1.0.build7", "--report", source(dir).toString()), err());
         assertTrue(out().startsWith("module 'calc' version 3: 3 of 3 functions compiled, "), out());
+        assertTrue(java.util.regex.Pattern.compile("(?m)^  function 0 add: 1 JVM method, [1-9]\\d* bytes of bytecode,"
+                + " \\d+\\.\\d\\d ms$").matcher(out()).find(), out());
         try (java.util.jar.JarFile file = new java.util.jar.JarFile(named.toFile())) {
             assertEquals("com.example.calc", file.getManifest().getMainAttributes().getValue("Bundle-SymbolicName"));
             assertEquals("3.1.0.build7", file.getManifest().getMainAttributes().getValue("Bundle-Version"));

@@ -374,6 +374,55 @@ public final class BytecodeModule implements Module {
     }
 
     /**
+     * What compiling one function produced ({@link #compilationStatistics()}).
+     *
+     * @param name the function's name (its export name, or its internal name)
+     * @param interpretedBecause null if it runs compiled, else why it stays interpreted
+     * @param jvmMethods JVM methods it became: 1, or more for a function split so that every
+     *     method stays under HotSpot's 8,000-byte limit for JIT compilation (a dispatcher and its
+     *     regions); 0 if interpreted
+     * @param bytecodeBytes bytes of JVM bytecode of those methods
+     * @param compileNanos time spent translating it (decoding, register webs, emission, splitting);
+     *     0 for a module loaded from a compiled bundle
+     */
+    public record CompiledFunction(String name, String interpretedBecause, int jvmMethods, int bytecodeBytes,
+                                   long compileNanos) {
+    }
+
+    /**
+     * What compiling this module produced.
+     *
+     * @param compileNanos wall time of the whole compilation on the thread that compiled
+     *     (translation, class definition); for a compiled bundle only the definition
+     * @param classBytes size of the generated class file (the memory the compiled code takes
+     *     is of this order: the hidden class's metadata and, once JIT-compiled, machine code)
+     * @param functions per internal function, in ordinal order
+     */
+    public record CompilationStatistics(long compileNanos, int classBytes, List<CompiledFunction> functions) {
+        public CompilationStatistics {
+            functions = List.copyOf(functions);
+        }
+    }
+
+    /**
+     * Statistics of this module's compilation; null while nothing is compiled (mode
+     * {@link ExecutionMode#OFF}, or {@link ExecutionMode#LAZY} before the threshold). Thread-safe.
+     */
+    public CompilationStatistics compilationStatistics() {
+        Compiler.Result c = compiled;
+        if (c == null) {
+            return null;
+        }
+        List<CompiledFunction> out = new ArrayList<>();
+        for (int i = 0; i < functionCount; i++) {
+            boolean yes = c.compiled()[i];
+            out.add(new CompiledFunction(internal[i].name(), yes ? null : c.reasons()[i], yes ? c.methods()[i] : 0,
+                    yes ? c.codeBytes()[i] : 0, c.nanos()[i]));
+        }
+        return new CompilationStatistics(c.totalNanos(), c.classBytes(), out);
+    }
+
+    /**
      * For each compiled function, null if its i32-bank registers became typed JVM locals, else
      * why they keep the interpreter's slot representation; "not compiled" for the others.
      */

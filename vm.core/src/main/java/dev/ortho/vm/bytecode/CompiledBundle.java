@@ -311,7 +311,9 @@ final class CompiledBundle {
         for (int f = 0; f < count; f++) {
             untyped[f] = compiled[f] ? "register representation not recorded in a compiled bundle" : null;
         }
-        return new Compiler.Generated(classBytes, compiled, maxBytes, maxResults, reasons, untyped);
+        int[][] stats = Compiler.methodStats(classBytes, count);
+        return new Compiler.Generated(classBytes, compiled, maxBytes, maxResults, reasons, untyped, stats[0], stats[1],
+                new long[count]);
     }
 
     private static long number(Properties p, String key, long min, long max, String where) {

@@ -79,6 +79,15 @@ final class CompiledSupport {
         }
     }
 
+    /** Releases and clears every ref of a split function's ref array ({@link MethodSplitter}). */
+    static void releaseAll(RefObject[] refs) {
+        for (int k = 0; k < refs.length; k++) {
+            RefObject v = refs[k];
+            refs[k] = null;
+            release(v);
+        }
+    }
+
     /** Converts whatever a compiled function threw as the interpreter's loop does, and records its frame. */
     static Throwable trap(Env env, Throwable t, int pc, int fn) {
         StatusException e;

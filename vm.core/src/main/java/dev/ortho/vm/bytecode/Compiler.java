@@ -14,18 +14,13 @@ import dev.ortho.vm.spi.OperandKind;
 import dev.ortho.vm.spi.OperandSpec;
 import java.lang.classfile.ClassFile;
 import java.lang.classfile.ClassHierarchyResolver;
-import java.lang.classfile.CodeBuilder;
-import java.lang.classfile.Label;
-import java.lang.classfile.instruction.SwitchCase;
 import java.lang.constant.ClassDesc;
 import java.lang.constant.ConstantDescs;
 import java.lang.constant.MethodTypeDesc;
 import java.lang.invoke.MethodHandles;
 import java.util.ArrayList;
 import java.util.BitSet;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 
 /**
  * Translates verified bytecode functions of one {@link BytecodeModule} into static methods of a
@@ -55,8 +50,12 @@ import java.util.Map;
  * vm.call.yieldable") fails the compiled call with FAILED_PRECONDITION where the interpreter
  * would yield. Compiled activations push no VM stack frames, so an import called from compiled
  * code sees only the entry frame's bytes charged against {@code Stack.MAX_SIZE_BYTES}. A function
- * whose JVM method would exceed the JVM's size limits stays interpreted on its own (its callers
- * then too); only a failure of the generator itself makes the whole module interpreted.
+ * whose JVM method would reach HotSpot's 8,000-byte limit for JIT compilation (or the class
+ * file's 64 KiB) is split into several methods ({@link MethodSplitter}); one that cannot be split
+ * small enough, or whose registers do not fit the JVM's locals, stays interpreted on its own (its
+ * callers then too); only a failure of the generator itself makes the whole module interpreted.
+ * Per function the result records its JVM methods, their bytecode bytes and the time spent
+ * translating it ({@link BytecodeModule#compilationStatistics()}).
  */
 final class Compiler {
     static final ClassDesc CD_ENV = ClassDesc.of(CompiledSupport.Env.class.getName());
@@ -72,7 +71,8 @@ final class Compiler {
 
     /** The outcome: which functions compiled, the entry object and the static stack bound per function. */
     record Result(boolean[] compiled, CompiledSupport.Entry entry, long[] maxBytes, int maxResults,
-                  String[] reasons, String[] untyped) {
+                  String[] reasons, String[] untyped, int[] methods, int[] codeBytes, long[] nanos, long totalNanos,
+                  int classBytes) {
     }
 
     /** One decoded instruction; {@code acc} holds, parallel to {@code ops}, its i32-bank register accesses. */
@@ -99,6 +99,19 @@ final class Compiler {
     final String[] untyped;
     final int[] accessCount;
     final ClassDesc self;
+    /** Per function: its regions once split ({@link MethodSplitter}), else null. */
+    private final List<MethodSplitter.Region>[] plans;
+    /** Per function: the region size the split aims at (shrinks if a region came out too large). */
+    private final int[] budgets;
+    /** Per function: bytes of bytecode per instruction, once measured for a split. */
+    private final int[][] sizes;
+    /** Per function: its register webs once built (null entries: slot representation). */
+    private final RegisterWebs[] webs;
+    private final boolean[] websBuilt;
+    /** Per function: nanoseconds spent translating it (decoding, webs, emission, splitting). */
+    private final long[] nanos;
+    /** True once the bridge {@code call} is too large for one method: one method per function. */
+    private boolean splitBridge;
 
     private Compiler(BytecodeModule m) {
         this.m = m;
@@ -106,6 +119,15 @@ final class Compiler {
         this.untyped = new String[m.functionCount];
         this.accessCount = new int[m.functionCount];
         this.self = ClassDesc.of(Compiler.class.getPackageName() + ".Compiled");
+        @SuppressWarnings("unchecked")
+        List<MethodSplitter.Region>[] p = new List[m.functionCount];
+        this.plans = p;
+        this.budgets = new int[m.functionCount];
+        java.util.Arrays.fill(budgets, MethodSplitter.firstBudget());
+        this.sizes = new int[m.functionCount][];
+        this.webs = new RegisterWebs[m.functionCount];
+        this.websBuilt = new boolean[m.functionCount];
+        this.nanos = new long[m.functionCount];
     }
 
     /**
@@ -114,7 +136,7 @@ final class Compiler {
      * of the module's bytes, the extensions' inline choices and {@link PrecompiledModule#FORMAT}.
      */
     record Generated(byte[] classBytes, boolean[] compiled, long[] maxBytes, int maxResults, String[] reasons,
-                     String[] untyped) {
+                     String[] untyped, int[] methods, int[] codeBytes, long[] nanos) {
     }
 
     /** Runs of {@link #generate} in this class loader, for tests proving a path never translates. */
@@ -122,14 +144,17 @@ final class Compiler {
 
     /** Compiles every function of {@code m} that can be compiled; never throws for a verified module. */
     static Result compile(BytecodeModule m) {
+        long t0 = System.nanoTime();
         Generated g = generate(m);
         try {
-            return define(g);
+            return define(g, t0);
         } catch (Throwable e) {
             // A bug in the generator must never break the module: interpret everything.
             String[] reasons = new String[m.functionCount];
             java.util.Arrays.fill(reasons, "compiler failure: " + e);
-            return new Result(new boolean[m.functionCount], null, g.maxBytes(), g.maxResults(), reasons, g.untyped());
+            return new Result(new boolean[m.functionCount], null, g.maxBytes(), g.maxResults(), reasons, g.untyped(),
+                    g.methods(), g.codeBytes(), g.nanos(), System.nanoTime() - t0,
+                g.classBytes() == null ? 0 : g.classBytes().length);
         }
     }
 
@@ -152,13 +177,22 @@ final class Compiler {
      *     the bytes are not a valid class for this vm.core
      */
     static Result define(Generated g) throws Throwable {
+        return define(g, System.nanoTime());
+    }
+
+    /** {@link #define}; the result's {@code totalNanos} counts from {@code t0}. */
+    private static Result define(Generated g, long t0) throws Throwable {
         if (g.classBytes() == null) {
-            return new Result(g.compiled(), null, g.maxBytes(), g.maxResults(), g.reasons(), g.untyped());
+            return new Result(g.compiled(), null, g.maxBytes(), g.maxResults(), g.reasons(), g.untyped(), g.methods(),
+                    g.codeBytes(), g.nanos(), System.nanoTime() - t0,
+                g.classBytes() == null ? 0 : g.classBytes().length);
         }
         MethodHandles.Lookup lookup = MethodHandles.lookup().defineHiddenClass(g.classBytes(), true);
         CompiledSupport.Entry entry = (CompiledSupport.Entry) lookup.findConstructor(lookup.lookupClass(),
                 java.lang.invoke.MethodType.methodType(void.class)).invoke();
-        return new Result(g.compiled(), entry, g.maxBytes(), g.maxResults(), g.reasons(), g.untyped());
+        return new Result(g.compiled(), entry, g.maxBytes(), g.maxResults(), g.reasons(), g.untyped(), g.methods(),
+                g.codeBytes(), g.nanos(), System.nanoTime() - t0,
+                g.classBytes() == null ? 0 : g.classBytes().length);
     }
 
     private Generated run() {
@@ -169,11 +203,13 @@ final class Compiler {
                 reasons[f] = "execution tracing is on";
                 continue;
             }
+            long t0 = System.nanoTime();
             try {
                 decode(f, insns);
             } catch (RuntimeException e) {
                 reasons[f] = "cannot decode: " + e.getMessage();
             }
+            nanos[f] += System.nanoTime() - t0;
         }
         while (true) {
             boolean[] ready = new boolean[m.functionCount];
@@ -214,38 +250,152 @@ final class Compiler {
                 maxResults = Math.max(maxResults, m.fnResultKinds[f].length);
             }
             try {
-                return new Generated(generate(ready), ready, maxBytes, maxResults, reasons, untyped);
+                byte[] bytes = generate(ready);
+                List<Integer> huge = hugeMethods(bytes);
+                if (splitBridge) {
+                    huge.remove(Integer.valueOf(-1)); // its groups are as small as they get
+                }
+                if (huge.isEmpty()) {
+                    int[][] stats = methodStats(bytes, m.functionCount);
+                    return new Generated(bytes, ready, maxBytes, maxResults, reasons, untyped, stats[0], stats[1],
+                            nanos.clone());
+                }
+                for (int f : huge) {
+                    if (f < 0) {
+                        splitBridge = true;
+                    } else if (plans[f] != null && hugeDispatcher(bytes, f)) {
+                        // More regions would only make the dispatcher larger.
+                        reasons[f] = "JVM method size limit: the dispatcher of " + plans[f].size()
+                                + " regions has " + MethodSplitter.methodLimit + " bytes or more";
+                    } else {
+                        split(f, "method of " + MethodSplitter.methodLimit + " bytes or more");
+                    }
+                }
             } catch (MethodTooLarge e) {
-                reasons[e.function] = "JVM method size limit: " + e.getMessage();
+                if (e.registers) {
+                    reasons[e.function] = "JVM method size limit: " + e.getMessage();
+                } else {
+                    split(e.function, e.getMessage());
+                }
             } catch (IllegalArgumentException e) {
                 // The class file writer checks code length when it writes the class, naming the
                 // method ("Code length 190677 is outside the allowed range in f1(...)"): that
-                // function stays interpreted, the others are generated again.
+                // function is split (again), the others are generated again.
                 java.util.regex.Matcher tooLong = e.getMessage() == null ? null
                         : TOO_LONG.matcher(e.getMessage());
                 if (tooLong == null || !tooLong.find()) {
                     java.util.Arrays.fill(reasons, "compiler failure: " + e);
-                    return new Generated(null, new boolean[m.functionCount], maxBytes, maxResults, reasons, untyped);
+                    return new Generated(null, new boolean[m.functionCount], maxBytes, maxResults, reasons, untyped,
+                            new int[m.functionCount], new int[m.functionCount], nanos.clone());
                 }
-                reasons[Integer.parseInt(tooLong.group(1))] = "JVM method size limit: " + e.getMessage();
+                split(Integer.parseInt(tooLong.group(1)), e.getMessage());
             } catch (Throwable e) {
                 // A bug in the generator must never break the module: interpret everything.
                 java.util.Arrays.fill(reasons, "compiler failure: " + e);
-                return new Generated(null, new boolean[m.functionCount], maxBytes, maxResults, reasons, untyped);
+                return new Generated(null, new boolean[m.functionCount], maxBytes, maxResults, reasons, untyped,
+                        new int[m.functionCount], new int[m.functionCount], nanos.clone());
             }
         }
     }
 
+    /**
+     * Splits function {@code f} into regions ({@link MethodSplitter}), or, if it is split already,
+     * into smaller ones; a function that cannot be cut smaller stays interpreted.
+     */
+    private void split(int f, String why) {
+        long t0 = System.nanoTime();
+        try {
+            if (plans[f] != null) {
+                budgets[f] = budgets[f] * 2 / 3;
+            }
+            if (budgets[f] < MethodSplitter.methodLimit / 20) {
+                reasons[f] = "JVM method size limit: " + why;
+                return;
+            }
+            if (sizes[f] == null) {
+                sizes[f] = MethodSplitter.measure(this, f, webs(f));
+            }
+            plans[f] = MethodSplitter.plan(this, f, webs(f), sizes[f], budgets[f]);
+        } finally {
+            nanos[f] += System.nanoTime() - t0;
+        }
+    }
+
+    private static boolean hugeDispatcher(byte[] bytes, int f) {
+        for (java.lang.classfile.MethodModel mm : ClassFile.of().parse(bytes).methods()) {
+            if (mm.methodName().stringValue().equals("f" + f)) {
+                return mm.findAttribute(java.lang.classfile.Attributes.code())
+                        .map(java.lang.classfile.attribute.CodeAttribute::codeLength).orElse(0)
+                        >= MethodSplitter.methodLimit;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * The functions of the methods in {@code bytes} that reach {@link MethodSplitter#HUGE_METHOD_LIMIT}
+     * (-1 for the bridge).
+     */
+    private List<Integer> hugeMethods(byte[] bytes) {
+        List<Integer> out = new ArrayList<>();
+        for (java.lang.classfile.MethodModel mm : ClassFile.of().parse(bytes).methods()) {
+            int length = mm.findAttribute(java.lang.classfile.Attributes.code())
+                    .map(java.lang.classfile.attribute.CodeAttribute::codeLength).orElse(0);
+            if (length < MethodSplitter.methodLimit) {
+                continue;
+            }
+            java.util.regex.Matcher name = METHOD_NAME.matcher(mm.methodName().stringValue());
+            int f = name.matches() ? Integer.parseInt(name.group(1)) : -1;
+            if (!out.contains(f)) {
+                out.add(f);
+            }
+        }
+        return out;
+    }
+
+    /**
+     * Per function, the JVM methods of generated class bytes (1, or a split function's dispatcher
+     * and regions) and their bytes of bytecode: {@code {methods, bytes}}; zeros for bytes that
+     * are no class.
+     */
+    static int[][] methodStats(byte[] classBytes, int functionCount) {
+        int[][] out = new int[2][functionCount];
+        java.lang.classfile.ClassModel model;
+        try {
+            model = ClassFile.of().parse(classBytes);
+        } catch (IllegalArgumentException e) {
+            return out; // not a class: defining it fails with the status that says so
+        }
+        for (java.lang.classfile.MethodModel mm : model.methods()) {
+            String name = mm.methodName().stringValue();
+            java.util.regex.Matcher n = METHOD_NAME.matcher(name);
+            if (name.startsWith("f") && n.matches()) {
+                int f = Integer.parseInt(n.group(1));
+                if (f < functionCount) {
+                    out[0][f]++;
+                    out[1][f] += mm.findAttribute(java.lang.classfile.Attributes.code())
+                            .map(java.lang.classfile.attribute.CodeAttribute::codeLength).orElse(0);
+                }
+            }
+        }
+        return out;
+    }
+
+    private static final java.util.regex.Pattern METHOD_NAME = java.util.regex.Pattern.compile("[fc](\\d+)(?:_\\d+)?");
+
     /** The class file writer's message for a method whose code exceeds 65535 bytes. */
     private static final java.util.regex.Pattern TOO_LONG =
-            java.util.regex.Pattern.compile("Code length \\d+ is outside the allowed range in f(\\d+)\\(");
+            java.util.regex.Pattern.compile("Code length \\d+ is outside the allowed range in [fc](\\d+)(?:_\\d+)?\\(");
 
     static final class MethodTooLarge extends RuntimeException {
         final int function;
+        /** True if the frame's registers do not fit the JVM's locals (splitting does not help). */
+        final boolean registers;
 
-        MethodTooLarge(int function, String message) {
+        MethodTooLarge(int function, String message, boolean registers) {
             super(message);
             this.function = function;
+            this.registers = registers;
         }
     }
 
@@ -506,11 +656,30 @@ final class Compiler {
 
     // ---------------------------------------------------------------- generation
 
-    private byte[] generate(boolean[] ready) {
+    /** A class file writer that resolves vm.core's types through this class loader. */
+    ClassFile classFile() {
         ClassLoader loader = Compiler.class.getClassLoader();
-        ClassFile cf = ClassFile.of(ClassFile.ClassHierarchyResolverOption.of(
+        return ClassFile.of(ClassFile.ClassHierarchyResolverOption.of(
                 ClassHierarchyResolver.defaultResolver().orElse(ClassHierarchyResolver.ofClassLoading(loader))));
-        return cf.build(self, clb -> {
+    }
+
+    /** Function {@code f}'s register webs, or null if its registers keep the slot representation. */
+    RegisterWebs webs(int f) {
+        if (!websBuilt[f]) {
+            websBuilt[f] = true;
+            RegisterWebs w = untyped[f] != null ? null
+                    : new RegisterWebs(code.get(f), m.fnI32[f], accessCount[f], m.fnCconv[f].arguments().types());
+            if (w != null && !w.valid) {
+                untyped[f] = w.why;
+                w = null;
+            }
+            webs[f] = w;
+        }
+        return webs[f];
+    }
+
+    private byte[] generate(boolean[] ready) {
+        return classFile().build(self, clb -> {
             clb.withFlags(ClassFile.ACC_FINAL | ClassFile.ACC_SUPER);
             clb.withInterfaceSymbols(CD_ENTRY);
             clb.withMethodBody(ConstantDescs.INIT_NAME, ConstantDescs.MTD_void, ClassFile.ACC_PUBLIC,
@@ -519,24 +688,31 @@ final class Compiler {
             for (int f = 0; f < m.functionCount; f++) {
                 if (ready[f]) {
                     int fn = f;
-                    RegisterWebs webs = untyped[f] != null ? null
-                            : new RegisterWebs(code.get(f), m.fnI32[f], accessCount[f], m.fnCconv[f].arguments().types());
-                    if (webs != null && !webs.valid) {
-                        untyped[f] = webs.why;
-                        webs = null;
-
-                    }
-                    RegisterWebs typed = webs;
+                    long t0 = System.nanoTime();
+                    RegisterWebs typed = webs(f);
+                    List<MethodSplitter.Region> plan = plans[f];
                     try {
-                        clb.withMethodBody("f" + f, descriptor(f), ClassFile.ACC_STATIC,
-                                cb -> new FunctionEmitter(this, fn, cb, typed).emit());
+                        if (plan == null) {
+                            clb.withMethodBody("f" + f, descriptor(f), ClassFile.ACC_STATIC,
+                                    cb -> new FunctionEmitter(this, fn, cb, typed).emit());
+                        } else {
+                            clb.withMethodBody("f" + f, descriptor(f), ClassFile.ACC_STATIC,
+                                    cb -> MethodSplitter.dispatcher(this, fn, typed, plan, cb));
+                            for (int k = 0; k < plan.size(); k++) {
+                                MethodSplitter.Region r = plan.get(k);
+                                clb.withMethodBody(MethodSplitter.regionName(f, k), MethodSplitter.REGION_TYPE,
+                                        ClassFile.ACC_STATIC,
+                                        cb -> new FunctionEmitter(this, fn, cb, typed, r, false).emit());
+                            }
+                        }
                     } catch (IllegalArgumentException e) {
-                        throw new MethodTooLarge(fn, e.getMessage());
+                        throw new MethodTooLarge(fn, e.getMessage(), false);
+                    } finally {
+                        nanos[f] += System.nanoTime() - t0;
                     }
                 }
             }
-            clb.withMethodBody("call", MethodTypeDesc.of(ConstantDescs.CD_void, ConstantDescs.CD_int, CD_ENV,
-                    CD_CALLBUFFER, CD_CALLBUFFER), ClassFile.ACC_PUBLIC, cb -> bridge(cb, ready));
+            BridgeEmitter.emit(this, clb, ready, splitBridge);
         });
     }
 
@@ -558,78 +734,5 @@ final class Compiler {
             case 'r' -> CD_REF;
             default -> ConstantDescs.CD_int;
         };
-    }
-
-    /** {@code call(fn, env, arguments, results)}: unmarshals, calls {@code f<fn>}, marshals results. */
-    private void bridge(CodeBuilder cb, boolean[] ready) {
-        List<SwitchCase> cases = new ArrayList<>();
-        Label dflt = cb.newLabel();
-        Map<Integer, Label> labels = new HashMap<>();
-        for (int f = 0; f < m.functionCount; f++) {
-            if (ready[f]) {
-                Label l = cb.newLabel();
-                labels.put(f, l);
-                cases.add(SwitchCase.of(f, l));
-            }
-        }
-        cb.iload(1);
-        cb.lookupswitch(dflt, cases);
-        for (Map.Entry<Integer, Label> e : labels.entrySet()) {
-            int f = e.getKey();
-            cb.labelBinding(e.getValue());
-            cb.aload(2);
-            String args = m.fnCconv[f].arguments().types();
-            int p = 0;
-            int q = 0;
-            for (int i = 0; i < args.length(); i++) {
-                char t = args.charAt(i);
-                if (t == 'r') {
-                    cb.aload(3).loadConstant(q++);
-                    cb.invokevirtual(CD_CALLBUFFER, "ref", MethodTypeDesc.of(CD_REF, ConstantDescs.CD_int));
-                    cb.invokestatic(CD_SUPPORT, "retain", MethodTypeDesc.of(CD_REF, CD_REF));
-                } else {
-                    cb.aload(3).loadConstant(p++);
-                    cb.invokevirtual(CD_CALLBUFFER, "bits", MethodTypeDesc.of(ConstantDescs.CD_long,
-                            ConstantDescs.CD_int));
-                    if (t != 'I' && t != 'F') {
-                        cb.l2i();
-                    }
-                }
-            }
-            cb.invokestatic(self, "f" + f, descriptor(f));
-            byte[] kinds = m.fnResultKinds[f];
-            MethodTypeDesc setBits = MethodTypeDesc.of(ConstantDescs.CD_void, ConstantDescs.CD_int,
-                    ConstantDescs.CD_long);
-            MethodTypeDesc setRef = MethodTypeDesc.of(ConstantDescs.CD_void, ConstantDescs.CD_int, CD_REF);
-            if (kinds.length == 1) {
-                switch (kinds[0]) {
-                    case BytecodeModule.KIND_32 -> cb.i2l().lstore(5).aload(4).iconst_0().lload(5)
-                            .invokevirtual(CD_CALLBUFFER, "setBits", setBits);
-                    case BytecodeModule.KIND_64 -> cb.lstore(5).aload(4).iconst_0().lload(5)
-                            .invokevirtual(CD_CALLBUFFER, "setBits", setBits);
-                    default -> cb.astore(5).aload(4).iconst_0().aload(5)
-                            .invokevirtual(CD_CALLBUFFER, "setRef", setRef);
-                }
-            } else {
-                int pi = 0;
-                int qi = 0;
-                for (int i = 0; i < kinds.length; i++) {
-                    if (kinds[i] == BytecodeModule.KIND_REF) {
-                        cb.aload(4).loadConstant(qi++);
-                        cb.aload(2).getfield(CD_ENV, "rr", CD_REF_ARRAY).loadConstant(i).aaload();
-                        cb.invokevirtual(CD_CALLBUFFER, "setRef", setRef);
-                        cb.aload(2).getfield(CD_ENV, "rr", CD_REF_ARRAY).loadConstant(i).aconst_null().aastore();
-                    } else {
-                        cb.aload(4).loadConstant(pi++);
-                        cb.aload(2).getfield(CD_ENV, "rb", ConstantDescs.CD_long.arrayType()).loadConstant(i)
-                                .laload();
-                        cb.invokevirtual(CD_CALLBUFFER, "setBits", setBits);
-                    }
-                }
-            }
-            cb.return_();
-        }
-        cb.labelBinding(dflt);
-        cb.return_();
     }
 }

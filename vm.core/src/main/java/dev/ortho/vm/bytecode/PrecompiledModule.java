@@ -116,7 +116,11 @@ public final class PrecompiledModule {
         ModuleDef def = BytecodeArchive.read(copy);
         BytecodeModule module = BytecodeModule.create(instance, def, extensions,
                 new BytecodeModule.Options(false, true, ExecutionMode.OFF));
-        return new PrecompiledModule(copy, def, sha256(copy), inlined(module), Compiler.generate(module), "");
+        long t0 = System.nanoTime();
+        Compiler.Generated generated = Compiler.generate(module);
+        PrecompiledModule out = new PrecompiledModule(copy, def, sha256(copy), inlined(module), generated, "");
+        out.generateNanos = System.nanoTime() - t0;
+        return out;
     }
 
     /**
@@ -189,6 +193,30 @@ public final class PrecompiledModule {
         return Integer.toUnsignedString(def.version()) + ".0.0";
     }
 
+    /** Nanoseconds {@link #compile} took to translate the module; 0 if read from a bundle. */
+    private long generateNanos;
+
+    /**
+     * What translating this module produced, as {@link BytecodeModule#compilationStatistics()}
+     * (its {@code compileNanos}: the translation, 0 for a module read from a bundle).
+     */
+    public BytecodeModule.CompilationStatistics compilationStatistics() {
+        String[] names = new String[generated.compiled().length];
+        for (ModuleDef.ExportDef e : def.exports()) {
+            if (e.internalOrdinal() >= 0 && e.internalOrdinal() < names.length && names[e.internalOrdinal()] == null) {
+                names[e.internalOrdinal()] = e.localName();
+            }
+        }
+        List<BytecodeModule.CompiledFunction> out = new ArrayList<>();
+        for (int i = 0; i < names.length; i++) {
+            boolean yes = generated.compiled()[i];
+            out.add(new BytecodeModule.CompiledFunction(names[i] == null ? "" : names[i],
+                    yes ? null : generated.reasons()[i], yes ? generated.methods()[i] : 0,
+                    yes ? generated.codeBytes()[i] : 0, generated.nanos()[i]));
+        }
+        return new BytecodeModule.CompilationStatistics(generateNanos, classSize(), out);
+    }
+
     /** Size in bytes of the generated class (0 if no function compiled). */
     public int classSize() {
         return generated.classBytes() == null ? 0 : generated.classBytes().length;
@@ -256,7 +284,8 @@ public final class PrecompiledModule {
         }
         try {
             return Compiler.define(new Compiler.Generated(g.classBytes(), g.compiled().clone(), g.maxBytes().clone(),
-                    g.maxResults(), g.reasons().clone(), g.untyped().clone()));
+                    g.maxResults(), g.reasons().clone(), g.untyped().clone(), g.methods().clone(), g.codeBytes().clone(),
+                    g.nanos().clone()));
         } catch (Throwable e) {
             throw new StatusException(StatusCode.INCOMPATIBLE, what() + "the JVM rejects the stored classes: " + e, e);
         }

@@ -64,7 +64,7 @@
  * {@code yieldable_test} module registered first, at most 10,000 resumes).
  */
 @Export
-@Version("1.0.0")
+@Version("1.1.0")
 package dev.ortho.vm.bytecode;
 
 import org.osgi.annotation.bundle.Export;

@@ -25,6 +25,15 @@ final class VmasmFixture implements AutoCloseable {
     static final BytecodeModule.Options OPTIONS = BytecodeModule.Options.DEFAULT.withExecution(
             ExecutionMode.valueOf(System.getProperty("ortho.test.vm_compile", "off").toUpperCase(java.util.Locale.ROOT)));
 
+    static {
+        // System property ortho.test.vm_split: the method size from which compiled functions are
+        // split (vm.core's pom runs the compiled tests a third time with a limit that splits most).
+        String split = System.getProperty("ortho.test.vm_split");
+        if (split != null) {
+            MethodSplitter.methodLimit = Integer.parseInt(split);
+        }
+    }
+
     final Instance instance = new Instance();
     final BytecodeModule module;
     final Context context;

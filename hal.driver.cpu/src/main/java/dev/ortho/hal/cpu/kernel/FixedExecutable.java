@@ -3,8 +3,8 @@ package dev.ortho.hal.cpu.kernel;
 import dev.ortho.base.StatusCode;
 import dev.ortho.base.StatusException;
 import dev.ortho.hal.ExecutableFunctionInfo;
+import dev.ortho.hal.spi.RefCount;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /** {@link KernelExecutable#of}: a fixed list of functions and a reference count. Thread-safe. */
 final class FixedExecutable implements KernelExecutable {
@@ -12,7 +12,7 @@ final class FixedExecutable implements KernelExecutable {
     private final String description;
     private final KernelFunction[] functions;
     private final Runnable onLastRelease;
-    private final AtomicInteger references = new AtomicInteger(1);
+    private final RefCount references = new RefCount();
 
     FixedExecutable(String format, String description, List<KernelFunction> functions, Runnable onLastRelease) {
         this.format = format;
@@ -57,16 +57,12 @@ final class FixedExecutable implements KernelExecutable {
 
     @Override
     public void retain() {
-        references.incrementAndGet();
+        references.retain();
     }
 
     @Override
     public void release() {
-        int left = references.decrementAndGet();
-        if (left < 0) {
-            throw new StatusException(StatusCode.FAILED_PRECONDITION, this + " released more times than retained");
-        }
-        if (left == 0 && onLastRelease != null) {
+        if (references.release(this) && onLastRelease != null) {
             onLastRelease.run();
         }
     }

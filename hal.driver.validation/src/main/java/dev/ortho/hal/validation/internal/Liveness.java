@@ -2,7 +2,7 @@ package dev.ortho.hal.validation.internal;
 
 import dev.ortho.base.StatusCode;
 import dev.ortho.base.StatusException;
-import java.util.concurrent.atomic.AtomicInteger;
+import dev.ortho.hal.spi.RefCount;
 
 /**
  * The references a validating wrapper has handed out through itself, to catch use after the last
@@ -10,49 +10,45 @@ import java.util.concurrent.atomic.AtomicInteger;
  * inner device's own retention for in-flight work is not visible here and needs none: a caller
  * that released its last reference must not touch the object again, whatever keeps it alive).
  *
- * <p>Thread-safe: one atomic counter; {@link #check} is a single volatile read.
+ * <p>Thread-safe: one {@link RefCount}; {@link #check} is a single volatile read.
  */
 final class Liveness {
-    private final AtomicInteger references = new AtomicInteger(1);
+    private final RefCount references = new RefCount();
 
     /**
      * @throws StatusException FAILED_PRECONDITION naming {@code call} and {@code resource} if the
      *     last reference was released
      */
     void check(String call, Object resource) {
-        if (references.get() <= 0) { // volatile read: pairs with the decrement in release()
+        if (references.count() <= 0) { // volatile read: pairs with the decrement in release()
             throw released(call, resource);
         }
     }
 
     /** {@link #check(String, Object)} for {@code argument} of {@code call}; builds no string unless it fails. */
     void check(String call, String argument, Object resource) {
-        if (references.get() <= 0) { // volatile read: pairs with the decrement in release()
+        if (references.count() <= 0) { // volatile read: pairs with the decrement in release()
             throw released(call + " " + argument, resource);
         }
     }
 
     /** {@link #check(String, Object)} for element {@code index} of list {@code argument} of {@code call}. */
     void check(String call, String argument, int index, Object resource) {
-        if (references.get() <= 0) {
+        if (references.count() <= 0) {
             throw released(call + " " + argument + "[" + index + "]", resource);
         }
     }
 
     /** Whether references remain. */
     boolean isLive() {
-        return references.get() > 0;
+        return references.count() > 0;
     }
 
     /** Adds a reference; FAILED_PRECONDITION if the last one was released already. */
     void retain(String call, Object resource) {
-        int current;
-        do {
-            current = references.get();
-            if (current <= 0) {
-                throw released(call, resource);
-            }
-        } while (!references.compareAndSet(current, current + 1));
+        if (!references.tryRetain()) {
+            throw released(call, resource);
+        }
     }
 
     /**
@@ -62,15 +58,11 @@ final class Liveness {
      * @throws StatusException FAILED_PRECONDITION if no reference remains (nothing is changed)
      */
     boolean release(String call, Object resource) {
-        int current;
-        do {
-            current = references.get();
-            if (current <= 0) {
-                throw new StatusException(StatusCode.FAILED_PRECONDITION, call + ": " + resource
-                        + " is released more times than it was retained (references 0, release needs at least 1)");
-            }
-        } while (!references.compareAndSet(current, current - 1));
-        return current == 1;
+        try {
+            return references.release(resource);
+        } catch (StatusException e) {
+            throw new StatusException(e.code(), call + ": " + e.getMessage());
+        }
     }
 
     private static StatusException released(String call, Object resource) {

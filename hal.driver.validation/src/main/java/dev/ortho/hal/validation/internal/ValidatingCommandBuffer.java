@@ -1,7 +1,6 @@
 package dev.ortho.hal.validation.internal;
 
 import dev.ortho.base.StatusCode;
-import dev.ortho.base.StatusException;
 import dev.ortho.hal.Allocator;
 import dev.ortho.hal.BindingTable;
 import dev.ortho.hal.Buffer;
@@ -22,10 +21,10 @@ import dev.ortho.hal.MemoryBarrier;
 import dev.ortho.hal.MemoryType;
 import dev.ortho.hal.SemaphoreList;
 import dev.ortho.hal.spi.ForwardingCommandBuffer;
+import dev.ortho.hal.spi.CommandRecorder;
 import dev.ortho.hal.spi.ForwardingEvent;
 import java.lang.foreign.MemorySegment;
 import java.util.Arrays;
-import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * A command buffer handed out by a {@link ValidatingDevice}: IREE's command buffer validation
@@ -33,8 +32,10 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * recording call is checked completely before it is forwarded, so a rejected call leaves the
  * inner command buffer untouched.
  *
- * <p>Checks: begin/end state machine (a buffer is recorded once), categories, debug-group
- * balance, each buffer reference against what the command needs (memory type, usage, access,
+ * <p>Checks: the begin/end state machine (a buffer is recorded once), categories, debug-group
+ * balance, binding slots against the capacity and the submission rules are the shared
+ * {@link CommandRecorder}'s (IREE's rules written once for every driver); added here: each buffer
+ * reference against what the command needs (memory type, usage, access,
  * device compatibility, range, alignment), fill patterns, update size, copy lengths and overlap,
  * binding-table slots below the capacity with their requirements merged per slot and checked
  * against the table at submission ({@link #validateSubmission}), dispatches as
@@ -44,17 +45,17 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * <p>One thread records (like any command buffer); submission may come from any thread.
  */
 final class ValidatingCommandBuffer extends ForwardingCommandBuffer {
-    private enum State { INITIAL, RECORDING, ENDED }
-
     private final ValidatingDevice device;
     private final Liveness liveness = new Liveness();
     private final int mode;
     private final int categories;
     private final int capacity;
-    private final AtomicBoolean submitted = new AtomicBoolean();
-    /** Written by the recording thread, read by submitters: volatile publishes the recorded requirements. */
-    private volatile State state = State.INITIAL;
-    private int debugDepth;
+    /**
+     * State, categories, debug groups, slot capacity and submission; it retains nothing (the
+     * inner command buffer does). Its volatile state publishes the recorded requirements below to
+     * submitters.
+     */
+    private final CommandRecorder recorder;
     /** Slots below this are used by indirect references; the arrays hold their merged requirements. */
     private int bindingCount;
     private int[] slotCompatibility = new int[0];
@@ -69,6 +70,7 @@ final class ValidatingCommandBuffer extends ForwardingCommandBuffer {
         this.mode = delegate.mode();
         this.categories = delegate.allowedCategories();
         this.capacity = delegate.bindingCapacity();
+        this.recorder = new CommandRecorder(this, mode, categories, capacity, false);
     }
 
     @Override
@@ -98,29 +100,15 @@ final class ValidatingCommandBuffer extends ForwardingCommandBuffer {
     @Override
     public void begin() {
         liveness.check("commandBuffer.begin", this);
-        if (state == State.ENDED) {
-            throw fail(StatusCode.FAILED_PRECONDITION, "commandBuffer.begin",
-                    "it was recorded already (begin..end); re-recording a command buffer is not allowed");
-        }
-        if (state == State.RECORDING) {
-            throw fail(StatusCode.FAILED_PRECONDITION, "commandBuffer.begin", "it is already recording");
-        }
+        recorder.begin();
         super.begin();
-        state = State.RECORDING;
     }
 
     @Override
     public void end() {
         liveness.check("commandBuffer.end", this);
-        if (state != State.RECORDING) {
-            throw fail(StatusCode.FAILED_PRECONDITION, "commandBuffer.end", "it is " + state + ", not RECORDING");
-        }
-        if (debugDepth != 0) {
-            throw fail(StatusCode.FAILED_PRECONDITION, "commandBuffer.end", "debug group depth is " + debugDepth
-                    + " (expected 0): close every beginDebugGroup with endDebugGroup");
-        }
+        recorder.end(); // IREE's end checks; its volatile state publishes the slot requirements to submitters
         super.end();
-        state = State.ENDED; // volatile write: publishes the slot requirements to submitters
     }
 
     @Override
@@ -128,18 +116,14 @@ final class ValidatingCommandBuffer extends ForwardingCommandBuffer {
         recording("commandBuffer.beginDebugGroup", 0);
         Checks.requireNonNull(label, "commandBuffer.beginDebugGroup", "label");
         super.beginDebugGroup(label);
-        debugDepth++;
+        recorder.beginDebugGroup(label);
     }
 
     @Override
     public void endDebugGroup() {
         recording("commandBuffer.endDebugGroup", 0);
-        if (debugDepth == 0) {
-            throw fail(StatusCode.FAILED_PRECONDITION, "commandBuffer.endDebugGroup",
-                    "no debug group is open (depth 0)");
-        }
+        recorder.endDebugGroup();
         super.endDebugGroup();
-        debugDepth--;
     }
 
     @Override
@@ -405,10 +389,7 @@ final class ValidatingCommandBuffer extends ForwardingCommandBuffer {
 
     /** An indirect reference's slot must be below the binding capacity (OUT_OF_RANGE) and its offset aligned. */
     void checkSlot(String call, String argument, BufferRef ref, long alignment) {
-        if (ref.bufferSlot() >= capacity) {
-            throw Checks.fail(StatusCode.OUT_OF_RANGE, call, argument, "binding table slot " + ref.bufferSlot()
-                    + " is outside the binding capacity " + capacity + " of " + this);
-        }
+        recorder.checkRef(call, argument, ref);
         Checks.alignment(call, argument, ref.offset(), -1, alignment);
     }
 
@@ -460,16 +441,7 @@ final class ValidatingCommandBuffer extends ForwardingCommandBuffer {
      */
     void validateSubmission(String call, SemaphoreList waits, BindingTable table) {
         liveness.check(call, "commandBuffer", this);
-        State current = state;
-        if (current == State.INITIAL) {
-            throw fail(StatusCode.FAILED_PRECONDITION, call, "it has not been recorded (call begin and end)");
-        }
-        if (current == State.RECORDING) {
-            throw fail(StatusCode.FAILED_PRECONDITION, call, "it is still recording (call end first)");
-        }
-        if (CommandBufferMode.has(mode, CommandBufferMode.ONE_SHOT) && submitted.get()) {
-            throw fail(StatusCode.FAILED_PRECONDITION, call, "it is ONE_SHOT and was submitted already");
-        }
+        recorder.checkSubmission(call);
         if (CommandBufferMode.has(mode, CommandBufferMode.ALLOW_INLINE_EXECUTION) && !waits.isEmpty()) {
             throw Checks.fail(StatusCode.INVALID_ARGUMENT, call, "waits", waits.size()
                     + " waits given but an ALLOW_INLINE_EXECUTION command buffer must be ready at once (0 waits)");
@@ -514,27 +486,17 @@ final class ValidatingCommandBuffer extends ForwardingCommandBuffer {
 
     /** Claims the one submission of a one-shot buffer; FAILED_PRECONDITION if another thread won. */
     void markSubmitted(String call) {
-        if (!submitted.compareAndSet(false, true) && CommandBufferMode.has(mode, CommandBufferMode.ONE_SHOT)) {
-            throw fail(StatusCode.FAILED_PRECONDITION, call, "it is ONE_SHOT and was submitted already");
-        }
+        recorder.claimSubmission(call);
     }
 
     /** Undoes {@link #markSubmitted} when the inner device refused the submission. */
     void unmarkSubmitted() {
-        submitted.set(false);
+        recorder.unclaimSubmission();
     }
 
     private void recording(String call, int category) {
         liveness.check(call, this);
-        if (state != State.RECORDING) {
-            throw fail(StatusCode.FAILED_PRECONDITION, call, "it is " + state
-                    + ", not RECORDING: record between begin and end");
-        }
-        if ((categories & category) != category) {
-            throw fail(StatusCode.FAILED_PRECONDITION, call, "the command needs category "
-                    + CommandCategory.format(category) + " but the command buffer allows only "
-                    + CommandCategory.format(categories));
-        }
+        recorder.require(call, category);
     }
 
     private void event(String call, String argument, Event event) {
@@ -548,10 +510,6 @@ final class ValidatingCommandBuffer extends ForwardingCommandBuffer {
         String owner = event instanceof ForwardingEvent foreign ? foreign.owner().toString() : "another device";
         throw Checks.fail(StatusCode.INVALID_ARGUMENT, call, argument, event + " belongs to " + owner + ", not to "
                 + device + " (events are used only by their own device)");
-    }
-
-    private StatusException fail(StatusCode code, String call, String detail) {
-        return new StatusException(code, call + ": " + this + ": " + detail);
     }
 
     @Override

@@ -12,8 +12,6 @@ import dev.ortho.hal.BufferUsage;
 import dev.ortho.hal.Channel;
 import dev.ortho.hal.ChannelParams;
 import dev.ortho.hal.CommandBuffer;
-import dev.ortho.hal.CommandBufferMode;
-import dev.ortho.hal.CommandCategory;
 import dev.ortho.hal.Device;
 import dev.ortho.hal.DeviceInfo;
 import dev.ortho.hal.DispatchConfig;
@@ -28,6 +26,7 @@ import dev.ortho.hal.PoolParams;
 import dev.ortho.hal.Semaphore;
 import dev.ortho.hal.SemaphoreList;
 import dev.ortho.hal.frontier.SemaphoreScope;
+import dev.ortho.hal.spi.CommandRecorder;
 import dev.ortho.hal.spi.ForwardingDevice;
 import java.lang.foreign.MemorySegment;
 
@@ -55,9 +54,6 @@ import java.lang.foreign.MemorySegment;
  * Thread-safe as the inner device is.
  */
 public final class ValidatingDevice extends ForwardingDevice {
-    private static final int KNOWN_MODES = CommandBufferMode.ONE_SHOT | CommandBufferMode.ALLOW_INLINE_EXECUTION
-            | CommandBufferMode.UNVALIDATED | CommandBufferMode.UNRETAINED | CommandBufferMode.RETAIN_PROFILE_METADATA
-            | CommandBufferMode.RETAIN_DISPATCH_METADATA;
     private static final int HOST_CALL_ARGS = 4;
 
     private final Liveness liveness = new Liveness();
@@ -194,32 +190,7 @@ public final class ValidatingDevice extends ForwardingDevice {
     public CommandBuffer createCommandBuffer(int mode, int categories, long queueAffinity, int bindingCapacity) {
         String call = "device.createCommandBuffer";
         checkLive(call);
-        if ((mode & ~KNOWN_MODES) != 0) {
-            throw Checks.fail(StatusCode.INVALID_ARGUMENT, call, "mode", "bits " + CommandBufferMode.format(mode)
-                    + " include unknown bits " + CommandBufferMode.format(mode & ~KNOWN_MODES));
-        }
-        if (categories == 0 || (categories & ~CommandCategory.ANY) != 0) {
-            throw Checks.fail(StatusCode.INVALID_ARGUMENT, call, "categories", CommandCategory.format(categories)
-                    + " must be a non-empty subset of TRANSFER|DISPATCH");
-        }
-        if (bindingCapacity < 0) {
-            throw Checks.fail(StatusCode.INVALID_ARGUMENT, call, "bindingCapacity", "capacity " + bindingCapacity
-                    + " is negative");
-        }
-        if (bindingCapacity > BufferRef.MAX_SLOT + 1) {
-            throw Checks.fail(StatusCode.OUT_OF_RANGE, call, "bindingCapacity", "capacity " + bindingCapacity
-                    + " exceeds the " + (BufferRef.MAX_SLOT + 1) + " slots a buffer reference can name");
-        }
-        if (CommandBufferMode.has(mode, CommandBufferMode.ALLOW_INLINE_EXECUTION)) {
-            if (!CommandBufferMode.has(mode, CommandBufferMode.ONE_SHOT)) {
-                throw Checks.fail(StatusCode.INVALID_ARGUMENT, call, "mode", CommandBufferMode.format(mode)
-                        + ": inline command buffers must be ONE_SHOT");
-            }
-            if (bindingCapacity > 0) {
-                throw Checks.fail(StatusCode.INVALID_ARGUMENT, call, "bindingCapacity", bindingCapacity
-                        + ": inline command buffers cannot have indirect bindings (capacity must be 0)");
-            }
-        }
+        CommandRecorder.checkCreate(call, mode, categories, bindingCapacity); // IREE's rules, shared
         return super.createCommandBuffer(mode, categories, queueAffinity, bindingCapacity);
     }
 

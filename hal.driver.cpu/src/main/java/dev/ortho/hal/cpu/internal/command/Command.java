@@ -27,7 +27,7 @@ import java.util.function.IntConsumer;
  */
 public sealed interface Command {
     /** IREE's limit on inline update data. */
-    long MAX_UPDATE_BYTES = 64 * 1024;
+    long MAX_UPDATE_BYTES = dev.ortho.hal.spi.CommandRecorder.MAX_UPDATE_BYTES;
 
     /** Fill {@code target} with a 1, 2 or 4 byte pattern. */
     record Fill(BufferRef target, int pattern, int patternLength) implements Command {}

@@ -1,6 +1,5 @@
 package dev.ortho.hal.cpu.internal.command;
 
-import dev.ortho.base.StatusCode;
 import dev.ortho.base.StatusException;
 import dev.ortho.hal.BufferBarrier;
 import dev.ortho.hal.BufferRef;
@@ -11,87 +10,61 @@ import dev.ortho.hal.DispatchConfig;
 import dev.ortho.hal.Event;
 import dev.ortho.hal.Executable;
 import dev.ortho.hal.MemoryBarrier;
-import dev.ortho.hal.Resource;
+import dev.ortho.hal.spi.CommandRecorder;
+import dev.ortho.hal.spi.RecordedCommand;
+import dev.ortho.hal.spi.Recording;
+import dev.ortho.hal.spi.RefCount;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.Supplier;
 
 /**
- * A command buffer of a CPU device: records a compact list of checked {@link Command}s. The
- * synchronous device executes them inline in order at submission; the asynchronous device runs
- * the {@link BlockProgram} built by {@link #end()}, in which execution barriers and events split
- * the commands into regions (commands of one region may run concurrently).
+ * A command buffer of a CPU device. The shared {@link CommandRecorder} owns the recording rules
+ * (state, categories, debug groups, binding slots against the capacity, retention, submission);
+ * this class adds the CPU checks of {@link Command} (direct buffer ranges, pattern sizes, the
+ * dispatch's function, constants and bindings) and compiles each recorded command to its
+ * execution form at once. The synchronous device executes the {@link Command}s inline in order
+ * at submission; the asynchronous device runs the {@link BlockProgram} built by {@link #end()},
+ * in which execution barriers and events split the commands into regions (commands of one region
+ * may run concurrently).
  *
- * <p>Checks at record time: the recording state, the command categories, binding slots against
- * the binding capacity, direct buffer ranges and the other argument checks of {@link Command}.
- * Buffers and executables referenced directly are retained until the last release unless the
- * mode is {@code UNRETAINED}. One thread records; a finished buffer may be submitted from any
- * thread.
+ * <p>Buffers, executables and events referenced directly are retained until the last release
+ * unless the mode is {@code UNRETAINED}. One thread records; a finished buffer may be submitted
+ * from any thread.
  */
 public final class LocalCommandBuffer implements CommandBuffer {
-    private enum State { INITIAL, RECORDING, EXECUTABLE }
-
-    private final int mode;
-    private final int categories;
     private final long queueAffinity;
-    private final int bindingCapacity;
+    private final CommandRecorder recorder;
     private final List<Command> commands = new ArrayList<>();
     /** Command indices where a barrier or event starts a new region. */
     private final List<Integer> barriers = new ArrayList<>();
     private volatile BlockProgram program; // built by end(); volatile: submitted from other threads
     private final BitSet usedSlots = new BitSet();
-    private final List<Resource> retained = new ArrayList<>();
-    private final AtomicInteger references = new AtomicInteger(1);
-    private final AtomicBoolean submitted = new AtomicBoolean();
-    private volatile State state = State.INITIAL; // volatile: recorded on one thread, submitted from another
-    private int debugDepth;
-
-    /** Every command buffer mode bit the CPU devices accept. */
-    private static final int KNOWN_MODES = CommandBufferMode.ONE_SHOT | CommandBufferMode.ALLOW_INLINE_EXECUTION
-            | CommandBufferMode.UNVALIDATED | CommandBufferMode.UNRETAINED | CommandBufferMode.RETAIN_PROFILE_METADATA
-            | CommandBufferMode.RETAIN_DISPATCH_METADATA;
+    private final RefCount references = new RefCount();
 
     /**
-     * Checks a CPU device's {@code createCommandBuffer} arguments: INVALID_ARGUMENT naming the one
-     * bad argument (unknown mode bits, categories not a non-empty subset of TRANSFER|DISPATCH, a
-     * negative binding capacity).
+     * Checks a CPU device's {@code createCommandBuffer} arguments ({@link CommandRecorder#checkCreate}):
+     * INVALID_ARGUMENT naming the one bad argument.
      */
     public static void checkCreateArguments(int mode, int categories, int bindingCapacity) {
-        if ((mode & ~KNOWN_MODES) != 0) {
-            throw new StatusException(StatusCode.INVALID_ARGUMENT, "command buffer mode "
-                    + CommandBufferMode.format(mode) + " has unknown bits 0x" + Integer.toHexString(mode & ~KNOWN_MODES)
-                    + " (known: " + CommandBufferMode.format(KNOWN_MODES) + ")");
-        }
-        if (categories == 0 || (categories & ~CommandCategory.ANY) != 0) {
-            throw new StatusException(StatusCode.INVALID_ARGUMENT, "command buffer categories 0x"
-                    + Integer.toHexString(categories) + " must be a non-empty subset of TRANSFER|DISPATCH");
-        }
-        if (bindingCapacity < 0) {
-            throw new StatusException(StatusCode.INVALID_ARGUMENT, "command buffer binding capacity "
-                    + bindingCapacity + " is negative");
-        }
+        CommandRecorder.checkCreate("device.createCommandBuffer", mode, categories, bindingCapacity);
     }
 
     /** The caller has checked the arguments ({@link #checkCreateArguments}). */
     public LocalCommandBuffer(int mode, int categories, long queueAffinity, int bindingCapacity) {
-        this.mode = mode;
-        this.categories = categories;
         this.queueAffinity = queueAffinity;
-        this.bindingCapacity = bindingCapacity;
+        this.recorder = new CommandRecorder(this, mode, categories, bindingCapacity, true);
     }
 
     @Override
     public int mode() {
-        return mode;
+        return recorder.mode();
     }
 
     @Override
     public int allowedCategories() {
-        return categories;
+        return recorder.categories();
     }
 
     @Override
@@ -101,155 +74,124 @@ public final class LocalCommandBuffer implements CommandBuffer {
 
     @Override
     public int bindingCapacity() {
-        return bindingCapacity;
+        return recorder.bindingCapacity();
     }
 
     @Override
     public void begin() {
-        if (state != State.INITIAL) {
-            throw new StatusException(StatusCode.FAILED_PRECONDITION, "command buffer cannot begin: it is " + state);
-        }
-        state = State.RECORDING;
+        recorder.begin();
     }
 
     @Override
     public void end() {
-        requireRecording("end");
-        if (debugDepth != 0) {
-            throw new StatusException(StatusCode.FAILED_PRECONDITION, "command buffer ends with " + debugDepth
-                    + " debug group(s) still open");
-        }
-        program = BlockProgram.of(commands, barriers, usedSlots,
-                !CommandBufferMode.has(mode, CommandBufferMode.UNRETAINED));
-        state = State.EXECUTABLE;
+        BlockProgram built = BlockProgram.of(commands, barriers, usedSlots,
+                !CommandBufferMode.has(recorder.mode(), CommandBufferMode.UNRETAINED));
+        program = built; // before the recorder's state: a submitter that sees ENDED sees the program
+        recorder.end(); // checks the state and debug groups
     }
 
     @Override
     public void beginDebugGroup(String label) {
-        requireRecording("beginDebugGroup");
-        debugDepth++;
+        recorder.beginDebugGroup(label);
     }
 
     @Override
     public void endDebugGroup() {
-        requireRecording("endDebugGroup");
-        if (debugDepth == 0) {
-            throw new StatusException(StatusCode.FAILED_PRECONDITION, "endDebugGroup without an open debug group");
-        }
-        debugDepth--;
+        recorder.endDebugGroup();
     }
 
     @Override
     public void executionBarrier(int sourceStages, int targetStages, int flags) {
-        requireRecording("executionBarrier");
-        barriers.add(commands.size());
+        executionBarrier(sourceStages, targetStages, flags, null, null);
     }
 
     /** A fine-grained barrier splits regions like a full one (the block processor has no finer unit). */
     @Override
     public void executionBarrier(int sourceStages, int targetStages, int flags, MemoryBarrier[] memoryBarriers,
             BufferBarrier[] bufferBarriers) {
-        requireRecording("executionBarrier");
-        checkBarriers("executionBarrier", memoryBarriers, bufferBarriers);
+        RecordedCommand.Barrier barrier = recorder.barrier(sourceStages, targetStages, flags, memoryBarriers,
+                bufferBarriers);
+        checkBarriers(barrier.bufferBarriers());
+        recorder.record(barrier);
         barriers.add(commands.size());
     }
 
-    @Override
-    public void waitEvents(Event[] events, int sourceStages, int targetStages, MemoryBarrier[] memoryBarriers,
-            BufferBarrier[] bufferBarriers) {
-        waitEvents(events, sourceStages, targetStages);
-        checkBarriers("waitEvents", memoryBarriers, bufferBarriers);
-    }
-
-    private void checkBarriers(String what, MemoryBarrier[] memoryBarriers, BufferBarrier[] bufferBarriers) {
-        if (memoryBarriers != null) {
-            for (int i = 0; i < memoryBarriers.length; i++) {
-                if (memoryBarriers[i] == null) {
-                    throw new StatusException(StatusCode.INVALID_ARGUMENT, what + " memory barrier " + i + " is null");
-                }
-            }
-        }
-        if (bufferBarriers != null) {
-            for (int i = 0; i < bufferBarriers.length; i++) {
-                String barrier = what + " buffer barrier " + i;
-                if (bufferBarriers[i] == null) {
-                    throw new StatusException(StatusCode.INVALID_ARGUMENT, barrier + " is null");
-                }
-                long length = Command.checkReference(bufferBarriers[i].buffer(), barrier);
-                if (length < 0) {
-                    requireSlot(bufferBarriers[i].buffer().bufferSlot(), barrier);
-                }
-            }
+    private static void checkBarriers(List<BufferBarrier> bufferBarriers) {
+        for (int i = 0; i < bufferBarriers.size(); i++) {
+            Command.checkReference(bufferBarriers.get(i).buffer(), "commandBuffer buffer barrier " + i);
         }
     }
 
-    /** A hint only: validated (recording state, flags, the reference's range), nothing recorded. */
+    /** A hint only: validated (recording state, flags, the reference's range), nothing executed. */
     @Override
     public void adviseBuffer(BufferRef buffer, long flags, long arg0, long arg1) {
-        requireRecording("adviseBuffer");
+        recorder.require("adviseBuffer", CommandCategory.TRANSFER);
         CommandBuffer.super.adviseBuffer(buffer, flags, arg0, arg1);
-        if (Command.checkReference(buffer, "adviseBuffer") < 0) {
-            requireSlot(buffer.bufferSlot(), "adviseBuffer");
-        }
-    }
-
-    private void requireSlot(int slot, String what) {
-        if (slot >= bindingCapacity) {
-            throw new StatusException(StatusCode.OUT_OF_RANGE, what + " uses binding table slot " + slot
-                    + " but the command buffer's binding capacity is " + bindingCapacity);
-        }
+        Command.checkReference(buffer, "adviseBuffer");
+        recorder.record(new RecordedCommand.Advise(buffer, flags, arg0, arg1));
     }
 
     @Override
     public void signalEvent(Event event, int sourceStages) {
-        requireRecording("signalEvent");
-        requireEvent(event, "signalEvent");
+        recorder.record(new RecordedCommand.SignalEvent(event, sourceStages));
         barriers.add(commands.size());
     }
 
     @Override
     public void resetEvent(Event event, int sourceStages) {
-        requireRecording("resetEvent");
-        requireEvent(event, "resetEvent");
+        recorder.record(new RecordedCommand.ResetEvent(event, sourceStages));
         barriers.add(commands.size());
     }
 
     @Override
     public void waitEvents(Event[] events, int sourceStages, int targetStages) {
-        requireRecording("waitEvents");
-        if (events == null) {
-            throw new StatusException(StatusCode.INVALID_ARGUMENT, "waitEvents events array is null");
-        }
-        for (Event event : events) {
-            requireEvent(event, "waitEvents");
-        }
+        waitEvents(events, sourceStages, targetStages, null, null);
+    }
+
+    @Override
+    public void waitEvents(Event[] events, int sourceStages, int targetStages, MemoryBarrier[] memoryBarriers,
+            BufferBarrier[] bufferBarriers) {
+        RecordedCommand.WaitEvents wait = recorder.waitEvents(events, sourceStages, targetStages,
+                memoryBarriers, bufferBarriers);
+        checkBarriers(wait.bufferBarriers());
+        recorder.record(wait);
         barriers.add(commands.size());
     }
 
     @Override
     public void fillBuffer(BufferRef target, int pattern, int patternLength, int flags) {
-        record(CommandCategory.TRANSFER, "fillBuffer", () -> Command.fill(target, pattern, patternLength));
+        recorder.require("fillBuffer", CommandCategory.TRANSFER);
+        Command local = Command.fill(target, pattern, patternLength);
+        add(new RecordedCommand.Fill(target, pattern, patternLength, flags), local);
     }
 
     @Override
     public void updateBuffer(MemorySegment source, BufferRef target, int flags) {
-        record(CommandCategory.TRANSFER, "updateBuffer", () -> Command.update(source, target));
+        recorder.require("updateBuffer", CommandCategory.TRANSFER);
+        Command.Update local = Command.update(source, target);
+        add(new RecordedCommand.Update(local.data(), local.target(), flags), local);
     }
 
     @Override
     public void copyBuffer(BufferRef source, BufferRef target, int flags) {
-        record(CommandCategory.TRANSFER, "copyBuffer", () -> Command.copy(source, target));
+        recorder.require("copyBuffer", CommandCategory.TRANSFER);
+        Command local = Command.copy(source, target);
+        add(new RecordedCommand.Copy(source, target, flags), local);
     }
 
     @Override
     public void dispatch(Executable executable, int function, DispatchConfig config, MemorySegment constants,
             BufferRef[] bindings, long flags) {
-        record(CommandCategory.DISPATCH, "dispatch",
-                () -> Command.dispatch(executable, function, config, constants, bindings, flags));
-        if (!CommandBufferMode.has(mode, CommandBufferMode.UNRETAINED)) {
-            executable.retain();
-            retained.add(executable);
-        }
+        recorder.require("dispatch", CommandCategory.DISPATCH);
+        Command local = Command.dispatch(executable, function, config, constants, bindings, flags);
+        add(CommandRecorder.dispatch(executable, function, config, constants, bindings, flags), local);
+    }
+
+    /** Records the checked command (slots, retention) and keeps its execution form. */
+    private void add(RecordedCommand recorded, Command local) {
+        recorder.record(recorded);
+        local.forEachSlot(usedSlots::set);
+        commands.add(local);
     }
 
     /**
@@ -259,7 +201,7 @@ public final class LocalCommandBuffer implements CommandBuffer {
      *     and was submitted before
      */
     public List<Command> commandsForSubmission() {
-        claimSubmission();
+        recorder.claimSubmission("device.queueExecute");
         return commands;
     }
 
@@ -267,19 +209,13 @@ public final class LocalCommandBuffer implements CommandBuffer {
      * The block program for one submission; same checks as {@link #commandsForSubmission()}.
      */
     public BlockProgram programForSubmission() {
-        claimSubmission();
+        recorder.claimSubmission("device.queueExecute");
         return program;
     }
 
-    private void claimSubmission() {
-        if (state != State.EXECUTABLE) {
-            throw new StatusException(StatusCode.FAILED_PRECONDITION, "command buffer cannot be submitted: it is "
-                    + state + " (call end() first)");
-        }
-        if (CommandBufferMode.has(mode, CommandBufferMode.ONE_SHOT) && !submitted.compareAndSet(false, true)) {
-            throw new StatusException(StatusCode.FAILED_PRECONDITION,
-                    "one-shot command buffer was already submitted once");
-        }
+    /** What was recorded, once ended (FAILED_PRECONDITION before). */
+    public Recording recording() {
+        return recorder.recording();
     }
 
     /** The binding-table slots the recorded commands use. */
@@ -287,58 +223,21 @@ public final class LocalCommandBuffer implements CommandBuffer {
         return usedSlots;
     }
 
-    private void record(int category, String what, Supplier<Command> checked) {
-        requireRecording(what);
-        if (!CommandCategory.has(categories, category)) {
-            throw new StatusException(StatusCode.FAILED_PRECONDITION, what + " needs category "
-                    + CommandCategory.format(category) + " but the command buffer allows "
-                    + CommandCategory.format(categories));
-        }
-        Command command = checked.get();
-        command.forEachSlot(slot -> {
-            if (slot >= bindingCapacity) {
-                throw new StatusException(StatusCode.OUT_OF_RANGE, what + " uses binding slot " + slot
-                        + " but the binding capacity is " + bindingCapacity);
-            }
-        });
-        command.forEachSlot(usedSlots::set);
-        if (!CommandBufferMode.has(mode, CommandBufferMode.UNRETAINED)) {
-            command.forEachDirectBuffer(buffer -> {
-                buffer.retain();
-                retained.add(buffer);
-            });
-        }
-        commands.add(command);
-    }
-
-    private void requireRecording(String what) {
-        if (state != State.RECORDING) {
-            throw new StatusException(StatusCode.FAILED_PRECONDITION, "command buffer " + what
-                    + " needs the recording state but it is " + state);
-        }
-    }
-
-    private static void requireEvent(Event event, String what) {
-        if (event == null) {
-            throw new StatusException(StatusCode.INVALID_ARGUMENT, what + " event is null");
-        }
-    }
-
     @Override
     public void retain() {
-        references.incrementAndGet();
+        references.retain();
     }
 
     @Override
     public void release() {
-        int remaining = references.decrementAndGet();
-        if (remaining > 0) {
-            return;
+        if (references.release(this)) {
+            recorder.releaseRetained();
         }
-        if (remaining < 0) {
-            throw new StatusException(StatusCode.FAILED_PRECONDITION, "command buffer released more times than retained");
-        }
-        retained.forEach(Resource::release);
-        retained.clear();
+    }
+
+    @Override
+    public String toString() {
+        return "local command buffer (" + CommandBufferMode.format(recorder.mode()) + ", "
+                + CommandCategory.format(recorder.categories()) + ", capacity " + recorder.bindingCapacity() + ")";
     }
 }

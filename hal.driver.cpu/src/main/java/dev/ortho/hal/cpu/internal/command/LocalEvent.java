@@ -1,9 +1,7 @@
 package dev.ortho.hal.cpu.internal.command;
 
-import dev.ortho.base.StatusCode;
-import dev.ortho.base.StatusException;
 import dev.ortho.hal.Event;
-import java.util.concurrent.atomic.AtomicInteger;
+import dev.ortho.hal.spi.RefCount;
 
 /**
  * An event of a CPU device. Local command buffers execute their commands strictly in order on
@@ -11,17 +9,20 @@ import java.util.concurrent.atomic.AtomicInteger;
  * Thread-safe.
  */
 public final class LocalEvent implements Event {
-    private final AtomicInteger references = new AtomicInteger(1);
+    private final RefCount references = new RefCount();
 
     @Override
     public void retain() {
-        references.incrementAndGet();
+        references.retain();
     }
 
     @Override
     public void release() {
-        if (references.decrementAndGet() < 0) {
-            throw new StatusException(StatusCode.FAILED_PRECONDITION, "event released more times than retained");
-        }
+        references.release(this);
+    }
+
+    @Override
+    public String toString() {
+        return "local event";
     }
 }

@@ -31,11 +31,11 @@ import dev.ortho.hal.cpu.internal.heap.HeapAllocator;
 import dev.ortho.hal.cpu.internal.heap.HeapBuffer;
 import dev.ortho.hal.frontier.SemaphoreScope;
 import dev.ortho.hal.spi.DeviceQueries;
+import dev.ortho.hal.spi.RefCount;
 import dev.ortho.hal.spi.TimelineSemaphore;
 import dev.ortho.vm.bytecode.ExecutionMode;
 import java.lang.foreign.MemorySegment;
 import java.util.Arrays;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -67,7 +67,7 @@ public abstract class LocalDevice implements Device {
     protected final HeapAllocator allocator;
     private final ExecutableLoaders loaders;
     private final ExecutionMode kernelExecution;
-    private final AtomicInteger references = new AtomicInteger(1);
+    private final RefCount references = new RefCount();
     private final AtomicLong semaphoreCount = new AtomicLong();
     private final AtomicLong poolCount = new AtomicLong();
     /** A tile engine for {@link #runInline}, kept between calls (taken while in use). */
@@ -463,18 +463,14 @@ public abstract class LocalDevice implements Device {
 
     @Override
     public final void retain() {
-        references.incrementAndGet();
+        references.retain();
     }
 
     /** The last release tears the engine down ({@link #engineLastRelease}). */
     @Override
     public final void release() {
-        int remaining = references.decrementAndGet();
-        if (remaining == 0) {
+        if (references.release(this)) {
             engineLastRelease();
-        } else if (remaining < 0) {
-            throw new StatusException(StatusCode.FAILED_PRECONDITION, "device '" + info.name()
-                    + "' released more times than retained");
         }
     }
 }

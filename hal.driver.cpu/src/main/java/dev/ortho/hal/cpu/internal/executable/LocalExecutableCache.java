@@ -8,9 +8,9 @@ import dev.ortho.hal.ExecutableParams;
 import dev.ortho.hal.cpu.kernel.ExecutableLoader;
 import dev.ortho.hal.cpu.kernel.KernelExecutable;
 import dev.ortho.hal.cpu.kernel.LoaderContext;
+import dev.ortho.hal.spi.RefCount;
 import dev.ortho.vm.bytecode.ExecutionMode;
 import java.util.Locale;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * A CPU device's executable cache (IREE's {@code local_executable_cache}): prepares an executable
@@ -21,7 +21,7 @@ public final class LocalExecutableCache implements ExecutableCache {
     private final String identifier;
     private final ExecutableLoaders loaders;
     private final LoaderContext context;
-    private final AtomicInteger references = new AtomicInteger(1);
+    private final RefCount references = new RefCount();
 
     /** A cache whose loaders use the driver's default options. */
     public LocalExecutableCache(String identifier, ExecutableLoaders loaders) {
@@ -114,14 +114,11 @@ public final class LocalExecutableCache implements ExecutableCache {
 
     @Override
     public void retain() {
-        references.incrementAndGet();
+        references.retain();
     }
 
     @Override
     public void release() {
-        if (references.decrementAndGet() < 0) {
-            throw new StatusException(StatusCode.FAILED_PRECONDITION, "executable cache '" + identifier
-                    + "' released more times than retained");
-        }
+        references.release("executable cache '" + identifier + "'");
     }
 }

@@ -10,10 +10,10 @@ import dev.ortho.hal.Pool;
 import dev.ortho.hal.PoolCapabilities;
 import dev.ortho.hal.PoolParams;
 import dev.ortho.hal.PoolStatistics;
+import dev.ortho.hal.spi.RefCount;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 import java.util.function.Predicate;
 
@@ -56,7 +56,7 @@ public abstract class BlockPool<B extends BlockPool.Block> implements Pool {
     private final Device device;
     private final HeapAllocator allocator;
     private final PoolCapabilities capabilities;
-    private final AtomicInteger references = new AtomicInteger(1);
+    private final RefCount references = new RefCount();
     private final List<B> free = new ArrayList<>();
     private long committed;
     private long freeBytes;
@@ -292,25 +292,16 @@ public abstract class BlockPool<B extends BlockPool.Block> implements Pool {
 
     @Override
     public void retain() {
-        int current;
-        do {
-            current = references.get();
-            if (current <= 0) {
-                throw new StatusException(StatusCode.FAILED_PRECONDITION, "retain of pool '" + name
-                        + "' after its last release");
-            }
-        } while (!references.compareAndSet(current, current + 1));
+        if (!references.tryRetain()) {
+            throw new StatusException(StatusCode.FAILED_PRECONDITION, "retain of pool '" + name
+                    + "' after its last release");
+        }
     }
 
     @Override
     public void release() {
-        int remaining = references.decrementAndGet();
-        if (remaining == 0) {
+        if (references.release(this)) {
             shutdown();
-        } else if (remaining < 0) {
-            references.incrementAndGet();
-            throw new StatusException(StatusCode.FAILED_PRECONDITION, "pool '" + name
-                    + "' released more times than retained");
         }
     }
 

@@ -7,9 +7,9 @@ import dev.ortho.hal.BufferUsage;
 import dev.ortho.hal.MappedMemory;
 import dev.ortho.hal.MemoryAccess;
 import dev.ortho.hal.MemoryType;
+import dev.ortho.hal.spi.RefCount;
 import java.lang.foreign.MemorySegment;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * A buffer over host memory: either a root owning an off-heap allocation (or an imported
@@ -38,7 +38,7 @@ public final class HeapBuffer implements Buffer {
     private volatile Runnable free;
     /** Opaque owner token set by {@link #commit} (the pool block a transient came from). */
     private volatile Object commitTag;
-    private final AtomicInteger references = new AtomicInteger(1);
+    private final RefCount references = new RefCount();
     private final AtomicBoolean freed = new AtomicBoolean();
     private final long allocationSize;
     /** Open mappings of this root; guarded by the root's monitor. */
@@ -333,18 +333,13 @@ public final class HeapBuffer implements Buffer {
 
     @Override
     public void retain() {
-        references.incrementAndGet();
+        references.retain();
     }
 
     @Override
     public void release() {
-        int remaining = references.decrementAndGet();
-        if (remaining > 0) {
+        if (!references.release(this)) {
             return;
-        }
-        if (remaining < 0) {
-            throw new StatusException(StatusCode.FAILED_PRECONDITION, "buffer " + this
-                    + " released more times than it was retained");
         }
         if (root != this) {
             root.release();

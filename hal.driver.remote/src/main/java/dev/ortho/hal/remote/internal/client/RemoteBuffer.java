@@ -10,12 +10,12 @@ import dev.ortho.hal.MemoryType;
 import dev.ortho.hal.frontier.Frontier;
 import dev.ortho.hal.remote.internal.protocol.FrameReader;
 import dev.ortho.hal.remote.internal.protocol.Protocol;
+import dev.ortho.hal.spi.RefCount;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -42,7 +42,7 @@ final class RemoteBuffer implements Buffer, RemoteConnection.Target {
     private final long allocationSize;
     private final MemorySegment imported;
     private final Runnable releaseCallback;
-    private final AtomicInteger references = new AtomicInteger(1);
+    private final RefCount references = new RefCount();
     private volatile boolean resolved;
     private volatile StatusException failure;
     private volatile int memoryType;
@@ -336,17 +336,13 @@ final class RemoteBuffer implements Buffer, RemoteConnection.Target {
 
     @Override
     public void retain() {
-        references.incrementAndGet();
+        references.retain();
     }
 
     @Override
     public void release() {
-        int remaining = references.decrementAndGet();
-        if (remaining > 0) {
+        if (!references.release(this)) {
             return;
-        }
-        if (remaining < 0) {
-            throw new StatusException(StatusCode.FAILED_PRECONDITION, this + " released more times than retained");
         }
         if (root != this) {
             root.release();

@@ -8,7 +8,6 @@ import dev.ortho.hal.Buffer;
 import dev.ortho.hal.BufferParams;
 import dev.ortho.hal.BufferRef;
 import dev.ortho.hal.CommandBuffer;
-import dev.ortho.hal.CommandCategory;
 import dev.ortho.hal.Device;
 import dev.ortho.hal.DeviceInfo;
 import dev.ortho.hal.DispatchConfig;
@@ -20,25 +19,20 @@ import dev.ortho.hal.HostCall;
 import dev.ortho.hal.MemoryHeap;
 import dev.ortho.hal.Semaphore;
 import dev.ortho.hal.SemaphoreList;
-import dev.ortho.hal.CommandBufferMode;
 import dev.ortho.hal.DeviceCapability;
 import dev.ortho.hal.frontier.Frontier;
 import dev.ortho.hal.frontier.SemaphoreScope;
 import dev.ortho.hal.spi.DeviceQueries;
 import dev.ortho.hal.remote.internal.protocol.FrameWriter;
 import dev.ortho.hal.remote.internal.protocol.Protocol;
-import dev.ortho.hal.remote.internal.sync.Gate;
+import dev.ortho.hal.remote.internal.protocol.RecordingCodec;
+import dev.ortho.hal.Resource;
+import dev.ortho.hal.spi.CommandRecorder;
+import dev.ortho.hal.spi.RefCount;
 import dev.ortho.hal.spi.TimelineSemaphore;
 import java.lang.foreign.MemorySegment;
 import java.util.Arrays;
 import java.util.List;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.ThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * A device on a remote server ({@code remote://host:port}), IREE's HAL marshalled over a
@@ -59,8 +53,6 @@ import org.slf4j.LoggerFactory;
  * throws UNAVAILABLE; create a new device to reconnect. Thread-safe.
  */
 public final class RemoteDevice implements Device {
-    private static final Logger LOG = LoggerFactory.getLogger(RemoteDevice.class);
-    private static final AtomicInteger HOST_THREADS = new AtomicInteger();
     private static final int HOST_CALL_ARGS = 4;
     /** The identifier {@code hal.device.id} patterns match besides the served device's own. */
     public static final String IDENTIFIER = "remote";
@@ -76,13 +68,9 @@ public final class RemoteDevice implements Device {
             | DeviceCapability.STREAM_ORDERED_REUSE | DeviceCapability.FRONTIERS;
     /** Capabilities every remote device has: its calls are thread-safe and its queues never run on the caller. */
     static final long REMOTE_CAPABILITIES = DeviceCapability.CONCURRENT_SAFE | DeviceCapability.ASYNC_QUEUES;
-    private static final int KNOWN_MODES = CommandBufferMode.ONE_SHOT | CommandBufferMode.ALLOW_INLINE_EXECUTION
-            | CommandBufferMode.UNVALIDATED | CommandBufferMode.UNRETAINED | CommandBufferMode.RETAIN_PROFILE_METADATA
-            | CommandBufferMode.RETAIN_DISPATCH_METADATA;
-
-    /** Encodes one buffer reference into a frame; returns the direct length, or -1 for a slot. */
-    interface RefEncoder {
-        long encode(FrameWriter out, BufferRef ref, String what);
+    /** Checks one buffer reference; returns the direct length, or -1 for a slot. */
+    interface RefCheck {
+        long check(BufferRef ref, String what);
     }
 
     private final RemoteConnection connection;
@@ -92,9 +80,9 @@ public final class RemoteDevice implements Device {
     private final int scopes;
     private final RemoteAllocator allocator;
     private final SemaphoreImports imports;
-    private final AtomicInteger references = new AtomicInteger(1);
+    private final RefCount references = new RefCount();
     private final Runnable onClose;
-    private volatile ExecutorService hostCalls;
+    private final HostCalls hostCalls = new HostCalls(this);
     private volatile boolean closed;
 
     /**
@@ -198,19 +186,7 @@ public final class RemoteDevice implements Device {
     @Override
     public CommandBuffer createCommandBuffer(int mode, int categories, long queueAffinity, int bindingCapacity) {
         requireOpen("createCommandBuffer");
-        if ((mode & ~KNOWN_MODES) != 0) {
-            throw new StatusException(StatusCode.INVALID_ARGUMENT, "command buffer mode 0x" + Integer.toHexString(mode)
-                    + " has unknown bits 0x" + Integer.toHexString(mode & ~KNOWN_MODES) + " (known: "
-                    + CommandBufferMode.format(KNOWN_MODES) + ")");
-        }
-        if (categories == 0 || (categories & ~CommandCategory.ANY) != 0) {
-            throw new StatusException(StatusCode.INVALID_ARGUMENT, "command buffer categories 0x"
-                    + Integer.toHexString(categories) + " must be a non-empty subset of TRANSFER|DISPATCH");
-        }
-        if (bindingCapacity < 0) {
-            throw new StatusException(StatusCode.INVALID_ARGUMENT, "command buffer binding capacity "
-                    + bindingCapacity + " is negative");
-        }
+        CommandRecorder.checkCreate("device.createCommandBuffer", mode, categories, bindingCapacity);
         checkAffinity("createCommandBuffer", queueAffinity);
         return new RemoteCommandBuffer(this, connection.newHandle(), mode, categories, queueAffinity, bindingCapacity);
     }
@@ -241,26 +217,33 @@ public final class RemoteDevice implements Device {
                 + " was not prepared by " + this);
     }
 
-    /** Encodes {@code ref} with the root handle and absolute offset, its range checked. */
-    long encodeRef(FrameWriter out, BufferRef ref, String what) {
-        if (ref == null) {
-            out.putU8(Protocol.REF_NONE);
-            return -1;
-        }
+    /**
+     * Checks a non-null reference: a direct one must be a buffer of this device with its range
+     * inside it (returns the resolved length); an indirect one returns -1 (its slot is the
+     * recorder's to check).
+     */
+    long checkRef(BufferRef ref, String what) {
+        Checks.notNull(ref, what);
         if (ref.isIndirect()) {
-            out.putU8(Protocol.REF_SLOT).putI32(ref.bufferSlot()).putI64(ref.offset()).putI64(ref.length());
             return -1;
         }
         RemoteBuffer buffer = buffer(ref.buffer(), what);
-        long length = Checks.range(what, ref.offset(), ref.length(), buffer.byteLength());
-        out.putU8(Protocol.REF_DIRECT).putI64(buffer.handle()).putI64(buffer.byteOffset() + ref.offset())
-                .putI64(length);
-        return length;
+        return Checks.range(what, ref.offset(), ref.length(), buffer.byteLength());
     }
 
-    /** Checks and encodes a dispatch (shared by the queue and command buffers). */
-    void encodeDispatch(FrameWriter out, RemoteExecutable executable, int function, DispatchConfig config,
-            MemorySegment constants, BufferRef[] bindings, RefEncoder refs, String what) {
+    /** The handle {@link RecordingCodec} sends for a resource of a remote device (root handle for buffers). */
+    static long handleOf(Resource resource) {
+        return switch (resource) {
+            case RemoteBuffer buffer -> buffer.handle();
+            case RemoteEvent event -> event.handle();
+            case RemoteExecutable executable -> executable.handle();
+            default -> throw new StatusException(StatusCode.INTERNAL, resource + " is not a remote resource");
+        };
+    }
+
+    /** Checks a dispatch's arguments against the function (shared by the queue and command buffers). */
+    void checkDispatch(RemoteExecutable executable, int function, DispatchConfig config, MemorySegment constants,
+            BufferRef[] bindings, RefCheck refs, String what) {
         ExecutableFunctionInfo fn = executable.functionInfo(function);
         Checks.notNull(config, what + " config");
         long constantBytes = constants == null ? 0 : constants.byteSize();
@@ -274,16 +257,11 @@ public final class RemoteDevice implements Device {
             throw new StatusException(StatusCode.INVALID_ARGUMENT, what + " of '" + fn.name() + "' has "
                     + bindingCount + " bindings; the function takes " + fn.bindingCount());
         }
-        out.putI64(executable.handle()).putI32(function).putI32(config.workgroupSizeX())
-                .putI32(config.workgroupSizeY()).putI32(config.workgroupSizeZ()).putI32(config.workgroupCountX())
-                .putI32(config.workgroupCountY()).putI32(config.workgroupCountZ());
-        refs.encode(out, config.workgroupCountRef(), what + " workgroup count");
-        out.putI32(config.dynamicLocalMemory());
-        out.putBytes(constants == null ? MemorySegment.NULL : constants, 0, (int) constantBytes);
-        out.putI32(bindingCount);
+        if (config.workgroupCountRef() != null) {
+            refs.check(config.workgroupCountRef(), what + " workgroup count");
+        }
         for (int i = 0; i < bindingCount; i++) {
-            Checks.notNull(bindings[i], what + " binding " + i);
-            refs.encode(out, bindings[i], what + " binding " + i);
+            refs.check(bindings[i], what + " binding " + i);
         }
     }
 
@@ -413,14 +391,16 @@ public final class RemoteDevice implements Device {
     public void queueDispatch(long queueAffinity, SemaphoreList waits, SemaphoreList signals, Executable executable,
             int function, DispatchConfig config, MemorySegment constants, BufferRef[] bindings, long flags) {
         RemoteExecutable remote = executable(executable, "queueDispatch");
-        FrameWriter body = FrameWriter.unframed(128);
-        encodeDispatch(body, remote, function, config, constants, bindings, (out, ref, what) -> {
+        checkDispatch(remote, function, config, constants, bindings, (ref, what) -> {
             if (ref != null && ref.isIndirect()) {
                 throw new StatusException(StatusCode.INVALID_ARGUMENT, what + " is an indirect reference (slot "
                         + ref.bufferSlot() + "); queue dispatches take direct buffers only");
             }
-            return encodeRef(out, ref, what);
+            return checkRef(ref, what);
         }, "queueDispatch");
+        FrameWriter body = FrameWriter.unframed(128);
+        RecordingCodec.writeDispatch(body, remote.handle(), function, config, constants,
+                bindings == null ? List.of() : List.of(bindings), RemoteDevice::handleOf);
         submit(Protocol.QUEUE_DISPATCH, "queueDispatch", queueAffinity, waits, signals, body.size(),
                 out -> out.putAll(body).putI64(flags));
     }
@@ -507,85 +487,8 @@ public final class RemoteDevice implements Device {
             throw new StatusException(StatusCode.INVALID_ARGUMENT, "queueHostCall has " + args.length
                     + " arguments, more than the " + HOST_CALL_ARGS + " a host call takes");
         }
-        long[] callArgs = args == null ? new long[HOST_CALL_ARGS] : Arrays.copyOf(args, HOST_CALL_ARGS);
-        retainAll(waits);
-        retainAll(signals);
-        Gate.open(waits, hostCallExecutor(), failure -> {
-            try {
-                runHostCall(signals, call, callArgs, flags, failure);
-            } finally {
-                releaseAll(waits);
-                releaseAll(signals);
-            }
-        });
-    }
-
-    private void runHostCall(SemaphoreList signals, HostCall call, long[] args, long flags, StatusException failure) {
-        if (failure != null) {
-            signals.fail(failure);
-            return;
-        }
-        if ((flags & HostCall.FLAG_NON_BLOCKING) != 0) {
-            signalQuietly(signals);
-            try {
-                call.call(this, args, SemaphoreList.empty());
-            } catch (RuntimeException e) {
-                LOG.warn("non-blocking host call on {} failed; dropped: {}", this, e.toString());
-            }
-            return;
-        }
-        boolean done;
-        try {
-            done = call.call(this, args, signals);
-        } catch (StatusException e) {
-            signals.fail(e);
-            return;
-        } catch (RuntimeException e) {
-            signals.fail(new StatusException(StatusCode.UNKNOWN, "host call threw " + e, e));
-            return;
-        }
-        if (done) {
-            signalQuietly(signals);
-        }
-    }
-
-    /** Signals on a host-call thread: a failure (e.g. the device closed meanwhile) fails the list instead. */
-    private void signalQuietly(SemaphoreList signals) {
-        try {
-            signals.signal();
-        } catch (StatusException e) {
-            LOG.debug("host call signals on {} failed: {}", this, e.toString());
-            signals.fail(e);
-        }
-    }
-
-    private static void retainAll(SemaphoreList list) {
-        for (int i = 0; i < list.size(); i++) {
-            list.semaphore(i).retain();
-        }
-    }
-
-    private static void releaseAll(SemaphoreList list) {
-        for (int i = 0; i < list.size(); i++) {
-            list.semaphore(i).release();
-        }
-    }
-
-    private ExecutorService hostCallExecutor() {
-        ExecutorService executor = hostCalls;
-        if (executor == null) {
-            synchronized (this) {
-                executor = hostCalls;
-                if (executor == null) {
-                    ThreadPoolExecutor pool = new ThreadPoolExecutor(1, 1, 10, TimeUnit.SECONDS,
-                            new LinkedBlockingQueue<>(), runnable -> Thread.ofPlatform().daemon()
-                                    .name("ortho-remote-host-" + HOST_THREADS.incrementAndGet()).unstarted(runnable));
-                    pool.allowCoreThreadTimeOut(true);
-                    hostCalls = executor = pool;
-                }
-            }
-        }
-        return executor;
+        hostCalls.submit(waits, signals, call, args == null ? new long[HOST_CALL_ARGS]
+                : Arrays.copyOf(args, HOST_CALL_ARGS), flags);
     }
 
     private static long anyToAll(long affinity) {
@@ -601,26 +504,19 @@ public final class RemoteDevice implements Device {
 
     @Override
     public void retain() {
-        references.incrementAndGet();
+        references.retain();
     }
 
     /** The last release disconnects: the server frees everything this device created. */
     @Override
     public void release() {
-        int remaining = references.decrementAndGet();
-        if (remaining > 0) {
+        if (!references.release(this)) {
             return;
-        }
-        if (remaining < 0) {
-            throw new StatusException(StatusCode.FAILED_PRECONDITION, this + " released more times than retained");
         }
         closed = true;
         imports.clear();
         connection.close(new StatusException(StatusCode.CANCELLED, "device closed by its owner"));
-        ExecutorService executor = hostCalls;
-        if (executor != null) {
-            executor.shutdown();
-        }
+        hostCalls.shutdown();
         onClose.run();
     }
 

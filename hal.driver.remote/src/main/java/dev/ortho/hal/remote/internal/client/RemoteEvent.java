@@ -1,16 +1,14 @@
 package dev.ortho.hal.remote.internal.client;
 
-import dev.ortho.base.StatusCode;
-import dev.ortho.base.StatusException;
 import dev.ortho.hal.Event;
 import dev.ortho.hal.remote.internal.protocol.Protocol;
-import java.util.concurrent.atomic.AtomicInteger;
+import dev.ortho.hal.spi.RefCount;
 
 /** An event of a remote device: a handle, created one-way. Thread-safe. */
 final class RemoteEvent implements Event {
     private final RemoteDevice device;
     private final long handle;
-    private final AtomicInteger references = new AtomicInteger(1);
+    private final RefCount references = new RefCount();
 
     RemoteEvent(RemoteDevice device, long handle) {
         this.device = device;
@@ -27,16 +25,13 @@ final class RemoteEvent implements Event {
 
     @Override
     public void retain() {
-        references.incrementAndGet();
+        references.retain();
     }
 
     @Override
     public void release() {
-        int remaining = references.decrementAndGet();
-        if (remaining == 0) {
+        if (references.release(this)) {
             device.connection().sendQuietly(device.connection().request(Protocol.RELEASE).putI64(handle));
-        } else if (remaining < 0) {
-            throw new StatusException(StatusCode.FAILED_PRECONDITION, this + " released more times than retained");
         }
     }
 

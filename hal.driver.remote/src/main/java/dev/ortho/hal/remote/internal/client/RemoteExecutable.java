@@ -5,8 +5,8 @@ import dev.ortho.base.StatusException;
 import dev.ortho.hal.Executable;
 import dev.ortho.hal.ExecutableFunctionInfo;
 import dev.ortho.hal.remote.internal.protocol.Protocol;
+import dev.ortho.hal.spi.RefCount;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * An executable prepared on a remote device. Its function table arrives with the preparation
@@ -17,7 +17,7 @@ final class RemoteExecutable implements Executable {
     private final long handle;
     private final String format;
     private final List<ExecutableFunctionInfo> functions;
-    private final AtomicInteger references = new AtomicInteger(1);
+    private final RefCount references = new RefCount();
 
     RemoteExecutable(RemoteDevice device, long handle, String format, List<ExecutableFunctionInfo> functions) {
         this.device = device;
@@ -65,16 +65,13 @@ final class RemoteExecutable implements Executable {
 
     @Override
     public void retain() {
-        references.incrementAndGet();
+        references.retain();
     }
 
     @Override
     public void release() {
-        int remaining = references.decrementAndGet();
-        if (remaining == 0) {
+        if (references.release(this)) {
             device.connection().sendQuietly(device.connection().request(Protocol.RELEASE).putI64(handle));
-        } else if (remaining < 0) {
-            throw new StatusException(StatusCode.FAILED_PRECONDITION, this + " released more times than retained");
         }
     }
 

@@ -9,9 +9,9 @@ import dev.ortho.hal.ExecutableParams;
 import dev.ortho.hal.remote.internal.protocol.FrameReader;
 import dev.ortho.hal.remote.internal.protocol.FrameWriter;
 import dev.ortho.hal.remote.internal.protocol.Protocol;
+import dev.ortho.hal.spi.RefCount;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * An executable cache of a remote device. Preparation round-trips (the server checks the format
@@ -21,7 +21,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 final class RemoteExecutableCache implements ExecutableCache {
     private final RemoteDevice device;
     private final long handle;
-    private final AtomicInteger references = new AtomicInteger(1);
+    private final RefCount references = new RefCount();
 
     RemoteExecutableCache(RemoteDevice device, long handle) {
         this.device = device;
@@ -70,16 +70,13 @@ final class RemoteExecutableCache implements ExecutableCache {
 
     @Override
     public void retain() {
-        references.incrementAndGet();
+        references.retain();
     }
 
     @Override
     public void release() {
-        int remaining = references.decrementAndGet();
-        if (remaining == 0) {
+        if (references.release(this)) {
             device.connection().sendQuietly(device.connection().request(Protocol.RELEASE).putI64(handle));
-        } else if (remaining < 0) {
-            throw new StatusException(StatusCode.FAILED_PRECONDITION, this + " released more times than retained");
         }
     }
 

@@ -16,7 +16,7 @@ import java.nio.ByteOrder;
  * write-only with DISCARD;
  * {@link #invalidate} fetches again, {@link #flush} sends host writes to the server early, and
  * unmapping a writable mapping sends the whole range (hal.api's helpers such as
- * {@code Buffer.mapCopy} and {@code BufferView.parse} unmap without flushing, as they may on a
+ * {@code Buffer.mapCopy} and {@code BufferViewText.parse} unmap without flushing, as they may on a
  * coherent device). Retains its buffer until closed. Not thread-safe.
  */
 final class RemoteMapping implements MappedMemory {

@@ -1,6 +1,5 @@
 package dev.ortho.hal.remote.internal.client;
 
-import dev.ortho.base.StatusCode;
 import dev.ortho.base.StatusException;
 import dev.ortho.base.Timeout;
 import dev.ortho.hal.Semaphore;
@@ -10,7 +9,7 @@ import dev.ortho.hal.frontier.Frontier;
 import dev.ortho.hal.frontier.SemaphoreScope;
 import dev.ortho.hal.remote.internal.protocol.Protocol;
 import dev.ortho.hal.spi.TimelineSemaphore;
-import java.util.concurrent.atomic.AtomicInteger;
+import dev.ortho.hal.spi.RefCount;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -29,7 +28,7 @@ final class RemoteSemaphore implements Semaphore, RemoteConnection.Target {
     private final TimelineSemaphore mirror;
     /** The largest value a submitted operation will signal. */
     private final AtomicLong owed = new AtomicLong(Long.MIN_VALUE);
-    private final AtomicInteger references = new AtomicInteger(1);
+    private final RefCount references = new RefCount();
 
     RemoteSemaphore(RemoteConnection connection, long handle, long initialValue, SemaphoreScope scope) {
         this.connection = connection;
@@ -126,18 +125,15 @@ final class RemoteSemaphore implements Semaphore, RemoteConnection.Target {
 
     @Override
     public void retain() {
-        references.incrementAndGet();
+        references.retain();
     }
 
     @Override
     public void release() {
-        int remaining = references.decrementAndGet();
-        if (remaining == 0) {
+        if (references.release(this)) {
             connection.unregister(handle);
             connection.sendQuietly(connection.request(Protocol.RELEASE).putI64(handle));
             mirror.release();
-        } else if (remaining < 0) {
-            throw new StatusException(StatusCode.FAILED_PRECONDITION, this + " released more times than retained");
         }
     }
 

@@ -22,7 +22,7 @@ import java.util.List;
 
 /**
  * Decodes the operation part of queue frames (after affinity, waits and signals) into
- * {@link ServerSession.QueueOp}s, resolving handles at once so that an unknown handle fails the
+ * {@link SessionQueue.QueueOp}s, resolving handles at once so that an unknown handle fails the
  * operation when it arrives. Everything an operation uses is added to {@code retained}.
  */
 final class QueueDecoder {
@@ -47,7 +47,7 @@ final class QueueDecoder {
     /**
      * @param transferBytes receives the bytes a transfer touches at index 0 (0 for other operations)
      */
-    static ServerSession.QueueOp decode(ServerSession session, int opcode, FrameReader in, HandleTable handles,
+    static SessionQueue.QueueOp decode(ServerSession session, int opcode, FrameReader in, HandleTable handles,
             Device device, long affinity, SemaphoreList waitList, List<Resource> retained, long[] transferBytes) {
         return switch (opcode) {
             case Protocol.QUEUE_ALLOCA -> waitList.poll()
@@ -150,7 +150,7 @@ final class QueueDecoder {
      * next may name it, as iree-compile's programs do) and commits the memory when they are
      * reached, committing nothing if one fails (its signal then fails, and so do the client's).
      */
-    private static ServerSession.QueueOp alloca(ServerSession session, FrameReader in, HandleTable handles,
+    private static SessionQueue.QueueOp alloca(ServerSession session, FrameReader in, HandleTable handles,
             Device device, long affinity, SemaphoreList deviceWaits) {
         long handle = in.i64("buffer");
         BufferParams params = new BufferParams(in.i32("memory type"), in.i32("access"), in.i32("usage"),
@@ -196,7 +196,7 @@ final class QueueDecoder {
      * zero-byte allocation with the same params (which also checks them now, as a local device
      * does before waiting).
      */
-    private static ServerSession.QueueOp deferredAlloca(ServerSession session, FrameReader in, HandleTable handles,
+    private static SessionQueue.QueueOp deferredAlloca(ServerSession session, FrameReader in, HandleTable handles,
             Device device, long affinity, List<Resource> retained) {
         long handle = in.i64("buffer");
         BufferParams params = new BufferParams(in.i32("memory type"), in.i32("access"), in.i32("usage"),
@@ -225,7 +225,7 @@ final class QueueDecoder {
             throw e;
         }
         use(pending, retained);
-        return new ServerSession.QueueOp() {
+        return new SessionQueue.QueueOp() {
             @Override
             public void run(SemaphoreList waits, SemaphoreList signals) {
                 TimelineSemaphore allocated = new TimelineSemaphore("alloca " + handle, 0);
@@ -313,40 +313,5 @@ final class QueueDecoder {
     static <T extends Resource> T use(T resource, List<Resource> retained) {
         retained.add(resource);
         return resource;
-    }
-
-    static BufferRef ref(FrameReader in, HandleTable handles, List<Resource> retained) {
-        int kind = in.u8("buffer reference kind");
-        return switch (kind) {
-            case Protocol.REF_NONE -> null;
-            case Protocol.REF_DIRECT -> {
-                Buffer buffer = use(handles.get(in.i64("buffer"), Buffer.class, "referenced buffer"), retained);
-                yield BufferRef.of(buffer, in.i64("offset"), in.i64("length"));
-            }
-            case Protocol.REF_SLOT -> BufferRef.slot(in.i32("slot"), in.i64("offset"), in.i64("length"));
-            default -> throw new StatusException(StatusCode.INVALID_ARGUMENT, "buffer reference kind " + kind
-                    + " is not 0, 1 or 2");
-        };
-    }
-
-    static BufferRef[] refs(FrameReader in, HandleTable handles, List<Resource> retained) {
-        int count = in.count("bindings");
-        BufferRef[] refs = new BufferRef[count];
-        for (int i = 0; i < count; i++) {
-            refs[i] = ref(in, handles, retained);
-        }
-        return refs;
-    }
-
-    static DispatchConfig config(FrameReader in, HandleTable handles, List<Resource> retained) {
-        int sx = in.i32("workgroup size x");
-        int sy = in.i32("workgroup size y");
-        int sz = in.i32("workgroup size z");
-        int cx = in.i32("workgroup count x");
-        int cy = in.i32("workgroup count y");
-        int cz = in.i32("workgroup count z");
-        BufferRef countRef = ref(in, handles, retained);
-        int local = in.i32("dynamic local memory");
-        return new DispatchConfig(sx, sy, sz, cx, cy, cz, countRef, local);
     }
 }

@@ -3,14 +3,9 @@ package dev.ortho.hal.remote.internal.server;
 import dev.ortho.base.StatusCode;
 import dev.ortho.base.StatusException;
 import dev.ortho.hal.AllocatorStatistics;
-import dev.ortho.hal.BindingTable;
 import dev.ortho.hal.Buffer;
 import dev.ortho.hal.BufferParams;
-import dev.ortho.hal.BufferRef;
-import dev.ortho.hal.CommandBuffer;
 import dev.ortho.hal.Device;
-import dev.ortho.hal.DispatchConfig;
-import dev.ortho.hal.Event;
 import dev.ortho.hal.Executable;
 import dev.ortho.hal.ExecutableCache;
 import dev.ortho.hal.ExecutableFunctionInfo;
@@ -18,7 +13,6 @@ import dev.ortho.hal.ExecutableParams;
 import dev.ortho.hal.MemoryHeap;
 import dev.ortho.hal.Resource;
 import dev.ortho.hal.Semaphore;
-import dev.ortho.hal.SemaphoreList;
 import dev.ortho.hal.frontier.Frontier;
 import dev.ortho.hal.frontier.SemaphoreScope;
 import dev.ortho.hal.remote.ServerOptions;
@@ -32,10 +26,7 @@ import dev.ortho.hal.remote.internal.transport.Transport;
 import dev.ortho.hal.spi.TimelineSemaphore;
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -47,7 +38,8 @@ import org.slf4j.LoggerFactory;
 /**
  * One client of a device server: authenticates it (HELLO's nonce, AUTH's HMAC of it), owns its
  * device and handle table, decodes its frames (on the I/O thread) and runs its queue operations
- * once their waits are reached (through a {@link Gate} onto a {@link SerialExecutor}); buffer
+ * once their waits are reached ({@link SessionQueue}, through a {@link Gate} onto a
+ * {@link SerialExecutor}); buffer
  * allocations and executable preparations run on that executor too, in arrival order, so a slow
  * one never stalls the I/O thread.
  *
@@ -69,8 +61,7 @@ public final class ServerSession implements Transport.Listener {
     private final SerialExecutor serial;
     private final Consumer<ServerSession> onClose;
     private final HandleTable handles;
-    private final Set<Gate> pending = ConcurrentHashMap.newKeySet();
-    private final AtomicInteger inFlight = new AtomicInteger();
+    private final SessionQueue queues;
     private final AtomicBoolean closed = new AtomicBoolean();
     private final String name = "client " + CLIENTS.incrementAndGet();
     private volatile Device device;
@@ -96,6 +87,7 @@ public final class ServerSession implements Transport.Listener {
         this.serial = new SerialExecutor(pool);
         this.onClose = onClose;
         this.handles = new HandleTable(options.maxHandles(), options.maxMemoryBytes(), budget);
+        this.queues = new SessionQueue(this, handles, options, serial, closed);
     }
 
     /**
@@ -400,7 +392,7 @@ public final class ServerSession implements Transport.Listener {
             }
             default -> {
                 if (in.opcode() >= Protocol.QUEUE_ALLOCA && in.opcode() <= Protocol.QUEUE_BARRIER) {
-                    queue(in);
+                    queues.queue(in, device);
                 } else {
                     throw new StatusException(StatusCode.INVALID_ARGUMENT, "unknown opcode " + in.opcode());
                 }
@@ -525,169 +517,6 @@ public final class ServerSession implements Transport.Listener {
         send(out);
     }
 
-    /** Decodes a queue operation; its errors fail its signals instead of answering. */
-    private void queue(FrameReader in) {
-        int opcode = in.opcode();
-        long affinity = in.i64("affinity");
-        long[][] waits = semaphoreList(in, "waits");
-        long[][] signals = semaphoreList(in, "signals");
-        SemaphoreList signalList;
-        try {
-            signalList = resolve(signals, "signal");
-        } catch (StatusException e) {
-            failUnresolved(signals, e); // reported through every signal: the device is not lost
-            if (in.isMalformed()) {
-                throw e;
-            }
-            return;
-        }
-        notifyOnSignal(signals, signalList);
-        List<Resource> retained = new ArrayList<>();
-        QueueOp op = null;
-        SemaphoreList waitList;
-        long[] transferBytes = new long[1];
-        try {
-            waitList = resolve(waits, "wait");
-            op = QueueDecoder.decode(this, opcode, in, handles, device, affinity, waitList, retained, transferBytes);
-            in.end();
-            if (inFlight.get() >= options.maxInFlight()) {
-                throw new StatusException(StatusCode.RESOURCE_EXHAUSTED, name + " has " + inFlight.get()
-                        + " queue operations in flight, its quota");
-            }
-        } catch (StatusException e) {
-            if (op != null) {
-                op.abandon(e);
-            }
-            signalList.fail(e);
-            if (in.isMalformed()) {
-                throw e;
-            }
-            return;
-        }
-        if (QueueDecoder.cheap(opcode, transferBytes[0]) && waitList.poll()) {
-            // nothing holds it and it is short: run it here, saving the hand-off to an executor thread
-            try {
-                op.run(waitList, signalList);
-            } catch (StatusException e) {
-                signalList.fail(e);
-            } catch (RuntimeException e) {
-                signalList.fail(new StatusException(StatusCode.INTERNAL, "queue operation failed: " + e, e));
-            }
-            return;
-        }
-        submit(waitList, signalList, retained, op);
-    }
-
-    /** A decoded queue operation, run once its waits are reached. */
-    interface QueueOp {
-        void run(SemaphoreList waits, SemaphoreList signals);
-
-        /** Called instead of {@link #run} when the operation will never run (a failed wait, a disconnect). */
-        default void abandon(StatusException status) {
-        }
-    }
-
-    private void submit(SemaphoreList waits, SemaphoreList signals, List<Resource> retained, QueueOp op) {
-        for (int i = 0; i < waits.size(); i++) {
-            retained.add(waits.semaphore(i));
-        }
-        for (int i = 0; i < signals.size(); i++) {
-            retained.add(signals.semaphore(i));
-        }
-        for (Resource resource : retained) {
-            resource.retain();
-        }
-        inFlight.incrementAndGet();
-        Gate[] self = new Gate[1];
-        Gate gate = Gate.open(waits, serial, failure -> {
-            try {
-                if (failure != null) {
-                    op.abandon(failure);
-                    signals.fail(failure);
-                } else if (closed.get()) {
-                    StatusException cancelled = new StatusException(StatusCode.CANCELLED, name + " disconnected");
-                    op.abandon(cancelled);
-                    signals.fail(cancelled);
-                } else {
-                    op.run(waits, signals);
-                }
-            } catch (StatusException e) {
-                signals.fail(e);
-            } catch (RuntimeException e) {
-                signals.fail(new StatusException(StatusCode.INTERNAL, "queue operation failed: " + e, e));
-            } finally {
-                inFlight.decrementAndGet();
-                for (Resource resource : retained) {
-                    resource.release();
-                }
-                if (self[0] != null) {
-                    pending.remove(self[0]);
-                }
-            }
-        });
-        self[0] = gate;
-        if (!gate.hasFired()) {
-            pending.add(gate);
-            if (gate.hasFired()) {
-                pending.remove(gate);
-            }
-        }
-    }
-
-    private static long[][] semaphoreList(FrameReader in, String field) {
-        int count = in.count(field);
-        long[][] list = new long[2][count];
-        for (int i = 0; i < count; i++) {
-            list[0][i] = in.i64(field + " handle");
-            list[1][i] = in.i64(field + " value");
-        }
-        return list;
-    }
-
-    private SemaphoreList resolve(long[][] list, String what) {
-        Semaphore[] semaphores = new Semaphore[list[0].length];
-        for (int i = 0; i < semaphores.length; i++) {
-            semaphores[i] = handles.get(list[0][i], Semaphore.class, what + " semaphore");
-        }
-        return SemaphoreList.of(semaphores, list[1]);
-    }
-
-    /**
-     * An operation whose signal list cannot be resolved fails every semaphore in it: the ones the
-     * server has, and (by a report, one per entry, as for any signal) the client's view of each.
-     */
-    private void failUnresolved(long[][] signals, StatusException status) {
-        for (long handle : signals[0]) {
-            try {
-                handles.get(handle, Semaphore.class, "signal semaphore").fail(status);
-            } catch (StatusException unresolved) {
-                // only the client's view exists
-            }
-            send(FrameWriter.frame(Protocol.SEMAPHORE_FAILED, 0).putI64(handle).putStatus(status));
-        }
-    }
-
-    /** Reports each signal to the client when it happens (or fails), with its frontier. */
-    private void notifyOnSignal(long[][] handlesAndValues, SemaphoreList signals) {
-        for (int i = 0; i < signals.size(); i++) {
-            long handle = handlesAndValues[0][i];
-            signals.semaphore(i).addTimepoint(signals.value(i), (semaphore, value, failure) -> {
-                if (failure != null) {
-                    send(FrameWriter.frame(Protocol.SEMAPHORE_FAILED, 0).putI64(handle).putStatus(failure));
-                    return;
-                }
-                Frontier frontier = new Frontier(TimelineSemaphore.DEFAULT_FRONTIER_AXES);
-                try {
-                    semaphore.frontierAt(value, frontier);
-                } catch (StatusException failedMeanwhile) {
-                    frontier.reset();
-                }
-                send(FrameWriter.frame(Protocol.SEMAPHORE_REACHED, 0).putI64(handle).putI64(value)
-                        .putFrontier(frontier));
-            });
-        }
-    }
-
     void send(FrameWriter frame) {
         transport.send(frame.finish());
     }
@@ -716,9 +545,7 @@ public final class ServerSession implements Transport.Listener {
         LOG.debug("{} disconnected: {}", name, reason.toString());
         StatusException cancelled = new StatusException(StatusCode.CANCELLED, name + " disconnected: "
                 + reason.getMessage());
-        for (Gate gate : pending) {
-            gate.abort(cancelled);
-        }
+        queues.abortAll(cancelled);
         serial.execute(() -> {
             // after every aborted operation has released what it held
             handles.clear();

@@ -1,0 +1,221 @@
+package dev.ortho.hal.remote.internal.server;
+
+import dev.ortho.base.StatusCode;
+import dev.ortho.base.StatusException;
+import dev.ortho.hal.Device;
+import dev.ortho.hal.Resource;
+import dev.ortho.hal.Semaphore;
+import dev.ortho.hal.SemaphoreList;
+import dev.ortho.hal.frontier.Frontier;
+import dev.ortho.hal.remote.ServerOptions;
+import dev.ortho.hal.remote.internal.protocol.FrameReader;
+import dev.ortho.hal.remote.internal.protocol.FrameWriter;
+import dev.ortho.hal.remote.internal.protocol.Protocol;
+import dev.ortho.hal.remote.internal.sync.Gate;
+import dev.ortho.hal.remote.internal.sync.SerialExecutor;
+import dev.ortho.hal.spi.TimelineSemaphore;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The queue operations of one {@link ServerSession}: decodes them ({@link QueueDecoder}), holds
+ * each behind a {@link Gate} until its waits are reached and runs it on the session's
+ * {@link SerialExecutor} (a short one whose waits are reached runs at once on the I/O thread),
+ * reports every signal to the client with its frontier, and aborts what is held when the client
+ * disconnects. A decoding error fails the operation's signals instead of answering. Thread-safe.
+ */
+final class SessionQueue {
+    private final ServerSession session;
+    private final HandleTable handles;
+    private final ServerOptions options;
+    private final SerialExecutor serial;
+    private final AtomicBoolean closed;
+    private final String name;
+    private final Set<Gate> pending = ConcurrentHashMap.newKeySet();
+    private final AtomicInteger inFlight = new AtomicInteger();
+
+    /** @param closed the session's closed flag: operations released after it is set are cancelled */
+    SessionQueue(ServerSession session, HandleTable handles, ServerOptions options, SerialExecutor serial,
+            AtomicBoolean closed) {
+        this.session = session;
+        this.handles = handles;
+        this.options = options;
+        this.serial = serial;
+        this.closed = closed;
+        this.name = session.toString();
+    }
+
+    /** Aborts every operation still waiting (a disconnect): each fails its signals with {@code cancelled}. */
+    void abortAll(StatusException cancelled) {
+        for (Gate gate : pending) {
+            gate.abort(cancelled);
+        }
+    }
+
+    /** Decodes a queue operation; its errors fail its signals instead of answering. */
+    void queue(FrameReader in, Device device) {
+        int opcode = in.opcode();
+        long affinity = in.i64("affinity");
+        long[][] waits = semaphoreList(in, "waits");
+        long[][] signals = semaphoreList(in, "signals");
+        SemaphoreList signalList;
+        try {
+            signalList = resolve(signals, "signal");
+        } catch (StatusException e) {
+            failUnresolved(signals, e); // reported through every signal: the device is not lost
+            if (in.isMalformed()) {
+                throw e;
+            }
+            return;
+        }
+        notifyOnSignal(signals, signalList);
+        List<Resource> retained = new ArrayList<>();
+        QueueOp op = null;
+        SemaphoreList waitList;
+        long[] transferBytes = new long[1];
+        try {
+            waitList = resolve(waits, "wait");
+            op = QueueDecoder.decode(session, opcode, in, handles, device, affinity, waitList, retained, transferBytes);
+            in.end();
+            if (inFlight.get() >= options.maxInFlight()) {
+                throw new StatusException(StatusCode.RESOURCE_EXHAUSTED, name + " has " + inFlight.get()
+                        + " queue operations in flight, its quota");
+            }
+        } catch (StatusException e) {
+            if (op != null) {
+                op.abandon(e);
+            }
+            signalList.fail(e);
+            if (in.isMalformed()) {
+                throw e;
+            }
+            return;
+        }
+        if (QueueDecoder.cheap(opcode, transferBytes[0]) && waitList.poll()) {
+            // nothing holds it and it is short: run it here, saving the hand-off to an executor thread
+            try {
+                op.run(waitList, signalList);
+            } catch (StatusException e) {
+                signalList.fail(e);
+            } catch (RuntimeException e) {
+                signalList.fail(new StatusException(StatusCode.INTERNAL, "queue operation failed: " + e, e));
+            }
+            return;
+        }
+        submit(waitList, signalList, retained, op);
+    }
+
+    /** A decoded queue operation, run once its waits are reached. */
+    interface QueueOp {
+        void run(SemaphoreList waits, SemaphoreList signals);
+
+        /** Called instead of {@link #run} when the operation will never run (a failed wait, a disconnect). */
+        default void abandon(StatusException status) {
+        }
+    }
+
+    private void submit(SemaphoreList waits, SemaphoreList signals, List<Resource> retained, QueueOp op) {
+        for (int i = 0; i < waits.size(); i++) {
+            retained.add(waits.semaphore(i));
+        }
+        for (int i = 0; i < signals.size(); i++) {
+            retained.add(signals.semaphore(i));
+        }
+        for (Resource resource : retained) {
+            resource.retain();
+        }
+        inFlight.incrementAndGet();
+        Gate[] self = new Gate[1];
+        Gate gate = Gate.open(waits, serial, failure -> {
+            try {
+                if (failure != null) {
+                    op.abandon(failure);
+                    signals.fail(failure);
+                } else if (closed.get()) {
+                    StatusException cancelled = new StatusException(StatusCode.CANCELLED, name + " disconnected");
+                    op.abandon(cancelled);
+                    signals.fail(cancelled);
+                } else {
+                    op.run(waits, signals);
+                }
+            } catch (StatusException e) {
+                signals.fail(e);
+            } catch (RuntimeException e) {
+                signals.fail(new StatusException(StatusCode.INTERNAL, "queue operation failed: " + e, e));
+            } finally {
+                inFlight.decrementAndGet();
+                for (Resource resource : retained) {
+                    resource.release();
+                }
+                if (self[0] != null) {
+                    pending.remove(self[0]);
+                }
+            }
+        });
+        self[0] = gate;
+        if (!gate.hasFired()) {
+            pending.add(gate);
+            if (gate.hasFired()) {
+                pending.remove(gate);
+            }
+        }
+    }
+
+    private static long[][] semaphoreList(FrameReader in, String field) {
+        int count = in.count(field);
+        long[][] list = new long[2][count];
+        for (int i = 0; i < count; i++) {
+            list[0][i] = in.i64(field + " handle");
+            list[1][i] = in.i64(field + " value");
+        }
+        return list;
+    }
+
+    private SemaphoreList resolve(long[][] list, String what) {
+        Semaphore[] semaphores = new Semaphore[list[0].length];
+        for (int i = 0; i < semaphores.length; i++) {
+            semaphores[i] = handles.get(list[0][i], Semaphore.class, what + " semaphore");
+        }
+        return SemaphoreList.of(semaphores, list[1]);
+    }
+
+    /**
+     * An operation whose signal list cannot be resolved fails every semaphore in it: the ones the
+     * server has, and (by a report, one per entry, as for any signal) the client's view of each.
+     */
+    private void failUnresolved(long[][] signals, StatusException status) {
+        for (long handle : signals[0]) {
+            try {
+                handles.get(handle, Semaphore.class, "signal semaphore").fail(status);
+            } catch (StatusException unresolved) {
+                // only the client's view exists
+            }
+            session.send(FrameWriter.frame(Protocol.SEMAPHORE_FAILED, 0).putI64(handle).putStatus(status));
+        }
+    }
+
+    /** Reports each signal to the client when it happens (or fails), with its frontier. */
+    private void notifyOnSignal(long[][] handlesAndValues, SemaphoreList signals) {
+        for (int i = 0; i < signals.size(); i++) {
+            long handle = handlesAndValues[0][i];
+            signals.semaphore(i).addTimepoint(signals.value(i), (semaphore, value, failure) -> {
+                if (failure != null) {
+                    session.send(FrameWriter.frame(Protocol.SEMAPHORE_FAILED, 0).putI64(handle).putStatus(failure));
+                    return;
+                }
+                Frontier frontier = new Frontier(TimelineSemaphore.DEFAULT_FRONTIER_AXES);
+                try {
+                    semaphore.frontierAt(value, frontier);
+                } catch (StatusException failedMeanwhile) {
+                    frontier.reset();
+                }
+                session.send(FrameWriter.frame(Protocol.SEMAPHORE_REACHED, 0).putI64(handle).putI64(value)
+                        .putFrontier(frontier));
+            });
+        }
+    }
+}

@@ -1,0 +1,158 @@
+package dev.ortho.vm.bytecode;
+
+import static dev.ortho.vm.bytecode.Compiler.CD_BUFFER;
+import static dev.ortho.vm.bytecode.Compiler.CD_REF;
+import static dev.ortho.vm.bytecode.Compiler.CD_SUPPORT;
+import static dev.ortho.vm.bytecode.MethodFrame.reg;
+import static java.lang.constant.ConstantDescs.CD_byte;
+import static java.lang.constant.ConstantDescs.CD_double;
+import static java.lang.constant.ConstantDescs.CD_float;
+import static java.lang.constant.ConstantDescs.CD_int;
+import static java.lang.constant.ConstantDescs.CD_long;
+import static java.lang.constant.ConstantDescs.CD_short;
+import static java.lang.constant.ConstantDescs.CD_void;
+
+import dev.ortho.vm.bytecode.Compiler.Insn;
+import dev.ortho.vm.internal.isa.CoreOps;
+import java.lang.classfile.CodeBuilder;
+import java.lang.classfile.Label;
+import java.lang.constant.ClassDesc;
+import java.lang.constant.ConstantDescs;
+import java.lang.constant.MethodTypeDesc;
+
+/**
+ * Emits {@code vm.buffer} element loads and stores (core i8..i64, and the f32/f64 ones for
+ * {@link FloatOpEmitter}) for {@link FunctionEmitter}: the index is checked against the buffer's
+ * length (and its mutability) inline and then the buffer's {@code MemorySegment} is accessed
+ * from the generated code itself, so each access site gets its own receiver profile; an access
+ * that fails the check calls the {@link dev.ortho.vm.VmBuffer} method, which throws the
+ * interpreter's error.
+ */
+final class BufferOpEmitter {
+    private static final ClassDesc CD_SEGMENT = ClassDesc.of("java.lang.foreign.MemorySegment");
+
+    private final MethodFrame fr;
+    private final CodeBuilder cb;
+
+    BufferOpEmitter(MethodFrame fr) {
+        this.fr = fr;
+        this.cb = fr.cb;
+    }
+
+    /** A vm.buffer element type: VmBuffer method suffix, log2 size, value type and the layout constant. */
+    enum Elem {
+        I8("I8", 0, CD_byte, "OfByte"),
+        I16("I16", 1, CD_short, "OfShort"),
+        I32("I32", 2, CD_int, "OfInt"),
+        I64("I64", 3, CD_long, "OfLong"),
+        F32("F32", 2, CD_float, "OfFloat"),
+        F64("F64", 3, CD_double, "OfDouble");
+
+        final String suffix;
+        final int shift;
+        final ClassDesc value;
+        final ClassDesc layout;
+
+        Elem(String suffix, int shift, ClassDesc value, String layout) {
+            this.suffix = suffix;
+            this.shift = shift;
+            this.value = value;
+            this.layout = ClassDesc.of("java.lang.foreign.ValueLayout$" + layout);
+        }
+    }
+    /**
+     * Loads the buffer in ref operand 0 into {@code fr.tmpBuf} and the element index (i64 operand 1)
+     * into {@code fr.tmpIdx}, and the checked byte offset (or -1) into {@code fr.tmpOff}.
+     */
+    private void bufferAddress(Insn i, Elem e, String what, boolean write) {
+        fr.setPc(i.pc());
+        cb.aload(fr.ref(reg(i, 0))).loadConstant(what);
+        fr.support("buffer", CD_BUFFER, CD_REF, ConstantDescs.CD_String);
+        cb.astore(fr.tmpBuf);
+        fr.ld(i.a(1), 'I');
+        cb.lstore(fr.tmpIdx);
+        cb.aload(fr.tmpBuf).lload(fr.tmpIdx).loadConstant(e.shift);
+        fr.support(write ? "offsetRw" : "offset", CD_long, CD_BUFFER, CD_long, CD_int);
+        cb.lstore(fr.tmpOff);
+    }
+
+    /** Pushes element {@code e} of the buffer access in operands 0 (buffer) and 1 (index). */
+    void load(Insn i, Elem e, String what) {
+        bufferAddress(i, e, what, false);
+        Label slow = cb.newLabel();
+        Label done = cb.newLabel();
+        cb.lload(fr.tmpOff).lconst_0().lcmp().iflt(slow);
+        cb.aload(fr.tmpBuf).invokevirtual(CD_BUFFER, "segment", MethodTypeDesc.of(CD_SEGMENT));
+        cb.getstatic(CD_SUPPORT, "L_" + e.suffix, e.layout).lload(fr.tmpOff);
+        cb.invokeinterface(CD_SEGMENT, "get", MethodTypeDesc.of(e.value, e.layout, CD_long));
+        cb.goto_(done);
+        cb.labelBinding(slow);
+        cb.aload(fr.tmpBuf).lload(fr.tmpIdx);
+        cb.invokevirtual(CD_BUFFER, "load" + e.suffix, MethodTypeDesc.of(e.value, CD_long));
+        cb.labelBinding(done);
+    }
+
+    /** Stores access 2 (read as {@code t}, narrowed to {@code e}) at the buffer access in operands 0 and 1. */
+    void store(Insn i, Elem e, String what, char t) {
+        bufferAddress(i, e, what, true);
+        Label slow = cb.newLabel();
+        Label done = cb.newLabel();
+        cb.lload(fr.tmpOff).lconst_0().lcmp().iflt(slow);
+        cb.aload(fr.tmpBuf).invokevirtual(CD_BUFFER, "segment", MethodTypeDesc.of(CD_SEGMENT));
+        cb.getstatic(CD_SUPPORT, "L_" + e.suffix, e.layout).lload(fr.tmpOff);
+        storeValue(i, e, t);
+        cb.invokeinterface(CD_SEGMENT, "set", MethodTypeDesc.of(CD_void, e.layout, CD_long, e.value));
+        cb.goto_(done);
+        cb.labelBinding(slow);
+        cb.aload(fr.tmpBuf).lload(fr.tmpIdx);
+        storeValue(i, e, t);
+        cb.invokevirtual(CD_BUFFER, "store" + e.suffix, MethodTypeDesc.of(CD_void, CD_long, e.value));
+        cb.labelBinding(done);
+    }
+
+    private void storeValue(Insn i, Elem e, char t) {
+        fr.ld(i.a(2), t);
+        if (e == Elem.I8) {
+            cb.i2b();
+        } else if (e == Elem.I16) {
+            cb.i2s();
+        }
+    }
+
+
+    /** Emits the core {@code vm.buffer.load/store} op {@code i}; false if it is not one. */
+    boolean emit(Insn i) {
+        switch (i.opcode()) {
+            case CoreOps.BUFFER_LOAD_I8_U, CoreOps.BUFFER_LOAD_I8_S -> {
+                load(i, Elem.I8, "source_buffer");
+                if (i.opcode() == CoreOps.BUFFER_LOAD_I8_U) {
+                    cb.loadConstant(0xFF).iand();
+                }
+                fr.st(i.a(2), 'i');
+            }
+            case CoreOps.BUFFER_LOAD_I16_U, CoreOps.BUFFER_LOAD_I16_S -> {
+                load(i, Elem.I16, "source_buffer");
+                if (i.opcode() == CoreOps.BUFFER_LOAD_I16_U) {
+                    cb.loadConstant(0xFFFF).iand();
+                }
+                fr.st(i.a(2), 'i');
+            }
+            case CoreOps.BUFFER_LOAD_I32 -> {
+                load(i, Elem.I32, "source_buffer");
+                fr.st(i.a(2), 'i');
+            }
+            case CoreOps.BUFFER_LOAD_I64 -> {
+                load(i, Elem.I64, "source_buffer");
+                fr.st(i.a(2), 'I');
+            }
+            case CoreOps.BUFFER_STORE_I8 -> store(i, Elem.I8, "target_buffer", 'i');
+            case CoreOps.BUFFER_STORE_I16 -> store(i, Elem.I16, "target_buffer", 'i');
+            case CoreOps.BUFFER_STORE_I32 -> store(i, Elem.I32, "target_buffer", 'i');
+            case CoreOps.BUFFER_STORE_I64 -> store(i, Elem.I64, "target_buffer", 'I');
+            default -> {
+                return false;
+            }
+        }
+        return true;
+    }
+}

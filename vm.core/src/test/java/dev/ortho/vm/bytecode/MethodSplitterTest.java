@@ -1,0 +1,267 @@
+package dev.ortho.vm.bytecode;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.ortho.base.StatusException;
+import dev.ortho.vm.AbstractRefObject;
+import dev.ortho.vm.Context;
+import dev.ortho.vm.Instance;
+import dev.ortho.vm.Invocation;
+import dev.ortho.vm.VmBuffer;
+import dev.ortho.vm.VmList;
+import dev.ortho.vm.asm.Assembler;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Functions whose JVM method would reach HotSpot's 8,000-byte {@code HugeMethodLimit} are split
+ * into several methods ({@link MethodSplitter}) and still behave exactly as interpreted: results,
+ * trap status, message and backtrace, ref counts.
+ */
+class MethodSplitterTest {
+
+    /** A function far over the limit: a loop whose body alone is larger, then straight-line code, a trap path. */
+    static String bigModule() {
+        StringBuilder loop = new StringBuilder();
+        StringBuilder tail = new StringBuilder();
+        for (int k = 0; k < 700; k++) {
+            loop.append("  %i3 = vm.add.i32 %i3, %i2\n  %i3 = vm.xor.i32 %i3, %i5\n");
+            loop.append("  %i6 = vm.mul.f32 %i6, %i7\n  %i6 = vm.add.f32 %i6, %i7\n");
+            if (k % 50 == 0) {
+                loop.append("  vm.buffer.store.i32 %i3, %r0, %i8:9\n  %i5 = vm.buffer.load.i32 %r0, %i8:9\n");
+            }
+            tail.append("  %i10:11 = vm.add.i64 %i10:11, %i12:13\n  %i10:11 = vm.mul.i64 %i10:11, %i12:13\n");
+        }
+        return """
+                vm.module @big version 0
+                vm.type i32
+                vm.type i64
+                vm.type f32
+                vm.type !vm.buffer
+
+                vm.export @small
+                vm.func @small(%i0: i32) -> (i32) {
+                ^bb0:
+                  %i1 = vm.const.i32 2
+                  %i0 = vm.mul.i32 %i0, %i1
+                  vm.return %i0
+                }
+
+                vm.func @large(%i0: i32, %r0: !vm.buffer) -> (i32, i64) {
+                ^bb0:
+                  %i1 = vm.const.i32 1
+                  %i2 = vm.const.i32.zero
+                  %i3 = vm.const.i32 7
+                  %i5 = vm.const.i32 3
+                  %i6 = vm.const.f32 1.5
+                  %i7 = vm.const.f32 0.25
+                  %i8:9 = vm.const.i64 4
+                  %i10:11 = vm.const.i64 1
+                  %i12:13 = vm.const.i64 3
+                  %r1 = vm.assign.ref %r0
+                  vm.br ^bb1()
+                ^bb1:
+                """ + loop + """
+                  %i2 = vm.add.i32 %i2, %i1
+                  %i4 = vm.cmp.lt.i32.s %i2, %i0
+                  vm.cond_br %i4, ^bb1(), ^bb2()
+                ^bb2:
+                """ + tail + """
+                  %i4 = vm.call @big:0(%i3)
+                  %i14 = vm.cast.f32.si32 %i6
+                  %i4 = vm.add.i32 %i4, %i14
+                  %i15 = vm.const.i32 5
+                  %i15 = vm.sub.i32 %i0, %i15
+                  %i4 = vm.div.i32.s %i4, %i15
+                  vm.return %i4, %i10:11
+                }
+
+                vm.export @run
+                vm.func @run(%i0: i32) -> (i32, i64) {
+                ^bb0:
+                  %i2:3 = vm.const.i64 64
+                  %i4 = vm.const.i32 16
+                  %r0 = vm.buffer.alloc %i2:3, %i4
+                  %i6, %i8:9 = vm.call @big:1(%i0, %r0)
+                  vm.return %i6, %i8:9
+                }
+                """;
+    }
+
+    private static String run(Instance instance, BytecodeModule module, int n) {
+        try (Context context = Context.create(instance, module)) {
+            VmList in = VmList.ofVariants(1);
+            in.pushI32(n);
+            VmList out = VmList.ofVariants(2);
+            try {
+                Invocation.invoke(context, module.lookupExport("run"), in, out);
+                return "ok " + out.getVariant(0) + " " + out.getVariant(1);
+            } catch (StatusException e) {
+                return "status " + e;
+            }
+        }
+    }
+
+    @Test
+    void aFunctionOverTheHugeMethodLimitIsSplitAndGivesTheInterpretersResultsAndTraps() {
+        java.util.Objects.requireNonNull(VmasmFixture.OPTIONS); // its initializer may set the limit
+        int saved = MethodSplitter.methodLimit;
+        MethodSplitter.methodLimit = MethodSplitter.HUGE_METHOD_LIMIT; // also where a Surefire run lowers it
+        try {
+            bigFunction();
+        } finally {
+            MethodSplitter.methodLimit = saved;
+        }
+    }
+
+    private static void bigFunction() {
+        ModuleDef def = new Assembler(VmasmFixture.EXTENSIONS).assemble(bigModule(), "big.vmasm");
+        Instance instance = new Instance();
+        BytecodeModule interpreted = BytecodeModule.create(instance, def, VmasmFixture.EXTENSIONS);
+        BytecodeModule compiled = BytecodeModule.create(instance, def, VmasmFixture.EXTENSIONS,
+                BytecodeModule.Options.DEFAULT.withExecution(ExecutionMode.EAGER));
+        List<String> report = compiled.compilationReport();
+        assertEquals(java.util.Arrays.asList(null, null, null), report, "every function compiles");
+        Compiler.Generated g = Compiler.generate(compiled);
+        assertEquals(1, g.methods()[0], "small is one method");
+        assertTrue(g.methods()[1] > 2, "large is a dispatcher and regions: " + g.methods()[1]);
+        Map<String, Integer> sizes = GeneratedMethodSizeTest.methodSizes(compiled);
+        sizes.forEach((method, size) -> assertTrue(size < MethodSplitter.HUGE_METHOD_LIMIT, method + ": " + size));
+        for (int n : new int[] {1, 3, 5, 0, -2}) {
+            String expected = run(instance, interpreted, n);
+            assertEquals(expected, run(instance, compiled, n), "run(" + n + ")");
+            if (n == 5) {
+                assertTrue(expected.contains("division by zero"), expected);
+            }
+        }
+    }
+
+    @Test
+    void randomModulesSplitIntoTinyMethodsBehaveAsInterpreted() {
+        java.util.Objects.requireNonNull(VmasmFixture.OPTIONS); // its initializer may set the limit
+        int saved = MethodSplitter.methodLimit;
+        MethodSplitter.methodLimit = 600;
+        try {
+            SplittableRandom random = new SplittableRandom(0x5B117);
+            int split = 0;
+            int exports = 0;
+            for (int n = 0; n < 60; n++) {
+                String text = RandomModules.generate(RandomModules.Choices.of(random), n);
+                RandomModules.Run run = RandomModules.runBoth(text, "split" + n);
+                assertEquals(List.of(), run.notCompiled(), "every generated function compiles:\n" + text);
+                for (RandomModules.Outcome o : run.outcomes()) {
+                    assertEquals(o.interpreted(), o.compiled(), "module " + n + " export " + o.export() + ":\n" + text);
+                    exports++;
+                }
+                ModuleDef def = new Assembler(RandomModules.EXTENSIONS).assemble(text, "split" + n + ".vmasm");
+                for (int methods : Compiler.generate(BytecodeModule.create(new Instance(), def,
+                        RandomModules.EXTENSIONS)).methods()) {
+                    split += methods > 1 ? 1 : 0;
+                }
+            }
+            System.out.println("split: " + split + " functions split, " + exports + " exports compared");
+            assertTrue(split > 60, "most functions are split at this limit: " + split);
+        } finally {
+            MethodSplitter.methodLimit = saved;
+        }
+    }
+
+    @Test
+    void aBridgeOverTheLimitBecomesOneMethodPerFunctionInGroups() {
+        StringBuilder src = new StringBuilder("vm.module @many version 0\nvm.type i32\nvm.type i64\n");
+        for (int k = 0; k < 300; k++) {
+            src.append("vm.export @e").append(k).append("\nvm.func @e").append(k)
+                    .append("(%i0: i32, %i2:3: i64) -> (i32, i64) {\n^bb0:\n  %i1 = vm.const.i32 ").append(k)
+                    .append("\n  %i0 = vm.add.i32 %i0, %i1\n  vm.return %i0, %i2:3\n}\n");
+        }
+        ModuleDef def = new Assembler(VmasmFixture.EXTENSIONS).assemble(src.toString(), "many.vmasm");
+        java.util.Objects.requireNonNull(VmasmFixture.OPTIONS); // its initializer may set the limit
+        int saved = MethodSplitter.methodLimit;
+        MethodSplitter.methodLimit = MethodSplitter.HUGE_METHOD_LIMIT;
+        try {
+            Instance instance = new Instance();
+            BytecodeModule compiled = BytecodeModule.create(instance, def, VmasmFixture.EXTENSIONS,
+                    BytecodeModule.Options.DEFAULT.withExecution(ExecutionMode.EAGER));
+            Map<String, Integer> sizes = GeneratedMethodSizeTest.methodSizes(compiled);
+            assertTrue(sizes.keySet().stream().anyMatch(n -> n.startsWith("call1(")), "two bridge groups: " + sizes.keySet());
+            sizes.forEach((method, size) -> assertTrue(size < MethodSplitter.HUGE_METHOD_LIMIT, method + ": " + size));
+            try (Context context = Context.create(instance, compiled)) {
+                for (int k : new int[] {0, 17, 255, 256, 299}) {
+                    VmList in = VmList.ofVariants(2);
+                    in.pushI32(5);
+                    in.pushI64(1L << 40);
+                    VmList out = VmList.ofVariants(2);
+                    Invocation.invoke(context, compiled.lookupExport("e" + k), in, out);
+                    assertEquals(5 + k, out.getI32(0), "e" + k);
+                    assertEquals(1L << 40, out.getI64(1), "e" + k);
+                }
+            }
+        } finally {
+            MethodSplitter.methodLimit = saved;
+        }
+    }
+
+    @Test
+    void refsOfASplitFunctionAreCountedAsInTheInterpreter() {
+        java.util.Objects.requireNonNull(VmasmFixture.OPTIONS); // its initializer may set the limit
+        int saved = MethodSplitter.methodLimit;
+        try {
+            String src = """
+                    vm.module @m version 0
+                    vm.type i32
+                    vm.type !vm.buffer
+                    vm.export @hold
+                    vm.func @hold(%r0: !vm.buffer, %i0: i32) -> (i32) {
+                    ^bb0:
+                      %r1 = vm.assign.ref %r0
+                      %i1 = vm.cmp.eq.ref %r0, %r1
+                      %i2 = vm.const.i32 1
+                    """ + "      %i1 = vm.add.i32 %i1, %i2\n".repeat(40) + """
+                      %i1 = vm.div.i32.s %i1, %i0
+                      vm.return %i1
+                    }
+                    """;
+            ModuleDef def = new Assembler(VmasmFixture.EXTENSIONS).assemble(src, "m.vmasm");
+            MethodSplitter.methodLimit = MethodSplitter.HUGE_METHOD_LIMIT;
+            int whole = GeneratedMethodSizeTest.methodSizes(BytecodeModule.create(new Instance(), def,
+                    VmasmFixture.EXTENSIONS)).get("f0(Ldev/ortho/vm/bytecode/CompiledSupport$Env;Ldev/ortho/vm/RefObject;I)I");
+            MethodSplitter.methodLimit = whole * 3 / 5;
+            for (int divisor : new int[] {1, 0}) {
+                int[] counts = new int[2];
+                String[] outcomes = new String[2];
+                for (ExecutionMode mode : List.of(ExecutionMode.OFF, ExecutionMode.EAGER)) {
+                    Instance instance = new Instance();
+                    BytecodeModule module = BytecodeModule.create(instance, def, VmasmFixture.EXTENSIONS,
+                            BytecodeModule.Options.DEFAULT.withExecution(mode));
+                    if (mode == ExecutionMode.EAGER) {
+                        assertNull(module.compilationReport().get(0));
+                        assertTrue(Compiler.generate(module).methods()[0] > 2, "hold is split");
+                    }
+                    VmBuffer buffer = VmBuffer.allocate(VmBuffer.ACCESS_MUTABLE, 16, 16);
+                    int k = mode == ExecutionMode.OFF ? 0 : 1;
+                    try (Context context = Context.create(instance, module)) {
+                        VmList in = VmList.ofVariants(2);
+                        in.pushRefRetain(buffer);
+                        in.pushI32(divisor);
+                        VmList out = VmList.ofVariants(1);
+                        try {
+                            Invocation.invoke(context, module.lookupExport("hold"), in, out);
+                            outcomes[k] = "ok " + out.getI32(0);
+                        } catch (StatusException e) {
+                            outcomes[k] = "status " + e;
+                        }
+                        counts[k] = ((AbstractRefObject) buffer).refCount();
+                    }
+                }
+                assertEquals(outcomes[0], outcomes[1], "divisor " + divisor);
+                assertEquals(counts[0], counts[1], "ref count after the call, divisor " + divisor);
+            }
+        } finally {
+            MethodSplitter.methodLimit = saved;
+        }
+    }
+}
