@@ -7,43 +7,323 @@ import dev.ortho.hal.BufferRef;
 import dev.ortho.hal.cpu.internal.executable.DispatchRunner;
 import dev.ortho.hal.cpu.internal.heap.HeapBuffer;
 import dev.ortho.hal.cpu.internal.heap.Ranges;
+import dev.ortho.hal.cpu.kernel.DispatchState;
+import dev.ortho.hal.cpu.kernel.Kernel;
+import dev.ortho.hal.cpu.kernel.WorkgroupState;
 import java.lang.foreign.MemorySegment;
+import java.util.Arrays;
 import java.util.BitSet;
-import java.util.List;
 
 /**
- * Executes {@link Command}s inline on the calling thread against host memory, resolving indirect
- * references through binding-table slots resolved at submission. Stateless and thread-safe.
+ * The tile engine of the local CPU devices: the one interpreter of {@link Command}s. It runs a
+ * {@link BlockProgram} (a command buffer submission, with its binding table) or one queued
+ * command region by region; within a region every command is a run of <em>tiles</em> — the
+ * workgroups of a dispatch, the {@value #TRANSFER_CHUNK}-byte chunks of a fill or copy, the one
+ * tile of an update — numbered from 0 across the region's commands.
+ *
+ * <p>Two steps per region: {@link #prepare} resolves the region's references (binding-table
+ * slots, indirect workgroup counts), checks what only the resolved memory can show (a copy whose
+ * source and target overlap, however they were named) and returns the region's tile count;
+ * {@link #runTiles} then runs any sub-range of its tiles. {@code local-task} hands the tiles of a
+ * prepared region to several executor workers at once ({@code task.Execution} claims them);
+ * {@code local-sync} and inline transfers are the one-worker case, {@link #runAll} on the caller.
+ *
+ * <p>Recycled: {@link #load} grows the per-command arrays to the largest program seen, and
+ * {@link #clear} drops the references of the last submission; nothing is allocated per tile, and
+ * on the steady path nothing per submission (dispatch states come from the program's cache while
+ * the buffers they were built from are still bound, see {@link DispatchCacheEntry}).
+ *
+ * <p>Thread-safety: {@code load}, {@code prepare} and {@code clear} are for one thread at a time,
+ * which must publish the prepared region (a release store the workers acquire) before other
+ * threads run its tiles; {@code runTiles} may then run concurrently for disjoint ranges.
  */
 public final class CommandExecutor {
-    private static final MemorySegment[] NO_SLOTS = new MemorySegment[0];
+    /** Bytes of one transfer tile. */
+    public static final long TRANSFER_CHUNK = 64 * 1024;
+    /** Most tiles one command may have (so that a region's sum fits any tile counter). */
+    public static final long MAX_COMMAND_TILES = 1L << 36;
+    private static final long[] NO_LONGS = {};
+    private static final DispatchState[] NO_STATES = {};
+    private static final MemorySegment[] NO_SEGMENTS = {};
 
-    private CommandExecutor() {}
+    private final int workers;
+    /** The program run, or null when running {@link #single}. */
+    private BlockProgram program;
+    /** The one command of a queued operation (program null). */
+    private Command single;
+    private BindingTable table;
+    /** Per command: one past its last tile, counted from its region's first tile. */
+    private long[] tileEnd = NO_LONGS;
+    private DispatchState[] states = NO_STATES;
+    private long[] localBytes = NO_LONGS;
+    private MemorySegment[] targets = NO_SEGMENTS;
+    private MemorySegment[] sources = NO_SEGMENTS;
+    private WorkgroupScratch ownScratch;
+
+    /** @param workers how many workers may run a region's tiles at once (the dispatch concurrency) */
+    public CommandExecutor(int workers) {
+        this.workers = workers;
+    }
 
     /**
-     * Resolves the binding-table slots in {@code used} to the memory of their ranges, so that
-     * the table's contents are captured at submission.
+     * Loads a submission: either {@code program} with its binding {@code table} (null if it uses
+     * no slot) or {@code single}. Does no checking; {@link #prepare} does.
+     */
+    public void load(BlockProgram program, Command single, BindingTable table) {
+        int commands = program == null ? 1 : program.commandCount();
+        if (tileEnd.length < commands) { // grows to the largest program, then reused
+            tileEnd = new long[commands];
+            states = new DispatchState[commands];
+            localBytes = new long[commands];
+            targets = new MemorySegment[commands];
+            sources = new MemorySegment[commands];
+        }
+        this.program = program;
+        this.single = single;
+        this.table = table;
+    }
+
+    /** Drops the references of the loaded submission. */
+    public void clear() {
+        int commands = program == null ? 1 : program.commandCount();
+        Arrays.fill(states, 0, Math.min(commands, states.length), null);
+        Arrays.fill(targets, 0, Math.min(commands, targets.length), null);
+        Arrays.fill(sources, 0, Math.min(commands, sources.length), null);
+        program = null;
+        single = null;
+        table = null;
+    }
+
+    /** Number of regions of the loaded submission. */
+    public int regionCount() {
+        return program == null ? 1 : program.regionCount();
+    }
+
+    /** Command {@code k} of the loaded submission. */
+    public Command command(int k) {
+        return program == null ? single : program.command(k);
+    }
+
+    /** Index of region {@code r}'s first command. */
+    public int regionStart(int r) {
+        return program == null ? 0 : program.regionStart(r);
+    }
+
+    /** One past region {@code r}'s last command. */
+    public int regionEnd(int r) {
+        return program == null ? 1 : program.regionEnd(r);
+    }
+
+    /**
+     * Resolves and checks region {@code r}'s commands and returns its tile count (0: nothing to
+     * run).
+     *
+     * @throws StatusException the first command's failure, annotated with its index:
+     *     INVALID_ARGUMENT for a copy whose resolved source and target overlap or differ in
+     *     length, OUT_OF_RANGE for a reference outside its slot or too many workgroups, as
+     *     {@link DispatchRunner#state} for dispatches; INTERNAL for anything unexpected
+     */
+    public long prepare(int r) {
+        long tiles = 0;
+        int end = regionEnd(r);
+        for (int k = regionStart(r); k < end; k++) {
+            try {
+                tiles += prepareCommand(k);
+            } catch (StatusException e) {
+                throw e.annotate("while preparing command " + k + " of the submission");
+            } catch (RuntimeException e) {
+                throw new StatusException(StatusCode.INTERNAL, "preparing command " + k + " threw " + e, e);
+            }
+            tileEnd[k] = tiles;
+        }
+        return tiles;
+    }
+
+    private long prepareCommand(int k) {
+        switch (command(k)) {
+            case Command.Dispatch d -> {
+                DispatchState state = null;
+                if (program != null && program.cachesDispatch(k)
+                        && program.dispatchCache(k) instanceof DispatchCacheEntry cached
+                        && cached.matches(d, table, workers)) {
+                    state = cached.state();
+                }
+                if (state == null) {
+                    BufferRef[] refs = d.bindings();
+                    MemorySegment[] bindings = new MemorySegment[refs.length];
+                    for (int i = 0; i < refs.length; i++) {
+                        bindings[i] = resolve(refs[i], "dispatch binding " + i);
+                    }
+                    MemorySegment count = d.countRef() == null ? null
+                            : resolve(d.countRef(), "dispatch workgroup count");
+                    state = DispatchRunner.state(d.function(), d.config(), d.constants(), bindings, count, workers);
+                    if (program != null && program.cachesDispatch(k)) {
+                        program.setDispatchCache(k, DispatchCacheEntry.of(d, table, workers, state));
+                    }
+                }
+                states[k] = state;
+                localBytes[k] = DispatchRunner.localBytes(d.function(), d.config());
+                long tiles = (long) state.workgroupCountX() * state.workgroupCountY();
+                if (state.workgroupCountZ() != 0 && tiles > MAX_COMMAND_TILES / state.workgroupCountZ()) {
+                    throw new StatusException(StatusCode.OUT_OF_RANGE, "dispatch '" + d.function().info().name()
+                            + "' has more than " + MAX_COMMAND_TILES + " workgroups");
+                }
+                return tiles * state.workgroupCountZ();
+            }
+            case Command.Fill f -> {
+                MemorySegment target = resolve(f.target(), "fill target");
+                Ranges.checkPattern(f.target().offset(), target.byteSize(), f.patternLength());
+                targets[k] = target;
+                return chunks(target.byteSize());
+            }
+            case Command.Copy c -> {
+                MemorySegment source = resolve(c.source(), "copy source");
+                MemorySegment target = resolve(c.target(), "copy target");
+                if (source.byteSize() != target.byteSize()) {
+                    throw new StatusException(StatusCode.INVALID_ARGUMENT, "copy source length " + source.byteSize()
+                            + " differs from target length " + target.byteSize());
+                }
+                if (source.asOverlappingSlice(target).isPresent()) { // binding-table slots may alias
+                    throw overlap(c, source.byteSize());
+                }
+                sources[k] = source;
+                targets[k] = target;
+                return chunks(source.byteSize());
+            }
+            case Command.Update u -> {
+                targets[k] = resolve(u.target(), "update target");
+                return u.data().length == 0 ? 0 : 1;
+            }
+        }
+    }
+
+    /**
+     * INVALID_ARGUMENT for a copy whose resolved ranges share memory, as memcpy (and IREE)
+     * refuse: naming both ranges and, for indirect references, their slots.
+     */
+    private static StatusException overlap(Command.Copy copy, long length) {
+        if (!copy.source().isIndirect() && !copy.target().isIndirect()) {
+            return Command.overlap(copy.source().offset(), copy.target().offset(), length);
+        }
+        return new StatusException(StatusCode.INVALID_ARGUMENT, "copy source " + describe(copy.source(), length)
+                + " and target " + describe(copy.target(), length) + " overlap within the same allocation");
+    }
+
+    private static String describe(BufferRef ref, long length) {
+        String range = "range [" + ref.offset() + ", " + (ref.offset() + length) + ")";
+        return ref.isIndirect() ? range + " of binding table slot " + ref.bufferSlot() : range;
+    }
+
+    /** The memory {@code ref} names, through the binding table for indirect references. */
+    private MemorySegment resolve(BufferRef ref, String what) {
+        if (!ref.isIndirect()) {
+            return HeapBuffer.cast(ref.buffer(), what).range(what, ref.offset(), ref.length());
+        }
+        int slot = ref.bufferSlot();
+        String slotName = "binding table slot " + slot;
+        MemorySegment memory = HeapBuffer.cast(table.buffer(slot), slotName)
+                .range(slotName, table.offset(slot), table.length(slot));
+        long length = Ranges.resolve(what + " (slot " + slot + ")", ref.offset(), ref.length(), memory.byteSize());
+        return memory.asSlice(ref.offset(), length);
+    }
+
+    private static long chunks(long bytes) {
+        return (bytes + TRANSFER_CHUNK - 1) / TRANSFER_CHUNK;
+    }
+
+    /**
+     * Runs tiles {@code [from, to)} of the prepared region {@code r} on {@code worker}.
+     *
+     * @throws StatusException a kernel's failure, annotated with the function and workgroup
+     */
+    public void runTiles(int r, long from, long to, WorkgroupScratch worker) {
+        int start = regionStart(r);
+        int k = start;
+        while (tileEnd[k] <= from) {
+            k++;
+        }
+        long t = from;
+        while (t < to) {
+            long commandStart = k == start ? 0 : tileEnd[k - 1];
+            long commandEnd = Math.min(tileEnd[k], to);
+            runCommandTiles(k, t - commandStart, commandEnd - commandStart, worker);
+            t = commandEnd;
+            k++;
+        }
+    }
+
+    private void runCommandTiles(int k, long from, long to, WorkgroupScratch worker) {
+        switch (command(k)) {
+            case Command.Dispatch d -> {
+                DispatchState state = states[k];
+                Kernel kernel = d.function().kernel();
+                WorkgroupState workgroup = worker.workgroup(localBytes[k]);
+                long countX = state.workgroupCountX();
+                long countY = state.workgroupCountY();
+                for (long tile = from; tile < to; tile++) {
+                    int x = (int) (tile % countX);
+                    long rest = tile / countX;
+                    int y = (int) (rest % countY);
+                    int z = (int) (rest / countY);
+                    workgroup.moveTo(x, y, z);
+                    try {
+                        kernel.run(state, workgroup);
+                    } catch (RuntimeException e) {
+                        throw DispatchRunner.kernelFailure(e, d.function().info().name(), x, y, z);
+                    }
+                }
+            }
+            case Command.Fill f -> {
+                MemorySegment target = targets[k];
+                for (long tile = from; tile < to; tile++) {
+                    long offset = tile * TRANSFER_CHUNK;
+                    long length = Math.min(TRANSFER_CHUNK, target.byteSize() - offset);
+                    // a one-tile fill (most queue fills) takes the target itself: no slice to allocate
+                    Ranges.fill(length == target.byteSize() ? target : target.asSlice(offset, length), f.pattern(),
+                            f.patternLength());
+                }
+            }
+            case Command.Copy c -> {
+                MemorySegment source = sources[k];
+                MemorySegment target = targets[k];
+                for (long tile = from; tile < to; tile++) {
+                    long offset = tile * TRANSFER_CHUNK;
+                    MemorySegment.copy(source, offset, target, offset,
+                            Math.min(TRANSFER_CHUNK, source.byteSize() - offset));
+                }
+            }
+            case Command.Update u -> MemorySegment.copy(MemorySegment.ofArray(u.data()), 0, targets[k], 0,
+                    u.data().length);
+        }
+    }
+
+    /**
+     * Runs the loaded submission to its end on the calling thread (one worker): each region is
+     * prepared, then all its tiles run, in order. The first failure stops it and is thrown.
+     */
+    public void runAll() {
+        if (ownScratch == null) {
+            ownScratch = new WorkgroupScratch(0);
+        }
+        int regions = regionCount();
+        for (int r = 0; r < regions; r++) {
+            long tiles = prepare(r);
+            if (tiles > 0) {
+                runTiles(r, 0, tiles, ownScratch);
+            }
+        }
+    }
+
+    // ---- binding tables at submission ----------------------------------------------------------
+
+    /**
+     * The checks of a binding table a submission can make before its waits are reached (so
+     * transient buffers whose alloca has not executed yet pass): slot count, empty slots, buffer
+     * kind and ranges. Allocation-free when everything is valid (runs on every submission).
      *
      * @throws StatusException OUT_OF_RANGE if the table has fewer slots than the highest used
      *     slot needs, or a slot's range exceeds its buffer; INVALID_ARGUMENT for an empty slot or
      *     a buffer not allocated by a local CPU device
-     */
-    public static MemorySegment[] resolveSlots(BindingTable table, BitSet used) {
-        checkSlots(table, used);
-        if (used.isEmpty()) {
-            return NO_SLOTS;
-        }
-        MemorySegment[] slots = new MemorySegment[used.length()];
-        for (int slot = used.nextSetBit(0); slot >= 0; slot = used.nextSetBit(slot + 1)) {
-            String what = "binding table slot " + slot;
-            slots[slot] = HeapBuffer.cast(table.buffer(slot), what).range(what, table.offset(slot), table.length(slot));
-        }
-        return slots;
-    }
-
-    /**
-     * The checks of {@link #resolveSlots} that need no memory (so transient buffers whose alloca
-     * has not executed yet pass): slot count, empty slots, buffer kind and ranges.
      */
     public static void checkSlots(BindingTable table, BitSet used) {
         if (used.isEmpty()) {
@@ -57,7 +337,7 @@ public final class CommandExecutor {
         for (int slot = used.nextSetBit(0); slot >= 0; slot = used.nextSetBit(slot + 1)) {
             if (table.buffer(slot) instanceof HeapBuffer heap
                     && Ranges.fits(table.offset(slot), table.length(slot), heap.byteLength())) {
-                continue; // valid: no message to build (this runs on every submission)
+                continue; // valid: no message to build
             }
             String what = "binding table slot " + slot;
             if (table.buffer(slot) == null) {
@@ -67,61 +347,19 @@ public final class CommandExecutor {
         }
     }
 
-    /** Executes {@code commands} in order; the first failure stops execution and is thrown. */
-    public static void executeAll(List<Command> commands, MemorySegment[] slots) {
-        for (int i = 0; i < commands.size(); i++) {
-            try {
-                execute(commands.get(i), slots);
-            } catch (StatusException e) {
-                throw e.annotate("while executing command " + i + " (" + commands.get(i).getClass().getSimpleName() + ")");
+    /**
+     * {@link #checkSlots}, and that every used slot's buffer has memory now.
+     *
+     * @throws StatusException as {@link #checkSlots}; FAILED_PRECONDITION for a slot whose buffer's
+     *     memory is not committed or was given up
+     */
+    public static void checkSlotsCommitted(BindingTable table, BitSet used) {
+        checkSlots(table, used);
+        for (int slot = used.nextSetBit(0); slot >= 0; slot = used.nextSetBit(slot + 1)) {
+            if (!(table.buffer(slot) instanceof HeapBuffer heap) || !heap.isCommitted() || heap.isDecommitted()) {
+                String what = "binding table slot " + slot;
+                HeapBuffer.cast(table.buffer(slot), what).range(what, table.offset(slot), table.length(slot));
             }
         }
-    }
-
-    /** Executes one command. */
-    public static void execute(Command command, MemorySegment[] slots) {
-        switch (command) {
-            case Command.Fill fill -> {
-                MemorySegment target = resolve(fill.target(), slots, "fill target");
-                Ranges.checkPattern(fill.target().offset(), target.byteSize(), fill.patternLength());
-                Ranges.fill(target, fill.pattern(), fill.patternLength());
-            }
-            case Command.Update update -> {
-                MemorySegment target = resolve(update.target(), slots, "update target");
-                MemorySegment.copy(MemorySegment.ofArray(update.data()), 0, target, 0, update.data().length);
-            }
-            case Command.Copy copy -> {
-                MemorySegment source = resolve(copy.source(), slots, "copy source");
-                MemorySegment target = resolve(copy.target(), slots, "copy target");
-                if (source.byteSize() != target.byteSize()) {
-                    throw new StatusException(StatusCode.INVALID_ARGUMENT, "copy source length " + source.byteSize()
-                            + " differs from target length " + target.byteSize());
-                }
-                if (source.asOverlappingSlice(target).isPresent()) { // binding-table slots may alias
-                    throw Command.overlap(copy.source().offset(), copy.target().offset(), source.byteSize());
-                }
-                MemorySegment.copy(source, 0, target, 0, source.byteSize());
-            }
-            case Command.Dispatch dispatch -> {
-                BufferRef[] refs = dispatch.bindings();
-                MemorySegment[] bindings = new MemorySegment[refs.length];
-                for (int i = 0; i < refs.length; i++) {
-                    bindings[i] = resolve(refs[i], slots, "dispatch binding " + i);
-                }
-                MemorySegment count = dispatch.countRef() == null ? null
-                        : resolve(dispatch.countRef(), slots, "dispatch workgroup count");
-                DispatchRunner.run(dispatch.function(), dispatch.config(), dispatch.constants(), bindings, count);
-            }
-        }
-    }
-
-    /** The memory {@code ref} names: a direct buffer range, or a range of a resolved slot. */
-    public static MemorySegment resolve(BufferRef ref, MemorySegment[] slots, String what) {
-        if (!ref.isIndirect()) {
-            return HeapBuffer.cast(ref.buffer(), what).range(what, ref.offset(), ref.length());
-        }
-        MemorySegment slot = slots[ref.bufferSlot()]; // resolveSlots sized the array past every used slot
-        long length = Ranges.resolve(what + " (slot " + ref.bufferSlot() + ")", ref.offset(), ref.length(), slot.byteSize());
-        return slot.asSlice(ref.offset(), length);
     }
 }

@@ -29,6 +29,18 @@ public abstract class DefaultDeviceDriver implements Driver {
         this.device = new DeviceInfo(0, "", info.name());
     }
 
+    /**
+     * The check of a factory that creates only this kind of driver.
+     *
+     * @throws StatusException NOT_FOUND unless {@code requested} is {@code info}'s name
+     */
+    public static void requireDriverName(DriverInfo info, String requested) {
+        if (!info.name().equals(requested)) {
+            throw new StatusException(StatusCode.NOT_FOUND, "driver factory '" + info.name()
+                    + "' cannot create driver '" + requested + "'");
+        }
+    }
+
     @Override
     public DriverInfo info() {
         return info;

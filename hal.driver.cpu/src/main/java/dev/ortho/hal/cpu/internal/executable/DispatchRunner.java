@@ -5,18 +5,15 @@ import dev.ortho.base.StatusException;
 import dev.ortho.hal.DispatchConfig;
 import dev.ortho.hal.ExecutableFunctionInfo;
 import dev.ortho.hal.cpu.kernel.DispatchState;
-import dev.ortho.hal.cpu.kernel.Kernel;
 import dev.ortho.hal.cpu.kernel.KernelFunction;
-import dev.ortho.hal.cpu.kernel.WorkgroupState;
-import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteOrder;
 
 /**
- * Runs a dispatch inline on the calling thread: builds the {@link DispatchState} once, then
- * calls the kernel for every workgroup of the grid (x fastest) with one reused
- * {@link WorkgroupState}. Nothing is allocated per workgroup. Stateless and thread-safe.
+ * What the tile engine ({@code command.CommandExecutor}) needs to run a dispatch: its
+ * {@link DispatchState} (sizes, counts, constants, bindings), its workgroup local memory, and
+ * the status a kernel's exception becomes. Stateless and thread-safe.
  */
 public final class DispatchRunner {
     private static final ValueLayout.OfInt U32_LE = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
@@ -26,32 +23,11 @@ public final class DispatchRunner {
     private DispatchRunner() {}
 
     /**
-     * Runs {@code function} over the grid of {@code config} (or over the counts read from
-     * {@code countSegment} when it is non-null).
-     *
-     * @throws StatusException INVALID_ARGUMENT for negative sizes or counts, OUT_OF_RANGE for an
-     *     indirect count that is too short or above {@code Integer.MAX_VALUE}; the kernel's
-     *     failure annotated with the function and workgroup
-     */
-    public static void run(KernelFunction function, DispatchConfig config, int[] constants, MemorySegment[] bindings,
-            MemorySegment countSegment) {
-        ExecutableFunctionInfo info = function.info();
-        DispatchState dispatch = state(function, config, constants, bindings, countSegment, 1);
-        long localBytes = localBytes(function, config);
-        if (localBytes == 0) {
-            runGrid(function.kernel(), info.name(), dispatch, new WorkgroupState(0, MemorySegment.NULL));
-            return;
-        }
-        try (Arena local = Arena.ofConfined()) {
-            runGrid(function.kernel(), info.name(), dispatch, new WorkgroupState(0, local.allocate(localBytes, 64)));
-        }
-    }
-
-    /**
      * The dispatch state of one dispatch of {@code function}: workgroup size from the config (or
      * the function's when the config gives none), count from the config or {@code countSegment}.
      *
-     * @throws StatusException as {@link #run}
+     * @throws StatusException INVALID_ARGUMENT for negative sizes or counts, OUT_OF_RANGE for an
+     *     indirect count that is too short or above {@code Integer.MAX_VALUE}
      */
     public static DispatchState state(KernelFunction function, DispatchConfig config, int[] constants,
             MemorySegment[] bindings, MemorySegment countSegment, int maxConcurrency) {
@@ -76,24 +52,6 @@ public final class DispatchRunner {
     /** Bytes of workgroup local memory a dispatch needs: the function's static plus the config's dynamic. */
     public static long localBytes(KernelFunction function, DispatchConfig config) {
         return (long) function.info().localMemory() + Math.max(0, config.dynamicLocalMemory());
-    }
-
-    private static void runGrid(Kernel kernel, String name, DispatchState dispatch, WorkgroupState workgroup) {
-        int countX = dispatch.workgroupCountX();
-        int countY = dispatch.workgroupCountY();
-        int countZ = dispatch.workgroupCountZ();
-        for (int z = 0; z < countZ; z++) {
-            for (int y = 0; y < countY; y++) {
-                for (int x = 0; x < countX; x++) {
-                    workgroup.moveTo(x, y, z);
-                    try {
-                        kernel.run(dispatch, workgroup);
-                    } catch (RuntimeException e) {
-                        throw kernelFailure(e, name, x, y, z);
-                    }
-                }
-            }
-        }
     }
 
     /** A kernel's exception as the status the dispatch fails with, naming the function and workgroup. */

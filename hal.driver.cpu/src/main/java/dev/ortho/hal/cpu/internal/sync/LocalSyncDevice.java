@@ -3,42 +3,26 @@ package dev.ortho.hal.cpu.internal.sync;
 import dev.ortho.base.StatusCode;
 import dev.ortho.base.StatusException;
 import dev.ortho.base.Timeout;
-import dev.ortho.hal.Allocator;
 import dev.ortho.hal.BindingTable;
 import dev.ortho.hal.Buffer;
 import dev.ortho.hal.BufferParams;
-import dev.ortho.hal.BufferRef;
-import dev.ortho.hal.CommandBuffer;
-import dev.ortho.hal.Device;
 import dev.ortho.hal.DeviceCapability;
 import dev.ortho.hal.DeviceInfo;
-import dev.ortho.hal.DispatchConfig;
-import dev.ortho.hal.Event;
 import dev.ortho.hal.Executable;
-import dev.ortho.hal.ExecutableCache;
 import dev.ortho.hal.HostCall;
 import dev.ortho.hal.Pool;
 import dev.ortho.hal.PoolParams;
-import dev.ortho.hal.Semaphore;
 import dev.ortho.hal.SemaphoreList;
+import dev.ortho.hal.cpu.internal.command.BlockProgram;
 import dev.ortho.hal.cpu.internal.command.Command;
 import dev.ortho.hal.cpu.internal.command.CommandExecutor;
 import dev.ortho.hal.cpu.internal.command.LocalCommandBuffer;
-import dev.ortho.hal.cpu.internal.command.LocalEvent;
+import dev.ortho.hal.cpu.internal.device.LocalDevice;
 import dev.ortho.hal.cpu.internal.executable.ExecutableLoaders;
-import dev.ortho.hal.cpu.internal.executable.LocalExecutableCache;
 import dev.ortho.hal.cpu.internal.heap.BlockPool;
 import dev.ortho.hal.cpu.internal.heap.HeapAllocator;
 import dev.ortho.hal.cpu.internal.heap.HeapBuffer;
-import dev.ortho.hal.frontier.SemaphoreScope;
-import dev.ortho.hal.spi.DeviceQueries;
-import dev.ortho.hal.spi.TimelineSemaphore;
-import java.lang.foreign.MemorySegment;
-import java.util.Arrays;
-import java.util.List;
 import dev.ortho.vm.bytecode.ExecutionMode;
-import dev.ortho.hal.spi.RefCount;
-import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -46,16 +30,19 @@ import org.slf4j.LoggerFactory;
  * The {@code local-sync} device: IREE's synchronous CPU device. Every queue operation runs on
  * the calling thread: the call checks its arguments (throwing on errors), blocks until every
  * wait is reached, performs the operation, then signals — or fails the signal list with the
- * wait's or the operation's failure. There is one queue and no thread; dispatches run their
- * workgroups one after another ({@code hal.dispatch.concurrency} = 1).
+ * wait's or the operation's failure. There is one queue and no thread; recorded work runs through
+ * the tile engine with one worker, the caller, so dispatches run their workgroups one after
+ * another ({@code hal.dispatch.concurrency} = 1).
+ *
+ * <p>This class is the device's queue engine; the resources, queries and argument checks it
+ * shares with {@code local-task} are {@link LocalDevice}'s.
  *
  * <p>Because each operation completes before its call returns, nothing is in flight when the
  * device is closed; after the last release every call fails with FAILED_PRECONDITION. Buffers
  * stay usable until their own last release. Thread-safe: concurrent callers run concurrently.
  */
-public final class LocalSyncDevice implements Device {
+public final class LocalSyncDevice extends LocalDevice {
     private static final Logger LOG = LoggerFactory.getLogger(LocalSyncDevice.class);
-    private static final int HOST_CALL_ARGS = 4;
     /** The identifier {@code hal.device.id} patterns match, as IREE's synchronous CPU device. */
     public static final String IDENTIFIER = "local-sync";
     /**
@@ -65,15 +52,7 @@ public final class LocalSyncDevice implements Device {
     static final long CAPABILITIES = DeviceCapability.TIMELINE_SEMAPHORES | DeviceCapability.UNIFIED_MEMORY
             | DeviceCapability.HOST_COHERENT | DeviceCapability.HOST_ZERO_COPY_OK | DeviceCapability.CONCURRENT_SAFE;
 
-    private final DeviceInfo info;
-    private final HeapAllocator allocator;
-    private final ExecutableLoaders loaders;
-    private final ExecutionMode kernelExecution;
-    private final RefCount references = new RefCount();
-    private final AtomicLong semaphoreCount = new AtomicLong();
-    private final AtomicLong poolCount = new AtomicLong();
     private final SyncPool defaultPool;
-    private volatile boolean closed;
 
     /**
      * @param info the identity the driver enumerated
@@ -89,45 +68,21 @@ public final class LocalSyncDevice implements Device {
      * functions in {@code kernelExecution} (null: as the registry's VMVX loader says).
      */
     public LocalSyncDevice(DeviceInfo info, ExecutableLoaders loaders, ExecutionMode kernelExecution) {
-        this.info = info;
-        this.loaders = loaders;
-        this.kernelExecution = kernelExecution;
-        this.allocator = new HeapAllocator(info.name());
+        super(IDENTIFIER, info, new HeapAllocator(info.name()), loaders, kernelExecution);
         this.defaultPool = new SyncPool(info.name() + " default pool", this, allocator, BufferParams.deviceLocal(),
                 PoolParams.UNLIMITED, false);
     }
 
+    /** One queue. */
     @Override
-    public DeviceInfo info() {
-        return info;
+    public int queueCount() {
+        return 1;
     }
 
+    /** Workgroups run one after another on the caller. */
     @Override
-    public Allocator allocator() {
-        return allocator;
-    }
-
-    @Override
-    public long queryI64(String category, String key) {
-        if (category == null || key == null) {
-            throw new StatusException(StatusCode.INVALID_ARGUMENT, "query category '" + category + "' key '" + key
-                    + "' must not be null");
-        }
-        return switch (category) {
-            case DeviceQueries.DEVICE_ID -> DeviceQueries.matchesPattern(IDENTIFIER, key) ? 1 : 0;
-            case DeviceQueries.EXECUTABLE_FORMAT -> LocalExecutableCache.formatQuery(loaders, key);
-            case "hal.device", "hal.dispatch" -> {
-                if (key.equals("concurrency")) {
-                    yield 1; // one queue; workgroups run one after another
-                }
-                throw unknownQuery(category, key);
-            }
-            default -> throw unknownQuery(category, key);
-        };
-    }
-
-    private StatusException unknownQuery(String category, String key) {
-        return DeviceQueries.unknown(info.name(), category, key);
+    protected int dispatchConcurrency() {
+        return 1;
     }
 
     /** See {@link #CAPABILITIES}. */
@@ -137,83 +92,27 @@ public final class LocalSyncDevice implements Device {
     }
 
     /**
-     * Every scope is backed by the same host-memory {@link TimelineSemaphore} (the CPU shares the
-     * host's memory); queue-local ones skip frontier recording.
+     * Pass-through and unlimited: memory goes back to the system at dealloca, as plain
+     * allocations.
      */
     @Override
-    public Semaphore createSemaphore(long initialValue, SemaphoreScope scope) {
-        requireOpen("createSemaphore");
-        return new TimelineSemaphore(info.name() + " semaphore " + semaphoreCount.incrementAndGet(), initialValue,
-                scope);
-    }
-
-    @Override
-    public Event createEvent() {
-        requireOpen("createEvent");
-        return new LocalEvent();
-    }
-
-    @Override
-    public CommandBuffer createCommandBuffer(int mode, int categories, long queueAffinity, int bindingCapacity) {
-        requireOpen("createCommandBuffer");
-        LocalCommandBuffer.checkCreateArguments(mode, categories, bindingCapacity);
-        checkAffinity(queueAffinity);
-        return new LocalCommandBuffer(mode, categories, queueAffinity, bindingCapacity);
-    }
-
-    @Override
-    public ExecutableCache createExecutableCache(String identifier) {
-        requireOpen("createExecutableCache");
-        return new LocalExecutableCache(identifier, loaders, kernelExecution);
-    }
-
-    /**
-     * The pool of queue allocas without a pool: pass-through and unlimited (memory goes back to
-     * the system at dealloca, as plain allocations); borrowed.
-     */
-    @Override
-    public Pool defaultPool() {
-        requireOpen("defaultPool");
+    protected BlockPool<?> engineDefaultPool() {
         return defaultPool;
     }
 
     /**
-     * A caching pool with its own quota: memory given back is reused by later allocas from it
-     * (always safe here, every operation having finished); see {@link SyncPool}. The caller owns it.
+     * A caching pool: memory given back is reused by later allocas from it (always safe here,
+     * every operation having finished); see {@link SyncPool}.
      */
     @Override
-    public Pool createPool(PoolParams params) {
-        requireOpen("createPool");
-        BlockPool.checkCreateParams(info.name(), params, allocator);
-        return new SyncPool(info.name() + " pool " + poolCount.incrementAndGet(), this, allocator,
-                params.bufferParams(), params.quotaBytes(), true);
+    protected Pool engineCreatePool(String name, PoolParams params) {
+        return new SyncPool(name, this, allocator, params.bufferParams(), params.quotaBytes(), true);
     }
 
     @Override
-    public Buffer queueAlloca(long queueAffinity, SemaphoreList waits, SemaphoreList signals, BufferParams params,
-            long size, long flags) {
-        return alloca(defaultPool, queueAffinity, waits, signals, params, size, flags);
-    }
-
-    @Override
-    public Buffer queueAlloca(long queueAffinity, SemaphoreList waits, SemaphoreList signals, Pool pool,
+    protected Buffer engineAlloca(int queue, SemaphoreList waits, SemaphoreList signals, BlockPool<?> from,
             BufferParams params, long size, long flags) {
-        if (pool == null) {
-            return alloca(defaultPool, queueAffinity, waits, signals, params, size, flags);
-        }
-        if (!(pool instanceof SyncPool own) || pool.device() != this) {
-            Device owner = pool.device();
-            throw new StatusException(StatusCode.INVALID_ARGUMENT, "queueAlloca pool " + pool + " belongs to "
-                    + (owner == null ? "no device" : "device '" + owner.info().name() + "'") + ", not to device '"
-                    + info.name() + "'");
-        }
-        own.checkOpen("queueAlloca on device '" + info.name() + "'");
-        return alloca(own, queueAffinity, waits, signals, params, size, flags);
-    }
-
-    private Buffer alloca(SyncPool pool, long queueAffinity, SemaphoreList waits, SemaphoreList signals,
-            BufferParams params, long size, long flags) {
-        checkQueue("queueAlloca", queueAffinity, waits, signals);
+        SyncPool pool = (SyncPool) from;
         HeapBuffer empty = allocator.uncommitted(params, size); // checks params and size before waiting
         StatusException waitFailure = awaitWaits(waits);
         if (waitFailure != null) {
@@ -233,94 +132,39 @@ public final class LocalSyncDevice implements Device {
         return buffer;
     }
 
-    /** Frees a queue-allocated buffer's memory once the waits are reached; other buffers: a barrier. */
     @Override
-    public void queueDealloca(long queueAffinity, SemaphoreList waits, SemaphoreList signals, Buffer buffer,
-            long flags) {
-        checkQueue("queueDealloca", queueAffinity, waits, signals);
-        HeapBuffer heap = HeapBuffer.cast(buffer, "dealloca buffer");
-        complete(waits, signals, () -> SyncPool.dealloca(heap));
+    protected void engineDealloca(int queue, SemaphoreList waits, SemaphoreList signals, HeapBuffer buffer) {
+        complete(waits, signals, () -> SyncPool.dealloca(buffer));
     }
 
     @Override
-    public void queueFill(long queueAffinity, SemaphoreList waits, SemaphoreList signals, Buffer target, long offset,
-            long length, int pattern, int patternLength, long flags) {
-        checkQueue("queueFill", queueAffinity, waits, signals);
-        Command command = Command.fill(BufferRef.of(target, offset, length), pattern, patternLength);
-        complete(waits, signals, () -> CommandExecutor.execute(command, null));
+    protected void engineTransfer(int queue, SemaphoreList waits, SemaphoreList signals, Command command,
+            long bytes, Buffer target, Buffer source) {
+        run(waits, signals, null, command, null);
     }
 
     @Override
-    public void queueUpdate(long queueAffinity, SemaphoreList waits, SemaphoreList signals, MemorySegment source,
-            Buffer target, long targetOffset, long flags) {
-        checkQueue("queueUpdate", queueAffinity, waits, signals);
-        Command command = Command.update(source, BufferRef.of(target, targetOffset, Buffer.WHOLE_BUFFER));
-        complete(waits, signals, () -> CommandExecutor.execute(command, null));
+    protected void engineDispatch(int queue, SemaphoreList waits, SemaphoreList signals, Command.Dispatch command,
+            Executable executable) {
+        run(waits, signals, null, command, null);
+    }
+
+    /** The slots' memory is checked now (nothing runs between the call and the execution but the waits). */
+    @Override
+    protected void engineExecute(int queue, SemaphoreList waits, SemaphoreList signals,
+            LocalCommandBuffer commandBuffer, BlockProgram program, BindingTable bindings) {
+        CommandExecutor.checkSlotsCommitted(bindings, program.usedSlots());
+        run(waits, signals, program, null, bindings);
     }
 
     @Override
-    public void queueCopy(long queueAffinity, SemaphoreList waits, SemaphoreList signals, Buffer source,
-            long sourceOffset, Buffer target, long targetOffset, long length, long flags) {
-        checkQueue("queueCopy", queueAffinity, waits, signals);
-        Command command = Command.copy(BufferRef.of(source, sourceOffset, length),
-                BufferRef.of(target, targetOffset, length));
-        complete(waits, signals, () -> CommandExecutor.execute(command, null));
-    }
-
-    @Override
-    public void queueDispatch(long queueAffinity, SemaphoreList waits, SemaphoreList signals, Executable executable,
-            int function, DispatchConfig config, MemorySegment constants, BufferRef[] bindings, long flags) {
-        checkQueue("queueDispatch", queueAffinity, waits, signals);
-        if (bindings != null) {
-            for (int i = 0; i < bindings.length; i++) {
-                if (bindings[i] != null && bindings[i].isIndirect()) {
-                    throw new StatusException(StatusCode.INVALID_ARGUMENT, "queueDispatch binding " + i
-                            + " is an indirect reference (slot " + bindings[i].bufferSlot()
-                            + "); queue dispatches take direct buffers only");
-                }
-            }
-        }
-        Command command = Command.dispatch(executable, function, config, constants, bindings, flags);
-        complete(waits, signals, () -> CommandExecutor.execute(command, null));
-    }
-
-    @Override
-    public void queueExecute(long queueAffinity, SemaphoreList waits, SemaphoreList signals,
-            CommandBuffer commandBuffer, BindingTable bindings, long flags) {
-        checkQueue("queueExecute", queueAffinity, waits, signals);
-        if (commandBuffer == null) {
-            complete(waits, signals, () -> { });
-            return;
-        }
-        if (!(commandBuffer instanceof LocalCommandBuffer local)) {
-            throw new StatusException(StatusCode.INVALID_ARGUMENT, "queueExecute command buffer " + commandBuffer
-                    + " was not created by a local CPU device");
-        }
-        // one queue: checkAffinity proved queueAffinity selects queue 0, and createCommandBuffer
-        // proved the command buffer allows it, so the two affinities always intersect here
-        List<Command> commands = local.commandsForSubmission();
-        MemorySegment[] slots = CommandExecutor.resolveSlots(bindings, local.usedSlots());
-        complete(waits, signals, () -> CommandExecutor.executeAll(commands, slots));
-    }
-
-    @Override
-    public void queueBarrier(long queueAffinity, SemaphoreList waits, SemaphoreList signals, long flags) {
-        checkQueue("queueBarrier", queueAffinity, waits, signals);
+    protected void engineBarrier(int queue, SemaphoreList waits, SemaphoreList signals) {
         complete(waits, signals, () -> { });
     }
 
     @Override
-    public void queueHostCall(long queueAffinity, SemaphoreList waits, SemaphoreList signals, HostCall call,
+    protected void engineHostCall(int queue, SemaphoreList waits, SemaphoreList signals, HostCall call,
             long[] args, long flags) {
-        checkQueue("queueHostCall", queueAffinity, waits, signals);
-        if (call == null) {
-            throw new StatusException(StatusCode.INVALID_ARGUMENT, "queueHostCall call is null");
-        }
-        if (args != null && args.length > HOST_CALL_ARGS) {
-            throw new StatusException(StatusCode.INVALID_ARGUMENT, "queueHostCall has " + args.length
-                    + " arguments, more than the " + HOST_CALL_ARGS + " a host call takes");
-        }
-        long[] callArgs = args == null ? new long[HOST_CALL_ARGS] : Arrays.copyOf(args, HOST_CALL_ARGS);
         StatusException waitFailure = awaitWaits(waits);
         if (waitFailure != null) {
             signals.fail(waitFailure);
@@ -329,15 +173,15 @@ public final class LocalSyncDevice implements Device {
         if ((flags & HostCall.FLAG_NON_BLOCKING) != 0) {
             signals.signal();
             try {
-                call.call(this, callArgs, SemaphoreList.empty());
+                call.call(this, args, SemaphoreList.empty());
             } catch (RuntimeException e) {
-                LOG.warn("non-blocking host call on device '{}' failed; dropped: {}", info.name(), e.toString());
+                LOG.warn("non-blocking host call on device '{}' failed; dropped: {}", info().name(), e.toString());
             }
             return;
         }
         boolean done;
         try {
-            done = call.call(this, callArgs, signals);
+            done = call.call(this, args, signals);
         } catch (RuntimeException e) {
             signals.fail(asStatus(e, "host call"));
             return;
@@ -347,19 +191,32 @@ public final class LocalSyncDevice implements Device {
         }
     }
 
-    /** Nothing is ever batched: every operation completes within its call. */
-    @Override
-    public void queueFlush(long queueAffinity) {
-        requireOpen("queueFlush");
-        checkAffinity(queueAffinity);
-    }
-
     /** Blocks until the waits are reached, runs {@code operation}, then signals or fails the signals. */
     private void complete(SemaphoreList waits, SemaphoreList signals, Runnable operation) {
+        complete(waits, signals, operation, null, null, null);
+    }
+
+    /** As {@link #complete(SemaphoreList, SemaphoreList, Runnable)}, running recorded work inline. */
+    private void run(SemaphoreList waits, SemaphoreList signals, BlockProgram program, Command single,
+            BindingTable table) {
+        complete(waits, signals, null, program, single, table);
+    }
+
+    /**
+     * Blocks until the waits are reached, runs {@code operation} or, when it is null, the
+     * recorded work through the tile engine on this thread (see {@link #runInline}; no lambda on
+     * the path of every transfer, dispatch and execute), then signals or fails the signals.
+     */
+    private void complete(SemaphoreList waits, SemaphoreList signals, Runnable operation, BlockProgram program,
+            Command single, BindingTable table) {
         StatusException failure = awaitWaits(waits);
         if (failure == null) {
             try {
-                operation.run();
+                if (operation != null) {
+                    operation.run();
+                } else {
+                    runInline(program, single, table);
+                }
             } catch (RuntimeException e) {
                 failure = asStatus(e, "queue operation");
             }
@@ -385,45 +242,16 @@ public final class LocalSyncDevice implements Device {
                 : new StatusException(StatusCode.UNKNOWN, what + " threw " + e, e);
     }
 
-    private void checkQueue(String what, long queueAffinity, SemaphoreList waits, SemaphoreList signals) {
-        requireOpen(what);
-        checkAffinity(queueAffinity);
-        if (waits == null || signals == null) {
-            throw new StatusException(StatusCode.INVALID_ARGUMENT, what + " wait or signal list is null (use "
-                    + "SemaphoreList.empty())");
-        }
-    }
-
-    private void checkAffinity(long queueAffinity) {
-        if (queueAffinity != 0 && queueAffinity != QUEUE_AFFINITY_ANY && (queueAffinity & 1) == 0) {
-            throw new StatusException(StatusCode.INVALID_ARGUMENT, "queue affinity 0x" + Long.toHexString(queueAffinity)
-                    + " selects no queue of device '" + info.name() + "' (it has 1 queue, bit 0)");
-        }
-    }
-
-    private void requireOpen(String what) {
-        if (closed) {
-            throw new StatusException(StatusCode.FAILED_PRECONDITION, what + " on device '" + info.name()
-                    + "' after it was closed");
-        }
-    }
-
+    /** Nothing is in flight: closes for new calls, shuts the default pool, returns idle pooled memory. */
     @Override
-    public void retain() {
-        references.retain();
-    }
-
-    @Override
-    public void release() {
-        if (references.release(this)) {
-            closed = true;
-            defaultPool.shutdown();
-            allocator.close(); // idle pooled memory back to the system; live buffers keep theirs
-        }
+    protected void engineLastRelease() {
+        markClosed(null);
+        defaultPool.shutdown();
+        allocator.close(); // idle pooled memory back to the system; live buffers keep theirs
     }
 
     @Override
     public String toString() {
-        return "local-sync device '" + info.name() + "'";
+        return "local-sync device '" + info().name() + "'";
     }
 }

@@ -1,9 +1,8 @@
 package dev.ortho.hal.cpu.internal.sync;
 
-import dev.ortho.base.StatusCode;
-import dev.ortho.base.StatusException;
 import dev.ortho.hal.Driver;
 import dev.ortho.hal.DriverInfo;
+import dev.ortho.hal.cpu.internal.driver.DefaultDeviceDriver;
 import dev.ortho.hal.cpu.internal.executable.ExecutableLoaders;
 import dev.ortho.hal.spi.DriverFactory;
 import java.util.List;
@@ -26,10 +25,7 @@ public final class LocalSyncDriverFactory implements DriverFactory {
 
     @Override
     public Driver createDriver(String driverName) {
-        if (!LocalSyncDriver.NAME.equals(driverName)) {
-            throw new StatusException(StatusCode.NOT_FOUND, "driver factory '" + LocalSyncDriver.NAME
-                    + "' cannot create driver '" + driverName + "'");
-        }
+        DefaultDeviceDriver.requireDriverName(LocalSyncDriver.INFO, driverName);
         return new LocalSyncDriver(loaders);
     }
 }

@@ -4,21 +4,12 @@ import dev.ortho.hal.trace.HalTracing;
 import dev.ortho.base.StatusCode;
 import dev.ortho.base.StatusException;
 import dev.ortho.hal.BindingTable;
-import dev.ortho.hal.BufferRef;
 import dev.ortho.hal.cpu.internal.command.BlockProgram;
 import dev.ortho.hal.cpu.internal.command.Command;
 import dev.ortho.hal.cpu.internal.command.CommandExecutor;
-import dev.ortho.hal.cpu.internal.executable.DispatchRunner;
-import dev.ortho.hal.cpu.internal.heap.HeapBuffer;
-import dev.ortho.hal.cpu.internal.heap.Ranges;
-import dev.ortho.hal.cpu.kernel.DispatchState;
-import dev.ortho.hal.cpu.kernel.Kernel;
-import dev.ortho.hal.cpu.kernel.WorkgroupState;
 import dev.ortho.hal.trace.DispatchTilesEvent;
-import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
-import java.util.Arrays;
 
 /**
  * One submission being run by a {@link BlockProcessor}: IREE's block processor context. It walks
@@ -49,7 +40,7 @@ import java.util.Arrays;
  * completer can still be reading an execution when it is reloaded.
  *
  * <p>Nothing is allocated per tile, and on the steady path nothing per submission: dispatch
- * states come from the program's cache (see {@link DispatchCacheEntry}) while the buffers they
+ * states come from the program's cache (see {@link CommandExecutor}) while the buffers they
  * were built from are still the ones bound; only a miss builds one. Thread-safety: the fields of
  * region {@code r} are written by its preparer before the release store of the cursor and read by
  * claimers after their acquire load of it; the load-time fields are written by the loading thread
@@ -59,10 +50,6 @@ final class Execution {
     static final int REGION_BITS = 20;
     private static final int TILE_BITS = 64 - REGION_BITS;
     private static final long TILE_MASK = (1L << TILE_BITS) - 1;
-    /** Largest tile count of one command (so a region's sum cannot overflow the cursor). */
-    static final long MAX_COMMAND_TILES = 1L << (TILE_BITS - 8);
-    /** Bytes of one transfer tile. */
-    static final long TRANSFER_CHUNK = 64 * 1024;
     private static final int MAX_BATCH = 64;
 
     private static final VarHandle CURSOR;
@@ -72,8 +59,6 @@ final class Execution {
     /** The bit of {@code refs} that marks the execution as not running (free, pending or done). */
     private static final int DONE = 1 << 30;
     private static final long[] NO_LONGS = {};
-    private static final DispatchState[] NO_STATES = {};
-    private static final MemorySegment[] NO_SEGMENTS = {};
 
     static {
         try {
@@ -92,20 +77,11 @@ final class Execution {
     /** The ring position this execution was loaded at (its slot is {@code position & mask}). */
     long position;
     QueueOp op;
-    /** The program run, or null when running {@link #single}. */
-    private BlockProgram program;
-    /** The one command of a streamed operation (program null). */
-    private Command single;
-    private BindingTable table;
+    /** The tile engine: the loaded submission's commands, their resolved memory and tile ranges. */
+    private final CommandExecutor engine;
     private int regionCount;
     /** False when loading found nothing to run; the ring frees the slot without installing it. */
     boolean runnable;
-    /** Per command: one past its last tile, counted from its region's first tile. */
-    private long[] tileEnd = NO_LONGS;
-    private DispatchState[] states = NO_STATES;
-    private long[] localBytes = NO_LONGS;
-    private MemorySegment[] targets = NO_SEGMENTS;
-    private MemorySegment[] sources = NO_SEGMENTS;
     private long[] regionTiles = NO_LONGS;
     private int initialBudget = 1;
 
@@ -124,6 +100,7 @@ final class Execution {
     Execution(BlockProcessor processor, int workers) {
         this.processor = processor;
         this.workers = workers;
+        this.engine = new CommandExecutor(workers);
     }
 
     /**
@@ -142,21 +119,11 @@ final class Execution {
             throw new StatusException(StatusCode.OUT_OF_RANGE, "command buffer has " + regions
                     + " barrier-separated regions; at most " + ((1 << REGION_BITS) - 1) + " are supported");
         }
-        int commands = program == null ? 1 : program.commandCount();
-        if (tileEnd.length < commands) { // grows to the largest program, then reused
-            tileEnd = new long[commands];
-            states = new DispatchState[commands];
-            localBytes = new long[commands];
-            targets = new MemorySegment[commands];
-            sources = new MemorySegment[commands];
-        }
         if (regionTiles.length < regions) {
             regionTiles = new long[regions];
         }
         this.op = op;
-        this.program = program;
-        this.single = single;
-        this.table = table;
+        engine.load(program, single, table);
         this.regionCount = regions;
         this.initialBudget = 1;
         ERROR.setOpaque(this, (StatusException) null);
@@ -168,14 +135,8 @@ final class Execution {
 
     /** Drops the references of the last submission (called when the slot is freed). */
     private void clear() {
-        int commands = program == null ? 1 : program.commandCount();
-        Arrays.fill(states, 0, commands, null);
-        Arrays.fill(targets, 0, commands, null);
-        Arrays.fill(sources, 0, commands, null);
+        engine.clear();
         op = null;
-        program = null;
-        single = null;
-        table = null;
     }
 
     /** Installer: the execution becomes current and enterable. Only from {@code DONE} with no users. */
@@ -222,18 +183,6 @@ final class Execution {
     void discard() {
         clear();
         processor.free(this);
-    }
-
-    private Command command(int k) {
-        return program == null ? single : program.command(k);
-    }
-
-    private int regionStart(int r) {
-        return program == null ? 0 : program.regionStart(r);
-    }
-
-    private int regionEnd(int r) {
-        return program == null ? 1 : program.regionEnd(r);
     }
 
     private static int region(long cursor) {
@@ -326,14 +275,14 @@ final class Execution {
         event.worker = worker;
         event.workers = workers;
         event.region = r;
-        int start = regionStart(r);
-        String first = switch (command(start)) {
+        int start = engine.regionStart(r);
+        String first = switch (engine.command(start)) {
             case Command.Dispatch d -> d.function().info().name();
             case Command.Fill f -> "fill";
             case Command.Copy c -> "copy";
             case Command.Update u -> "update";
         };
-        int more = regionEnd(r) - start - 1;
+        int more = engine.regionEnd(r) - start - 1;
         event.commands = more > 0 ? first + " +" + more : first;
         return event;
     }
@@ -366,164 +315,25 @@ final class Execution {
         return -1;
     }
 
-    /** Resolves region {@code r}'s commands and returns its tile count (0 on failure, recorded). */
+    /** Prepares region {@code r} and returns its tile count (0 on failure, recorded). */
     private long prepare(int r) {
-        long tiles = 0;
-        int end = regionEnd(r);
-        for (int k = regionStart(r); k < end; k++) {
-            try {
-                tiles += prepareCommand(k);
-            } catch (StatusException e) {
-                ERROR.compareAndSet(this, (StatusException) null,
-                        e.annotate("while preparing command " + k + " of the submission"));
-                return 0;
-            } catch (RuntimeException e) {
-                ERROR.compareAndSet(this, (StatusException) null, new StatusException(StatusCode.INTERNAL,
-                        "preparing command " + k + " threw " + e, e));
-                return 0;
-            }
-            tileEnd[k] = tiles;
+        try {
+            return engine.prepare(r);
+        } catch (StatusException e) {
+            ERROR.compareAndSet(this, (StatusException) null, e);
+            return 0;
         }
-        return tiles;
-    }
-
-    private long prepareCommand(int k) {
-        Command command = command(k);
-        switch (command) {
-            case Command.Dispatch d -> {
-                DispatchState state = null;
-                if (program != null && program.cachesDispatch(k)
-                        && program.dispatchCache(k) instanceof DispatchCacheEntry cached
-                        && cached.matches(d, table, workers)) {
-                    state = cached.state();
-                }
-                if (state == null) {
-                    BufferRef[] refs = d.bindings();
-                    MemorySegment[] bindings = new MemorySegment[refs.length];
-                    for (int i = 0; i < refs.length; i++) {
-                        bindings[i] = resolve(refs[i], "dispatch binding " + i);
-                    }
-                    MemorySegment count = d.countRef() == null ? null
-                            : resolve(d.countRef(), "dispatch workgroup count");
-                    state = DispatchRunner.state(d.function(), d.config(), d.constants(), bindings, count, workers);
-                    if (program != null && program.cachesDispatch(k)) {
-                        program.setDispatchCache(k, DispatchCacheEntry.of(d, table, workers, state));
-                    }
-                }
-                states[k] = state;
-                localBytes[k] = DispatchRunner.localBytes(d.function(), d.config());
-                long tiles = (long) state.workgroupCountX() * state.workgroupCountY();
-                if (state.workgroupCountZ() != 0 && tiles > MAX_COMMAND_TILES / state.workgroupCountZ()) {
-                    throw new StatusException(StatusCode.OUT_OF_RANGE, "dispatch '" + d.function().info().name()
-                            + "' has more than " + MAX_COMMAND_TILES + " workgroups");
-                }
-                return tiles * state.workgroupCountZ();
-            }
-            case Command.Fill f -> {
-                MemorySegment target = resolve(f.target(), "fill target");
-                Ranges.checkPattern(f.target().offset(), target.byteSize(), f.patternLength());
-                targets[k] = target;
-                return chunks(target.byteSize());
-            }
-            case Command.Copy c -> {
-                MemorySegment source = resolve(c.source(), "copy source");
-                MemorySegment target = resolve(c.target(), "copy target");
-                if (source.byteSize() != target.byteSize()) {
-                    throw new StatusException(StatusCode.INVALID_ARGUMENT, "copy source length " + source.byteSize()
-                            + " differs from target length " + target.byteSize());
-                }
-                sources[k] = source;
-                targets[k] = target;
-                return chunks(source.byteSize());
-            }
-            case Command.Update u -> {
-                targets[k] = resolve(u.target(), "update target");
-                return u.data().length == 0 ? 0 : 1;
-            }
-        }
-    }
-
-    /** The memory {@code ref} names, through the binding table for indirect references. */
-    private MemorySegment resolve(BufferRef ref, String what) {
-        if (!ref.isIndirect()) {
-            return CommandExecutor.resolve(ref, null, what);
-        }
-        int slot = ref.bufferSlot();
-        String slotName = "binding table slot " + slot;
-        MemorySegment memory = HeapBuffer.cast(table.buffer(slot), slotName)
-                .range(slotName, table.offset(slot), table.length(slot));
-        long length = Ranges.resolve(what + " (slot " + slot + ")", ref.offset(), ref.length(), memory.byteSize());
-        return memory.asSlice(ref.offset(), length);
-    }
-
-    private static long chunks(long bytes) {
-        return (bytes + TRANSFER_CHUNK - 1) / TRANSFER_CHUNK;
     }
 
     /** Runs tiles {@code [from, to)} of region {@code r}; a failure is recorded, not thrown. */
     private void runTiles(int r, long from, long to, WorkerSlot worker) {
-        int k = regionStart(r);
-        while (tileEnd[k] <= from) {
-            k++;
-        }
-        long t = from;
         try {
-            while (t < to) {
-                long commandStart = k == regionStart(r) ? 0 : tileEnd[k - 1];
-                long commandEnd = Math.min(tileEnd[k], to);
-                runCommandTiles(k, t - commandStart, commandEnd - commandStart, worker);
-                t = commandEnd;
-                k++;
-            }
+            engine.runTiles(r, from, to, worker);
         } catch (StatusException e) {
             ERROR.compareAndSet(this, (StatusException) null, e);
         } catch (RuntimeException e) {
             ERROR.compareAndSet(this, (StatusException) null,
                     new StatusException(StatusCode.INTERNAL, "tile execution threw " + e, e));
-        }
-    }
-
-    private void runCommandTiles(int k, long from, long to, WorkerSlot worker) {
-        Command command = command(k);
-        switch (command) {
-            case Command.Dispatch d -> {
-                DispatchState state = states[k];
-                Kernel kernel = d.function().kernel();
-                WorkgroupState workgroup = worker.workgroup(localBytes[k]);
-                long countX = state.workgroupCountX();
-                long countY = state.workgroupCountY();
-                for (long tile = from; tile < to; tile++) {
-                    int x = (int) (tile % countX);
-                    long rest = tile / countX;
-                    int y = (int) (rest % countY);
-                    int z = (int) (rest / countY);
-                    workgroup.moveTo(x, y, z);
-                    try {
-                        kernel.run(state, workgroup);
-                    } catch (RuntimeException e) {
-                        throw DispatchRunner.kernelFailure(e, d.function().info().name(), x, y, z);
-                    }
-                }
-            }
-            case Command.Fill f -> {
-                MemorySegment target = targets[k];
-                for (long tile = from; tile < to; tile++) {
-                    long offset = tile * TRANSFER_CHUNK;
-                    Ranges.fill(target.asSlice(offset, Math.min(TRANSFER_CHUNK, target.byteSize() - offset)),
-                            f.pattern(), f.patternLength());
-                }
-            }
-            case Command.Copy c -> {
-                MemorySegment source = sources[k];
-                MemorySegment target = targets[k];
-                for (long tile = from; tile < to; tile++) {
-                    long offset = tile * TRANSFER_CHUNK;
-                    MemorySegment.copy(source, offset, target, offset,
-                            Math.min(TRANSFER_CHUNK, source.byteSize() - offset));
-                }
-            }
-            case Command.Update u -> MemorySegment.copy(MemorySegment.ofArray(u.data()), 0, targets[k], 0,
-                    u.data().length);
         }
     }
 }

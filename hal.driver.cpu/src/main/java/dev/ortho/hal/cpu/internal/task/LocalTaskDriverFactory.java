@@ -5,6 +5,7 @@ import dev.ortho.base.StatusException;
 import dev.ortho.hal.Driver;
 import dev.ortho.hal.DriverInfo;
 import dev.ortho.hal.cpu.CpuDriverFactory;
+import dev.ortho.hal.cpu.internal.driver.DefaultDeviceDriver;
 import dev.ortho.hal.cpu.internal.executable.ExecutableLoaders;
 import dev.ortho.hal.frontier.QueueAxes;
 import java.util.List;
@@ -36,10 +37,7 @@ public final class LocalTaskDriverFactory implements CpuDriverFactory {
     /** @throws StatusException NOT_FOUND for another name, UNAVAILABLE once closed */
     @Override
     public Driver createDriver(String driverName) {
-        if (!LocalTaskDriver.NAME.equals(driverName)) {
-            throw new StatusException(StatusCode.NOT_FOUND, "driver factory '" + LocalTaskDriver.NAME
-                    + "' cannot create driver '" + driverName + "'");
-        }
+        DefaultDeviceDriver.requireDriverName(LocalTaskDriver.INFO, driverName);
         if (closed) {
             throw new StatusException(StatusCode.UNAVAILABLE, "driver '" + LocalTaskDriver.NAME + "' was stopped");
         }

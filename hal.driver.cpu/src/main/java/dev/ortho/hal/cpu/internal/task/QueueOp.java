@@ -25,9 +25,10 @@ import java.lang.invoke.VarHandle;
  * thread that brings it to zero makes the operation ready ({@link TaskQueue#onReady}) — direct
  * wake, no scanning. A failed wait retires the operation at once with that failure.
  *
- * <p><b>Retirement</b> happens exactly once ({@link #claimRetire()}): signals are signalled with
- * the queue's frontier, or failed; then the retained resources are released (by the device
- * after its executor stopped, if it is closing).
+ * <p><b>Retirement</b> happens exactly once ({@link #claimRetire()}): on success the resources it
+ * used are released, then the signals are signalled with the queue's frontier; on failure the
+ * signals are failed first; the semaphores are released last (everything by the device after its
+ * executor stopped, if it is closing).
  *
  * <p>Thread-safety: the argument fields are written before the operation is published (by the
  * first timepoint registration or the ready-list push) and read-only afterwards; state and
@@ -75,7 +76,10 @@ final class QueueOp extends MpscQueue.Node implements TimepointCallback {
     long alignment;
     /** Bytes a transfer touches (decides inline vs. streaming). */
     long transferBytes;
+    /** The wait semaphores, the signal semaphores, then what the operation uses. */
     Resource[] retained = NO_RESOURCES;
+    /** How many of {@link #retained} are semaphores (they come first). */
+    int retainedSemaphores;
     /** The open trace event (null unless a recording was on at submission). */
     QueueOperationEvent trace;
 
@@ -179,12 +183,31 @@ final class QueueOp extends MpscQueue.Node implements TimepointCallback {
         }
     }
 
-    /** Releases the retained resources, once. */
-    void releaseResources() {
-        if (!RELEASED.compareAndSet(this, 0, 1)) {
-            return;
+    /**
+     * Releases the retained resources other than the wait and signal semaphores, once: on success
+     * before the signals, so a host that observed a signal finds the executables and buffers the
+     * operation used already released (as after a synchronous call).
+     */
+    void releaseUsed() {
+        if (RELEASED.compareAndSet(this, 0, 1)) {
+            release(retainedSemaphores, retained.length);
         }
-        for (Resource resource : retained) {
+    }
+
+    /** Releases whatever of the retained resources {@link #releaseUsed} did not, once. */
+    void releaseResources() {
+        int was = (int) RELEASED.getAndSet(this, 2);
+        if (was == 0) {
+            release(retainedSemaphores, retained.length);
+        }
+        if (was != 2) {
+            release(0, Math.min(retainedSemaphores, retained.length));
+        }
+    }
+
+    private void release(int from, int to) {
+        for (int i = from; i < to; i++) {
+            Resource resource = retained[i];
             try {
                 resource.release();
             } catch (StatusException e) {

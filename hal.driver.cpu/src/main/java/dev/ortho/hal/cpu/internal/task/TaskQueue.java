@@ -198,7 +198,7 @@ final class TaskQueue implements DrainFunction {
         switch (op.kind) {
             case BARRIER -> retire(op, null, true);
             case TRANSFER -> {
-                CommandExecutor.execute(op.command, null);
+                device.runTransferInline(op.command);
                 retire(op, null, true);
             }
             case DISPATCH -> stream(op);
@@ -227,7 +227,7 @@ final class TaskQueue implements DrainFunction {
         BitSet used = op.program.usedSlots();
         for (int slot = used.nextSetBit(0); slot >= 0; slot = used.nextSetBit(slot + 1)) {
             if (!(op.bindings.buffer(slot) instanceof HeapBuffer heap) || !heap.isCommitted() || heap.isDecommitted()) {
-                CommandExecutor.resolveSlots(op.bindings, used); // throws the precise status
+                CommandExecutor.checkSlotsCommitted(op.bindings, used); // throws the precise status
             }
         }
     }
@@ -313,8 +313,9 @@ final class TaskQueue implements DrainFunction {
     }
 
     /**
-     * Retires {@code op} once: on success advances the queue's epoch and (if {@code signal})
-     * signals with the queue frontier; on failure fails the signals. Then releases resources.
+     * Retires {@code op} once: on success releases the resources it used, advances the queue's
+     * epoch and (if {@code signal}) signals with the queue frontier; on failure fails the signals,
+     * then releases the resources. The semaphores are released last.
      */
     void retire(QueueOp op, StatusException error, boolean signal) {
         if (!op.claimRetire()) {
@@ -323,6 +324,7 @@ final class TaskQueue implements DrainFunction {
         if (op.trace != null) {
             QueueOperationEvent.finish(op.trace, error != null);
         }
+        boolean owned = false; // whether this call releases the resources (not the closing device)
         if (error != null) {
             op.cancelTimepoints();
             Execution execution = op.execution;
@@ -339,6 +341,10 @@ final class TaskQueue implements DrainFunction {
             }
             op.signals.fail(error);
         } else {
+            owned = device.unregister(op);
+            if (owned) {
+                op.releaseUsed(); // before the signals: see QueueOp
+            }
             SemaphoreList signals = op.signals;
             Frontier carried = null;
             synchronized (frontierLock) {
@@ -366,7 +372,10 @@ final class TaskQueue implements DrainFunction {
                 }
             }
         }
-        if (device.unregister(op)) {
+        if (error != null) {
+            owned = device.unregister(op);
+        }
+        if (owned) {
             op.releaseResources();
         }
     }

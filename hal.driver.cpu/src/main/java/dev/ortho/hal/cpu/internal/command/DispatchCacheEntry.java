@@ -1,10 +1,8 @@
-package dev.ortho.hal.cpu.internal.task;
+package dev.ortho.hal.cpu.internal.command;
 
 import dev.ortho.hal.BindingTable;
 import dev.ortho.hal.Buffer;
 import dev.ortho.hal.BufferRef;
-import dev.ortho.hal.cpu.internal.command.BlockProgram;
-import dev.ortho.hal.cpu.internal.command.Command;
 import dev.ortho.hal.cpu.internal.heap.HeapBuffer;
 import dev.ortho.hal.cpu.kernel.DispatchState;
 
