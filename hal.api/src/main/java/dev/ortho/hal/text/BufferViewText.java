@@ -52,7 +52,7 @@ public final class BufferViewText {
     public static final int MAX_RANK = 128;
     /** Alignment of segments {@link #parse(String, Arena)} allocates (HAL buffer alignment). */
     public static final long ALIGNMENT = 64;
-    /** Longest text {@link #format} produces before giving up with RESOURCE_EXHAUSTED. */
+    /** Longest text {@link #format} produces (a Java string's limit); see {@link #textLimit}. */
     private static final int MAX_TEXT = Integer.MAX_VALUE - 64;
     /** How much of a long input error messages quote. */
     private static final int QUOTE = 48;
@@ -375,6 +375,12 @@ public final class BufferViewText {
             throw new StatusException(StatusCode.OUT_OF_RANGE, "buffer view " + header
                     + " needs " + needed + " bytes but the contents hold " + contents.byteSize());
         }
+        long minimum = minimumTextLength(dims, maxElementCount);
+        if (minimum > textLimit()) {
+            throw new StatusException(StatusCode.RESOURCE_EXHAUSTED, "buffer view " + header
+                    + " needs at least " + minimum + " characters of text, more than the limit of "
+                    + textLimit() + "; pass a smaller max element count or shape");
+        }
         StringBuilder out = new StringBuilder();
         long[] budget = {maxElementCount};
         appendElements(out, contents, dims, 0, 0, elementType, budget);
@@ -450,11 +456,47 @@ public final class BufferViewText {
     }
 
     private static void checkLength(StringBuilder out) {
-        if (out.length() > MAX_TEXT) {
+        if (out.length() > textLimit()) {
             throw new StatusException(StatusCode.RESOURCE_EXHAUSTED,
-                    "buffer view text exceeds " + MAX_TEXT + " characters; pass a smaller"
+                    "buffer view text exceeds " + textLimit() + " characters; pass a smaller"
                             + " max element count");
         }
+    }
+
+    /**
+     * The longest text {@link #formatElements} builds: a Java string's limit, and a quarter of
+     * the heap (the builder's growth and the final copy need about three times the text), so a
+     * shape like {@code 90000000001x0x3} fails up front instead of exhausting the heap.
+     */
+    private static long textLimit() {
+        return Math.min(MAX_TEXT, Runtime.getRuntime().maxMemory() / 4);
+    }
+
+    /**
+     * Characters the text of {@code dims} needs at least: two brackets per row of every outer
+     * axis (printed even for empty or elided rows) and one per printed element. Saturates at
+     * {@link Long#MAX_VALUE}.
+     */
+    private static long minimumTextLength(long[] dims, long maxElementCount) {
+        long brackets = 0;
+        long rows = 1;
+        for (int axis = 0; axis < dims.length - 1; axis++) {
+            rows = saturatingMultiply(rows, dims[axis]);
+            brackets = saturatingAdd(brackets, saturatingMultiply(rows, 2));
+        }
+        long elements = Math.min(maxElementCount, saturatingMultiply(rows, dims[dims.length - 1]));
+        return saturatingAdd(brackets, elements);
+    }
+
+    private static long saturatingMultiply(long a, long b) {
+        long high = Math.multiplyHigh(a, b);
+        long low = a * b;
+        return high != 0 || low < 0 ? Long.MAX_VALUE : low;
+    }
+
+    private static long saturatingAdd(long a, long b) {
+        long sum = a + b;
+        return sum < 0 ? Long.MAX_VALUE : sum;
     }
 
     private static void checkElement(MemorySegment segment, long index, int type,

@@ -309,6 +309,19 @@ class BufferViewTextTest {
                 () -> BufferViewText.format(four, new long[] {4}, ElementType.NONE));
     }
 
+    @Test
+    void formatOfAnEmptyViewWithHugeOuterDimensionsFailsBeforeBuildingTheText() {
+        // Found by BufferViewTextFuzzTest: "90000000001x00000000x3xf16=" parses to zero bytes,
+        // and its text would be 9e10 pairs of brackets (an OutOfMemoryError before the fix).
+        MemorySegment none = MemorySegment.ofArray(new byte[0]);
+        StatusException e = assertThrows(StatusException.class, () -> BufferViewText.format(none,
+                new long[] {90_000_000_001L, 0, 3}, ElementType.FLOAT_16));
+        assertEquals(StatusCode.RESOURCE_EXHAUSTED, e.code());
+        assertTrue(e.getMessage().contains("90000000001x0x3xf16"), e.getMessage());
+        assertTrue(e.getMessage().contains("180000000002 characters"), e.getMessage());
+        assertEquals("2x0x3xf16=[][]", BufferViewText.format(none, new long[] {2, 0, 3}, ElementType.FLOAT_16));
+    }
+
     // ---- iree_hal_buffer_view_parse
 
     @Test

@@ -14,7 +14,7 @@ import org.ops4j.pax.tinybundles.TinyBundles;
  * method (Pax Exam runs it outside the framework, where TinyBundles is on the class path).
  */
 final class LoaderBundles {
-    private static final String IMPORTS = "dev.ortho.base;version=\"[1.0,2)\",dev.ortho.hal;version=\"[1.0,2)\","
+    private static final String IMPORTS = "dev.ortho.base;version=\"[1.0,2)\",dev.ortho.hal;version=\"[2.0,3)\","
             + "dev.ortho.hal.cpu.kernel;version=\"[1.1,2)\",org.osgi.framework;version=\"[1.8,2)\"";
 
     private LoaderBundles() {

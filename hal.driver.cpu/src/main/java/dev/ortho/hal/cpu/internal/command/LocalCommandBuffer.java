@@ -195,18 +195,10 @@ public final class LocalCommandBuffer implements CommandBuffer {
     }
 
     /**
-     * The commands and the slots they use, for one submission.
+     * The block program for one submission.
      *
      * @throws StatusException FAILED_PRECONDITION if the buffer is not finished, or is one-shot
      *     and was submitted before
-     */
-    public List<Command> commandsForSubmission() {
-        recorder.claimSubmission("device.queueExecute");
-        return commands;
-    }
-
-    /**
-     * The block program for one submission; same checks as {@link #commandsForSubmission()}.
      */
     public BlockProgram programForSubmission() {
         recorder.claimSubmission("device.queueExecute");
