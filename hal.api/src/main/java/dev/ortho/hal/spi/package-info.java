@@ -7,7 +7,8 @@
  * {@link dev.ortho.hal.spi.TimelineSemaphore}, the host semaphore drivers share;
  * {@link dev.ortho.hal.spi.CommandRecorder}, IREE's command-buffer recording rules written once,
  * which produces an immutable {@link dev.ortho.hal.spi.Recording} of
- * {@link dev.ortho.hal.spi.RecordedCommand}s; and {@link dev.ortho.hal.spi.RefCount}, the
+ * {@link dev.ortho.hal.spi.RecordedCommand}s; {@link dev.ortho.hal.spi.RecordingCommandBuffer}, the
+ * base of a driver's own command buffer built on the recorder; and {@link dev.ortho.hal.spi.RefCount}, the
  * retain/release counter every resource uses.
  */
 @Export
