@@ -9,7 +9,8 @@
  * which produces an immutable {@link dev.ortho.hal.spi.Recording} of
  * {@link dev.ortho.hal.spi.RecordedCommand}s; {@link dev.ortho.hal.spi.RecordingCommandBuffer}, the
  * base of a driver's own command buffer built on the recorder; and {@link dev.ortho.hal.spi.RefCount}, the
- * retain/release counter every resource uses.
+ * retain/release counter every resource uses; {@link dev.ortho.hal.spi.BufferAccess}, the host-mapping
+ * rules of every driver's buffer.
  */
 @Export
 @Version("1.1.0")

@@ -3,10 +3,9 @@ package dev.ortho.hal.cpu.internal.heap;
 import dev.ortho.base.StatusCode;
 import dev.ortho.base.StatusException;
 import dev.ortho.hal.Buffer;
-import dev.ortho.hal.BufferUsage;
 import dev.ortho.hal.MappedMemory;
 import dev.ortho.hal.MemoryAccess;
-import dev.ortho.hal.MemoryType;
+import dev.ortho.hal.spi.BufferAccess;
 import dev.ortho.hal.spi.RefCount;
 import java.lang.foreign.MemorySegment;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -239,25 +238,7 @@ public final class HeapBuffer implements Buffer {
 
     @Override
     public MappedMemory map(int mode, int access, long offset, long length) {
-        if (mode != MAPPING_MODE_SCOPED && mode != MAPPING_MODE_PERSISTENT) {
-            throw new StatusException(StatusCode.INVALID_ARGUMENT, "mapping mode " + mode + " of buffer " + this
-                    + " is neither SCOPED (1) nor PERSISTENT (2)");
-        }
-        if (!MemoryType.has(memoryType, MemoryType.HOST_VISIBLE)) {
-            throw new StatusException(StatusCode.PERMISSION_DENIED, "buffer " + this
-                    + " is not HOST_VISIBLE (memory type " + MemoryType.format(memoryType) + ")");
-        }
-        int usage = mode == MAPPING_MODE_PERSISTENT ? BufferUsage.MAPPING_PERSISTENT : BufferUsage.MAPPING_SCOPED;
-        if ((allowedUsage & usage) == 0) {
-            throw new StatusException(StatusCode.PERMISSION_DENIED, "buffer " + this + " does not allow "
-                    + BufferUsage.format(usage) + " (usage " + BufferUsage.format(allowedUsage) + ")");
-        }
-        int requested = access & MemoryAccess.ALL;
-        if (requested == 0 || (requested & ~allowedAccess) != 0) {
-            throw new StatusException(StatusCode.PERMISSION_DENIED, "mapping access "
-                    + MemoryAccess.format(access) + " is not allowed by buffer " + this + " (allowed "
-                    + MemoryAccess.format(allowedAccess) + ")");
-        }
+        BufferAccess.checkMapping("map", this, memoryType, allowedUsage, allowedAccess, mode, access);
         MemorySegment contents = range("map", offset, length);
         root.openMapping();
         retain(); // released by HeapMapping.close(): the buffer stays alive while mapped

@@ -3,13 +3,13 @@ package dev.ortho.hal.remote.internal.client;
 import dev.ortho.base.StatusCode;
 import dev.ortho.base.StatusException;
 import dev.ortho.hal.Buffer;
-import dev.ortho.hal.BufferUsage;
 import dev.ortho.hal.MappedMemory;
 import dev.ortho.hal.MemoryAccess;
 import dev.ortho.hal.MemoryType;
 import dev.ortho.hal.frontier.Frontier;
 import dev.ortho.hal.remote.internal.protocol.FrameReader;
 import dev.ortho.hal.remote.internal.protocol.Protocol;
+import dev.ortho.hal.spi.BufferAccess;
 import dev.ortho.hal.spi.RefCount;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -196,25 +196,9 @@ final class RemoteBuffer implements Buffer, RemoteConnection.Target {
      * {@code mode} (read, write and fill are scoped); returns the length.
      */
     long checkHostAccess(String what, int mode, int access, long offset, long length) {
-        if (mode != MAPPING_MODE_SCOPED && mode != MAPPING_MODE_PERSISTENT) {
-            throw new StatusException(StatusCode.INVALID_ARGUMENT, what + ": mapping mode " + mode + " of " + this
-                    + " is neither SCOPED (1) nor PERSISTENT (2)");
-        }
+        BufferAccess.checkMappingMode(what, this, mode); // before waiting for the properties, as before
         RemoteBuffer r = properties();
-        if (!MemoryType.has(r.memoryType, MemoryType.HOST_VISIBLE)) {
-            throw new StatusException(StatusCode.PERMISSION_DENIED, what + ": " + this + " is not HOST_VISIBLE (memory "
-                    + "type " + MemoryType.format(r.memoryType) + ")");
-        }
-        int usage = mode == MAPPING_MODE_PERSISTENT ? BufferUsage.MAPPING_PERSISTENT : BufferUsage.MAPPING_SCOPED;
-        if ((r.allowedUsage & usage) == 0) {
-            throw new StatusException(StatusCode.PERMISSION_DENIED, what + ": " + this + " does not allow "
-                    + BufferUsage.format(usage) + " (usage " + BufferUsage.format(r.allowedUsage) + ")");
-        }
-        int requested = access & MemoryAccess.ALL;
-        if (requested == 0 || (requested & ~r.allowedAccess) != 0) {
-            throw new StatusException(StatusCode.PERMISSION_DENIED, what + ": access " + MemoryAccess.format(access)
-                    + " is not allowed by " + this + " (allowed " + MemoryAccess.format(r.allowedAccess) + ")");
-        }
+        BufferAccess.checkMapping(what, this, r.memoryType, r.allowedUsage, r.allowedAccess, mode, access);
         return Checks.range(what, offset, length, byteLength);
     }
 
