@@ -2,8 +2,10 @@ package dev.ortho.bench.vm;
 
 import dev.ortho.base.MemoryPool;
 import dev.ortho.hal.Buffer;
+import dev.ortho.hal.Allocator;
 import dev.ortho.hal.BufferParams;
-import dev.ortho.hal.cpu.internal.heap.HeapAllocator;
+import dev.ortho.hal.Device;
+import dev.ortho.hal.cpu.CpuDrivers;
 import dev.ortho.vm.HostMemoryLimit;
 import dev.ortho.vm.VmBuffer;
 import java.lang.foreign.Arena;
@@ -32,8 +34,9 @@ import org.openjdk.jmh.annotations.TearDown;
  * <li>{@code pool}: {@link MemoryPool#allocate} and {@code free()} of the raw block;</li>
  * <li>{@code vm-buffer}: {@link VmBuffer#allocate(int, long, long, HostMemoryLimit, MemoryPool)}
  *     and release, as {@code vm.buffer.alloc} in a context (includes the {@code VmBuffer} object);</li>
- * <li>{@code hal-buffer}: {@link HeapAllocator#allocateBuffer} and release (includes the
- *     {@code HeapBuffer}, statistics and the live-bytes counter).</li>
+ * <li>{@code hal-buffer}: {@link Allocator#allocateBuffer} of a {@code local-sync} device (its heap
+ *     allocator) and release (includes the {@code HeapBuffer}, statistics and the live-bytes
+ *     counter).</li>
  * </ul>
  *
  * <p>Peers in the same run:
@@ -63,21 +66,23 @@ public class BufferMemoryBenchmark {
     public int size;
 
     private MemoryPool pool;
-    private HeapAllocator allocator;
+    private Device device;
+    private Allocator allocator;
     private final ArrayDeque<ByteBuffer> byteBuffers = new ArrayDeque<>();
     private byte[] zeros;
 
     @Setup(Level.Trial)
     public void setUp() {
         pool = new MemoryPool("bench", 16L << 20);
-        allocator = new HeapAllocator("bench");
+        device = CpuDrivers.builder().localSync();
+        allocator = device.allocator();
         zeros = new byte[size];
     }
 
     @TearDown(Level.Trial)
     public void tearDown() {
         pool.close();
-        allocator.close();
+        device.release();
     }
 
     @Benchmark
