@@ -182,6 +182,18 @@ public final class HeapBuffer implements Buffer {
      */
     public MemorySegment range(String what, long offset, long length) {
         long resolved = Ranges.resolve(what, offset, length, byteLength);
+        return rootMemory(what).asSlice(byteOffset + offset, resolved);
+    }
+
+    /**
+     * All of the root allocation's memory, unsliced (so nothing is allocated): this buffer's byte
+     * {@code i} is the root's byte {@link #byteOffset()}{@code + i}. The caller checks its range
+     * first ({@link #checkRange}).
+     *
+     * @throws StatusException FAILED_PRECONDITION if the memory was freed by dealloca or is not
+     *     committed yet
+     */
+    public MemorySegment rootMemory(String what) {
         MemorySegment rootMemory = root.memory; // volatile: pairs with the store in commit
         if (root.freed.get()) {
             throw new StatusException(StatusCode.FAILED_PRECONDITION, what + " buffer " + this
@@ -191,7 +203,7 @@ public final class HeapBuffer implements Buffer {
             throw new StatusException(StatusCode.FAILED_PRECONDITION, what + " buffer " + this
                     + " has no memory yet: its queue alloca has not executed");
         }
-        return rootMemory.asSlice(byteOffset + offset, resolved);
+        return rootMemory;
     }
 
     /**
