@@ -10,7 +10,8 @@
  * {@link dev.ortho.hal.spi.RecordedCommand}s; {@link dev.ortho.hal.spi.RecordingCommandBuffer}, the
  * base of a driver's own command buffer built on the recorder; and {@link dev.ortho.hal.spi.RefCount}, the
  * retain/release counter every resource uses; {@link dev.ortho.hal.spi.BufferAccess}, the host-mapping
- * rules of every driver's buffer.
+ * rules of every driver's buffer; {@link dev.ortho.hal.spi.RootedBuffer}, the base of a driver's buffer
+ * that is a root allocation or a subspan retaining it.
  */
 @Export
 @Version("1.1.0")
