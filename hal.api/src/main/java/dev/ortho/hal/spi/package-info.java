@@ -7,8 +7,11 @@
  * {@link dev.ortho.hal.spi.TimelineSemaphore}, the host semaphore drivers share;
  * {@link dev.ortho.hal.spi.CommandRecorder}, IREE's command-buffer recording rules written once,
  * which produces an immutable {@link dev.ortho.hal.spi.Recording} of
- * {@link dev.ortho.hal.spi.RecordedCommand}s; and {@link dev.ortho.hal.spi.RefCount}, the
- * retain/release counter every resource uses.
+ * {@link dev.ortho.hal.spi.RecordedCommand}s; {@link dev.ortho.hal.spi.RecordingCommandBuffer}, the
+ * base of a driver's own command buffer built on the recorder; and {@link dev.ortho.hal.spi.RefCount}, the
+ * retain/release counter every resource uses; {@link dev.ortho.hal.spi.BufferAccess}, the host-mapping
+ * rules of every driver's buffer; {@link dev.ortho.hal.spi.RootedBuffer}, the base of a driver's buffer
+ * that is a root allocation or a subspan retaining it.
  */
 @Export
 @Version("1.1.0")

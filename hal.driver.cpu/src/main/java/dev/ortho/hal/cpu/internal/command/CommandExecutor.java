@@ -58,6 +58,12 @@ public final class CommandExecutor {
     private long[] localBytes = NO_LONGS;
     private MemorySegment[] targets = NO_SEGMENTS;
     private MemorySegment[] sources = NO_SEGMENTS;
+    /**
+     * Fills only: where the fill starts in {@code targets[k]}, which is then the target's whole
+     * root memory (unsliced: a queue fill allocates no segment), and how many bytes it fills.
+     */
+    private long[] targetOffsets = NO_LONGS;
+    private long[] targetLengths = NO_LONGS;
     private WorkgroupScratch ownScratch;
 
     /** @param workers how many workers may run a region's tiles at once (the dispatch concurrency) */
@@ -77,6 +83,8 @@ public final class CommandExecutor {
             localBytes = new long[commands];
             targets = new MemorySegment[commands];
             sources = new MemorySegment[commands];
+            targetOffsets = new long[commands];
+            targetLengths = new long[commands];
         }
         this.program = program;
         this.single = single;
@@ -171,10 +179,10 @@ public final class CommandExecutor {
                 return tiles * state.workgroupCountZ();
             }
             case Command.Fill f -> {
-                MemorySegment target = resolve(f.target(), "fill target");
-                Ranges.checkPattern(f.target().offset(), target.byteSize(), f.patternLength());
-                targets[k] = target;
-                return chunks(target.byteSize());
+                long length = resolveFill(k, f.target(), "fill target");
+                Ranges.checkPattern(f.target().offset(), length, f.patternLength());
+                targetLengths[k] = length;
+                return chunks(length);
             }
             case Command.Copy c -> {
                 MemorySegment source = resolve(c.source(), "copy source");
@@ -227,6 +235,30 @@ public final class CommandExecutor {
         return memory.asSlice(ref.offset(), length);
     }
 
+    /**
+     * {@link #resolve} without the slice: sets {@code targets[k]} to the root memory {@code ref}
+     * lies in and {@code targetOffsets[k]} to where it starts there; returns its length. The same
+     * checks in the same order.
+     */
+    private long resolveFill(int k, BufferRef ref, String what) {
+        if (!ref.isIndirect()) {
+            HeapBuffer heap = HeapBuffer.cast(ref.buffer(), what);
+            long length = heap.checkRange(what, ref.offset(), ref.length());
+            targets[k] = heap.rootMemory(what);
+            targetOffsets[k] = heap.byteOffset() + ref.offset();
+            return length;
+        }
+        int slot = ref.bufferSlot();
+        String slotName = "binding table slot " + slot;
+        HeapBuffer heap = HeapBuffer.cast(table.buffer(slot), slotName);
+        long slotLength = heap.checkRange(slotName, table.offset(slot), table.length(slot));
+        MemorySegment memory = heap.rootMemory(slotName);
+        long length = Ranges.resolve(what + " (slot " + slot + ")", ref.offset(), ref.length(), slotLength);
+        targets[k] = memory;
+        targetOffsets[k] = heap.byteOffset() + table.offset(slot) + ref.offset();
+        return length;
+    }
+
     private static long chunks(long bytes) {
         return (bytes + TRANSFER_CHUNK - 1) / TRANSFER_CHUNK;
     }
@@ -274,13 +306,13 @@ public final class CommandExecutor {
                 }
             }
             case Command.Fill f -> {
-                MemorySegment target = targets[k];
+                MemorySegment memory = targets[k];
+                long start = targetOffsets[k];
+                long total = targetLengths[k];
                 for (long tile = from; tile < to; tile++) {
                     long offset = tile * TRANSFER_CHUNK;
-                    long length = Math.min(TRANSFER_CHUNK, target.byteSize() - offset);
-                    // a one-tile fill (most queue fills) takes the target itself: no slice to allocate
-                    Ranges.fill(length == target.byteSize() ? target : target.asSlice(offset, length), f.pattern(),
-                            f.patternLength());
+                    Ranges.fill(memory, start + offset, Math.min(TRANSFER_CHUNK, total - offset), f.pattern(),
+                            f.patternLength()); // no slice: a queue fill allocates no segment
                 }
             }
             case Command.Copy c -> {

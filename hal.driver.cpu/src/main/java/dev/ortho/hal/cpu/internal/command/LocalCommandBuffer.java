@@ -3,7 +3,6 @@ package dev.ortho.hal.cpu.internal.command;
 import dev.ortho.base.StatusException;
 import dev.ortho.hal.BufferBarrier;
 import dev.ortho.hal.BufferRef;
-import dev.ortho.hal.CommandBuffer;
 import dev.ortho.hal.CommandBufferMode;
 import dev.ortho.hal.CommandCategory;
 import dev.ortho.hal.DispatchConfig;
@@ -13,7 +12,7 @@ import dev.ortho.hal.MemoryBarrier;
 import dev.ortho.hal.spi.CommandRecorder;
 import dev.ortho.hal.spi.RecordedCommand;
 import dev.ortho.hal.spi.Recording;
-import dev.ortho.hal.spi.RefCount;
+import dev.ortho.hal.spi.RecordingCommandBuffer;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.BitSet;
@@ -33,15 +32,12 @@ import java.util.List;
  * unless the mode is {@code UNRETAINED}. One thread records; a finished buffer may be submitted
  * from any thread.
  */
-public final class LocalCommandBuffer implements CommandBuffer {
-    private final long queueAffinity;
-    private final CommandRecorder recorder;
+public final class LocalCommandBuffer extends RecordingCommandBuffer {
     private final List<Command> commands = new ArrayList<>();
     /** Command indices where a barrier or event starts a new region. */
     private final List<Integer> barriers = new ArrayList<>();
     private volatile BlockProgram program; // built by end(); volatile: submitted from other threads
     private final BitSet usedSlots = new BitSet();
-    private final RefCount references = new RefCount();
 
     /**
      * Checks a CPU device's {@code createCommandBuffer} arguments ({@link CommandRecorder#checkCreate}):
@@ -53,128 +49,73 @@ public final class LocalCommandBuffer implements CommandBuffer {
 
     /** The caller has checked the arguments ({@link #checkCreateArguments}). */
     public LocalCommandBuffer(int mode, int categories, long queueAffinity, int bindingCapacity) {
-        this.queueAffinity = queueAffinity;
-        this.recorder = new CommandRecorder(this, mode, categories, bindingCapacity, true);
-    }
-
-    @Override
-    public int mode() {
-        return recorder.mode();
-    }
-
-    @Override
-    public int allowedCategories() {
-        return recorder.categories();
-    }
-
-    @Override
-    public long queueAffinity() {
-        return queueAffinity;
-    }
-
-    @Override
-    public int bindingCapacity() {
-        return recorder.bindingCapacity();
-    }
-
-    @Override
-    public void begin() {
-        recorder.begin();
+        super(mode, categories, queueAffinity, bindingCapacity);
     }
 
     @Override
     public void end() {
         BlockProgram built = BlockProgram.of(commands, barriers, usedSlots,
-                !CommandBufferMode.has(recorder.mode(), CommandBufferMode.UNRETAINED));
+                !CommandBufferMode.has(mode(), CommandBufferMode.UNRETAINED));
         program = built; // before the recorder's state: a submitter that sees ENDED sees the program
-        recorder.end(); // checks the state and debug groups
-    }
-
-    @Override
-    public void beginDebugGroup(String label) {
-        recorder.beginDebugGroup(label);
-    }
-
-    @Override
-    public void endDebugGroup() {
-        recorder.endDebugGroup();
-    }
-
-    @Override
-    public void executionBarrier(int sourceStages, int targetStages, int flags) {
-        executionBarrier(sourceStages, targetStages, flags, null, null);
+        super.end(); // the recorder checks the state and debug groups
     }
 
     /** A fine-grained barrier splits regions like a full one (the block processor has no finer unit). */
     @Override
     public void executionBarrier(int sourceStages, int targetStages, int flags, MemoryBarrier[] memoryBarriers,
             BufferBarrier[] bufferBarriers) {
-        RecordedCommand.Barrier barrier = recorder.barrier(sourceStages, targetStages, flags, memoryBarriers,
+        RecordedCommand.Barrier barrier = recorder().barrier(sourceStages, targetStages, flags, memoryBarriers,
                 bufferBarriers);
-        checkBarriers(barrier.bufferBarriers());
-        recorder.record(barrier);
+        checkBarriers("commandBuffer", barrier.bufferBarriers());
+        recorder().record(barrier);
         barriers.add(commands.size());
     }
 
-    private static void checkBarriers(List<BufferBarrier> bufferBarriers) {
-        for (int i = 0; i < bufferBarriers.size(); i++) {
-            Command.checkReference(bufferBarriers.get(i).buffer(), "commandBuffer buffer barrier " + i);
-        }
-    }
-
-    /** A hint only: validated (recording state, flags, the reference's range), nothing executed. */
+    /** A direct reference's range ({@link Command#checkReference}). */
     @Override
-    public void adviseBuffer(BufferRef buffer, long flags, long arg0, long arg1) {
-        recorder.require("adviseBuffer", CommandCategory.TRANSFER);
-        CommandBuffer.super.adviseBuffer(buffer, flags, arg0, arg1);
-        Command.checkReference(buffer, "adviseBuffer");
-        recorder.record(new RecordedCommand.Advise(buffer, flags, arg0, arg1));
+    protected long checkBufferRef(BufferRef ref, String what) {
+        return Command.checkReference(ref, what);
     }
 
     @Override
     public void signalEvent(Event event, int sourceStages) {
-        recorder.record(new RecordedCommand.SignalEvent(event, sourceStages));
+        recorder().record(new RecordedCommand.SignalEvent(event, sourceStages));
         barriers.add(commands.size());
     }
 
     @Override
     public void resetEvent(Event event, int sourceStages) {
-        recorder.record(new RecordedCommand.ResetEvent(event, sourceStages));
+        recorder().record(new RecordedCommand.ResetEvent(event, sourceStages));
         barriers.add(commands.size());
-    }
-
-    @Override
-    public void waitEvents(Event[] events, int sourceStages, int targetStages) {
-        waitEvents(events, sourceStages, targetStages, null, null);
     }
 
     @Override
     public void waitEvents(Event[] events, int sourceStages, int targetStages, MemoryBarrier[] memoryBarriers,
             BufferBarrier[] bufferBarriers) {
-        RecordedCommand.WaitEvents wait = recorder.waitEvents(events, sourceStages, targetStages,
+        RecordedCommand.WaitEvents wait = recorder().waitEvents(events, sourceStages, targetStages,
                 memoryBarriers, bufferBarriers);
-        checkBarriers(wait.bufferBarriers());
-        recorder.record(wait);
+        checkBarriers("commandBuffer", wait.bufferBarriers());
+        recorder().record(wait);
         barriers.add(commands.size());
     }
 
     @Override
     public void fillBuffer(BufferRef target, int pattern, int patternLength, int flags) {
-        recorder.require("fillBuffer", CommandCategory.TRANSFER);
+        recorder().require("fillBuffer", CommandCategory.TRANSFER);
         Command local = Command.fill(target, pattern, patternLength);
         add(new RecordedCommand.Fill(target, pattern, patternLength, flags), local);
     }
 
     @Override
     public void updateBuffer(MemorySegment source, BufferRef target, int flags) {
-        recorder.require("updateBuffer", CommandCategory.TRANSFER);
+        recorder().require("updateBuffer", CommandCategory.TRANSFER);
         Command.Update local = Command.update(source, target);
         add(new RecordedCommand.Update(local.data(), local.target(), flags), local);
     }
 
     @Override
     public void copyBuffer(BufferRef source, BufferRef target, int flags) {
-        recorder.require("copyBuffer", CommandCategory.TRANSFER);
+        recorder().require("copyBuffer", CommandCategory.TRANSFER);
         Command local = Command.copy(source, target);
         add(new RecordedCommand.Copy(source, target, flags), local);
     }
@@ -182,14 +123,14 @@ public final class LocalCommandBuffer implements CommandBuffer {
     @Override
     public void dispatch(Executable executable, int function, DispatchConfig config, MemorySegment constants,
             BufferRef[] bindings, long flags) {
-        recorder.require("dispatch", CommandCategory.DISPATCH);
+        recorder().require("dispatch", CommandCategory.DISPATCH);
         Command local = Command.dispatch(executable, function, config, constants, bindings, flags);
         add(CommandRecorder.dispatch(executable, function, config, constants, bindings, flags), local);
     }
 
     /** Records the checked command (slots, retention) and keeps its execution form. */
     private void add(RecordedCommand recorded, Command local) {
-        recorder.record(recorded);
+        recorder().record(recorded);
         local.forEachSlot(usedSlots::set);
         commands.add(local);
     }
@@ -201,13 +142,13 @@ public final class LocalCommandBuffer implements CommandBuffer {
      *     and was submitted before
      */
     public BlockProgram programForSubmission() {
-        recorder.claimSubmission("device.queueExecute");
+        recorder().claimSubmission("device.queueExecute");
         return program;
     }
 
     /** What was recorded, once ended (FAILED_PRECONDITION before). */
     public Recording recording() {
-        return recorder.recording();
+        return recorder().recording();
     }
 
     /** The binding-table slots the recorded commands use. */
@@ -216,20 +157,8 @@ public final class LocalCommandBuffer implements CommandBuffer {
     }
 
     @Override
-    public void retain() {
-        references.retain();
-    }
-
-    @Override
-    public void release() {
-        if (references.release(this)) {
-            recorder.releaseRetained();
-        }
-    }
-
-    @Override
     public String toString() {
-        return "local command buffer (" + CommandBufferMode.format(recorder.mode()) + ", "
-                + CommandCategory.format(recorder.categories()) + ", capacity " + recorder.bindingCapacity() + ")";
+        return "local command buffer (" + CommandBufferMode.format(mode()) + ", "
+                + CommandCategory.format(allowedCategories()) + ", capacity " + bindingCapacity() + ")";
     }
 }

@@ -3,11 +3,10 @@ package dev.ortho.hal.cpu.internal.heap;
 import dev.ortho.base.StatusCode;
 import dev.ortho.base.StatusException;
 import dev.ortho.hal.Buffer;
-import dev.ortho.hal.BufferUsage;
 import dev.ortho.hal.MappedMemory;
 import dev.ortho.hal.MemoryAccess;
-import dev.ortho.hal.MemoryType;
-import dev.ortho.hal.spi.RefCount;
+import dev.ortho.hal.spi.BufferAccess;
+import dev.ortho.hal.spi.RootedBuffer;
 import java.lang.foreign.MemorySegment;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -25,12 +24,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * guarded by the root's monitor (taken only to map, unmap and free, never on device access); a
  * transient's memory, free action and pool tag are published once by {@link #commit} (volatile).
  */
-public final class HeapBuffer implements Buffer {
-    private final HeapBuffer root;
+public final class HeapBuffer extends RootedBuffer<HeapBuffer> {
     /** The root's memory; null on a transient root until {@link #commit}, unused on subspans. */
     private volatile MemorySegment memory;
-    private final long byteOffset;
-    private final long byteLength;
     private final int memoryType;
     private final int allowedAccess;
     private final int allowedUsage;
@@ -38,9 +34,7 @@ public final class HeapBuffer implements Buffer {
     private volatile Runnable free;
     /** Opaque owner token set by {@link #commit} (the pool block a transient came from). */
     private volatile Object commitTag;
-    private final RefCount references = new RefCount();
     private final AtomicBoolean freed = new AtomicBoolean();
-    private final long allocationSize;
     /** Open mappings of this root; guarded by the root's monitor. */
     private int openMappings;
     /** Whether {@code free} ran; guarded by the root's monitor. */
@@ -52,11 +46,8 @@ public final class HeapBuffer implements Buffer {
      */
     HeapBuffer(MemorySegment memory, int memoryType, int allowedAccess, int allowedUsage, boolean queueAllocated,
             Runnable free) {
-        this.root = this;
+        super(memory.byteSize());
         this.memory = memory;
-        this.byteOffset = 0;
-        this.byteLength = memory.byteSize();
-        this.allocationSize = memory.byteSize();
         this.memoryType = memoryType;
         this.allowedAccess = allowedAccess;
         this.allowedUsage = allowedUsage;
@@ -69,10 +60,7 @@ public final class HeapBuffer implements Buffer {
      * queue-allocated: dealloca decommits it.
      */
     public HeapBuffer(long size, int memoryType, int allowedAccess, int allowedUsage) {
-        this.root = this;
-        this.byteOffset = 0;
-        this.byteLength = size;
-        this.allocationSize = size;
+        super(size);
         this.memoryType = memoryType;
         this.allowedAccess = allowedAccess;
         this.allowedUsage = allowedUsage;
@@ -81,11 +69,8 @@ public final class HeapBuffer implements Buffer {
 
     /** A root of {@code size} bytes that never got memory (its queue alloca's wait failed). */
     private HeapBuffer(long size, int memoryType, int allowedAccess, int allowedUsage, boolean never) {
-        this.root = this;
+        super(size);
         this.memory = MemorySegment.NULL;
-        this.byteOffset = 0;
-        this.byteLength = size;
-        this.allocationSize = size;
         this.memoryType = memoryType;
         this.allowedAccess = allowedAccess;
         this.allowedUsage = allowedUsage;
@@ -104,10 +89,7 @@ public final class HeapBuffer implements Buffer {
     }
 
     private HeapBuffer(HeapBuffer root, long byteOffset, long byteLength) {
-        this.root = root;
-        this.byteOffset = byteOffset;
-        this.byteLength = byteLength;
-        this.allocationSize = root.allocationSize;
+        super(root, byteOffset, byteLength);
         this.memoryType = root.memoryType;
         this.allowedAccess = root.allowedAccess;
         this.allowedUsage = root.allowedUsage;
@@ -126,26 +108,6 @@ public final class HeapBuffer implements Buffer {
         }
         throw new StatusException(StatusCode.INVALID_ARGUMENT, what + " " + (buffer == null ? "is null"
                 : buffer + " was not allocated by a local CPU device allocator"));
-    }
-
-    @Override
-    public Buffer allocatedBuffer() {
-        return root;
-    }
-
-    @Override
-    public long allocationSize() {
-        return allocationSize;
-    }
-
-    @Override
-    public long byteOffset() {
-        return byteOffset;
-    }
-
-    @Override
-    public long byteLength() {
-        return byteLength;
     }
 
     @Override
@@ -170,9 +132,9 @@ public final class HeapBuffer implements Buffer {
 
     @Override
     public Buffer subspan(long offset, long length) {
-        long resolved = Ranges.resolve("subspan", offset, length, byteLength);
-        root.retain();
-        return new HeapBuffer(root, byteOffset + offset, resolved);
+        long resolved = Ranges.resolve("subspan", offset, length, byteLength());
+        root().retain();
+        return new HeapBuffer(root(), byteOffset() + offset, resolved);
     }
 
     /**
@@ -182,9 +144,21 @@ public final class HeapBuffer implements Buffer {
      *     freed by dealloca
      */
     public MemorySegment range(String what, long offset, long length) {
-        long resolved = Ranges.resolve(what, offset, length, byteLength);
-        MemorySegment rootMemory = root.memory; // volatile: pairs with the store in commit
-        if (root.freed.get()) {
+        long resolved = Ranges.resolve(what, offset, length, byteLength());
+        return rootMemory(what).asSlice(byteOffset() + offset, resolved);
+    }
+
+    /**
+     * All of the root allocation's memory, unsliced (so nothing is allocated): this buffer's byte
+     * {@code i} is the root's byte {@link #byteOffset()}{@code + i}. The caller checks its range
+     * first ({@link #checkRange}).
+     *
+     * @throws StatusException FAILED_PRECONDITION if the memory was freed by dealloca or is not
+     *     committed yet
+     */
+    public MemorySegment rootMemory(String what) {
+        MemorySegment rootMemory = root().memory; // volatile: pairs with the store in commit
+        if (root().freed.get()) {
             throw new StatusException(StatusCode.FAILED_PRECONDITION, what + " buffer " + this
                     + " has no memory: it was deallocated, or its queue alloca failed");
         }
@@ -192,7 +166,7 @@ public final class HeapBuffer implements Buffer {
             throw new StatusException(StatusCode.FAILED_PRECONDITION, what + " buffer " + this
                     + " has no memory yet: its queue alloca has not executed");
         }
-        return rootMemory.asSlice(byteOffset + offset, resolved);
+        return rootMemory;
     }
 
     /**
@@ -203,7 +177,7 @@ public final class HeapBuffer implements Buffer {
      * @throws StatusException as {@link Ranges#resolve}
      */
     public long checkRange(String what, long offset, long length) {
-        return Ranges.resolve(what, offset, length, byteLength);
+        return Ranges.resolve(what, offset, length, byteLength());
     }
 
     /**
@@ -214,7 +188,7 @@ public final class HeapBuffer implements Buffer {
      * @throws StatusException FAILED_PRECONDITION if this is not an uncommitted transient root
      */
     public void commit(MemorySegment committed, Runnable onFree, Object tag) {
-        if (root != this || free != null || memory != null) {
+        if (!isRoot() || free != null || memory != null) {
             throw new StatusException(StatusCode.FAILED_PRECONDITION, "buffer " + this + " is not an uncommitted transient");
         }
         commitTag = tag;
@@ -224,42 +198,24 @@ public final class HeapBuffer implements Buffer {
 
     /** Whether the root's memory is bound (always true except for transients before commit). */
     public boolean isCommitted() {
-        return root.memory != null;
+        return root().memory != null;
     }
 
     /** Whether the root's memory was given up (dealloca or last release). */
     public boolean isDecommitted() {
-        return root.freed.get();
+        return root().freed.get();
     }
 
     /** The owner token given to {@link #commit}, or null. */
     public Object commitTag() {
-        return root.commitTag;
+        return root().commitTag;
     }
 
     @Override
     public MappedMemory map(int mode, int access, long offset, long length) {
-        if (mode != MAPPING_MODE_SCOPED && mode != MAPPING_MODE_PERSISTENT) {
-            throw new StatusException(StatusCode.INVALID_ARGUMENT, "mapping mode " + mode + " of buffer " + this
-                    + " is neither SCOPED (1) nor PERSISTENT (2)");
-        }
-        if (!MemoryType.has(memoryType, MemoryType.HOST_VISIBLE)) {
-            throw new StatusException(StatusCode.PERMISSION_DENIED, "buffer " + this
-                    + " is not HOST_VISIBLE (memory type " + MemoryType.format(memoryType) + ")");
-        }
-        int usage = mode == MAPPING_MODE_PERSISTENT ? BufferUsage.MAPPING_PERSISTENT : BufferUsage.MAPPING_SCOPED;
-        if ((allowedUsage & usage) == 0) {
-            throw new StatusException(StatusCode.PERMISSION_DENIED, "buffer " + this + " does not allow "
-                    + BufferUsage.format(usage) + " (usage " + BufferUsage.format(allowedUsage) + ")");
-        }
-        int requested = access & MemoryAccess.ALL;
-        if (requested == 0 || (requested & ~allowedAccess) != 0) {
-            throw new StatusException(StatusCode.PERMISSION_DENIED, "mapping access "
-                    + MemoryAccess.format(access) + " is not allowed by buffer " + this + " (allowed "
-                    + MemoryAccess.format(allowedAccess) + ")");
-        }
+        BufferAccess.checkMapping("map", this, memoryType, allowedUsage, allowedAccess, mode, access);
         MemorySegment contents = range("map", offset, length);
-        root.openMapping();
+        root().openMapping();
         retain(); // released by HeapMapping.close(): the buffer stays alive while mapped
         return new HeapMapping(this, MemoryAccess.has(access, MemoryAccess.WRITE) ? contents : contents.asReadOnly(),
                 offset, access);
@@ -281,7 +237,7 @@ public final class HeapBuffer implements Buffer {
 
     @Override
     public void fill(long offset, long length, int pattern, int patternLength) {
-        long resolved = Ranges.resolve("fill", offset, length, byteLength);
+        long resolved = Ranges.resolve("fill", offset, length, byteLength());
         Ranges.checkPattern(offset, resolved, patternLength);
         try (MappedMemory mapping = map(MemoryAccess.WRITE, offset, resolved)) {
             Ranges.fill(mapping.contents(), pattern, patternLength);
@@ -294,7 +250,7 @@ public final class HeapBuffer implements Buffer {
      * ever sees freed memory.
      */
     public void decommit() {
-        root.decommitRoot();
+        root().decommitRoot();
     }
 
     private synchronized void decommitRoot() {
@@ -318,7 +274,7 @@ public final class HeapBuffer implements Buffer {
 
     /** Called by {@link HeapMapping#close()} on the buffer it mapped. */
     void closeMapping() {
-        root.closeRootMapping();
+        root().closeRootMapping();
     }
 
     private synchronized void closeRootMapping() {
@@ -331,25 +287,15 @@ public final class HeapBuffer implements Buffer {
         }
     }
 
+    /** The last release of the root frees its memory (unless dealloca did; see {@link #decommit()}). */
     @Override
-    public void retain() {
-        references.retain();
-    }
-
-    @Override
-    public void release() {
-        if (!references.release(this)) {
-            return;
-        }
-        if (root != this) {
-            root.release();
-        } else {
-            decommit();
-        }
+    protected void rootReleased() {
+        decommit();
     }
 
     @Override
     public String toString() {
-        return "heap buffer [" + byteOffset + ", " + (byteOffset + byteLength) + ") of " + allocationSize + " bytes";
+        return "heap buffer [" + byteOffset() + ", " + (byteOffset() + byteLength()) + ") of " + allocationSize()
+                + " bytes";
     }
 }

@@ -91,4 +91,25 @@ public final class Ranges {
             MemorySegment.copy(target, 0, target, filled, Math.min(filled, length - filled));
         }
     }
+
+    /**
+     * Fills {@code [offset, offset + length)} of {@code memory} as {@link #fill(MemorySegment, int, int)}
+     * does, without slicing it (nothing is allocated): a seed of up to 64 bytes written with the
+     * pattern, then doubling copies of it. The caller has checked the pattern and the range.
+     */
+    public static void fill(MemorySegment memory, long offset, long length, int pattern, int patternLength) {
+        long seed = Math.min(length, FILL_SEED_BYTES);
+        for (long i = 0; i < seed; i += patternLength) {
+            if (patternLength == 1) {
+                memory.set(ValueLayout.JAVA_BYTE, offset + i, (byte) pattern);
+            } else if (patternLength == 2) {
+                memory.set(SHORT_LE, offset + i, (short) pattern);
+            } else {
+                memory.set(INT_LE, offset + i, pattern);
+            }
+        }
+        for (long filled = seed; filled < length; filled *= 2) { // seed is a multiple of the pattern length
+            MemorySegment.copy(memory, offset, memory, offset + filled, Math.min(filled, length - filled));
+        }
+    }
 }

@@ -3,14 +3,14 @@ package dev.ortho.hal.remote.internal.client;
 import dev.ortho.base.StatusCode;
 import dev.ortho.base.StatusException;
 import dev.ortho.hal.Buffer;
-import dev.ortho.hal.BufferUsage;
 import dev.ortho.hal.MappedMemory;
 import dev.ortho.hal.MemoryAccess;
 import dev.ortho.hal.MemoryType;
 import dev.ortho.hal.frontier.Frontier;
 import dev.ortho.hal.remote.internal.protocol.FrameReader;
 import dev.ortho.hal.remote.internal.protocol.Protocol;
-import dev.ortho.hal.spi.RefCount;
+import dev.ortho.hal.spi.BufferAccess;
+import dev.ortho.hal.spi.RootedBuffer;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.List;
@@ -33,16 +33,11 @@ import java.util.concurrent.locks.LockSupport;
  * <p>Properties of a queue-allocated buffer arrive asynchronously; the accessors wait for them
  * (bounded by the connection's liveness). Thread-safe.
  */
-final class RemoteBuffer implements Buffer, RemoteConnection.Target {
+final class RemoteBuffer extends RootedBuffer<RemoteBuffer> implements RemoteConnection.Target {
     private final RemoteConnection connection;
-    private final RemoteBuffer root;
     private final long handle;
-    private final long byteOffset;
-    private final long byteLength;
-    private final long allocationSize;
     private final MemorySegment imported;
     private final Runnable releaseCallback;
-    private final RefCount references = new RefCount();
     private volatile boolean resolved;
     private volatile StatusException failure;
     private volatile int memoryType;
@@ -62,23 +57,17 @@ final class RemoteBuffer implements Buffer, RemoteConnection.Target {
     /** A root from queue alloca: properties follow from the server. */
     RemoteBuffer(RemoteConnection connection, long handle, long size, MemorySegment imported,
             Runnable releaseCallback) {
+        super(size);
         this.connection = connection;
-        this.root = this;
         this.handle = handle;
-        this.byteOffset = 0;
-        this.byteLength = size;
-        this.allocationSize = size;
         this.imported = imported;
         this.releaseCallback = releaseCallback;
     }
 
     private RemoteBuffer(RemoteBuffer root, long byteOffset, long byteLength) {
+        super(root, byteOffset, byteLength);
         this.connection = root.connection;
-        this.root = root;
         this.handle = root.handle;
-        this.byteOffset = byteOffset;
-        this.byteLength = byteLength;
-        this.allocationSize = root.allocationSize;
         this.imported = root.imported;
         this.releaseCallback = null;
         this.resolved = true;
@@ -129,7 +118,7 @@ final class RemoteBuffer implements Buffer, RemoteConnection.Target {
     }
 
     private RemoteBuffer properties() {
-        RemoteBuffer r = root;
+        RemoteBuffer r = root();
         if (!r.resolved) {
             r.waiter = Thread.currentThread();
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
@@ -150,26 +139,6 @@ final class RemoteBuffer implements Buffer, RemoteConnection.Target {
     }
 
     @Override
-    public Buffer allocatedBuffer() {
-        return root;
-    }
-
-    @Override
-    public long allocationSize() {
-        return allocationSize;
-    }
-
-    @Override
-    public long byteOffset() {
-        return byteOffset;
-    }
-
-    @Override
-    public long byteLength() {
-        return byteLength;
-    }
-
-    @Override
     public int memoryType() {
         return properties().memoryType;
     }
@@ -186,9 +155,9 @@ final class RemoteBuffer implements Buffer, RemoteConnection.Target {
 
     @Override
     public Buffer subspan(long offset, long length) {
-        long resolvedLength = Checks.range("subspan", offset, length, byteLength);
-        root.retain();
-        return new RemoteBuffer(root, byteOffset + offset, resolvedLength);
+        long resolvedLength = Checks.range("subspan", offset, length, byteLength());
+        root().retain();
+        return new RemoteBuffer(root(), byteOffset() + offset, resolvedLength);
     }
 
     /**
@@ -196,26 +165,10 @@ final class RemoteBuffer implements Buffer, RemoteConnection.Target {
      * {@code mode} (read, write and fill are scoped); returns the length.
      */
     long checkHostAccess(String what, int mode, int access, long offset, long length) {
-        if (mode != MAPPING_MODE_SCOPED && mode != MAPPING_MODE_PERSISTENT) {
-            throw new StatusException(StatusCode.INVALID_ARGUMENT, what + ": mapping mode " + mode + " of " + this
-                    + " is neither SCOPED (1) nor PERSISTENT (2)");
-        }
+        BufferAccess.checkMappingMode(what, this, mode); // before waiting for the properties, as before
         RemoteBuffer r = properties();
-        if (!MemoryType.has(r.memoryType, MemoryType.HOST_VISIBLE)) {
-            throw new StatusException(StatusCode.PERMISSION_DENIED, what + ": " + this + " is not HOST_VISIBLE (memory "
-                    + "type " + MemoryType.format(r.memoryType) + ")");
-        }
-        int usage = mode == MAPPING_MODE_PERSISTENT ? BufferUsage.MAPPING_PERSISTENT : BufferUsage.MAPPING_SCOPED;
-        if ((r.allowedUsage & usage) == 0) {
-            throw new StatusException(StatusCode.PERMISSION_DENIED, what + ": " + this + " does not allow "
-                    + BufferUsage.format(usage) + " (usage " + BufferUsage.format(r.allowedUsage) + ")");
-        }
-        int requested = access & MemoryAccess.ALL;
-        if (requested == 0 || (requested & ~r.allowedAccess) != 0) {
-            throw new StatusException(StatusCode.PERMISSION_DENIED, what + ": access " + MemoryAccess.format(access)
-                    + " is not allowed by " + this + " (allowed " + MemoryAccess.format(r.allowedAccess) + ")");
-        }
-        return Checks.range(what, offset, length, byteLength);
+        BufferAccess.checkMapping(what, this, r.memoryType, r.allowedUsage, r.allowedAccess, mode, access);
+        return Checks.range(what, offset, length, byteLength());
     }
 
     /**
@@ -228,10 +181,10 @@ final class RemoteBuffer implements Buffer, RemoteConnection.Target {
         long resolvedLength = checkHostAccess("map", mode, access, offset, length);
         retain();
         try {
-            root.writeBackPersistent();
+            root().writeBackPersistent();
             RemoteMapping mapping = new RemoteMapping(this, access, offset, resolvedLength);
             if (mode == MAPPING_MODE_PERSISTENT && MemoryAccess.has(access, MemoryAccess.WRITE)) {
-                root.persistentWrites.add(mapping);
+                root().persistentWrites.add(mapping);
             }
             return mapping;
         } catch (RuntimeException e) {
@@ -253,16 +206,16 @@ final class RemoteBuffer implements Buffer, RemoteConnection.Target {
 
     /** Called by a mapping as it closes. */
     void unmapped(RemoteMapping mapping) {
-        root.persistentWrites.remove(mapping);
+        root().persistentWrites.remove(mapping);
     }
 
     @Override
     public void read(long offset, MemorySegment target) {
         checkHostAccess("read", MAPPING_MODE_SCOPED, MemoryAccess.READ, offset, target.byteSize());
-        root.writeBackPersistent();
-        fetch(byteOffset + offset, target);
+        root().writeBackPersistent();
+        fetch(byteOffset() + offset, target);
         if (imported != null && !imported.isReadOnly()) {
-            MemorySegment.copy(target, 0, imported, byteOffset + offset, target.byteSize());
+            MemorySegment.copy(target, 0, imported, byteOffset() + offset, target.byteSize());
         }
     }
 
@@ -270,18 +223,18 @@ final class RemoteBuffer implements Buffer, RemoteConnection.Target {
     public void write(long offset, MemorySegment source) {
         checkHostAccess("write", MAPPING_MODE_SCOPED, MemoryAccess.WRITE, offset, source.byteSize());
         if (imported != null) {
-            MemorySegment.copy(source, 0, imported, byteOffset + offset, source.byteSize());
+            MemorySegment.copy(source, 0, imported, byteOffset() + offset, source.byteSize());
         }
-        push(byteOffset + offset, source);
+        push(byteOffset() + offset, source);
     }
 
     @Override
     public void fill(long offset, long length, int pattern, int patternLength) {
-        long resolvedLength = Checks.range("fill", offset, length, byteLength);
+        long resolvedLength = Checks.range("fill", offset, length, byteLength());
         Checks.pattern("fill", offset, resolvedLength, patternLength);
         checkHostAccess("fill", MAPPING_MODE_SCOPED, MemoryAccess.WRITE, offset, resolvedLength);
         if (imported != null) {
-            MemorySegment range = imported.asSlice(byteOffset + offset, resolvedLength);
+            MemorySegment range = imported.asSlice(byteOffset() + offset, resolvedLength);
             for (long i = 0; i < resolvedLength; i += patternLength) {
                 switch (patternLength) {
                     case 1 -> range.set(ValueLayout.JAVA_BYTE, i, (byte) pattern);
@@ -289,10 +242,10 @@ final class RemoteBuffer implements Buffer, RemoteConnection.Target {
                     default -> range.set(RemoteMapping.INT_LE, i, pattern);
                 }
             }
-            push(byteOffset + offset, range);
+            push(byteOffset() + offset, range);
             return;
         }
-        connection.send(connection.request(Protocol.BUFFER_FILL).putI64(handle).putI64(byteOffset + offset)
+        connection.send(connection.request(Protocol.BUFFER_FILL).putI64(handle).putI64(byteOffset() + offset)
                 .putI64(resolvedLength).putI32(pattern).putI32(patternLength));
     }
 
@@ -334,20 +287,9 @@ final class RemoteBuffer implements Buffer, RemoteConnection.Target {
         return imported;
     }
 
+    /** The root's last release frees the server's allocation and runs the release callback. */
     @Override
-    public void retain() {
-        references.retain();
-    }
-
-    @Override
-    public void release() {
-        if (!references.release(this)) {
-            return;
-        }
-        if (root != this) {
-            root.release();
-            return;
-        }
+    protected void rootReleased() {
         connection.unregister(handle);
         connection.sendQuietly(connection.request(Protocol.RELEASE).putI64(handle));
         if (releaseCallback != null) {
@@ -357,7 +299,7 @@ final class RemoteBuffer implements Buffer, RemoteConnection.Target {
 
     @Override
     public String toString() {
-        return "remote " + connection.peer() + " buffer " + handle + " [" + byteOffset + ", " + (byteOffset + byteLength)
-                + ") of " + allocationSize + " bytes";
+        return "remote " + connection.peer() + " buffer " + handle + " [" + byteOffset() + ", "
+                + (byteOffset() + byteLength()) + ") of " + allocationSize() + " bytes";
     }
 }

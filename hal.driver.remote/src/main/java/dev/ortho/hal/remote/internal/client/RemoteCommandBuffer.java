@@ -4,7 +4,6 @@ import dev.ortho.base.StatusCode;
 import dev.ortho.base.StatusException;
 import dev.ortho.hal.BufferBarrier;
 import dev.ortho.hal.BufferRef;
-import dev.ortho.hal.CommandBuffer;
 import dev.ortho.hal.CommandBufferMode;
 import dev.ortho.hal.CommandCategory;
 import dev.ortho.hal.DispatchConfig;
@@ -17,9 +16,8 @@ import dev.ortho.hal.remote.internal.protocol.RecordingCodec;
 import dev.ortho.hal.spi.CommandRecorder;
 import dev.ortho.hal.spi.RecordedCommand;
 import dev.ortho.hal.spi.Recording;
-import dev.ortho.hal.spi.RefCount;
+import dev.ortho.hal.spi.RecordingCommandBuffer;
 import java.lang.foreign.MemorySegment;
-import java.util.List;
 
 /**
  * A command buffer of a remote device, recorded entirely on the client: the shared
@@ -34,122 +32,56 @@ import java.util.List;
  * <p>Directly referenced buffers, executables and events are retained until the command buffer
  * is released (unless {@link CommandBufferMode#UNRETAINED}). Not thread-safe while recording.
  */
-final class RemoteCommandBuffer implements CommandBuffer {
+final class RemoteCommandBuffer extends RecordingCommandBuffer {
     private final RemoteDevice device;
     private final long handle;
-    private final long queueAffinity;
-    private final CommandRecorder recorder;
-    private final RefCount references = new RefCount();
     private boolean sent; // guarded by this
 
     RemoteCommandBuffer(RemoteDevice device, long handle, int mode, int categories, long queueAffinity,
             int bindingCapacity) {
+        super(mode, categories, queueAffinity, bindingCapacity);
         this.device = device;
         this.handle = handle;
-        this.queueAffinity = queueAffinity;
-        this.recorder = new CommandRecorder(this, mode, categories, bindingCapacity, true);
-    }
-
-    @Override
-    public int mode() {
-        return recorder.mode();
-    }
-
-    @Override
-    public int allowedCategories() {
-        return recorder.categories();
-    }
-
-    @Override
-    public long queueAffinity() {
-        return queueAffinity;
-    }
-
-    @Override
-    public int bindingCapacity() {
-        return recorder.bindingCapacity();
-    }
-
-    @Override
-    public void begin() {
-        recorder.begin();
-    }
-
-    @Override
-    public void end() {
-        recorder.end();
-    }
-
-    @Override
-    public void beginDebugGroup(String label) {
-        recorder.beginDebugGroup(label);
-    }
-
-    @Override
-    public void endDebugGroup() {
-        recorder.endDebugGroup();
-    }
-
-    @Override
-    public void executionBarrier(int sourceStages, int targetStages, int flags) {
-        executionBarrier(sourceStages, targetStages, flags, null, null);
     }
 
     /** Recorded with its memory and buffer barriers; the served device decides how finely to order. */
     @Override
     public void executionBarrier(int sourceStages, int targetStages, int flags, MemoryBarrier[] memoryBarriers,
             BufferBarrier[] bufferBarriers) {
-        RecordedCommand.Barrier barrier = recorder.barrier(sourceStages, targetStages, flags, memoryBarriers,
+        RecordedCommand.Barrier barrier = recorder().barrier(sourceStages, targetStages, flags, memoryBarriers,
                 bufferBarriers);
         checkBarriers("executionBarrier", barrier.bufferBarriers());
-        recorder.record(barrier);
+        recorder().record(barrier);
     }
 
-    private void checkBarriers(String what, List<BufferBarrier> barriers) {
-        for (int i = 0; i < barriers.size(); i++) {
-            device.checkRef(barriers.get(i).buffer(), what + " buffer barrier " + i);
-        }
-    }
-
-    /**
-     * A hint: checked (recording state, reference, flags) and forwarded, so the served device sees
-     * the advice IREE's API gives it.
-     */
+    /** The buffer belongs to this device and a direct range fits ({@link RemoteDevice#checkRef}). */
     @Override
-    public void adviseBuffer(BufferRef buffer, long flags, long arg0, long arg1) {
-        recorder.require("adviseBuffer", CommandCategory.TRANSFER);
-        CommandBuffer.super.adviseBuffer(buffer, flags, arg0, arg1);
-        device.checkRef(buffer, "adviseBuffer");
-        recorder.record(new RecordedCommand.Advise(buffer, flags, arg0, arg1));
+    protected long checkBufferRef(BufferRef ref, String what) {
+        return device.checkRef(ref, what);
     }
 
     @Override
     public void signalEvent(Event event, int sourceStages) {
-        recorder.require("signalEvent", CommandCategory.DISPATCH);
-        recorder.record(new RecordedCommand.SignalEvent(event(event), sourceStages));
+        recorder().require("signalEvent", CommandCategory.DISPATCH);
+        recorder().record(new RecordedCommand.SignalEvent(event(event), sourceStages));
     }
 
     @Override
     public void resetEvent(Event event, int sourceStages) {
-        recorder.require("resetEvent", CommandCategory.DISPATCH);
-        recorder.record(new RecordedCommand.ResetEvent(event(event), sourceStages));
-    }
-
-    @Override
-    public void waitEvents(Event[] events, int sourceStages, int targetStages) {
-        waitEvents(events, sourceStages, targetStages, null, null);
+        recorder().require("resetEvent", CommandCategory.DISPATCH);
+        recorder().record(new RecordedCommand.ResetEvent(event(event), sourceStages));
     }
 
     @Override
     public void waitEvents(Event[] events, int sourceStages, int targetStages, MemoryBarrier[] memoryBarriers,
             BufferBarrier[] bufferBarriers) {
-        RecordedCommand.WaitEvents wait = recorder.waitEvents(events, sourceStages, targetStages,
+        RecordedCommand.WaitEvents wait = recorder().waitEvents(events, sourceStages, targetStages,
                 memoryBarriers, bufferBarriers);
         for (Event event : wait.events()) {
             event(event);
         }
         checkBarriers("waitEvents", wait.bufferBarriers());
-        recorder.record(wait);
+        recorder().record(wait);
     }
 
     private RemoteEvent event(Event event) {
@@ -161,26 +93,26 @@ final class RemoteCommandBuffer implements CommandBuffer {
 
     @Override
     public void fillBuffer(BufferRef target, int pattern, int patternLength, int flags) {
-        recorder.require("fillBuffer", CommandCategory.TRANSFER);
+        recorder().require("fillBuffer", CommandCategory.TRANSFER);
         Checks.notNull(target, "fillBuffer target");
         long length = device.checkRef(target, "fillBuffer target");
         if (length >= 0) {
             Checks.pattern("fillBuffer", target.offset(), length, patternLength);
         }
-        recorder.record(new RecordedCommand.Fill(target, pattern, patternLength, flags));
+        recorder().record(new RecordedCommand.Fill(target, pattern, patternLength, flags));
     }
 
     @Override
     public void updateBuffer(MemorySegment source, BufferRef target, int flags) {
-        recorder.require("updateBuffer", CommandCategory.TRANSFER);
+        recorder().require("updateBuffer", CommandCategory.TRANSFER);
         RecordedCommand.Update update = CommandRecorder.update(source, target, flags);
         device.checkRef(update.target(), "updateBuffer target");
-        recorder.record(update);
+        recorder().record(update);
     }
 
     @Override
     public void copyBuffer(BufferRef source, BufferRef target, int flags) {
-        recorder.require("copyBuffer", CommandCategory.TRANSFER);
+        recorder().require("copyBuffer", CommandCategory.TRANSFER);
         Checks.notNull(source, "copyBuffer source");
         Checks.notNull(target, "copyBuffer target");
         long sourceLength = device.checkRef(source, "copyBuffer source");
@@ -189,16 +121,16 @@ final class RemoteCommandBuffer implements CommandBuffer {
             Checks.disjoint(source.buffer(), source.offset(), target.buffer(), target.offset(),
                     Math.min(sourceLength, targetLength));
         }
-        recorder.record(new RecordedCommand.Copy(source, target, flags));
+        recorder().record(new RecordedCommand.Copy(source, target, flags));
     }
 
     @Override
     public void dispatch(Executable executable, int function, DispatchConfig config, MemorySegment constants,
             BufferRef[] bindings, long flags) {
-        recorder.require("dispatch", CommandCategory.DISPATCH);
+        recorder().require("dispatch", CommandCategory.DISPATCH);
         RemoteExecutable remote = device.executable(executable, "dispatch");
         device.checkDispatch(remote, function, config, constants, bindings, device::checkRef, "dispatch");
-        recorder.record(CommandRecorder.dispatch(remote, function, config, constants, bindings, flags));
+        recorder().record(CommandRecorder.dispatch(remote, function, config, constants, bindings, flags));
     }
 
     long handle() {
@@ -208,8 +140,8 @@ final class RemoteCommandBuffer implements CommandBuffer {
     /** Binding-table slots the recording uses (the table at submission must have at least this many). */
     int slotsUsed() {
         // the recorder's volatile state publishes the count of an ended recording to this thread
-        return recorder.state() == CommandRecorder.State.ENDED ? recorder.recording().bindingCount()
-                : recorder.bindingCount();
+        return recorder().state() == CommandRecorder.State.ENDED ? recorder().recording().bindingCount()
+                : recorder().bindingCount();
     }
 
     /**
@@ -217,25 +149,18 @@ final class RemoteCommandBuffer implements CommandBuffer {
      * if it has not been sent yet (null otherwise). Synchronized with other submitters.
      */
     synchronized FrameWriter prepareSubmission(RemoteConnection connection) {
-        Recording recording = recorder.claimSubmission("device.queueExecute");
+        Recording recording = recorder().claimSubmission("device.queueExecute");
         if (sent) {
             return null;
         }
         sent = true;
         return RecordingCodec.writeCommandBuffer(connection.request(Protocol.COMMAND_BUFFER, 256), handle,
-                queueAffinity, recording, RemoteDevice::handleOf);
+                queueAffinity(), recording, RemoteDevice::handleOf);
     }
 
+    /** Releases the server's command buffer if it was sent. */
     @Override
-    public void retain() {
-        references.retain();
-    }
-
-    @Override
-    public void release() {
-        if (!references.release(this)) {
-            return;
-        }
+    protected void lastReleased() {
         boolean wasSent;
         synchronized (this) {
             wasSent = sent;
@@ -243,7 +168,6 @@ final class RemoteCommandBuffer implements CommandBuffer {
         if (wasSent) {
             device.connection().sendQuietly(device.connection().request(Protocol.RELEASE).putI64(handle));
         }
-        recorder.releaseRetained();
     }
 
     @Override
