@@ -136,14 +136,17 @@ public final class CommandRecorder {
         return new StatusException(code, call + " " + argument + ": " + detail);
     }
 
+    /** The {@link CommandBufferMode} bits the command buffer was created with. */
     public int mode() {
         return mode;
     }
 
+    /** The {@link CommandCategory} bits commands may use. */
     public int categories() {
         return categories;
     }
 
+    /** Binding-table slots the command buffer was created with. */
     public int bindingCapacity() {
         return bindingCapacity;
     }
