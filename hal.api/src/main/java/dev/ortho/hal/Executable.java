@@ -1,5 +1,7 @@
 package dev.ortho.hal;
 
+import dev.ortho.base.StatusCode;
+import dev.ortho.base.StatusException;
 import org.osgi.annotation.versioning.ProviderType;
 
 /**
@@ -26,9 +28,17 @@ public interface Executable extends Resource {
     ExecutableFunctionInfo functionInfo(int ordinal);
 
     /**
-     * The ordinal of the function named {@code name}.
+     * The ordinal of the function named {@code name}. The default walks {@link #functionInfo}
+     * in ordinal order; an executable with an index may answer faster.
      *
      * @throws dev.ortho.base.StatusException NOT_FOUND naming the function and the executable
      */
-    int lookupFunction(String name);
+    default int lookupFunction(String name) {
+        for (int i = 0, n = functionCount(); i < n; i++) {
+            if (functionInfo(i).name().equals(name)) {
+                return i;
+            }
+        }
+        throw new StatusException(StatusCode.NOT_FOUND, "function '" + name + "' is not exported by " + this);
+    }
 }

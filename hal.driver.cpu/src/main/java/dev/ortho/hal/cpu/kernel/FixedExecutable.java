@@ -46,16 +46,6 @@ final class FixedExecutable implements KernelExecutable {
     }
 
     @Override
-    public int lookupFunction(String name) {
-        for (int i = 0; i < functions.length; i++) {
-            if (functions[i].info().name().equals(name)) {
-                return i;
-            }
-        }
-        throw new StatusException(StatusCode.NOT_FOUND, "function '" + name + "' is not exported by " + this);
-    }
-
-    @Override
     public void retain() {
         references.retain();
     }

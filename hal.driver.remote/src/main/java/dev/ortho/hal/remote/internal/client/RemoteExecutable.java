@@ -54,16 +54,6 @@ final class RemoteExecutable implements Executable {
     }
 
     @Override
-    public int lookupFunction(String name) {
-        for (int i = 0; i < functions.size(); i++) {
-            if (functions.get(i).name().equals(name)) {
-                return i;
-            }
-        }
-        throw new StatusException(StatusCode.NOT_FOUND, "function '" + name + "' is not exported by " + this);
-    }
-
-    @Override
     public void retain() {
         references.retain();
     }
