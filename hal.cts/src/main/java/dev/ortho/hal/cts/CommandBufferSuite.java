@@ -88,6 +88,10 @@ public abstract class CommandBufferSuite extends DeviceTestBase {
                 Event event = device.createEvent()) {
             cb.begin();
             cb.fillBuffer(BufferRef.of(a), 0x22, 1, 0);
+            // The fill and the update overlap: without a barrier they share a region, and a
+            // region's commands may run concurrently (IREE's block ISA: all work in a region
+            // is tiled across workers), so the update's order is only guaranteed by a barrier.
+            cb.executionBarrier(ExecutionStage.TRANSFER, ExecutionStage.TRANSFER, 0);
             cb.updateBuffer(i32(1, 2), BufferRef.of(a, 8, 8), 0);
             cb.signalEvent(event, ExecutionStage.TRANSFER);
             cb.waitEvents(new Event[] {event}, ExecutionStage.TRANSFER, ExecutionStage.TRANSFER);
