@@ -56,6 +56,8 @@ final class ValidatingCommandBuffer extends ForwardingCommandBuffer {
      * submitters.
      */
     private final CommandRecorder recorder;
+    /** Write hazards between the commands of the current barrier region (Ortho's check; IREE has none). */
+    private final RegionHazards hazards = new RegionHazards();
     /** Slots below this are used by indirect references; the arrays hold their merged requirements. */
     private int bindingCount;
     private int[] slotCompatibility = new int[0];
@@ -130,6 +132,7 @@ final class ValidatingCommandBuffer extends ForwardingCommandBuffer {
     public void executionBarrier(int sourceStages, int targetStages, int flags) {
         recording("commandBuffer.executionBarrier", 0);
         super.executionBarrier(sourceStages, targetStages, flags);
+        hazards.barrier();
     }
 
     @Override
@@ -139,6 +142,7 @@ final class ValidatingCommandBuffer extends ForwardingCommandBuffer {
         recording(call, 0);
         checkBarriers(call, memoryBarriers, bufferBarriers);
         super.executionBarrier(sourceStages, targetStages, flags, memoryBarriers, bufferBarriers);
+        hazards.barrier();
     }
 
     /**
@@ -192,6 +196,7 @@ final class ValidatingCommandBuffer extends ForwardingCommandBuffer {
             event("commandBuffer.waitEvents", "events[" + i + "]", events[i]);
         }
         super.waitEvents(events, sourceStages, targetStages);
+        hazards.barrier(); // leniently a full barrier: no false hazard for commands the wait does order
     }
 
     @Override
@@ -205,6 +210,7 @@ final class ValidatingCommandBuffer extends ForwardingCommandBuffer {
         }
         checkBarriers(call, memoryBarriers, bufferBarriers);
         super.waitEvents(events, sourceStages, targetStages, memoryBarriers, bufferBarriers);
+        hazards.barrier(); // leniently a full barrier: no false hazard for commands the wait does order
     }
 
     /** IREE's advise validation: TRANSFER category, a device-visible range; no flags are defined. */
@@ -312,7 +318,9 @@ final class ValidatingCommandBuffer extends ForwardingCommandBuffer {
                     MemoryType.DEVICE_VISIBLE, 1);
             Checks.alignment(call, "target", target.offset(), length, patternLength);
         }
+        hazard(call, "target", target, -1, RegionHazards.Kind.WRITE, -1);
         super.fillBuffer(target, pattern, patternLength, flags);
+        hazard(call, "target", target, -1, RegionHazards.Kind.WRITE, hazards.command(call));
         mergeRef(target, -1, Allocator.COMPATIBILITY_QUEUE_TRANSFER, BufferUsage.TRANSFER_TARGET, MemoryAccess.WRITE,
                 patternLength);
     }
@@ -338,7 +346,9 @@ final class ValidatingCommandBuffer extends ForwardingCommandBuffer {
                     Allocator.COMPATIBILITY_QUEUE_TRANSFER, BufferUsage.TRANSFER_TARGET, MemoryAccess.WRITE,
                     MemoryType.DEVICE_VISIBLE, 1);
         }
+        hazard(call, "target", target, source.byteSize(), RegionHazards.Kind.WRITE, -1);
         super.updateBuffer(source, target, flags);
+        hazard(call, "target", target, source.byteSize(), RegionHazards.Kind.WRITE, hazards.command(call));
         mergeRef(target, source.byteSize(), Allocator.COMPATIBILITY_QUEUE_TRANSFER, BufferUsage.TRANSFER_TARGET,
                 MemoryAccess.WRITE, 1);
     }
@@ -359,7 +369,12 @@ final class ValidatingCommandBuffer extends ForwardingCommandBuffer {
             device.checkDisjoint(call, source.buffer(), source.offset(), sourceLength, target.buffer(),
                     target.offset(), targetLength);
         }
+        hazard(call, "source", source, sourceLength, RegionHazards.Kind.READ, -1);
+        hazard(call, "target", target, targetLength, RegionHazards.Kind.WRITE, -1);
         super.copyBuffer(source, target, flags);
+        int command = hazards.command(call);
+        hazard(call, "source", source, sourceLength, RegionHazards.Kind.READ, command);
+        hazard(call, "target", target, targetLength, RegionHazards.Kind.WRITE, command);
         mergeRef(source, -1, Allocator.COMPATIBILITY_QUEUE_TRANSFER, BufferUsage.TRANSFER_SOURCE, MemoryAccess.READ, 1);
         mergeRef(target, -1, Allocator.COMPATIBILITY_QUEUE_TRANSFER, BufferUsage.TRANSFER_TARGET, MemoryAccess.WRITE, 1);
     }
@@ -381,9 +396,40 @@ final class ValidatingCommandBuffer extends ForwardingCommandBuffer {
         recording(call, CommandCategory.DISPATCH);
         boolean indirect = DispatchChecks.check(call, device, this, executable, function, config, constants,
                 bindings, flags);
-        super.dispatch(executable, function, config, constants, bindings, flags);
+        super.dispatch(executable, function, config, constants, bindings, flags); // not a hazard: see RegionHazards
         if (indirect) {
             DispatchChecks.merge(this, config, bindings, flags);
+        }
+    }
+
+    /**
+     * Checks ({@code command < 0}) or records ({@code command} from {@link RegionHazards#command})
+     * one checked reference's range against the region's other commands: direct references by
+     * allocation and allocation range, indirect ones by slot and range in the slot (to its end if
+     * it is open-ended). {@code length} is the bytes accessed, or -1 for the reference's own
+     * length.
+     */
+    private void hazard(String call, String argument, BufferRef ref, long length, RegionHazards.Kind kind,
+            int command) {
+        Object key;
+        long start;
+        long end;
+        if (ref.isIndirect()) {
+            key = ref.bufferSlot();
+            start = ref.offset();
+            end = length >= 0 ? start + length : ref.length() == Buffer.WHOLE_BUFFER ? Long.MAX_VALUE
+                    : start + ref.length();
+        } else {
+            Buffer inner = device.unwrap(ref.buffer());
+            key = inner.allocatedBuffer();
+            start = inner.byteOffset() + ref.offset();
+            end = start + (length >= 0 ? length : ref.length() == Buffer.WHOLE_BUFFER
+                    ? inner.byteLength() - ref.offset() : ref.length());
+        }
+        if (command < 0) {
+            hazards.check(call, argument, key, start, end, kind);
+        } else {
+            hazards.record(key, start, end, kind, command);
         }
     }
 
