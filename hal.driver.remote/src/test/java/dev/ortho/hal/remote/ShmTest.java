@@ -113,15 +113,18 @@ class ShmTest {
     void aWorkerIdleLongerThanTheHandshakeTimeoutStillServesTheNextClient() throws Exception {
         byte[] token = "idle-worker-token".getBytes(StandardCharsets.UTF_8);
         ServerOptions defaults = ServerOptions.defaults(token);
-        ServerOptions quick = defaults.withHandshakeTimeout(Duration.ofMillis(20));
+        // short enough that the idle wait below spans several timeouts, long enough that the
+        // handshake itself (three frames) finishes within one on a loaded machine: at 20 ms it
+        // did not always (the test's own flake under load 10+)
+        ServerOptions quick = defaults.withHandshakeTimeout(Duration.ofMillis(250));
         java.util.concurrent.ExecutorService executor = java.util.concurrent.Executors.newFixedThreadPool(1);
         java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
         java.util.concurrent.CountDownLatch ended = new java.util.concurrent.CountDownLatch(1);
         Mailbox mailbox = Mailbox.inMemory(1 << 16, token);
         try {
             ShmChild.serve(mailbox, new LocalSyncSupplier(), quick, () -> true, executor, stop::get, ended);
-            // ten handshake timeouts pass with no client (waiting for a timeout to elapse is the point here)
-            java.util.concurrent.locks.LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(200));
+            // four handshake timeouts pass with no client (waiting for a timeout to elapse is the point here)
+            java.util.concurrent.locks.LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1000));
             assertTrue(mailbox.lvReady(), "still serving");
             assertEquals(Mailbox.IDLE, mailbox.lvState(Mailbox.TO_PARENT), "the worker did not shut its idle session");
             java.util.concurrent.CompletableFuture<Integer> status = new java.util.concurrent.CompletableFuture<>();
