@@ -54,6 +54,14 @@ public final class DeviceCapability {
     public static final long FRONTIERS = 1L << 51;
     /** Ortho: collective operations on channels are implemented. */
     public static final long COLLECTIVES = 1L << 52;
+    /**
+     * Ortho: each queue runs its operations in submission order (one starts once the operation
+     * submitted before it on its queue finished), and a wait on a value an earlier operation of the
+     * same queue signals is skipped at submission. Such a queue, like a CUDA stream, must not wait
+     * on a value that only a later submission to it signals. Without it (IREE's order) an
+     * operation runs as soon as its waits are reached.
+     */
+    public static final long FIFO_QUEUES = 1L << 53;
     /** The bits Ortho defines. */
     public static final long ORTHO_MASK = 0xFFL << 48;
 
@@ -74,7 +82,8 @@ public final class DeviceCapability {
             MULTI_QUEUE, "MULTI_QUEUE",
             STREAM_ORDERED_REUSE, "STREAM_ORDERED_REUSE",
             FRONTIERS, "FRONTIERS",
-            COLLECTIVES, "COLLECTIVES");
+            COLLECTIVES, "COLLECTIVES",
+            FIFO_QUEUES, "FIFO_QUEUES");
 
     private DeviceCapability() {
     }

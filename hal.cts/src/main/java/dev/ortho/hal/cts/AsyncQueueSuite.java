@@ -51,6 +51,7 @@ public abstract class AsyncQueueSuite extends DeviceTestBase {
     @Test
     void operationsRunInTheOrderTheirWaitsResolveNotInSubmissionOrder() {
         require(ASYNC_QUEUE);
+        requireNot(FIFO_QUEUE);
         List<String> log = new CopyOnWriteArrayList<>();
         try (Semaphore go = device.createSemaphore(0); Semaphore done = device.createSemaphore(0)) {
             device.queueHostCall(Q0, SemaphoreList.of(go, 2), SemaphoreList.of(done, 2), record(log, "first"), null, 0);
@@ -61,6 +62,22 @@ public abstract class AsyncQueueSuite extends DeviceTestBase {
             go.signal(2);
             done.await(2, Timeout.infinite());
             assertEquals(List.of("second", "first"), log);
+        }
+    }
+
+    @Test
+    void aFifoQueueRunsOperationsInSubmissionOrderWhateverOrderTheirWaitsResolveIn() {
+        require(ASYNC_QUEUE);
+        require(FIFO_QUEUE);
+        List<String> log = new CopyOnWriteArrayList<>();
+        try (Semaphore go = device.createSemaphore(0); Semaphore done = device.createSemaphore(0)) {
+            device.queueHostCall(Q0, SemaphoreList.of(go, 2), SemaphoreList.of(done, 2), record(log, "first"), null, 0);
+            device.queueHostCall(Q0, SemaphoreList.of(go, 1), SemaphoreList.of(done, 3), record(log, "second"), null, 0);
+            go.signal(1);
+            assertEquals(0, done.query(), "the second ran before the first, whose wait is not reached");
+            go.signal(2);
+            done.await(3, Timeout.infinite());
+            assertEquals(List.of("first", "second"), log);
         }
     }
 

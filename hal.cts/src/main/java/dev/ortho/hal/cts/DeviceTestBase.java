@@ -43,6 +43,8 @@ public abstract class DeviceTestBase {
     public static final String FRONTIERS = "frontiers";
     /** Collective operations on channels. */
     public static final String COLLECTIVES = "collectives";
+    /** Queues run operations in submission order and skip waits their own earlier operations satisfy. */
+    public static final String FIFO_QUEUE = "fifo-queue";
 
     /** The {@link DeviceCapability} bit behind each capability name. */
     public static final Map<String, Long> CAPABILITY_BITS = Map.of(
@@ -50,7 +52,8 @@ public abstract class DeviceTestBase {
             MULTI_QUEUE, DeviceCapability.MULTI_QUEUE,
             STREAM_ORDERED_REUSE, DeviceCapability.STREAM_ORDERED_REUSE,
             FRONTIERS, DeviceCapability.FRONTIERS,
-            COLLECTIVES, DeviceCapability.COLLECTIVES);
+            COLLECTIVES, DeviceCapability.COLLECTIVES,
+            FIFO_QUEUE, DeviceCapability.FIFO_QUEUES);
 
     static final ValueLayout.OfInt I32 = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
     static final ValueLayout.OfFloat F32 = ValueLayout.JAVA_FLOAT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
@@ -104,6 +107,12 @@ public abstract class DeviceTestBase {
         Assumptions.assumeTrue(capabilities().contains(capability), () -> "device " + device.info().name()
                 + " lacks capability '" + capability + "' (it has "
                 + DeviceCapability.format(device.capabilities()) + ")");
+    }
+
+    /** Skips the calling test (visibly) if the device has {@code capability}. */
+    protected final void requireNot(String capability) {
+        Assumptions.assumeFalse(capabilities().contains(capability), () -> "device " + device.info().name()
+                + " has capability '" + capability + "', which this test's expectation excludes");
     }
 
     /** A host-local mappable buffer of {@code size} bytes. */

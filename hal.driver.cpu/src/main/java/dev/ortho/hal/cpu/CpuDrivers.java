@@ -98,6 +98,7 @@ public final class CpuDrivers {
         private long workerSpinMicros = LocalTaskOptions.DEFAULTS.spinMicros();
         private long poolQuotaBytes = LocalTaskOptions.DEFAULTS.poolQuotaBytes();
         private long inlineTransferBytes = LocalTaskOptions.DEFAULTS.inlineTransferBytes();
+        private boolean fifoQueues = LocalTaskOptions.DEFAULTS.fifoQueues();
 
         private Builder() {
         }
@@ -185,6 +186,19 @@ public final class CpuDrivers {
         }
 
         /**
+         * {@code local-task}: whether each queue runs its operations in submission order and skips,
+         * at submission, waits on values an earlier operation of the same queue signals
+         * ({@code queue_order=fifo}; default false: IREE's order, an operation runs once its waits
+         * are reached). A FIFO queue must not wait on a value only a later submission to it signals.
+         *
+         * @since 1.2
+         */
+        public Builder fifoQueues(boolean fifo) {
+            this.fifoQueues = fifo;
+            return this;
+        }
+
+        /**
          * A {@code local-sync} driver factory; it holds no threads, and the caller owns the devices
          * it creates.
          *
@@ -230,7 +244,7 @@ public final class CpuDrivers {
 
         private LocalTaskOptions options() {
             return new LocalTaskOptions(queueCount, workerCount, maxWorkerCount, workerSpinMicros, poolQuotaBytes,
-                    inlineTransferBytes);
+                    inlineTransferBytes, null, fifoQueues);
         }
 
         private ExecutableLoaders loaders() {

@@ -17,6 +17,11 @@ final class LocalTask {
         return CpuDrivers.builder().queueCount(3).workerCount(2).localTask();
     }
 
+    /** The same device with FIFO queues ({@code queue_order=fifo}). */
+    static Device fifoDevice() {
+        return CpuDrivers.builder().queueCount(3).workerCount(2).fifoQueues(true).localTask();
+    }
+
     static Device device(String uri) {
         try (Driver driver = CpuDrivers.builder().localTaskFactory().createDriver("local-task")) {
             return driver.createDevice(DeviceUri.parse(uri));

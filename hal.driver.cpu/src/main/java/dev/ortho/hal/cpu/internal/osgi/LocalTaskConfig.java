@@ -40,4 +40,10 @@ import org.osgi.service.metatype.annotations.Option;
             + " bytecode once hot, on the worker that finds them hot), eager (compiled when prepared)",
             options = {@Option(value = "off"), @Option(value = "lazy"), @Option(value = "eager")})
     String vmvx__compile() default "eager";
+
+    @AttributeDefinition(description = "Queue order: unordered (IREE's local-task: an operation runs once its"
+            + " waits are reached) or fifo (submission order; waits on values an earlier operation of the same"
+            + " queue signals are skipped at submission)",
+            options = {@Option(value = "unordered"), @Option(value = "fifo")})
+    String queue__order() default "unordered";
 }

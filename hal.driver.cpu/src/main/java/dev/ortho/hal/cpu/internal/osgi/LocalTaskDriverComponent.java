@@ -32,7 +32,8 @@ public final class LocalTaskDriverComponent extends LoaderTrackingDriverComponen
         super(config.vmvx__compile(), loaders -> new LocalTaskDriverFactory(loaders, new LocalTaskOptions(
                 config.queue__count(), config.task__topology__group__count(),
                 config.task__topology__max__group__count(), config.task__worker__spin__us(),
-                config.pool__quota__bytes(), config.inline__transfer__bytes())));
+                config.pool__quota__bytes(), config.inline__transfer__bytes(), null,
+                LocalTaskOptions.parseQueueOrder(config.queue__order()))));
     }
 
     /** Tears down the devices created through this component. */

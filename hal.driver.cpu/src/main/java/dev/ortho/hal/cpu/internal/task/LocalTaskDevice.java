@@ -97,7 +97,7 @@ public final class LocalTaskDevice extends LocalDevice {
         }
         for (int i = 0; i < queues.length; i++) {
             long axis = axisDevice == QueueAxes.EXHAUSTED ? TaskQueue.NO_AXIS : axes.queueAxis(axisDevice, i);
-            queues[i] = new TaskQueue(this, i, axis, executor, options.inlineTransferBytes());
+            queues[i] = new TaskQueue(this, i, axis, executor, options.inlineTransferBytes(), options.fifoQueues());
         }
     }
 
@@ -153,13 +153,21 @@ public final class LocalTaskDevice extends LocalDevice {
     }
 
     /**
-     * Imports queue {@code index} skipped: waits whose frontier the queue already dominated when
-     * their operation was issued. They are counted once the wait is reached, never before: a
-     * local-task queue (like IREE's) does not order its operations, so only a reached wait can be
-     * proven satisfied and no suspension is ever skipped on the strength of a frontier.
+     * Waits queue {@code index} skipped at submission: on a FIFO queue ({@code queue_order=fifo}), a
+     * wait on a value an earlier operation of the same queue signals registers no timepoint and
+     * imports nothing. Always 0 on an unordered queue (IREE's local-task order), where only a
+     * reached wait can be proven satisfied; see {@link #skippedImports}.
      */
     public long elidedWaits(int index) {
         return queues[index].elidedWaits();
+    }
+
+    /**
+     * Imports queue {@code index} skipped: reached waits whose frontier the queue already
+     * dominated when their operation was issued (counted once the wait is reached).
+     */
+    public long skippedImports(int index) {
+        return queues[index].skippedImports();
     }
 
     /** Streamed operations of queue {@code index} that found its ring full and waited in its overflow list. */
@@ -176,14 +184,16 @@ public final class LocalTaskDevice extends LocalDevice {
 
     /**
      * IREE's bits for host memory, plus Ortho's scheduling features: asynchronous queues,
-     * stream-ordered pool reuse, frontiers, and several queues when configured with more than one.
+     * stream-ordered pool reuse, frontiers, several queues when configured with more than one, and
+     * FIFO queues when configured so ({@code queue_order=fifo}).
      */
     @Override
     public long capabilities() {
         return DeviceCapability.TIMELINE_SEMAPHORES | DeviceCapability.UNIFIED_MEMORY | DeviceCapability.HOST_COHERENT
                 | DeviceCapability.HOST_ZERO_COPY_OK | DeviceCapability.CONCURRENT_SAFE | DeviceCapability.ASYNC_QUEUES
                 | DeviceCapability.STREAM_ORDERED_REUSE | DeviceCapability.FRONTIERS
-                | (queues.length > 1 ? DeviceCapability.MULTI_QUEUE : 0);
+                | (queues.length > 1 ? DeviceCapability.MULTI_QUEUE : 0)
+                | (queues[0].isFifo() ? DeviceCapability.FIFO_QUEUES : 0);
     }
 
     // ---- the queue engine ----------------------------------------------------------------------

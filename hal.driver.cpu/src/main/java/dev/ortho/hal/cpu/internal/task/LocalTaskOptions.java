@@ -16,7 +16,10 @@ import java.util.Set;
  * {@code inline_transfer_bytes} (largest fill/copy/update run inline by the queue process) and
  * {@code vmvx_compile} ({@code off}/{@code lazy}/{@code eager}: how VMVX dispatch functions run;
  * LAZY compiles on the worker whose dispatch crosses the threshold while the others keep
- * interpreting).
+ * interpreting) and {@code queue_order} ({@code unordered}, IREE's local-task order and the
+ * default: an operation runs when its waits are reached; {@code fifo}: each queue runs its
+ * operations in submission order and skips, at submission, waits on values an earlier operation
+ * of the same queue signals).
  * Defaults come from the driver (ConfigAdmin); a device URI's parameters override them, e.g.
  * {@code local-task://?queue_count=3&task_topology_group_count=2}.
  *
@@ -27,9 +30,14 @@ import java.util.Set;
  * @param poolQuotaBytes most bytes the stream-ordered pool commits at once
  * @param inlineTransferBytes transfers up to this size run on the queue process
  * @param kernelExecution how VMVX dispatch functions run; null: as the driver's VMVX loader says
+ * @param fifoQueues whether queues run their operations in submission order ({@code queue_order=fifo})
  */
 public record LocalTaskOptions(int queueCount, int groupCount, int maxGroupCount, long spinMicros,
-        long poolQuotaBytes, long inlineTransferBytes, ExecutionMode kernelExecution) {
+        long poolQuotaBytes, long inlineTransferBytes, ExecutionMode kernelExecution, boolean fifoQueues) {
+    /** The {@code queue_order} value of IREE's local-task order (the default). */
+    public static final String QUEUE_ORDER_UNORDERED = "unordered";
+    /** The {@code queue_order} value of in-order queues. */
+    public static final String QUEUE_ORDER_FIFO = "fifo";
     /** IREE's default threshold for queue-inline transfers, 256 KiB. */
     public static final long DEFAULT_INLINE_TRANSFER_BYTES = 256 * 1024;
     /**
@@ -41,12 +49,19 @@ public record LocalTaskOptions(int queueCount, int groupCount, int maxGroupCount
             DEFAULT_INLINE_TRANSFER_BYTES);
     private static final Set<String> KEYS = Set.of("queue_count", "task_topology_group_count",
             "task_topology_max_group_count", "task_worker_spin_us", "pool_quota_bytes", "inline_transfer_bytes",
-            VmvxLoader.COMPILE_OPTION);
+            VmvxLoader.COMPILE_OPTION, "queue_order");
 
     /** Options whose VMVX dispatch functions run as the driver's VMVX loader says. */
     public LocalTaskOptions(int queueCount, int groupCount, int maxGroupCount, long spinMicros, long poolQuotaBytes,
             long inlineTransferBytes) {
-        this(queueCount, groupCount, maxGroupCount, spinMicros, poolQuotaBytes, inlineTransferBytes, null);
+        this(queueCount, groupCount, maxGroupCount, spinMicros, poolQuotaBytes, inlineTransferBytes, null, false);
+    }
+
+    /** Options with unordered queues (IREE's local-task order). */
+    public LocalTaskOptions(int queueCount, int groupCount, int maxGroupCount, long spinMicros, long poolQuotaBytes,
+            long inlineTransferBytes, ExecutionMode kernelExecution) {
+        this(queueCount, groupCount, maxGroupCount, spinMicros, poolQuotaBytes, inlineTransferBytes, kernelExecution,
+                false);
     }
 
     /** @throws StatusException INVALID_ARGUMENT naming the option and value outside its range */
@@ -80,7 +95,25 @@ public record LocalTaskOptions(int queueCount, int groupCount, int maxGroupCount
                 number(params, "pool_quota_bytes", poolQuotaBytes),
                 number(params, "inline_transfer_bytes", inlineTransferBytes),
                 params.containsKey(VmvxLoader.COMPILE_OPTION) ? VmvxLoader.parseKernelExecution(
-                        "local-task device parameter", params.get(VmvxLoader.COMPILE_OPTION)) : kernelExecution);
+                        "local-task device parameter", params.get(VmvxLoader.COMPILE_OPTION)) : kernelExecution,
+                params.containsKey("queue_order") ? parseQueueOrder(params.get("queue_order")) : fifoQueues);
+    }
+
+    /**
+     * Whether {@code text} names FIFO queues.
+     *
+     * @throws StatusException INVALID_ARGUMENT for anything but {@code fifo} or {@code unordered}
+     */
+    public static boolean parseQueueOrder(String text) {
+        String value = text == null ? "" : text.strip();
+        if (value.equals(QUEUE_ORDER_FIFO)) {
+            return true;
+        }
+        if (value.equals(QUEUE_ORDER_UNORDERED)) {
+            return false;
+        }
+        throw new StatusException(StatusCode.INVALID_ARGUMENT, "local-task device parameter queue_order='" + text
+                + "' is not one of " + QUEUE_ORDER_UNORDERED + ", " + QUEUE_ORDER_FIFO);
     }
 
     /** The worker count these options give on a machine with {@code detected} topology groups. */

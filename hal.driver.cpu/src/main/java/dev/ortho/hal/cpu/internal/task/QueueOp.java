@@ -21,9 +21,17 @@ import java.lang.invoke.VarHandle;
  * wait count.
  *
  * <p><b>Waits.</b> The wait count starts at the number of waits plus one guard held by the
- * submitting thread while it registers timepoints. Each satisfied timepoint decrements it; the
- * thread that brings it to zero makes the operation ready ({@link TaskQueue#onReady}) — direct
- * wake, no scanning. A failed wait retires the operation at once with that failure.
+ * submitting thread while it registers timepoints (plus one for the predecessor on a FIFO
+ * queue). Each satisfied timepoint decrements it; the thread that brings it to zero makes the
+ * operation ready ({@link TaskQueue#onReady}) — direct wake, no scanning. A failed wait retires
+ * the operation at once with that failure.
+ *
+ * <p><b>FIFO queues</b> ({@code queue_order=fifo}): operations are linked in submission order and
+ * an operation becomes ready only once its predecessor has <em>finished</em> — retired, and its
+ * own predecessor finished (so an operation retired early by a failed wait does not let its
+ * successor overtake the ones before it). Waits the queue elided at submission
+ * ({@link #elided}: an earlier operation of this queue signals the value) register no timepoint;
+ * their semaphores are checked for failure when the operation becomes ready.
  *
  * <p><b>Retirement</b> happens exactly once ({@link #claimRetire()}): on success the resources it
  * used are released, then the signals are signalled with the queue's frontier; on failure the
@@ -46,6 +54,10 @@ final class QueueOp extends MpscQueue.Node implements TimepointCallback {
     private static final VarHandle WAIT_COUNT;
     private static final VarHandle STATE;
     private static final VarHandle RELEASED;
+    private static final VarHandle FIFO_HOLD;
+    private static final VarHandle SUCCESSOR;
+    /** {@link #successor} once this operation finished: a later link fails and needs no hand-off. */
+    private static final Object FINISHED = new Object();
 
     static {
         try {
@@ -53,6 +65,8 @@ final class QueueOp extends MpscQueue.Node implements TimepointCallback {
             WAIT_COUNT = l.findVarHandle(QueueOp.class, "waitCount", int.class);
             STATE = l.findVarHandle(QueueOp.class, "state", int.class);
             RELEASED = l.findVarHandle(QueueOp.class, "released", int.class);
+            FIFO_HOLD = l.findVarHandle(QueueOp.class, "fifoHold", int.class);
+            SUCCESSOR = l.findVarHandle(QueueOp.class, "successor", Object.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -89,6 +103,15 @@ final class QueueOp extends MpscQueue.Node implements TimepointCallback {
     private volatile int released;
     /** Set by the queue process on first issue (confined to it). */
     boolean imported;
+    /**
+     * Bit {@code i}: wait {@code i} was elided at submission (FIFO queues; waits beyond the 64th
+     * are never elided). Written before publication.
+     */
+    long elided;
+    /** FIFO: 2 until both this operation retired and its predecessor finished (then it finished). */
+    private volatile int fifoHold = 2;
+    /** FIFO: the next operation of the queue, or {@link #FINISHED}. */
+    private volatile Object successor;
     /** The ring slot it was loaded into (for cancellation; the slot may since carry another op). */
     volatile Execution execution;
     // Live list links, guarded by the device lock.
@@ -100,19 +123,24 @@ final class QueueOp extends MpscQueue.Node implements TimepointCallback {
         this.kind = kind;
         this.waits = waits;
         this.signals = signals;
+        this.waitCount = waits.size() + (queue.isFifo() ? 2 : 1);
     }
 
     /**
-     * Registers a timepoint for every wait not yet reached, then drops the submitter's guard.
-     * Runs on the submitting thread after the operation is on the device's live list.
+     * Registers a timepoint for every wait not yet reached and not elided, then drops the
+     * submitter's guard. Runs on the submitting thread after the operation is on the device's
+     * live list (and, on a FIFO queue, linked behind its predecessor).
      */
     void arm() {
         int n = waits.size();
-        WAIT_COUNT.setVolatile(this, n + 1);
         if (n > 0) {
             Timepoint[] registered = new Timepoint[n];
             timepoints = registered;
             for (int i = 0; i < n; i++) {
+                if (isElided(i)) {
+                    WAIT_COUNT.getAndAdd(this, -1);
+                    continue;
+                }
                 Semaphore semaphore = waits.semaphore(i);
                 StatusException failed = semaphore.failure();
                 if (failed != null) {
@@ -157,6 +185,62 @@ final class QueueOp extends MpscQueue.Node implements TimepointCallback {
         if ((int) WAIT_COUNT.getAndAdd(this, -1) == 1 && !isRetired()) {
             queue.onReady(this);
         }
+    }
+
+    boolean isElided(int wait) {
+        return wait < 64 && (elided & (1L << wait)) != 0;
+    }
+
+    /** The failure of a semaphore whose wait was elided, or null (checked once the operation is ready). */
+    StatusException elidedWaitFailure() {
+        for (long bits = elided; bits != 0; bits &= bits - 1) {
+            StatusException failure = waits.semaphore(Long.numberOfTrailingZeros(bits)).failure();
+            if (failure != null) {
+                return failure;
+            }
+        }
+        return null;
+    }
+
+    /**
+     * FIFO: links {@code next} behind this operation; false if this one already finished (then
+     * {@code next} has no predecessor to wait for).
+     */
+    boolean link(QueueOp next) {
+        return SUCCESSOR.compareAndSet(this, null, next);
+    }
+
+    /** FIFO: this operation retired (call once, after its signals). */
+    void retiredInOrder() {
+        if ((int) FIFO_HOLD.getAndAdd(this, -1) == 1) {
+            finished(this);
+        }
+    }
+
+    /**
+     * FIFO: {@code op}'s predecessor finished (or it has none): drops the predecessor's wait and
+     * hold, and walks on while the operations behind it have retired already (iterative: a run of
+     * operations failed early finishes without recursion).
+     */
+    static void predecessorFinished(QueueOp op) {
+        for (QueueOp next = op; next != null; ) {
+            next.release();
+            if ((int) FIFO_HOLD.getAndAdd(next, -1) != 1) {
+                return;
+            }
+            next = handOff(next);
+        }
+    }
+
+    private static void finished(QueueOp op) {
+        QueueOp next = handOff(op);
+        if (next != null) {
+            predecessorFinished(next);
+        }
+    }
+
+    private static QueueOp handOff(QueueOp op) {
+        return SUCCESSOR.getAndSet(op, FINISHED) instanceof QueueOp next ? next : null;
     }
 
     /** Marks the operation issued; false if it already retired (e.g. cancelled). */

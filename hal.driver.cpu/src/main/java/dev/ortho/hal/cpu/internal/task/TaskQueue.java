@@ -18,6 +18,8 @@ import dev.ortho.task.WorkerContext;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.BitSet;
+import java.util.IdentityHashMap;
+import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -27,7 +29,13 @@ import org.slf4j.LoggerFactory;
  * streamed operations), and the queue's causal axis and frontier.
  *
  * <p><b>Readiness.</b> An operation becomes ready when its last wait is satisfied (see
- * {@link QueueOp}); execution order is the order in which waits resolve, not submission order.
+ * {@link QueueOp}); execution order is the order in which waits resolve, not submission order
+ * (IREE's local-task). A <em>FIFO</em> queue ({@code queue_order=fifo}) adds one implicit wait: an
+ * operation starts only after the one submitted before it on the queue finished. In exchange it
+ * elides at submission every wait on a value an earlier operation of the same queue signals:
+ * queue order already implies it, so no timepoint is registered and nothing is imported (seed
+ * 002's "zero-cost fast path for sequential, single-queue workloads"). A FIFO queue, like a CUDA
+ * stream, must not wait on a value that only a later submission to the same queue signals.
  * Dispatches and large transfers go straight to the streaming processor from the thread that
  * made them ready; everything else is pushed onto the ready list and the queue process is
  * scheduled (direct wake). Its drain pops one operation per call and handles it inline:
@@ -48,12 +56,14 @@ import org.slf4j.LoggerFactory;
 final class TaskQueue implements DrainFunction {
     static final Logger LOG = LoggerFactory.getLogger(TaskQueue.class);
     private static final VarHandle ELIDED;
+    private static final VarHandle SKIPPED;
     private static final VarHandle IMPORTED;
 
     static {
         try {
             MethodHandles.Lookup l = MethodHandles.lookup();
             ELIDED = l.findVarHandle(TaskQueue.class, "elidedWaits", long.class);
+            SKIPPED = l.findVarHandle(TaskQueue.class, "skippedImports", long.class);
             IMPORTED = l.findVarHandle(TaskQueue.class, "importedWaits", long.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
@@ -77,14 +87,26 @@ final class TaskQueue implements DrainFunction {
     private final Frontier frontier = new Frontier(FRONTIER_CAPACITY); // guarded by frontierLock
     private final Frontier scratch = new Frontier(FRONTIER_CAPACITY); // guarded by frontierLock
     private long epoch; // guarded by frontierLock
+    private final boolean fifo;
+    /** FIFO: orders submissions; guards {@link #tail} and {@link #scheduled}. Held per submission and retirement. */
+    private final Object fifoLock = new Object();
+    /** FIFO: the operation submitted last (its successor links behind it). */
+    private QueueOp tail;
+    /**
+     * FIFO: per semaphore, the highest value an operation of this queue that has not retired yet
+     * will signal; an entry leaves when the operation that put it there retires.
+     */
+    private final Map<Semaphore, Long> scheduled = new IdentityHashMap<>();
     private volatile long elidedWaits;
+    private volatile long skippedImports;
     private volatile long importedWaits;
 
-    TaskQueue(LocalTaskDevice device, int index, long axis, Executor executor, long inlineThreshold) {
+    TaskQueue(LocalTaskDevice device, int index, long axis, Executor executor, long inlineThreshold, boolean fifo) {
         this.device = device;
         this.index = index;
         this.axis = axis;
         this.inlineThreshold = inlineThreshold;
+        this.fifo = fifo;
         String name = device.info().name() + " queue " + index;
         this.process = executor.newProcess(name, this).build();
         this.compute = new BlockProcessor(this, executor, name + " compute", false);
@@ -105,9 +127,19 @@ final class TaskQueue implements DrainFunction {
         return axis;
     }
 
-    /** Waits whose frontier the queue already dominated when they were issued. */
+    /** Whether the queue runs its operations in submission order. */
+    boolean isFifo() {
+        return fifo;
+    }
+
+    /** FIFO: waits skipped at submission (no timepoint, no import). Always 0 on an unordered queue. */
     long elidedWaits() {
         return elidedWaits;
+    }
+
+    /** Reached waits whose frontier the queue already dominated when their operation was issued. */
+    long skippedImports() {
+        return skippedImports;
     }
 
     /** Streamed operations that waited in the streaming ring's overflow list. */
@@ -139,11 +171,67 @@ final class TaskQueue implements DrainFunction {
         op.trace = HalTracing.AVAILABLE // null if off
                 ? QueueOperationEvent.start(device.info().name(), index, op.kind.name()) : null;
         device.register(op);
+        if (fifo) {
+            sequence(op);
+        }
         op.arm();
+    }
+
+    /**
+     * FIFO: decides which of {@code op}'s waits queue order already implies, links it behind the
+     * operation submitted before it and records the values it will signal. Host calls' signals are
+     * not recorded: a deferred call signals after it retires.
+     */
+    private void sequence(QueueOp op) {
+        boolean linked;
+        synchronized (fifoLock) {
+            SemaphoreList waits = op.waits;
+            int n = Math.min(waits.size(), 64);
+            long elided = 0;
+            for (int i = 0; i < n; i++) {
+                Long value = scheduled.get(waits.semaphore(i));
+                if (value != null && value >= waits.value(i)) {
+                    elided |= 1L << i;
+                }
+            }
+            op.elided = elided;
+            QueueOp predecessor = tail;
+            tail = op;
+            linked = predecessor != null && predecessor.link(op);
+            if (op.kind != QueueOp.Kind.HOST_CALL && !op.isRetired()) {
+                SemaphoreList signals = op.signals;
+                for (int i = 0; i < signals.size(); i++) {
+                    scheduled.merge(signals.semaphore(i), signals.value(i), Math::max);
+                }
+            }
+            if (elided != 0) {
+                ELIDED.getAndAdd(this, (long) Long.bitCount(elided));
+            }
+        }
+        if (!linked) {
+            QueueOp.predecessorFinished(op); // nothing before it is unfinished
+        }
+    }
+
+    /** FIFO: forgets the values {@code op} scheduled that no later operation raised, then lets its successor go. */
+    private void finishInOrder(QueueOp op) {
+        if (op.kind != QueueOp.Kind.HOST_CALL) {
+            SemaphoreList signals = op.signals;
+            synchronized (fifoLock) {
+                for (int i = 0; i < signals.size(); i++) {
+                    scheduled.remove(signals.semaphore(i), signals.value(i));
+                }
+            }
+        }
+        op.retiredInOrder();
     }
 
     /** Called by the thread that satisfied {@code op}'s last wait. */
     void onReady(QueueOp op) {
+        if (op.elided != 0 && op.elidedWaitFailure() != null) {
+            requeue(op); // the queue process retires it (no recursion through a chain of failures)
+            return;
+        }
         if (op.kind == QueueOp.Kind.DISPATCH
                 || (op.kind == QueueOp.Kind.TRANSFER && op.transferBytes > inlineThreshold)) {
             stream(op);
@@ -180,6 +268,13 @@ final class TaskQueue implements DrainFunction {
         result.didWork();
         if (!op.claimIssue()) {
             return; // retired meanwhile (cancelled or failed)
+        }
+        if (op.elided != 0) {
+            StatusException failure = op.elidedWaitFailure();
+            if (failure != null) {
+                retire(op, failure, true); // as the elided wait would have failed it
+                return;
+            }
         }
         if (!op.imported) {
             op.imported = true;
@@ -260,6 +355,9 @@ final class TaskQueue implements DrainFunction {
     private void importWaitFrontiers(QueueOp op) {
         SemaphoreList waits = op.waits;
         for (int i = 0; i < waits.size(); i++) {
+            if (op.isElided(i)) {
+                continue; // signalled by this queue: its frontier is the queue's own
+            }
             Semaphore semaphore = waits.semaphore(i);
             synchronized (frontierLock) {
                 boolean reached;
@@ -272,7 +370,7 @@ final class TaskQueue implements DrainFunction {
                     continue;
                 }
                 if (frontier.dominates(scratch)) {
-                    ELIDED.getAndAdd(this, 1L);
+                    SKIPPED.getAndAdd(this, 1L);
                 } else {
                     frontier.learn(scratch);
                     IMPORTED.getAndAdd(this, 1L);
@@ -377,6 +475,9 @@ final class TaskQueue implements DrainFunction {
         }
         if (owned) {
             op.releaseResources();
+        }
+        if (fifo) {
+            finishInOrder(op);
         }
     }
 

@@ -1,0 +1,173 @@
+package dev.ortho.hal.cpu.internal.task;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.ortho.base.StatusCode;
+import dev.ortho.base.StatusException;
+import dev.ortho.base.Timeout;
+import dev.ortho.hal.Buffer;
+import dev.ortho.hal.BufferParams;
+import dev.ortho.hal.DeviceUri;
+import dev.ortho.hal.Semaphore;
+import dev.ortho.hal.SemaphoreList;
+import dev.ortho.hal.cpu.internal.executable.TestLoaders;
+import dev.ortho.hal.frontier.QueueAxes;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Issue 20 §2: FIFO queues ({@code queue_order=fifo}) run operations in submission order and skip,
+ * at submission, every wait on a value an earlier operation of the same queue signals — the wait
+ * is counted as elided before anything waits, and still fails the operation if that value fails.
+ */
+class FifoQueueTest {
+    private static final SemaphoreList NONE = SemaphoreList.empty();
+    private static final long Q0 = 1L;
+
+    private static LocalTaskDevice device(String order) {
+        try (LocalTaskDriver driver = new LocalTaskDriver(TestLoaders.standard(), LocalTaskOptions.DEFAULTS,
+                QueueAxes.process())) {
+            return (LocalTaskDevice) driver.createDevice(
+                    DeviceUri.parse("local-task://?task_topology_group_count=2&queue_order=" + order));
+        }
+    }
+
+    private static int readInt(Buffer buffer, long offset) {
+        MemorySegment out = MemorySegment.ofArray(new byte[4]);
+        buffer.read(offset, out);
+        return out.get(ValueLayout.JAVA_INT_UNALIGNED, 0);
+    }
+
+    /** Whether {@code s} reaches {@code value} within {@code millis} (a negative check waits that long). */
+    private static boolean reachedWithin(Semaphore s, long value, long millis) {
+        try {
+            s.await(value, Timeout.of(Duration.ofMillis(millis)));
+            return true;
+        } catch (StatusException e) {
+            assertEquals(StatusCode.DEADLINE_EXCEEDED, e.code(), e.getMessage());
+            return false;
+        }
+    }
+
+    /** A fill, a copy of it and a second fill over the source, each waiting on the one before. */
+    private static void chain(LocalTaskDevice device, Semaphore s, Buffer a, Buffer b) {
+        device.queueFill(Q0, NONE, SemaphoreList.of(s, 1), a, 0, 64, 7, 4, 0);
+        device.queueCopy(Q0, SemaphoreList.of(s, 1), SemaphoreList.of(s, 2), a, 0, b, 0, 64, 0);
+        device.queueFill(Q0, SemaphoreList.of(s, 2), SemaphoreList.of(s, 3), a, 0, 64, 9, 4, 0);
+        s.await(3, Timeout.infinite());
+    }
+
+    @Test
+    void aSameQueueChainElidesEveryWaitAtSubmissionAndComputesTheSameResult() {
+        for (String order : new String[] {"unordered", "fifo"}) {
+            try (LocalTaskDevice device = device(order); Semaphore s = device.createSemaphore(0);
+                    Buffer a = device.allocator().allocateBuffer(BufferParams.hostLocal(), 64);
+                    Buffer b = device.allocator().allocateBuffer(BufferParams.hostLocal(), 64)) {
+                chain(device, s, a, b);
+                assertEquals(7, readInt(b, 60), order);
+                assertEquals(9, readInt(a, 0), order);
+                assertEquals(order.equals("fifo") ? 2 : 0, device.elidedWaits(0), order);
+            }
+        }
+    }
+
+    @Test
+    void aLaterOperationDoesNotOvertakeOneThatIsStillWaiting() throws Exception {
+        try (LocalTaskDevice device = device("fifo"); Semaphore gate = device.createSemaphore(0);
+                Semaphore first = device.createSemaphore(0); Semaphore second = device.createSemaphore(0)) {
+            device.queueBarrier(Q0, SemaphoreList.of(gate, 1), SemaphoreList.of(first, 1), 0);
+            device.queueBarrier(Q0, NONE, SemaphoreList.of(second, 1), 0); // no waits of its own
+            assertFalse(reachedWithin(second, 1, 100), "ran before the one submitted first");
+            gate.signal(1);
+            second.await(1, Timeout.infinite());
+            assertEquals(1, first.query());
+        }
+        try (LocalTaskDevice device = device("unordered"); Semaphore gate = device.createSemaphore(0);
+                Semaphore second = device.createSemaphore(0)) {
+            device.queueBarrier(Q0, SemaphoreList.of(gate, 1), NONE, 0);
+            device.queueBarrier(Q0, NONE, SemaphoreList.of(second, 1), 0);
+            assertTrue(reachedWithin(second, 1, 60_000), "IREE's order: runs at once");
+            gate.signal(1);
+        }
+    }
+
+    @Test
+    void anElidedWaitStillFailsItsOperationWhenTheValueFails() {
+        try (LocalTaskDevice device = device("fifo"); Semaphore gate = device.createSemaphore(0);
+                Semaphore s = device.createSemaphore(0); Semaphore t = device.createSemaphore(0)) {
+            device.queueBarrier(Q0, SemaphoreList.of(gate, 1), SemaphoreList.of(s, 1), 0);
+            device.queueBarrier(Q0, SemaphoreList.of(s, 1), SemaphoreList.of(t, 1), 0);
+            assertEquals(1, device.elidedWaits(0));
+            gate.fail(new StatusException(StatusCode.DATA_LOSS, "gate lost"));
+            StatusException e = assertThrows(StatusException.class, () -> t.await(1, Timeout.infinite()));
+            assertEquals(StatusCode.DATA_LOSS, e.code(), e.getMessage());
+            assertNotNull(t.failure());
+        }
+    }
+
+    @Test
+    void anOperationFailedEarlyDoesNotLetItsSuccessorOvertakeTheOnesBeforeIt() {
+        try (LocalTaskDevice device = device("fifo"); Semaphore gate = device.createSemaphore(0);
+                Semaphore broken = device.createSemaphore(0); Semaphore first = device.createSemaphore(0);
+                Semaphore third = device.createSemaphore(0)) {
+            device.queueBarrier(Q0, SemaphoreList.of(gate, 1), SemaphoreList.of(first, 1), 0);
+            device.queueBarrier(Q0, SemaphoreList.of(broken, 1), NONE, 0);
+            broken.fail(new StatusException(StatusCode.ABORTED, "broken")); // retires the second at once
+            device.queueBarrier(Q0, NONE, SemaphoreList.of(third, 1), 0);
+            assertFalse(reachedWithin(third, 1, 100), "overtook the first operation");
+            gate.signal(1);
+            third.await(1, Timeout.infinite());
+            assertEquals(1, first.query());
+        }
+    }
+
+    @Test
+    void aLongRunOfFailingOperationsFinishesWithoutRecursionAndTheQueueStaysUsable() {
+        int n = 20_000;
+        try (LocalTaskDevice device = device("fifo"); Semaphore gate = device.createSemaphore(0);
+                Semaphore s = device.createSemaphore(0); Semaphore t = device.createSemaphore(0);
+                Semaphore after = device.createSemaphore(0)) {
+            device.queueBarrier(Q0, SemaphoreList.of(gate, 1), SemaphoreList.of(s, 1), 0);
+            for (int i = 1; i <= n; i++) {
+                device.queueBarrier(Q0, SemaphoreList.of(s, 1), SemaphoreList.of(t, i), 0);
+            }
+            assertEquals(n, device.elidedWaits(0));
+            gate.fail(new StatusException(StatusCode.CANCELLED, "gate cancelled"));
+            assertThrows(StatusException.class, () -> t.await(n, Timeout.infinite()));
+            device.queueBarrier(Q0, NONE, SemaphoreList.of(after, 1), 0);
+            after.await(1, Timeout.infinite());
+        }
+    }
+
+    @Test
+    void waitsOnOtherQueuesAreNotElided() {
+        try (LocalTaskDriver driver = new LocalTaskDriver(TestLoaders.standard(), LocalTaskOptions.DEFAULTS,
+                QueueAxes.process());
+                LocalTaskDevice device = (LocalTaskDevice) driver.createDevice(DeviceUri.parse(
+                        "local-task://?queue_count=2&task_topology_group_count=2&queue_order=fifo"));
+                Semaphore s = device.createSemaphore(0)) {
+            device.queueBarrier(1L, NONE, SemaphoreList.of(s, 1), 0);
+            device.queueBarrier(2L, SemaphoreList.of(s, 1), SemaphoreList.of(s, 2), 0);
+            s.await(2, Timeout.infinite());
+            assertEquals(0, device.elidedWaits(1), "queue 1 cannot know queue 0's order");
+        }
+    }
+
+    @Test
+    void queueOrderIsAnOptionWithTwoValues() {
+        assertTrue(LocalTaskOptions.DEFAULTS.with(Map.of("queue_order", "fifo")).fifoQueues());
+        assertFalse(LocalTaskOptions.DEFAULTS.with(Map.of("queue_order", "unordered")).fifoQueues());
+        assertFalse(LocalTaskOptions.DEFAULTS.fifoQueues(), "IREE's order is the default");
+        StatusException e = assertThrows(StatusException.class,
+                () -> LocalTaskOptions.DEFAULTS.with(Map.of("queue_order", "lifo")));
+        assertEquals(StatusCode.INVALID_ARGUMENT, e.code());
+        assertTrue(e.getMessage().contains("queue_order='lifo'"), e.getMessage());
+    }
+}
