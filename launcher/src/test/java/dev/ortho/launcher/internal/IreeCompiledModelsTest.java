@@ -62,8 +62,9 @@ import org.junit.jupiter.api.io.TempDir;
  * without running any model more often: {@code local-sync://?vmvx_compile=off} with
  * {@code --vm_compile=eager} (interpreted kernels, compiled program), {@code local-task} with
  * {@code --vm_compile=off} (compiled kernels, the loader's default; interpreted program),
- * {@code validation+local-task://?vmvx_compile=lazy} with {@code --vm_compile=lazy} (both
- * compiled once hot: kernels by the executor worker that crosses the threshold), and the remote
+ * {@code validation+local-task://?vmvx_compile=lazy&queue_order=fifo} with {@code --vm_compile=lazy} (both
+ * compiled once hot: kernels by the executor worker that crosses the threshold; FIFO queues, so
+ * every model also runs with same-queue waits elided at submission), and the remote
  * devices (their servers' local-task compiles the kernels) with {@code --vm_compile=off}.
  */
 class IreeCompiledModelsTest {
@@ -149,7 +150,7 @@ class IreeCompiledModelsTest {
                         case "tcp" -> tcpUri;
                         case "shm" -> "remote://shm?mode=process&workers=1&supplier=" + ModelWorkerSupplier.class.getName();
                         case "local-sync" -> "local-sync://?vmvx_compile=off";
-                        case "validation+local-task" -> "validation+local-task://?vmvx_compile=lazy";
+                        case "validation+local-task" -> "validation+local-task://?vmvx_compile=lazy&queue_order=fifo";
                         default -> device;
                     };
                     if (failure != null) {
