@@ -438,6 +438,9 @@ final class TaskQueue implements DrainFunction {
                 }
             }
             op.signals.fail(error);
+            if (fifo) {
+                finishInOrder(op); // after the failure, which successors that elided a wait on it must see
+            }
         } else {
             owned = device.unregister(op);
             if (owned) {
@@ -469,15 +472,17 @@ final class TaskQueue implements DrainFunction {
                     }
                 }
             }
+            if (fifo) {
+                // After the signals (a successor may signal the same semaphore higher) and before
+                // the semaphores are released: the shortest wait for the next operation.
+                finishInOrder(op);
+            }
         }
         if (error != null) {
             owned = device.unregister(op);
         }
         if (owned) {
             op.releaseResources();
-        }
-        if (fifo) {
-            finishInOrder(op);
         }
     }
 
