@@ -6,6 +6,7 @@ import dev.ortho.task.DrainFunction;
 import dev.ortho.task.Executor;
 import dev.ortho.task.ExecutorStats;
 import dev.ortho.task.Process;
+import dev.ortho.task.QueueProcess;
 import dev.ortho.task.ScanPolicy;
 import dev.ortho.task.Topology;
 import java.lang.invoke.MethodHandles;
@@ -110,6 +111,11 @@ public final class ExecutorImpl extends ExecutorLifecycle implements Executor {
     @Override
     public Process.Builder newProcess(String processName, DrainFunction drain) {
         return new ProcessBuilderImpl(this, processName, drain);
+    }
+
+    @Override
+    public QueueProcess.Builder newQueueProcess(String processName) {
+        return new QueueProcessImpl.BuilderImpl(this, processName);
     }
 
     @Override
