@@ -232,6 +232,22 @@ public final class ExecutorImpl extends ExecutorLifecycle implements Executor {
         }
     }
 
+    /**
+     * True if a process waits on the immediate list or sits in a compute slot (a snapshot): the
+     * test a worker at the end of a hand-off run uses to decide whether to yield the chain.
+     */
+    boolean hasWaitingWork() {
+        if (!immediate.isEmpty()) {
+            return true;
+        }
+        for (ComputeSlot s : slots) {
+            if (s.lvProcess() != null) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** Puts a QUEUED process a worker held as its hand-off on the immediate list. */
     void requeue(ProcessImpl p) {
         immediate.push(p);

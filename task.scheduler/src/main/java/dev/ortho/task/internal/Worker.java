@@ -252,8 +252,14 @@ final class Worker extends WorkerPad1 implements WorkerContext, Runnable {
         while ((p = handoff) != null) {
             handoff = null;
             if (run++ == Tuning.MAX_HANDOFF_RUN) {
-                executor.requeue(p);  // still QUEUED: the list takes it as schedule would have
-                return true;
+                if (executor.hasWaitingWork()) {
+                    executor.requeue(p);  // still QUEUED: the list takes it as schedule would have
+                    return true;
+                }
+                // Nothing else waits: yielding would only push the chain to the list and wake
+                // the other worker for it (an unpark, and then a worker spinning beside the chain
+                // on a busy machine). Start a new run instead.
+                run = 1;
             }
             drainOwned(p);
             did = true;
