@@ -43,6 +43,13 @@ public final class QueueProcessStress {
         }
     }
 
+    /** The result of a queue that never completed. */
+    static void hung(III_Result r) {
+        r.r1 = -1;
+        r.r2 = -1;
+        r.r3 = -1;
+    }
+
     static QueueProcess queue(String name, ProcessStress.Probe completion) {
         return SharedExecutor.get().newQueueProcess(name).onComplete(completion::onComplete).build();
     }
@@ -119,9 +126,7 @@ public final class QueueProcessStress {
         @Arbiter
         public void check(III_Result r) {
             if (!completion.await(queue.process()) || x.runs.get() != 1) {
-                r.r1 = -1;
-                r.r2 = -1;
-                r.r3 = -1;
+                hung(r);
                 return;
             }
             r.r1 = accepted ? 1 : 0;
@@ -161,9 +166,7 @@ public final class QueueProcessStress {
         @Arbiter
         public void check(III_Result r) {
             if (!completion.await(queue.process())) {
-                r.r1 = -1;
-                r.r2 = -1;
-                r.r3 = -1;
+                hung(r);
                 return;
             }
             r.r1 = x.runs.get() + x.abandons.get();

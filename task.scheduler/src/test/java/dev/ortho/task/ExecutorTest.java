@@ -147,11 +147,7 @@ class ExecutorTest {
     void budgetOneChainStaysOnOneWorkerWhileNothingElseWaits() throws Exception {
         Executor ex = Executor.builder().workerCount(2).spinNanos(0).build();
         executors.add(ex);
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (!ex.stats().workers().stream().allMatch(w -> w.state().equals("PARKED"))) {
-            assertTrue(System.nanoTime() < deadline, "workers never parked");
-            Thread.sleep(1);
-        }
+        WorkerStates.awaitAll(ex, "PARKED");
         long wakesBefore = ex.stats().workers().stream().mapToLong(ExecutorStats.WorkerStats::wakes).sum();
         int n = 1000;
         int[] workerOf = new int[n];

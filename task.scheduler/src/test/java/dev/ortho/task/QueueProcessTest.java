@@ -157,12 +157,7 @@ class QueueProcessTest {
             CountDownLatch ran = new CountDownLatch(1);
             q.submit(w -> ran.countDown());
             assertTrue(ran.await(10, TimeUnit.SECONDS), "item ran");
-            // wait until both workers parked: the queue process is asleep, not polling
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-            while (!ex.stats().workers().stream().allMatch(w -> w.state().equals("PARKED"))) {
-                assertTrue(System.nanoTime() < deadline, "workers never parked");
-                Thread.sleep(1);
-            }
+            WorkerStates.awaitAll(ex, "PARKED");  // the queue process is asleep, not polling
             assertEquals(Process.State.RUNNABLE, q.process().state());
         }
         q.close();

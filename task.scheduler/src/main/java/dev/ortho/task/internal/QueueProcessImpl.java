@@ -62,7 +62,7 @@ abstract class QueuePad2 extends QueueConsumer {
  * {@code closeRequested} and schedules; the drain that then finds the stack empty CASes
  * {@code null → CLOSED} and reports completion.
  */
-public final class QueueProcessImpl extends QueuePad2 implements QueueProcess, DrainFunction,
+final class QueueProcessImpl extends QueuePad2 implements QueueProcess, DrainFunction,
         Process.CompletionCallback {
     private static final Logger LOG = LoggerFactory.getLogger(QueueProcessImpl.class);
     /** Terminal head: no more pushes. */

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.ortho.task.Process;
 import dev.ortho.task.ScanPolicy;
+import dev.ortho.task.WorkerStates;
 import dev.ortho.task.Topology;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
@@ -20,21 +21,13 @@ import org.junit.jupiter.api.Timeout;
  */
 @Timeout(value = 20, unit = TimeUnit.SECONDS)
 class IdleMaskWakeTest {
-    private static void awaitStates(ExecutorImpl ex, String state) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (!ex.stats().workers().stream().allMatch(w -> w.state().equals(state))) {
-            assertTrue(System.nanoTime() < deadline, "workers never reached " + state + ": " + ex.stats());
-            Thread.sleep(1);
-        }
-    }
-
     @Test
     void spinningWorkersHoldNoIdleBitAndNeedNoWake() throws Exception {
         // a spin far longer than the test: the workers stay SPINNING throughout
         ExecutorImpl ex = new ExecutorImpl("spin", Topology.ofGroupCount(2), 2, TimeUnit.SECONDS.toNanos(60),
                 ScanPolicy.ROUND_ROBIN);
         try {
-            awaitStates(ex, "SPINNING");
+            WorkerStates.awaitAll(ex, "SPINNING");
             assertEquals(0, ex.idleMask.idleCount(), "spinning workers must not hold idle bits");
             for (int i = 0; i < 100; i++) {
                 CountDownLatch ran = new CountDownLatch(1);
@@ -59,7 +52,7 @@ class IdleMaskWakeTest {
         ExecutorImpl ex = new ExecutorImpl("park", Topology.ofGroupCount(2), 2, 0, ScanPolicy.ROUND_ROBIN);
         try {
             for (int i = 0; i < 20; i++) {
-                awaitStates(ex, "PARKED");
+                WorkerStates.awaitAll(ex, "PARKED");
                 assertEquals(2, ex.idleMask.idleCount(), "parked workers hold their idle bits");
                 CountDownLatch ran = new CountDownLatch(1);
                 ex.newProcess("p" + i, (proc, w, r) -> {
