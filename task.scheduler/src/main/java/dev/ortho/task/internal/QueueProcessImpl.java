@@ -53,7 +53,9 @@ abstract class QueuePad2 extends QueueConsumer {
  * {@code taken} list (oldest first) and runs a bounded batch. Why a push onto a non-empty stack
  * needs no schedule: the node below it was pushed onto an empty stack, and that push's schedule
  * is followed by a drain whose swap takes every node on the stack at that moment, this one
- * included (the swap and the CAS are ordered on the same variable).
+ * included (the swap and the CAS are ordered on the same variable). The queue is lock-free, not
+ * wait-free: items pushed behind a first push run once that push's {@code submit} has reached
+ * its schedule (a preempted first submitter delays them, never loses them).
  *
  * <p>Termination. The completion callback (which runs exactly once, on the thread that owns the
  * drain or, for a queue never scheduled, on the cancelling thread) swaps in {@link #CLOSED} and
