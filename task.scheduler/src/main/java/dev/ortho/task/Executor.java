@@ -38,6 +38,15 @@ public interface Executor extends AutoCloseable {
      */
     Process.Builder newProcess(String name, DrainFunction drain);
 
+    /**
+     * Starts configuring a {@link QueueProcess}: a reusable budget-1 process that runs submitted
+     * items, for work too small to deserve a process each.
+     *
+     * @param name for logs and errors
+     * @since 1.1
+     */
+    QueueProcess.Builder newQueueProcess(String name);
+
     /** Number of worker threads. */
     int workerCount();
 

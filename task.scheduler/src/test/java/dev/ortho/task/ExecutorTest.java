@@ -139,6 +139,47 @@ class ExecutorTest {
         }
     }
 
+    /**
+     * Issue 18: at the end of a hand-off run with nothing else waiting, the worker keeps the chain
+     * instead of queueing the next link and waking the other worker for it.
+     */
+    @Test
+    void budgetOneChainStaysOnOneWorkerWhileNothingElseWaits() throws Exception {
+        Executor ex = Executor.builder().workerCount(2).spinNanos(0).build();
+        executors.add(ex);
+        WorkerStates.awaitAll(ex, "PARKED");
+        long wakesBefore = ex.stats().workers().stream().mapToLong(ExecutorStats.WorkerStats::wakes).sum();
+        int n = 1000;
+        int[] workerOf = new int[n];
+        runChain(ex, n, (id, w) -> workerOf[id] = w.workerIndex());
+        for (int i = 1; i < n; i++) {
+            assertEquals(workerOf[0], workerOf[i], "link " + i + " moved to another worker");
+        }
+        long wakes = ex.stats().workers().stream().mapToLong(ExecutorStats.WorkerStats::wakes).sum() - wakesBefore;
+        assertTrue(wakes <= 1, "the chain woke a parked worker " + wakes + " times (only its start should)");
+    }
+
+    /** A chain still yields its worker to waiting work at the end of a hand-off run. */
+    @Test
+    void budgetOneChainYieldsToWaitingWork() throws Exception {
+        Executor ex = Executor.builder().workerCount(1).spinNanos(0).build();
+        executors.add(ex);
+        AtomicInteger otherRanAtLink = new AtomicInteger(-1);
+        AtomicInteger lastLink = new AtomicInteger(-1);
+        Process other = ex.newProcess("other", (p, w, r) -> {
+            otherRanAtLink.set(lastLink.get());
+            r.complete();
+        }).build();
+        runChain(ex, 1000, (id, w) -> {
+            lastLink.set(id);
+            if (id == 10) {
+                other.schedule();  // queued on the list while the only worker runs the chain
+            }
+        });
+        int at = otherRanAtLink.get();
+        assertTrue(at >= 10 && at <= 10 + 65, "waiting process ran after link " + at);
+    }
+
     @Test
     void diamondJoinsRunAfterBothBranches() throws Exception {
         Executor ex = executor(2);

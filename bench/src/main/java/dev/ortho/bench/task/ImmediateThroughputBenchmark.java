@@ -3,6 +3,7 @@ package dev.ortho.bench.task;
 import dev.ortho.task.DrainFunction;
 import dev.ortho.task.Executor;
 import dev.ortho.task.Process;
+import dev.ortho.task.QueueProcess;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.TimeUnit;
@@ -19,9 +20,12 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 
 /**
- * {@value #BATCH} budget-1 processes (one drain each) submitted from one thread through the
- * immediate list, then awaited; reports processes per second. ForkJoin: {@code execute} of the
- * same number of runnables.
+ * {@value #BATCH} budget-1 units of work submitted from one thread, then awaited; reports units
+ * per second. {@code ortho}: a process per unit ({@code newProcess(…).onComplete(…).build()
+ * .schedule()}, through the immediate list). {@code ortho-queue}: the same pre-built item
+ * submitted {@value #BATCH} times to one {@link QueueProcess} created at set-up (a reusable
+ * budget-1 process; items run one at a time on one worker). {@code forkjoin}: {@code execute}
+ * of one pre-built runnable per unit (may run on both workers at once).
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.Throughput)
@@ -29,10 +33,11 @@ import org.openjdk.jmh.annotations.TearDown;
 public class ImmediateThroughputBenchmark {
     static final int BATCH = 10_000;
 
-    @Param({"ortho", "forkjoin"})
+    @Param({"ortho", "ortho-queue", "forkjoin"})
     public String impl;
 
     private Executor executor;
+    private QueueProcess queue;
     private ForkJoinPool pool;
     private volatile CountDownLatch latch;
     private final DrainFunction drain = (p, w, r) -> {
@@ -40,11 +45,15 @@ public class ImmediateThroughputBenchmark {
     };
     private final Process.CompletionCallback countDown = (p, e) -> latch.countDown();
     private final Runnable task = () -> latch.countDown();
+    private final QueueProcess.Item item = w -> latch.countDown();
 
     @Setup(Level.Trial)
     public void setUp() {
-        if (impl.equals("ortho")) {
+        if (impl.startsWith("ortho")) {
             executor = Pools.ortho();
+            if (impl.equals("ortho-queue")) {
+                queue = executor.newQueueProcess("imm").build();
+            }
         } else {
             pool = Pools.forkJoin();
         }
@@ -52,6 +61,9 @@ public class ImmediateThroughputBenchmark {
 
     @TearDown(Level.Trial)
     public void tearDown() throws InterruptedException {
+        if (queue != null) {
+            queue.close();
+        }
         Pools.close(executor, pool);
     }
 
@@ -60,7 +72,11 @@ public class ImmediateThroughputBenchmark {
     public void processes() throws InterruptedException {
         CountDownLatch l = new CountDownLatch(BATCH);
         latch = l;
-        if (executor != null) {
+        if (queue != null) {
+            for (int i = 0; i < BATCH; i++) {
+                queue.submit(item);
+            }
+        } else if (executor != null) {
             for (int i = 0; i < BATCH; i++) {
                 executor.newProcess("imm", drain).onComplete(countDown).build().schedule();
             }

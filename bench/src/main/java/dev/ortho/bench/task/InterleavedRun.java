@@ -18,7 +18,8 @@ import java.util.Locale;
  * </pre>
  *
  * Arguments: the benchmark ({@code chain}: DispatchChainBenchmark, peers {@code forkjoin-cf}
- * and {@code forkjoin-task}; {@code immediate}: ImmediateThroughputBenchmark), tiles per link
+ * and {@code forkjoin-task}; {@code immediate}: ImmediateThroughputBenchmark, Ortho as {@code ortho} (a process per item) and
+ * {@code ortho-queue} (one {@code QueueProcess})), tiles per link
  * (chain only), measured rounds (the first fifth more are warm-up and dropped).
  */
 public final class InterleavedRun {
@@ -47,7 +48,7 @@ public final class InterleavedRun {
                 sides.add(new Side(impl, b::chain, DispatchChainBenchmark.LINKS, b::tearDown));
             }
         } else {
-            for (String impl : new String[] {"ortho", "forkjoin"}) {
+            for (String impl : new String[] {"ortho", "ortho-queue", "forkjoin"}) {
                 ImmediateThroughputBenchmark b = new ImmediateThroughputBenchmark();
                 b.impl = impl;
                 b.setUp();
@@ -74,15 +75,20 @@ public final class InterleavedRun {
         for (int s = 0; s < sides.size(); s++) {
             double[] sorted = ns[s].clone();
             Arrays.sort(sorted);
-            String ratio = "";
-            if (s > 0) {
-                double[] q = new double[rounds];
-                for (int r = 0; r < rounds; r++) {
-                    q[r] = ns[0][r] / ns[s][r];
+            StringBuilder ratio = new StringBuilder();
+            if (!sides.get(s).name().startsWith("ortho")) {
+                for (int o = 0; o < sides.size(); o++) {  // every Ortho variant against this peer
+                    if (!sides.get(o).name().startsWith("ortho")) {
+                        continue;
+                    }
+                    double[] q = new double[rounds];
+                    for (int r = 0; r < rounds; r++) {
+                        q[r] = ns[o][r] / ns[s][r];
+                    }
+                    Arrays.sort(q);
+                    ratio.append(String.format(Locale.ROOT, "  %s/%s = %.3f (p25 %.3f, p75 %.3f)", sides.get(o).name(),
+                            sides.get(s).name(), q[rounds / 2], q[rounds / 4], q[rounds * 3 / 4]));
                 }
-                Arrays.sort(q);
-                ratio = String.format(Locale.ROOT, "  ortho/%s = %.3f (p25 %.3f, p75 %.3f)", sides.get(s).name(),
-                        q[rounds / 2], q[rounds / 4], q[rounds * 3 / 4]);
             }
             System.out.printf(Locale.ROOT, "%-14s %10.1f / %10.1f / %10.1f%s%n", sides.get(s).name(),
                     sorted[rounds / 4], sorted[rounds / 2], sorted[rounds * 3 / 4], ratio);

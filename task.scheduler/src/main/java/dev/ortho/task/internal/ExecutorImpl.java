@@ -6,6 +6,7 @@ import dev.ortho.task.DrainFunction;
 import dev.ortho.task.Executor;
 import dev.ortho.task.ExecutorStats;
 import dev.ortho.task.Process;
+import dev.ortho.task.QueueProcess;
 import dev.ortho.task.ScanPolicy;
 import dev.ortho.task.Topology;
 import java.lang.invoke.MethodHandles;
@@ -110,6 +111,11 @@ public final class ExecutorImpl extends ExecutorLifecycle implements Executor {
     @Override
     public Process.Builder newProcess(String processName, DrainFunction drain) {
         return new ProcessBuilderImpl(this, processName, drain);
+    }
+
+    @Override
+    public QueueProcess.Builder newQueueProcess(String processName) {
+        return new QueueProcessImpl.BuilderImpl(this, processName);
     }
 
     @Override
@@ -224,6 +230,22 @@ public final class ExecutorImpl extends ExecutorLifecycle implements Executor {
         if (lvRunState() == TERMINATED) {
             sweep();  // raced with termination: nobody else will pick it up
         }
+    }
+
+    /**
+     * True if a process waits on the immediate list or sits in a compute slot (a snapshot): the
+     * test a worker at the end of a hand-off run uses to decide whether to yield the chain.
+     */
+    boolean hasWaitingWork() {
+        if (!immediate.isEmpty()) {
+            return true;
+        }
+        for (ComputeSlot s : slots) {
+            if (s.lvProcess() != null) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Puts a QUEUED process a worker held as its hand-off on the immediate list. */

@@ -4,9 +4,10 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 
 /**
- * One bit per worker (IREE's {@code worker_idle_mask}): set while the worker is spinning or
- * parked. Schedulers claim a bit by clearing it, so two schedulers never both post to the same
- * idle worker. Words are spaced 16 longs apart so each sits on its own cache-line pair.
+ * One bit per worker (IREE's {@code worker_idle_mask}): set while the worker is parked or about
+ * to park (a spinning worker polls the run lists itself and holds no bit; see
+ * {@code Worker.idleUntilWork}). Schedulers claim a bit by clearing it, so two schedulers never
+ * both post to the same idle worker. Words are spaced 16 longs apart so each sits on its own cache-line pair.
  */
 final class IdleMask {
     private static final VarHandle WORDS = MethodHandles.arrayElementVarHandle(long[].class);

@@ -21,6 +21,8 @@ final class ProcessBuilderImpl implements Process.Builder {
     Process.CompletionCallback completionCallback;
     Process.ReleaseCallback releaseCallback;
     IntFunction<?> workerStateFactory;
+    /** Set by {@link QueueProcessImpl}: the wake budget may never leave 1. */
+    boolean fixedBudget;
 
     ProcessBuilderImpl(ExecutorImpl executor, String name, DrainFunction drain) {
         this.executor = executor;

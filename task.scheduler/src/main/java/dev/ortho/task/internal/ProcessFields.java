@@ -19,6 +19,8 @@ abstract class ProcessColdFields {
     ScopeImpl scope;
     int priority;
     boolean computeSlotFlag;
+    /** A queue process: the wake budget stays 1 (its drain state is single-consumer). */
+    boolean fixedBudget;
     IntFunction<?> workerStateFactory;
     /** Indexed by worker; element i written and read only by worker i. */
     Object[] workerStates;

@@ -84,6 +84,7 @@ public final class ProcessImpl extends ProcessScheduleFields implements Process 
         this.scope = b.scope;
         this.priority = b.priority;
         this.computeSlotFlag = b.computeSlot;
+        this.fixedBudget = b.fixedBudget;
         this.workerStateFactory = b.workerStateFactory;
         this.workerStates = b.workerStateFactory == null ? null : new Object[executor.workerCount()];
         this.dependents = NO_DEPENDENTS;
@@ -233,6 +234,10 @@ public final class ProcessImpl extends ProcessScheduleFields implements Process 
             throw new StatusException(StatusCode.INVALID_ARGUMENT,
                     "wake budget " + budget + " of process '" + name + "' is below 1");
         }
+        if (fixedBudget && budget != 1) {
+            throw new StatusException(StatusCode.FAILED_PRECONDITION,
+                    "wake budget of queue process '" + name + "' is fixed at 1, cannot set " + budget);
+        }
         // getAndSet (volatile): readers are the wake logic and scanners, which only need a hint.
         int old = (int) WAKE_BUDGET.getAndSet(this, budget);
         if (budget > old && lvScheduleState() == SCHED_DRAINING && usesComputeSlots(old)) {
@@ -312,6 +317,21 @@ public final class ProcessImpl extends ProcessScheduleFields implements Process 
         }
         if (lvState() == STATE_SUSPENDED) {
             // Activation of a count-zero process; losing the CAS means someone else activated it.
+            casState(STATE_SUSPENDED, STATE_RUNNABLE);
+        }
+        executor.schedule(this, false);
+    }
+
+    /**
+     * {@link #schedule()} for a process that may still be suspended: does nothing while the
+     * suspend count is above zero (the signal that activates it schedules it). Used by
+     * {@link QueueProcessImpl} after it queued an item.
+     */
+    void wakeIfActivated() {
+        if (lvSuspendCount() != 0) {
+            return;
+        }
+        if (lvState() == STATE_SUSPENDED) {
             casState(STATE_SUSPENDED, STATE_RUNNABLE);
         }
         executor.schedule(this, false);

@@ -31,8 +31,10 @@ final class Tuning {
 
     /**
      * Consecutive hand-offs (a completed budget-1 process's activated dependent, drained next
-     * by the completing worker) before the worker queues the next one on the immediate list and
-     * goes back to scanning, so an endless chain cannot keep it from the compute slots.
+     * by the completing worker) before the worker looks for other work; if a process waits on
+     * the immediate list or in a compute slot it queues the next link on the immediate list and
+     * goes back to scanning, so an endless chain cannot keep it from other work. Otherwise it
+     * keeps the chain.
      */
     static final int MAX_HANDOFF_RUN = 64;
 

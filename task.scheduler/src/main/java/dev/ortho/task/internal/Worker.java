@@ -83,6 +83,8 @@ final class Worker extends WorkerPad1 implements WorkerContext, Runnable {
      * Only this worker's thread touches it; it never outlives the drain call that set it.
      */
     private ProcessImpl handoff;
+    /** This worker set its idle bit before parking and has not cleared it since. */
+    private boolean markedIdle = true;
     Thread thread;
 
     Worker(ExecutorImpl executor, int index, int processorId, boolean sweeper) {
@@ -145,7 +147,12 @@ final class Worker extends WorkerPad1 implements WorkerContext, Runnable {
         IdleMask idle = executor.idleMask;
         try {
             while (true) {
-                idle.setActive(index);
+                if (markedIdle) {
+                    // Only after a park phase: a busy or spinning worker never writes the shared
+                    // mask word, so schedulers reading it in wakeWorkers keep the line cached.
+                    idle.setActive(index);
+                    markedIdle = false;
+                }
                 soState(DRAINING);
                 relayWake();
                 if (executor.lvExitRequested()) {
@@ -169,23 +176,36 @@ final class Worker extends WorkerPad1 implements WorkerContext, Runnable {
         }
     }
 
-    /** Idle path: Dekker re-check, adaptive spin, then park until posted. */
+    /**
+     * Idle path: spin polling the run lists, then mark idle, re-check and park until posted.
+     *
+     * <p>A spinning worker does not hold an idle bit: it finds new work itself (immediate list,
+     * slot version, relay demand), exactly like a worker that is between two scans, so a
+     * scheduler that sees no idle bit posts to nobody and the worker that spins picks the work
+     * up. Only a worker about to park sets its bit, and it re-checks the run lists after that
+     * volatile RMW (Dekker pair with the scheduler's publish-then-read-mask in
+     * {@link ExecutorImpl#wakeWorkers}). Before this, every idle phase set and every loop
+     * cleared the bit, so with a producer slower than the workers each schedule missed on the
+     * mask line and claimed a bit by CAS (≈ 50 % of the producer's time in the budget-1
+     * throughput profile).
+     */
     private void idleUntilWork(int seenVersion) {
         IdleMask idle = executor.idleMask;
-        idle.setIdle(index);  // volatile RMW; Dekker pair with the scheduler's mask read
         soState(SPINNING);
-        if (executor.hasNewWork(seenVersion)) {
-            return;
-        }
         long spin = executor.spinNanosFor();
         if (spin > 0) {
             long start = System.nanoTime();
             do {
-                if (!idle.isIdle(index) || executor.hasNewWork(seenVersion)) {
+                if (executor.hasNewWork(seenVersion)) {
                     return;
                 }
                 Thread.onSpinWait();
             } while (System.nanoTime() - start < spin);
+        }
+        idle.setIdle(index);  // volatile RMW; Dekker pair with the scheduler's mask read
+        markedIdle = true;
+        if (executor.hasNewWork(seenVersion)) {
+            return;
         }
         soState(PARKED);
         PARKS.setOpaque(this, parks + 1);
@@ -232,8 +252,14 @@ final class Worker extends WorkerPad1 implements WorkerContext, Runnable {
         while ((p = handoff) != null) {
             handoff = null;
             if (run++ == Tuning.MAX_HANDOFF_RUN) {
-                executor.requeue(p);  // still QUEUED: the list takes it as schedule would have
-                return true;
+                if (executor.hasWaitingWork()) {
+                    executor.requeue(p);  // still QUEUED: the list takes it as schedule would have
+                    return true;
+                }
+                // Nothing else waits: yielding would only push the chain to the list and wake
+                // the other worker for it (an unpark, and then a worker spinning beside the chain
+                // on a busy machine). Start a new run instead.
+                run = 1;
             }
             drainOwned(p);
             did = true;

@@ -5,6 +5,7 @@ import dev.ortho.base.StatusException;
 import dev.ortho.task.Executor;
 import dev.ortho.task.ExecutorStats;
 import dev.ortho.task.Process;
+import dev.ortho.task.QueueProcess;
 import dev.ortho.task.DrainFunction;
 import dev.ortho.task.ScanPolicy;
 import dev.ortho.task.Topology;
@@ -58,6 +59,11 @@ public final class ExecutorComponent implements Executor {
     @Override
     public Process.Builder newProcess(String name, DrainFunction drain) {
         return delegate.newProcess(name, drain);
+    }
+
+    @Override
+    public QueueProcess.Builder newQueueProcess(String name) {
+        return delegate.newQueueProcess(name);
     }
 
     @Override
