@@ -318,7 +318,11 @@ public final class RemoteDevice implements Device {
         try {
             FrameWriter out = queueFrame(opcode, what, affinity, waits, signals, payloadHint, uses);
             body.accept(out);
-            connection.send(out);
+            if (uses.isEmpty()) {
+                connection.sendBatched(out);
+            } else {
+                connection.send(out); // relays another device's semaphore, whose waiter cannot flush this connection
+            }
         } finally {
             imports.settleAll(uses);
         }
