@@ -34,6 +34,8 @@ public final class TcpConnection implements Transport, IoLoop.Handler {
     static final int DEFERRED_FLUSH_BYTES = 8 << 10;
     /** How long deferred frames may wait for a flush before the loop writes them. */
     static final long DEFERRED_FLUSH_NANOS = 200_000;
+    /** Largest piece of a heap buffer one socket call is given (the JDK copies heap buffers whole). */
+    static final int IO_SLICE_BYTES = 256 << 10;
     /** Capacity of the receive buffer of an authenticated connection. */
     static final int RECEIVE_BUFFER_BYTES = 64 << 10;
     /** Capacity of a body buffer before the body's bytes arrive. */
@@ -56,6 +58,8 @@ public final class TcpConnection implements Transport, IoLoop.Handler {
     /** A loop task will write what {@link #sendDeferred} queued. */
     private final AtomicBoolean flushScheduled = new AtomicBoolean();
     private final ByteBuffer[] batch = new ByteBuffer[BATCH];
+    /** The frames {@link #batch} holds or slices. */
+    private final ByteBuffer[] sources = new ByteBuffer[BATCH];
     /** Received bytes not parsed yet, in read mode (loop thread only); see {@link #fill}. */
     private ByteBuffer in;
     private volatile Listener listener;
@@ -217,25 +221,39 @@ public final class TcpConnection implements Transport, IoLoop.Handler {
         while (true) {
             int n = 0;
             for (ByteBuffer frame : outbound) {
-                batch[n++] = frame;
-                if (n == BATCH) {
-                    break;
+                // a heap frame is copied whole into a temporary direct buffer by each write; a
+                // slice bounds that copy to what one write can take (no quadratic copying)
+                sources[n] = frame;
+                boolean whole = frame.isDirect() || frame.remaining() <= IO_SLICE_BYTES;
+                batch[n++] = whole ? frame : frame.slice(frame.position(), IO_SLICE_BYTES);
+                if (!whole || n == BATCH) {
+                    break; // nothing may follow a slice: the rest of its frame comes first
                 }
             }
             if (n == 0) {
                 return true;
             }
+            long presented = 0;
+            for (int i = 0; i < n; i++) {
+                presented += batch[i].remaining();
+            }
             long written = channel.write(batch, 0, n);
             queuedBytes.addAndGet(-written);
             int done = 0;
-            while (done < n && !batch[done].hasRemaining()) {
-                outbound.poll(); // only the holder of `writing` removes, so the head is batch[done]
+            for (int i = 0; i < n; i++) {
+                if (batch[i] != sources[i]) {
+                    sources[i].position(sources[i].position() + batch[i].position());
+                }
+            }
+            while (done < n && !sources[done].hasRemaining()) {
+                outbound.poll(); // only the holder of `writing` removes, so the head is sources[done]
                 done++;
             }
             java.util.Arrays.fill(batch, 0, n, null);
-            if (done < n) {
-                return false;
-            }
+            java.util.Arrays.fill(sources, 0, n, null);
+            if (done < n && written < presented) {
+                return false; // the socket is full
+            } // else every byte presented went out (a slice whole): the socket may take more
         }
     }
 
@@ -386,7 +404,13 @@ public final class TcpConnection implements Transport, IoLoop.Handler {
                 }
                 int n;
                 if (body.remaining() >= in.capacity()) {
-                    n = readIn(body); // a large body: straight in, not through the receive buffer
+                    // a large body: straight in, not through the receive buffer; in slices, as
+                    // the JDK reads into a temporary direct buffer as large as the heap buffer's room
+                    ByteBuffer slice = body.slice(body.position(), Math.min(body.remaining(), IO_SLICE_BYTES));
+                    n = readIn(slice);
+                    if (n > 0) {
+                        body.position(body.position() + n);
+                    }
                     if (n > 0) {
                         lastReceiveNanos = System.nanoTime(); // a long frame still proves the peer alive
                     }

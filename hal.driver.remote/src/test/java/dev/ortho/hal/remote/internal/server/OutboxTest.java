@@ -1,0 +1,131 @@
+package dev.ortho.hal.remote.internal.server;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.ortho.base.StatusCode;
+import dev.ortho.base.StatusException;
+import dev.ortho.hal.frontier.Frontier;
+import dev.ortho.hal.remote.internal.protocol.FrameReader;
+import dev.ortho.hal.remote.internal.protocol.FrameWriter;
+import dev.ortho.hal.remote.internal.protocol.Protocol;
+import dev.ortho.hal.remote.internal.transport.Transport;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.junit.jupiter.api.Test;
+
+/** Issue 18: signal reports made inside a burst wait, coalesce per semaphore, and never move earlier. */
+class OutboxTest {
+    /** Records what is sent, as "opcode:handle@value" (FAILED: "failed:handle:code"; other frames: "frame:id"). */
+    private static final class Recorder implements Transport {
+        final List<String> sent = new ArrayList<>();
+        int writes;
+
+        @Override
+        public void send(ByteBuffer frame) {
+            writes++;
+            record(frame);
+        }
+
+        @Override
+        public void sendAll(List<ByteBuffer> frames) {
+            writes++;
+            frames.forEach(this::record);
+        }
+
+        private void record(ByteBuffer frame) {
+            FrameReader in = new FrameReader(frame.duplicate().position(Protocol.LENGTH_BYTES));
+            switch (in.opcode()) {
+                case Protocol.SEMAPHORE_REACHED -> {
+                    long handle = in.i64("handle");
+                    long value = in.i64("value");
+                    Frontier frontier = in.frontier("frontier");
+                    sent.add("reached:" + handle + "@" + value + (frontier == null ? "" : "+" + frontier.epochAt(0)));
+                }
+                case Protocol.SEMAPHORE_FAILED -> sent.add("failed:" + in.i64("handle") + ":" + in.status("s").code());
+                default -> sent.add("frame:" + in.requestId());
+            }
+        }
+
+        @Override
+        public void close(StatusException reason) {
+        }
+
+        @Override
+        public void closeAfterFlush(StatusException reason) {
+        }
+
+        @Override
+        public boolean isOpen() {
+            return true;
+        }
+
+        @Override
+        public long queuedBytes() {
+            return 0;
+        }
+
+        @Override
+        public long lastReceiveNanos() {
+            return 0;
+        }
+
+        @Override
+        public long peerSinceNanos() {
+            return 0;
+        }
+    }
+
+    private static Frontier frontier(long epoch) {
+        Frontier frontier = new Frontier(1);
+        frontier.insertOrRaise(dev.ortho.hal.frontier.Axis.host(1, 1, 7), epoch);
+        return frontier;
+    }
+
+    @Test
+    void reportsInsideABurstWaitForItsEndAndCoalescePerSemaphore() {
+        Recorder transport = new Recorder();
+        AtomicBoolean burst = new AtomicBoolean(true);
+        Outbox outbox = new Outbox(transport, burst::get);
+        outbox.reached(1, 1, frontier(10));
+        outbox.reached(2, 5, null);
+        outbox.failed(3, new StatusException(StatusCode.DATA_LOSS, "lost"));
+        outbox.reached(1, 2, frontier(20));
+        outbox.reached(1, 3, frontier(30));
+        assertEquals(List.of(), transport.sent);
+        assertEquals(3, outbox.waiting());
+        outbox.flush();
+        // semaphore 1's report moved behind the others it followed: later, never earlier
+        assertEquals(List.of("reached:2@5", "failed:3:DATA_LOSS", "reached:1@3+30"), transport.sent);
+        assertEquals(1, transport.writes);
+        assertEquals(0, outbox.waiting());
+    }
+
+    @Test
+    void aLowerValueReportedLateDoesNotLowerAWaitingOne() {
+        Recorder transport = new Recorder();
+        Outbox outbox = new Outbox(transport, () -> true);
+        outbox.reached(4, 9, frontier(9));
+        outbox.reached(4, 6, frontier(6));
+        outbox.flush();
+        assertEquals(List.of("reached:4@9+9"), transport.sent);
+    }
+
+    @Test
+    void anyOtherFrameAndAReportOutsideABurstSendWhatWaitsFirst() {
+        Recorder transport = new Recorder();
+        AtomicBoolean burst = new AtomicBoolean(true);
+        Outbox outbox = new Outbox(transport, burst::get);
+        outbox.reached(1, 1, null);
+        outbox.send(FrameWriter.frame(Protocol.REPLY, 77).putI32(0).finish());
+        assertEquals(List.of("reached:1@1", "frame:77"), transport.sent);
+        outbox.reached(2, 1, null);
+        burst.set(false);
+        outbox.reached(1, 2, null);
+        assertEquals(List.of("reached:1@1", "frame:77", "reached:2@1", "reached:1@2"), transport.sent);
+        assertEquals(2, transport.writes);
+        outbox.flush(); // nothing waits: nothing sent
+        assertEquals(2, transport.writes);
+    }
+}
