@@ -8,6 +8,7 @@ import dev.ortho.hal.MemoryAccess;
 import dev.ortho.hal.MemoryType;
 import dev.ortho.hal.frontier.Frontier;
 import dev.ortho.hal.remote.internal.protocol.FrameReader;
+import dev.ortho.hal.remote.internal.protocol.FrameWriter;
 import dev.ortho.hal.remote.internal.protocol.Protocol;
 import dev.ortho.hal.spi.BufferAccess;
 import dev.ortho.hal.spi.RootedBuffer;
@@ -296,8 +297,10 @@ final class RemoteBuffer extends RootedBuffer<RemoteBuffer> implements RemoteCon
         long size = source.byteSize();
         for (long done = 0; done < size; ) {
             int chunk = (int) Math.min(size - done, Protocol.TRANSFER_CHUNK_BYTES);
-            connection.send(connection.request(opcode, chunk + 32).putI64(handle)
-                    .putI64(offset + done).putBytes(source, done, chunk));
+            FrameWriter frame = chunk > Protocol.DIRECT_FRAME_BYTES
+                    ? FrameWriter.directFrame(opcode, connection.newRequestId(), chunk + 24) // no JDK copy on write
+                    : connection.request(opcode, chunk + 24);
+            connection.send(frame.putI64(handle).putI64(offset + done).putBytes(source, done, chunk));
             done += chunk;
         }
     }

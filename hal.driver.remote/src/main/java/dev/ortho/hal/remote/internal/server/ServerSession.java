@@ -308,7 +308,8 @@ public final class ServerSession implements Transport.Listener {
                     throw new StatusException(StatusCode.INVALID_ARGUMENT, "read length " + length + " is outside [0, "
                             + Protocol.TRANSFER_CHUNK_BYTES + "]");
                 }
-                FrameWriter out = FrameWriter.frame(Protocol.REPLY, id, (int) length + 8).putI32(0);
+                FrameWriter out = (length > Protocol.DIRECT_FRAME_BYTES ? FrameWriter.directFrame(Protocol.REPLY, id,
+                        (int) length + 8) : FrameWriter.frame(Protocol.REPLY, id, (int) length + 8)).putI32(0);
                 buffer.read(offset, out.reserveBytes((int) length));
                 send(out);
             }
