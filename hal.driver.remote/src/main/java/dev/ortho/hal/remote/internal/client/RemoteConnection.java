@@ -69,6 +69,7 @@ final class RemoteConnection implements Transport.Listener {
     private volatile StatusException lost;
     private final java.util.concurrent.atomic.AtomicBoolean closedOnce = new java.util.concurrent.atomic.AtomicBoolean();
     private volatile long lastPingNanos = System.nanoTime();
+    private volatile boolean authenticated;
     private volatile Runnable afterClose = () -> { };
     /** Queue operations sent within this long of the previous frame form a burst (deferred, one write). */
     static final long BURST_NANOS = 20_000;
@@ -376,6 +377,15 @@ final class RemoteConnection implements Transport.Listener {
         }
     }
 
+    /**
+     * The handshake is done: from now on a quiet peer is pinged. Before it, a server accepts
+     * only HELLO and then AUTH, so a ping (a slow handshake, e.g. a cold JVM on a loaded
+     * machine) would make it close the connection.
+     */
+    void authenticated() {
+        authenticated = true;
+    }
+
     /** Liveness: pings a quiet peer and fails the connection when it stays silent past the deadline. */
     void tick(long now) {
         Transport t = transport;
@@ -387,7 +397,7 @@ final class RemoteConnection implements Transport.Listener {
                     + deadlineNanos / 1_000_000 + " ms"));
             return;
         }
-        if (now - lastPingNanos > deadlineNanos / 4) {
+        if (authenticated && now - lastPingNanos > deadlineNanos / 4) {
             lastPingNanos = now;
             t.send(request(Protocol.PING).finish());
         }

@@ -60,6 +60,8 @@ public final class TcpConnection implements Transport, IoLoop.Handler {
     private final ByteBuffer[] batch = new ByteBuffer[BATCH];
     /** The frames {@link #batch} holds or slices. */
     private final ByteBuffer[] sources = new ByteBuffer[BATCH];
+    /** The last {@link #fill} of this wake-up left room in {@link #in}, so the socket is empty (plain TCP). */
+    private boolean drained;
     /** Received bytes not parsed yet, in read mode (loop thread only); see {@link #fill}. */
     private ByteBuffer in;
     private volatile Listener listener;
@@ -366,9 +368,13 @@ public final class TcpConnection implements Transport, IoLoop.Handler {
      */
     private void read() throws IOException {
         int frames = 0;
+        drained = false;
         while (frames < MAX_FRAMES_PER_READY && !closed.get()) {
             if (body == null) {
                 if (in.remaining() < Protocol.LENGTH_BYTES) {
+                    if (drained) {
+                        return; // the last read left room: the socket held no more (saves a read per wake-up)
+                    }
                     int n = fill();
                     if (n < 0) {
                         close(unavailable(in.hasRemaining() ? "peer closed the connection inside a frame length"
@@ -465,12 +471,14 @@ public final class TcpConnection implements Transport, IoLoop.Handler {
             in = ByteBuffer.allocateDirect(RECEIVE_BUFFER_BYTES).order(ByteOrder.LITTLE_ENDIAN).put(in).flip();
         }
         in.compact();
+        int room = in.remaining();
         int n;
         try {
             n = readIn(in);
         } finally {
             in.flip();
         }
+        drained = tls == null && n >= 0 && n < room;
         if (n > 0) {
             lastReceiveNanos = System.nanoTime();
         }
