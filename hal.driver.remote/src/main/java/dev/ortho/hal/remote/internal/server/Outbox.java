@@ -18,7 +18,9 @@ import java.util.function.BooleanSupplier;
  * in the box and goes out with the next frame or at {@link #flush} (the end of the burst), all
  * in one gathering write. A later report of the same semaphore replaces a waiting one (the
  * client's mirror is a timeline: reaching value {@code n} reaches every value below it), so
- * one {@link Protocol#SEMAPHORE_REACHED} covers several operations.
+ * one {@link Protocol#SEMAPHORE_REACHED} covers several operations. A burst that holds a long
+ * operation does not hold the reports before it: the transport's thread sends them after
+ * {@link #MAX_DELAY_NANOS} ({@link Transport#executeLater}).
  *
  * <p>Order: frames leave in the order they were made, except that a replaced report moves to
  * the position of its replacement, i.e. later, never earlier: a client never sees a value
@@ -35,6 +37,9 @@ final class Outbox {
                     .putFrontier(frontier).finish();
         }
     }
+
+    /** Longest a waiting report waits for the end of its burst before the transport's thread sends it. */
+    static final long MAX_DELAY_NANOS = 200_000;
 
     private final Transport transport;
     private final BooleanSupplier deferring;
@@ -60,12 +65,19 @@ final class Outbox {
 
     private void report(Object key, Report report) {
         boolean defer = deferring.getAsBoolean();
+        boolean first;
         synchronized (this) {
+            first = waiting.isEmpty();
             Report earlier = waiting.remove(key); // moves it to the end: later, never earlier
             waiting.put(key, earlier != null && earlier.value() > report.value() ? earlier : report);
             if (!defer) {
                 sendWaiting(null);
+                return;
             }
+        }
+        if (first) {
+            // the burst may hold a long operation: its reports wait at most this long for its end
+            transport.executeLater(this::flush, MAX_DELAY_NANOS);
         }
     }
 

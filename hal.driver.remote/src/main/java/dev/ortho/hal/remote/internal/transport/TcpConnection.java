@@ -23,8 +23,12 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * so an unauthenticated peer makes it hold a few hundred bytes at most. A body buffer grows with
  * the bytes that actually arrive ({@value #FIRST_BODY_CHUNK} bytes first, then doubling), so a
  * peer that announces a large frame and sends little holds at most twice what it sent.
+ * Bytes arrive through a receive buffer ({@value #RECEIVE_BUFFER_BYTES} bytes once authenticated,
+ * a few hundred before), so a burst of small frames costs one read, not two per frame.
  * Sending: the sender writes directly when no other write is in progress (no selector wake-up
- * on the common path) and hands the rest to the loop when the socket buffer is full; a peer that
+ * on the common path) and hands the rest to the loop when the socket buffer is full; queued
+ * frames go out together in one gathering write (heap frames in {@value #IO_SLICE_BYTES}-byte
+ * slices); {@link #sendDeferred} queues a frame for the next write (a burst); a peer that
  * lets more than four maximum frames pile up unread is disconnected with RESOURCE_EXHAUSTED.
  */
 public final class TcpConnection implements Transport, IoLoop.Handler {
@@ -171,6 +175,11 @@ public final class TcpConnection implements Transport, IoLoop.Handler {
                 flushFromLoop();
             }, DEFERRED_FLUSH_NANOS);
         }
+    }
+
+    @Override
+    public void executeLater(Runnable task, long delayNanos) {
+        loop.executeLater(task, delayNanos);
     }
 
     @Override

@@ -52,6 +52,14 @@ public interface Transport {
         }
     }
 
+    /**
+     * Runs {@code task} on the transport's own thread after about {@code delayNanos}: a bound on
+     * how long work deferred for a burst may wait. By default at once, on the caller's thread.
+     */
+    default void executeLater(Runnable task, long delayNanos) {
+        task.run();
+    }
+
     /** Writes the frames {@link #sendDeferred} queued now, on the caller's thread where possible. */
     default void flush() {
     }

@@ -20,7 +20,13 @@ class OutboxTest {
     /** Records what is sent, as "opcode:handle@value" (FAILED: "failed:handle:code"; other frames: "frame:id"). */
     private static final class Recorder implements Transport {
         final List<String> sent = new ArrayList<>();
+        final List<Runnable> later = new ArrayList<>();
         int writes;
+
+        @Override
+        public void executeLater(Runnable task, long delayNanos) {
+            later.add(task);
+        }
 
         @Override
         public void send(ByteBuffer frame) {
@@ -100,6 +106,18 @@ class OutboxTest {
         assertEquals(List.of("reached:2@5", "failed:3:DATA_LOSS", "reached:1@3+30"), transport.sent);
         assertEquals(1, transport.writes);
         assertEquals(0, outbox.waiting());
+    }
+
+    @Test
+    void aBurstThatNeverEndsStillSendsItsReportsFromTheTransportsThread() {
+        Recorder transport = new Recorder();
+        Outbox outbox = new Outbox(transport, () -> true); // e.g. a long operation queued behind
+        outbox.reached(1, 1, null);
+        outbox.reached(2, 1, null);
+        assertEquals(List.of(), transport.sent);
+        assertEquals(1, transport.later.size()); // asked once per burst, not per report
+        transport.later.get(0).run();
+        assertEquals(List.of("reached:1@1", "reached:2@1"), transport.sent);
     }
 
     @Test
