@@ -42,7 +42,9 @@ import java.util.List;
  * buffer or a queue allocation and using it travel together without waiting. Queue operations
  * are one-way: their arguments are checked here (so argument errors are thrown at the call as on
  * a local device), their completion arrives as semaphore signals. Only calls that return data
- * round-trip: buffer allocation and reads, queries, executable preparation.
+ * round-trip: buffer allocation and reads, queries, executable preparation. Queue operations
+ * submitted back to back are batched: written together once the caller waits on the server (or
+ * within a millisecond or two), see {@link RemoteConnection#sendBatched}.
  *
  * <p><b>Semaphores of other devices</b> may appear in wait and signal lists; they are relayed
  * ({@link SemaphoreImports}). Host calls run here, on a client thread
