@@ -2,11 +2,8 @@ package dev.ortho.hal.remote.internal.client;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import dev.ortho.base.StatusException;
 import dev.ortho.hal.remote.internal.protocol.Protocol;
-import dev.ortho.hal.remote.internal.transport.Transport;
-import java.nio.ByteBuffer;
-import java.util.ArrayList;
+import dev.ortho.hal.remote.internal.transport.RecordingTransport;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -19,55 +16,17 @@ import org.junit.jupiter.api.Test;
 class Issue18PingBeforeAuthTest {
     private static final long DEADLINE = 1_000_000_000L;
 
-    /** Records the opcodes sent; the peer was last heard at {@code heard}. */
-    private static final class Recorder implements Transport {
-        final List<Integer> opcodes = new ArrayList<>();
-        final long heard = System.nanoTime();
-
-        @Override
-        public void send(ByteBuffer frame) {
-            opcodes.add(frame.getInt(Protocol.LENGTH_BYTES));
-        }
-
-        @Override
-        public void close(StatusException reason) {
-        }
-
-        @Override
-        public void closeAfterFlush(StatusException reason) {
-        }
-
-        @Override
-        public boolean isOpen() {
-            return true;
-        }
-
-        @Override
-        public long queuedBytes() {
-            return 0;
-        }
-
-        @Override
-        public long lastReceiveNanos() {
-            return heard;
-        }
-
-        @Override
-        public long peerSinceNanos() {
-            return heard;
-        }
-    }
-
     @Test
     void aQuietPeerIsPingedOnlyAfterTheHandshake() {
         RemoteConnection connection = new RemoteConnection("test peer", DEADLINE);
-        Recorder transport = new Recorder();
+        RecordingTransport transport = new RecordingTransport();
         connection.attach(transport);
         long late = transport.heard + DEADLINE / 2; // past the ping interval, within the deadline
         connection.tick(late);
-        assertEquals(List.of(), transport.opcodes);
+        assertEquals(List.of(), transport.frames);
         connection.authenticated();
         connection.tick(late);
-        assertEquals(List.of(Protocol.PING), transport.opcodes);
+        assertEquals(1, transport.frames.size());
+        assertEquals(Protocol.PING, transport.frames.get(0).getInt(Protocol.LENGTH_BYTES));
     }
 }
