@@ -26,12 +26,14 @@ public final class InterleavedRun {
     private InterleavedRun() {
     }
 
+    /** One call of a side (its {@code opsPerCall} operations), or its teardown. */
     @FunctionalInterface
-    interface Op {
+    public interface Op {
         void run() throws Exception;
     }
 
-    record Side(String name, Op op, int opsPerCall, Op close) {
+    /** One contestant: the first side is Ortho, the others its peers. */
+    public record Side(String name, Op op, int opsPerCall, Op close) {
     }
 
     public static void main(String[] args) throws Exception {
@@ -55,6 +57,15 @@ public final class InterleavedRun {
                 sides.add(new Side(impl, b::processes, ImmediateThroughputBenchmark.BATCH, b::tearDown));
             }
         }
+        compare(String.format(Locale.ROOT, "%s tiles=%d", which, tiles), sides, rounds);
+    }
+
+    /**
+     * Runs {@code sides} in alternating rounds ({@code rounds} measured after a fifth more of
+     * warm-up), prints each side's p25 / median / p75 ns per operation and, for every peer, the
+     * median of the per-round ratios first side / peer; then closes the sides.
+     */
+    public static void compare(String title, List<Side> sides, int rounds) throws Exception {
         int warm = rounds / 5;
         double[][] ns = new double[sides.size()][rounds];
         for (int r = -warm; r < rounds; r++) {
@@ -70,8 +81,8 @@ public final class InterleavedRun {
                 }
             }
         }
-        System.out.printf(Locale.ROOT, "%s tiles=%d rounds=%d (ns per op: p25 / median / p75; ratio = median of per-round ortho/peer)%n",
-                which, tiles, rounds);
+        System.out.printf(Locale.ROOT, "%s rounds=%d (ns per op: p25 / median / p75; ratio = median of per-round ortho/peer)%n",
+                title, rounds);
         for (int s = 0; s < sides.size(); s++) {
             double[] sorted = ns[s].clone();
             Arrays.sort(sorted);

@@ -8,6 +8,7 @@ import dev.ortho.hal.MemoryAccess;
 import dev.ortho.hal.MemoryType;
 import dev.ortho.hal.frontier.Frontier;
 import dev.ortho.hal.remote.internal.protocol.FrameReader;
+import dev.ortho.hal.remote.internal.protocol.FrameWriter;
 import dev.ortho.hal.remote.internal.protocol.Protocol;
 import dev.ortho.hal.spi.BufferAccess;
 import dev.ortho.hal.spi.RootedBuffer;
@@ -120,6 +121,7 @@ final class RemoteBuffer extends RootedBuffer<RemoteBuffer> implements RemoteCon
     private RemoteBuffer properties() {
         RemoteBuffer r = root();
         if (!r.resolved) {
+            connection.flush();
             r.waiter = Thread.currentThread();
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
             while (!r.resolved) {
@@ -252,17 +254,36 @@ final class RemoteBuffer extends RootedBuffer<RemoteBuffer> implements RemoteCon
     /** Reads {@code target.byteSize()} bytes at absolute {@code offset} from the server, in chunks. */
     void fetch(long offset, MemorySegment target) {
         long size = target.byteSize();
-        for (long done = 0; done < size; ) {
-            int chunk = (int) Math.min(size - done, Protocol.TRANSFER_CHUNK_BYTES);
-            FrameReader reply = connection.call(connection.request(Protocol.BUFFER_READ).putI64(handle)
-                    .putI64(offset + done).putI64(chunk), "read of " + this);
-            var bytes = reply.bytes("data");
-            if (bytes.remaining() != chunk) {
-                throw new StatusException(StatusCode.DATA_LOSS, "read of " + this + " returned " + bytes.remaining()
-                        + " bytes instead of " + chunk);
+        // every chunk's request is in flight before the first reply is awaited: the server reads
+        // and sends chunk n + 1 while this thread copies chunk n
+        int chunks = (int) ((size + Protocol.TRANSFER_CHUNK_BYTES - 1) / Protocol.TRANSFER_CHUNK_BYTES);
+        RemoteConnection.Call[] calls = new RemoteConnection.Call[chunks];
+        int i = 0;
+        try {
+            for (; i < chunks; i++) {
+                long done = (long) i * Protocol.TRANSFER_CHUNK_BYTES;
+                calls[i] = connection.start(connection.request(Protocol.BUFFER_READ).putI64(handle)
+                        .putI64(offset + done).putI64(Math.min(size - done, Protocol.TRANSFER_CHUNK_BYTES)));
             }
-            MemorySegment.copy(MemorySegment.ofBuffer(bytes), 0, target, done, chunk);
-            done += chunk;
+            for (i = 0; i < chunks; i++) {
+                long done = (long) i * Protocol.TRANSFER_CHUNK_BYTES;
+                int chunk = (int) Math.min(size - done, Protocol.TRANSFER_CHUNK_BYTES);
+                RemoteConnection.Call call = calls[i];
+                calls[i] = null; // awaited (even if it fails): not abandoned below
+                FrameReader reply = connection.await(call, "read of " + this);
+                var bytes = reply.bytes("data");
+                if (bytes.remaining() != chunk) {
+                    throw new StatusException(StatusCode.DATA_LOSS, "read of " + this + " returned "
+                            + bytes.remaining() + " bytes instead of " + chunk);
+                }
+                MemorySegment.copy(MemorySegment.ofBuffer(bytes), 0, target, done, chunk);
+            }
+        } finally {
+            for (RemoteConnection.Call call : calls) {
+                if (call != null) {
+                    connection.abandon(call); // a failed chunk: the replies still coming are dropped
+                }
+            }
         }
     }
 
@@ -276,8 +297,10 @@ final class RemoteBuffer extends RootedBuffer<RemoteBuffer> implements RemoteCon
         long size = source.byteSize();
         for (long done = 0; done < size; ) {
             int chunk = (int) Math.min(size - done, Protocol.TRANSFER_CHUNK_BYTES);
-            connection.send(connection.request(opcode, chunk + 32).putI64(handle)
-                    .putI64(offset + done).putBytes(source, done, chunk));
+            FrameWriter frame = chunk > Protocol.DIRECT_FRAME_BYTES
+                    ? FrameWriter.directFrame(opcode, connection.newRequestId(), chunk + 24) // no JDK copy on write
+                    : connection.request(opcode, chunk + 24);
+            connection.send(frame.putI64(handle).putI64(offset + done).putBytes(source, done, chunk));
             done += chunk;
         }
     }

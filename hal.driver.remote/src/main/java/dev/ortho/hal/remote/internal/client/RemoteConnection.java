@@ -69,7 +69,13 @@ final class RemoteConnection implements Transport.Listener {
     private volatile StatusException lost;
     private final java.util.concurrent.atomic.AtomicBoolean closedOnce = new java.util.concurrent.atomic.AtomicBoolean();
     private volatile long lastPingNanos = System.nanoTime();
+    private volatile boolean authenticated;
     private volatile Runnable afterClose = () -> { };
+    /** Queue operations sent within this long of the previous frame form a burst (deferred, one write). */
+    static final long BURST_NANOS = 20_000;
+    /** Larger frames are written at once: their write costs more than a system call saved. */
+    static final int DEFERRED_MAX_BYTES = 16 << 10;
+    private volatile long lastSendNanos = System.nanoTime() - 2 * BURST_NANOS;
 
     /**
      * @param deadlineNanos how long the peer may stay silent (it is pinged at a quarter of it)
@@ -132,6 +138,23 @@ final class RemoteConnection implements Transport.Listener {
      * peer that stops reading, so this wait is bounded by the liveness deadline).
      */
     void send(FrameWriter frame) {
+        write(frame, false);
+    }
+
+    /**
+     * As {@link #send}, for a queue operation, which may be batched: one that follows another
+     * frame within {@link #BURST_NANOS} (with no {@link #flush} since) is queued, not written.
+     * The burst goes out in one write when a caller waits for the server ({@link #flush}: a
+     * semaphore wait, query or timepoint), sends anything else, or queues
+     * {@code TcpConnection.DEFERRED_FLUSH_BYTES}; failing those, from the transport's thread
+     * within a millisecond or two. A frame after a quiet spell is written at once, so a lone
+     * request pays no delay.
+     */
+    void sendBatched(FrameWriter frame) {
+        write(frame, true);
+    }
+
+    private void write(FrameWriter frame, boolean batch) {
         checkOpen();
         Transport t = transport;
         for (int round = 0; t.queuedBytes() > BACKPRESSURE_BYTES; round++) {
@@ -142,7 +165,15 @@ final class RemoteConnection implements Transport.Listener {
                 LockSupport.parkNanos(this, 50_000);
             }
         }
-        t.send(traced(frame.finish()));
+        ByteBuffer bytes = traced(frame.finish());
+        long now = System.nanoTime();
+        long last = lastSendNanos;
+        lastSendNanos = now;
+        if (batch && now - last < BURST_NANOS && bytes.remaining() <= DEFERRED_MAX_BYTES) {
+            t.sendDeferred(bytes);
+        } else {
+            t.send(bytes);
+        }
     }
 
     /** Sends if still open; for notifications and releases that may race a failure. */
@@ -161,6 +192,18 @@ final class RemoteConnection implements Transport.Listener {
     }
 
     /**
+     * A caller is about to wait for something the server reports (a semaphore value, a
+     * buffer's properties): writes the frames a burst queued now, and ends the burst.
+     */
+    void flush() {
+        lastSendNanos = System.nanoTime() - 2 * BURST_NANOS;
+        Transport t = transport;
+        if (t != null) {
+            t.flush();
+        }
+    }
+
+    /**
      * Sends a request and waits for its reply; returns the reader positioned after the OK status.
      * Waits until the reply arrives or the connection fails (a silent peer fails it within the
      * liveness deadline).
@@ -169,18 +212,73 @@ final class RemoteConnection implements Transport.Listener {
      *     the connection fails first
      */
     FrameReader call(FrameWriter frame, String what) {
+        return await(start(frame), what);
+    }
+
+    /** A round trip in flight: {@link #start} sent it, {@link #await} collects its reply. */
+    static final class Call {
+        final long id;
+        final Pending pending;
+        final long giveUp;
+        final RemoteFrameEvent event;
+
+        private Call(long id, Pending pending, long giveUp, RemoteFrameEvent event) {
+            this.id = id;
+            this.pending = pending;
+            this.giveUp = giveUp;
+            this.event = event;
+        }
+    }
+
+    /**
+     * Sends a request whose reply {@link #await} collects, so several round trips can be in
+     * flight at once (a chunked read); the starting thread awaits every started call or
+     * {@link #abandon}s it.
+     */
+    Call start(FrameWriter frame) {
         ByteBuffer bytes = frame.finish();
         long id = bytes.getLong(Protocol.LENGTH_BYTES + 4);
         Pending call = new Pending();
         pending.put(id, call);
-        long giveUp = System.nanoTime() + CALL_DEADLINES * deadlineNanos;
         RemoteFrameEvent event = HalTracing.AVAILABLE && RemoteFrameEvent.enabled() // null unless recording
                 ? RemoteFrameEvent.start(peer, bytes.getInt(Protocol.LENGTH_BYTES), bytes.remaining()) : null;
+        Call started = new Call(id, call, System.nanoTime() + CALL_DEADLINES * deadlineNanos, event);
         try {
             checkOpen();
+            lastSendNanos = System.nanoTime();
             transport.send(bytes);
+        } catch (RuntimeException e) {
+            finish(started);
+            throw e;
+        }
+        return started;
+    }
+
+    /** Forgets a started call whose reply nobody will await (a reply arriving later is dropped). */
+    void abandon(Call started) {
+        finish(started);
+    }
+
+    private void finish(Call started) {
+        pending.remove(started.id);
+        if (started.event != null) {
+            RemoteFrameEvent.finish(started.event, started.pending.reply == null);
+        }
+    }
+
+    /**
+     * Waits for the reply of a started call; returns the reader positioned after the OK status.
+     * Waits until the reply arrives or the connection fails (a silent peer fails it within the
+     * liveness deadline).
+     *
+     * @throws StatusException the server's status, annotated with {@code what}; UNAVAILABLE if
+     *     the connection fails first
+     */
+    FrameReader await(Call started, String what) {
+        Pending call = started.pending;
+        try {
             while (call.reply == null && call.failure == null) {
-                long remaining = giveUp - System.nanoTime();
+                long remaining = started.giveUp - System.nanoTime();
                 if (remaining <= 0) {
                     throw new StatusException(StatusCode.DEADLINE_EXCEEDED, what + " on " + peer + " got no reply within "
                             + CALL_DEADLINES * deadlineNanos / 1_000_000 + " ms");
@@ -195,10 +293,7 @@ final class RemoteConnection implements Transport.Listener {
                 }
             }
         } finally {
-            pending.remove(id);
-            if (event != null) {
-                RemoteFrameEvent.finish(event, call.reply == null);
-            }
+            finish(started);
         }
         FrameReader reply = call.reply;
         StatusException lostStatus = lost;
@@ -282,6 +377,15 @@ final class RemoteConnection implements Transport.Listener {
         }
     }
 
+    /**
+     * The handshake is done: from now on a quiet peer is pinged. Before it, a server accepts
+     * only HELLO and then AUTH, so a ping (a slow handshake, e.g. a cold JVM on a loaded
+     * machine) would make it close the connection.
+     */
+    void authenticated() {
+        authenticated = true;
+    }
+
     /** Liveness: pings a quiet peer and fails the connection when it stays silent past the deadline. */
     void tick(long now) {
         Transport t = transport;
@@ -293,7 +397,7 @@ final class RemoteConnection implements Transport.Listener {
                     + deadlineNanos / 1_000_000 + " ms"));
             return;
         }
-        if (now - lastPingNanos > deadlineNanos / 4) {
+        if (authenticated && now - lastPingNanos > deadlineNanos / 4) {
             lastPingNanos = now;
             t.send(request(Protocol.PING).finish());
         }

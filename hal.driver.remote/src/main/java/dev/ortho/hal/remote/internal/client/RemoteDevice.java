@@ -42,7 +42,9 @@ import java.util.List;
  * buffer or a queue allocation and using it travel together without waiting. Queue operations
  * are one-way: their arguments are checked here (so argument errors are thrown at the call as on
  * a local device), their completion arrives as semaphore signals. Only calls that return data
- * round-trip: buffer allocation and reads, queries, executable preparation.
+ * round-trip: buffer allocation and reads, queries, executable preparation. Queue operations
+ * submitted back to back are batched: written together once the caller waits on the server (or
+ * within a millisecond or two), see {@link RemoteConnection#sendBatched}.
  *
  * <p><b>Semaphores of other devices</b> may appear in wait and signal lists; they are relayed
  * ({@link SemaphoreImports}). Host calls run here, on a client thread
@@ -318,7 +320,11 @@ public final class RemoteDevice implements Device {
         try {
             FrameWriter out = queueFrame(opcode, what, affinity, waits, signals, payloadHint, uses);
             body.accept(out);
-            connection.send(out);
+            if (uses.isEmpty()) {
+                connection.sendBatched(out);
+            } else {
+                connection.send(out); // relays another device's semaphore, whose waiter cannot flush this connection
+            }
         } finally {
             imports.settleAll(uses);
         }

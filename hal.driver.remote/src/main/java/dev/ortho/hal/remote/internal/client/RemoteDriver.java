@@ -228,6 +228,7 @@ public final class RemoteDriver implements Driver {
             byte[] proof = token.length == 0 ? new byte[0] : Challenge.prove(token, nonce);
             FrameReader welcome = connection.call(connection.request(Protocol.AUTH).putU8(token.length == 0 ? 0 : 1)
                     .putBytes(proof, 0, proof.length), "authentication");
+            connection.authenticated();
             long id = welcome.i64("device id");
             welcome.string("device path");
             String name = welcome.string("device name");

@@ -58,6 +58,7 @@ final class RemoteSemaphore implements Semaphore, RemoteConnection.Target {
 
     @Override
     public long query() {
+        connection.flush(); // a poller waits for the server too: send what a burst queued
         return mirror.query();
     }
 
@@ -92,11 +93,13 @@ final class RemoteSemaphore implements Semaphore, RemoteConnection.Target {
 
     @Override
     public void await(long value, Timeout timeout) {
+        connection.flush();
         mirror.await(value, timeout);
     }
 
     @Override
     public Timepoint addTimepoint(long value, TimepointCallback callback) {
+        connection.flush();
         return mirror.addTimepoint(value, (semaphore, reached, failure) -> callback.onTimepoint(this, reached, failure));
     }
 

@@ -17,7 +17,23 @@ public final class FrameWriter {
     private ByteBuffer buffer;
 
     public FrameWriter(int initialCapacity) {
-        buffer = ByteBuffer.allocate(Math.max(64, initialCapacity)).order(ByteOrder.LITTLE_ENDIAN);
+        this(initialCapacity, false);
+    }
+
+    private FrameWriter(int initialCapacity, boolean direct) {
+        int capacity = Math.max(64, initialCapacity);
+        buffer = (direct ? ByteBuffer.allocateDirect(capacity) : ByteBuffer.allocate(capacity))
+                .order(ByteOrder.LITTLE_ENDIAN);
+    }
+
+    /**
+     * As {@link #frame(int, long, int)} in off-heap memory: for bulk transfers, which a socket
+     * then writes without the JDK first copying them into a temporary direct buffer.
+     */
+    public static FrameWriter directFrame(int opcode, long requestId, int payloadHint) {
+        FrameWriter writer = new FrameWriter(Protocol.LENGTH_BYTES + Protocol.HEADER_BYTES + payloadHint, true);
+        writer.buffer.putInt(0).putInt(opcode).putLong(requestId);
+        return writer;
     }
 
     /** A writer positioned after the header of a frame {@code opcode} for {@code requestId}. */
@@ -45,14 +61,16 @@ public final class FrameWriter {
     /** Appends everything {@code other} has written (its header too, if it has one). */
     public FrameWriter putAll(FrameWriter other) {
         ensure(other.buffer.position());
-        buffer.put(other.buffer.array(), other.buffer.arrayOffset(), other.buffer.position());
+        buffer.put(other.buffer.duplicate().flip());
         return this;
     }
 
     private void ensure(int bytes) {
         if (buffer.remaining() < bytes) {
             int needed = buffer.position() + bytes;
-            ByteBuffer grown = ByteBuffer.allocate(Math.max(needed, buffer.capacity() * 2)).order(ByteOrder.LITTLE_ENDIAN);
+            int capacity = Math.max(needed, buffer.capacity() * 2);
+            ByteBuffer grown = (buffer.isDirect() ? ByteBuffer.allocateDirect(capacity) : ByteBuffer.allocate(capacity))
+                    .order(ByteOrder.LITTLE_ENDIAN);
             buffer.flip();
             grown.put(buffer);
             buffer = grown;
@@ -92,8 +110,7 @@ public final class FrameWriter {
     public FrameWriter putBytes(MemorySegment source, long offset, int length) {
         ensure(4 + length);
         buffer.putInt(length);
-        MemorySegment.copy(source, ValueLayout.JAVA_BYTE, offset, buffer.array(),
-                buffer.arrayOffset() + buffer.position(), length);
+        MemorySegment.copy(source, offset, MemorySegment.ofBuffer(buffer), 0, length); // the view starts at the position
         buffer.position(buffer.position() + length);
         return this;
     }
@@ -105,8 +122,7 @@ public final class FrameWriter {
     public MemorySegment reserveBytes(int length) {
         ensure(4 + length);
         buffer.putInt(length);
-        MemorySegment target = MemorySegment.ofArray(buffer.array())
-                .asSlice(buffer.arrayOffset() + buffer.position(), length);
+        MemorySegment target = MemorySegment.ofBuffer(buffer).asSlice(0, length); // the view starts at the position
         buffer.position(buffer.position() + length);
         return target;
     }

@@ -54,6 +54,8 @@ public final class Protocol {
     public static final String AUTH_MAC = "HmacSHA256";
     /** Default largest frame body a peer accepts: 16 MiB of payload plus the header. */
     public static final int DEFAULT_MAX_FRAME_BYTES = (16 << 20) + 4096;
+    /** Transfer frames above this many bytes are built off-heap ({@link FrameWriter#directFrame}). */
+    public static final int DIRECT_FRAME_BYTES = 64 << 10;
     /** Largest block of buffer contents one transfer frame carries; larger transfers are split. */
     public static final int TRANSFER_CHUNK_BYTES = 4 << 20;
 

@@ -59,6 +59,8 @@ public final class ServerSession implements Transport.Listener {
     private final ServerOptions options;
     private final Supplier<Device> devices;
     private final SerialExecutor serial;
+    /** Everything sent, in order; signal reports made inside a burst of queue work wait for its end. */
+    private final Outbox outbox;
     private final Consumer<ServerSession> onClose;
     private final HandleTable handles;
     private final SessionQueue queues;
@@ -84,7 +86,8 @@ public final class ServerSession implements Transport.Listener {
         this.transport = transport;
         this.options = options;
         this.devices = devices;
-        this.serial = new SerialExecutor(pool);
+        this.serial = new SerialExecutor(pool, this::flushReports);
+        this.outbox = new Outbox(transport, serial::moreQueued);
         this.onClose = onClose;
         this.handles = new HandleTable(options.maxHandles(), options.maxMemoryBytes(), budget);
         this.queues = new SessionQueue(this, handles, options, serial, closed);
@@ -305,7 +308,8 @@ public final class ServerSession implements Transport.Listener {
                     throw new StatusException(StatusCode.INVALID_ARGUMENT, "read length " + length + " is outside [0, "
                             + Protocol.TRANSFER_CHUNK_BYTES + "]");
                 }
-                FrameWriter out = FrameWriter.frame(Protocol.REPLY, id, (int) length + 8).putI32(0);
+                FrameWriter out = (length > Protocol.DIRECT_FRAME_BYTES ? FrameWriter.directFrame(Protocol.REPLY, id,
+                        (int) length + 8) : FrameWriter.frame(Protocol.REPLY, id, (int) length + 8)).putI32(0);
                 buffer.read(offset, out.reserveBytes((int) length));
                 send(out);
             }
@@ -518,7 +522,21 @@ public final class ServerSession implements Transport.Listener {
     }
 
     void send(FrameWriter frame) {
-        transport.send(frame.finish());
+        outbox.send(frame.finish());
+    }
+
+    /** Reports that semaphore {@code handle} reached {@code value} (batched within a burst). */
+    void reached(long handle, long value, Frontier frontier) {
+        outbox.reached(handle, value, frontier);
+    }
+
+    /** Reports that semaphore {@code handle} failed (batched within a burst, in order). */
+    void failed(long handle, StatusException failure) {
+        outbox.failed(handle, failure);
+    }
+
+    private void flushReports() {
+        outbox.flush();
     }
 
     private void reply(long id, StatusException status) {

@@ -194,7 +194,7 @@ final class SessionQueue {
             } catch (StatusException unresolved) {
                 // only the client's view exists
             }
-            session.send(FrameWriter.frame(Protocol.SEMAPHORE_FAILED, 0).putI64(handle).putStatus(status));
+            session.failed(handle, status);
         }
     }
 
@@ -204,7 +204,7 @@ final class SessionQueue {
             long handle = handlesAndValues[0][i];
             signals.semaphore(i).addTimepoint(signals.value(i), (semaphore, value, failure) -> {
                 if (failure != null) {
-                    session.send(FrameWriter.frame(Protocol.SEMAPHORE_FAILED, 0).putI64(handle).putStatus(failure));
+                    session.failed(handle, failure);
                     return;
                 }
                 Frontier frontier = new Frontier(TimelineSemaphore.DEFAULT_FRONTIER_AXES);
@@ -213,8 +213,7 @@ final class SessionQueue {
                 } catch (StatusException failedMeanwhile) {
                     frontier.reset();
                 }
-                session.send(FrameWriter.frame(Protocol.SEMAPHORE_REACHED, 0).putI64(handle).putI64(value)
-                        .putFrontier(frontier));
+                session.reached(handle, value, frontier);
             });
         }
     }

@@ -19,9 +19,31 @@ public final class SerialExecutor implements Executor {
     private final Executor pool;
     private final Queue<Runnable> tasks = new ConcurrentLinkedQueue<>();
     private final AtomicBoolean scheduled = new AtomicBoolean();
+    private final Runnable afterBurst;
+    /** The thread draining now, or null. */
+    private volatile Thread drainer;
 
     public SerialExecutor(Executor pool) {
+        this(pool, () -> { });
+    }
+
+    /**
+     * @param afterBurst runs on the draining thread after each run of tasks (when the queue is
+     *     empty, and at least every {@value #BATCH} tasks): where work deferred with
+     *     {@link #moreQueued} is finished (e.g. reports sent in one write)
+     */
+    public SerialExecutor(Executor pool, Runnable afterBurst) {
         this.pool = pool;
+        this.afterBurst = afterBurst;
+    }
+
+    /**
+     * Whether the caller is a task of this executor with more tasks queued behind it, so
+     * something it produces may wait for {@code afterBurst} (which runs before this thread
+     * leaves the executor).
+     */
+    public boolean moreQueued() {
+        return drainer == Thread.currentThread() && !tasks.isEmpty();
     }
 
     @Override
@@ -41,16 +63,26 @@ public final class SerialExecutor implements Executor {
     }
 
     private void drain() {
-        for (int i = 0; i < BATCH; i++) {
-            Runnable task = tasks.poll();
-            if (task == null) {
-                break;
+        drainer = Thread.currentThread();
+        try {
+            for (int i = 0; i < BATCH; i++) {
+                Runnable task = tasks.poll();
+                if (task == null) {
+                    break;
+                }
+                try {
+                    task.run();
+                } catch (RuntimeException e) {
+                    LOG.error("remote server task failed", e);
+                }
             }
-            try {
-                task.run();
-            } catch (RuntimeException e) {
-                LOG.error("remote server task failed", e);
-            }
+        } finally {
+            drainer = null;
+        }
+        try {
+            afterBurst.run();
+        } catch (RuntimeException e) {
+            LOG.error("remote server task failed after a burst", e);
         }
         scheduled.set(false);
         if (!tasks.isEmpty()) {

@@ -44,6 +44,9 @@ public final class IoLoop implements AutoCloseable {
 
     private final Selector selector;
     private final Queue<Runnable> tasks = new ConcurrentLinkedQueue<>();
+    private final Queue<Later> later = new ConcurrentLinkedQueue<>();
+    /** The loop is (about to be) in a select that ignores {@link #later}. */
+    private volatile boolean sleepingLong;
     private final Thread thread;
     private final long tickNanos;
     private final Runnable tick;
@@ -87,6 +90,20 @@ public final class IoLoop implements AutoCloseable {
         selector.wakeup();
     }
 
+    /**
+     * Runs {@code task} on the loop thread after about {@code delayNanos} (at least that long,
+     * at the selector's millisecond granularity; typically within a millisecond or two): for
+     * work that should wait for a burst to end, like writing deferred frames nobody flushed.
+     */
+    public void executeLater(Runnable task, long delayNanos) {
+        later.add(new Later(System.nanoTime() + delayNanos, task));
+        if (sleepingLong) {
+            selector.wakeup(); // it sleeps until the next tick: let it take the deadline into account
+        }
+    }
+
+    private record Later(long deadline, Runnable task) {}
+
     /** Whether the caller is the loop thread. */
     public boolean inLoop() {
         return Thread.currentThread() == thread;
@@ -102,11 +119,18 @@ public final class IoLoop implements AutoCloseable {
         try {
             while (!closed) {
                 long wait = Math.max(1, TimeUnit.NANOSECONDS.toMillis(nextTick - System.nanoTime()));
+                sleepingLong = true;
+                if (!later.isEmpty()) { // checked after the flag: a task added meanwhile wakes the select
+                    sleepingLong = false;
+                    wait = 1;
+                }
                 selector.select(wait);
+                sleepingLong = false;
                 Runnable task;
                 while ((task = tasks.poll()) != null) {
                     runSafely(task);
                 }
+                runDue();
                 for (SelectionKey key : selector.selectedKeys()) {
                     Handler handler = (Handler) key.attachment();
                     try {
@@ -136,6 +160,10 @@ public final class IoLoop implements AutoCloseable {
             while ((task = tasks.poll()) != null) {
                 runSafely(task);
             }
+            Later pending;
+            while ((pending = later.poll()) != null) {
+                runSafely(pending.task());
+            }
             for (SelectionKey key : selector.keys()) {
                 try {
                     key.channel().close();
@@ -147,6 +175,21 @@ public final class IoLoop implements AutoCloseable {
                 selector.close();
             } catch (IOException ignored) {
                 // closing anyway
+            }
+        }
+    }
+
+    /** Runs the {@link #executeLater} tasks whose deadline passed, in order; the others stay. */
+    private void runDue() {
+        if (later.isEmpty()) {
+            return;
+        }
+        long now = System.nanoTime();
+        for (var it = later.iterator(); it.hasNext(); ) {
+            Later next = it.next();
+            if (next.deadline() - now <= 0) {
+                it.remove();
+                runSafely(next.task());
             }
         }
     }

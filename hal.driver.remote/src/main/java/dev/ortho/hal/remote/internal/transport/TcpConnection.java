@@ -23,13 +23,25 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * so an unauthenticated peer makes it hold a few hundred bytes at most. A body buffer grows with
  * the bytes that actually arrive ({@value #FIRST_BODY_CHUNK} bytes first, then doubling), so a
  * peer that announces a large frame and sends little holds at most twice what it sent.
+ * Bytes arrive through a receive buffer ({@value #RECEIVE_BUFFER_BYTES} bytes once authenticated,
+ * a few hundred before), so a burst of small frames costs one read, not two per frame.
  * Sending: the sender writes directly when no other write is in progress (no selector wake-up
- * on the common path) and hands the rest to the loop when the socket buffer is full; a peer that
+ * on the common path) and hands the rest to the loop when the socket buffer is full; queued
+ * frames go out together in one gathering write (heap frames in {@value #IO_SLICE_BYTES}-byte
+ * slices); {@link #sendDeferred} queues a frame for the next write (a burst); a peer that
  * lets more than four maximum frames pile up unread is disconnected with RESOURCE_EXHAUSTED.
  */
 public final class TcpConnection implements Transport, IoLoop.Handler {
     private static final int MAX_FRAMES_PER_READY = 64;
     private static final int BATCH = 64;
+    /** Deferred bytes at which {@link #sendDeferred} writes at once (a burst still costs few writes). */
+    static final int DEFERRED_FLUSH_BYTES = 8 << 10;
+    /** How long deferred frames may wait for a flush before the loop writes them. */
+    static final long DEFERRED_FLUSH_NANOS = 200_000;
+    /** Largest piece of a heap buffer one socket call is given (the JDK copies heap buffers whole). */
+    static final int IO_SLICE_BYTES = 256 << 10;
+    /** Capacity of the receive buffer of an authenticated connection. */
+    static final int RECEIVE_BUFFER_BYTES = 64 << 10;
     /** Capacity of a body buffer before the body's bytes arrive. */
     static final int FIRST_BODY_CHUNK = 64 << 10;
 
@@ -47,8 +59,15 @@ public final class TcpConnection implements Transport, IoLoop.Handler {
     /** Held by whoever is writing: a sender thread or the loop. */
     private final AtomicBoolean writing = new AtomicBoolean();
     private final AtomicBoolean closed = new AtomicBoolean();
+    /** A loop task will write what {@link #sendDeferred} queued. */
+    private final AtomicBoolean flushScheduled = new AtomicBoolean();
     private final ByteBuffer[] batch = new ByteBuffer[BATCH];
-    private final ByteBuffer lengthPrefix = ByteBuffer.allocate(Protocol.LENGTH_BYTES).order(ByteOrder.LITTLE_ENDIAN);
+    /** The frames {@link #batch} holds or slices. */
+    private final ByteBuffer[] sources = new ByteBuffer[BATCH];
+    /** The last {@link #fill} of this wake-up left room in {@link #in}, so the socket is empty (plain TCP). */
+    private boolean drained;
+    /** Received bytes not parsed yet, in read mode (loop thread only); see {@link #fill}. */
+    private ByteBuffer in;
     private volatile Listener listener;
     private volatile SelectionKey key;
     private volatile long lastReceiveNanos = System.nanoTime();
@@ -89,6 +108,8 @@ public final class TcpConnection implements Transport, IoLoop.Handler {
         this.frameLimit = Math.min(initialMaxFrameBytes, maxFrameBytes);
         this.maxQueuedBytes = 4L * maxFrameBytes;
         this.peer = peer;
+        this.in = ByteBuffer.allocateDirect(Math.min(RECEIVE_BUFFER_BYTES, this.frameLimit + Protocol.LENGTH_BYTES))
+                .order(ByteOrder.LITTLE_ENDIAN).flip();
         channel.configureBlocking(false);
         channel.socket().setTcpNoDelay(true);
     }
@@ -119,15 +140,71 @@ public final class TcpConnection implements Transport, IoLoop.Handler {
 
     @Override
     public void send(ByteBuffer frame) {
-        if (closed.get()) {
+        if (enqueue(frame)) {
+            tryWrite();
+        }
+    }
+
+    @Override
+    public void sendAll(java.util.List<ByteBuffer> frames) {
+        boolean queued = false;
+        for (ByteBuffer frame : frames) {
+            queued |= enqueue(frame);
+        }
+        if (queued) {
+            tryWrite();
+        }
+    }
+
+    /**
+     * Queues without writing. The caller writes the queue itself once it holds
+     * {@value #DEFERRED_FLUSH_BYTES} bytes; otherwise the first deferred frame asks the loop to
+     * write in about {@value #DEFERRED_FLUSH_NANOS} ns (within a millisecond or two), should no
+     * {@link #send} or {@link #flush} come first: a deferred frame is never stranded.
+     */
+    @Override
+    public void sendDeferred(ByteBuffer frame) {
+        if (!enqueue(frame)) {
             return;
+        }
+        if (queuedBytes.get() >= DEFERRED_FLUSH_BYTES) {
+            tryWrite();
+        } else if (flushScheduled.compareAndSet(false, true)) {
+            loop.executeLater(() -> {
+                flushScheduled.set(false);
+                flushFromLoop();
+            }, DEFERRED_FLUSH_NANOS);
+        }
+    }
+
+    @Override
+    public void executeLater(Runnable task, long delayNanos) {
+        loop.executeLater(task, delayNanos);
+    }
+
+    @Override
+    public void flush() {
+        if (!outbound.isEmpty()) {
+            tryWrite();
+        }
+    }
+
+    /** Adds {@code frame} to the outbound queue; false if closed or over the queue limit (then closed). */
+    private boolean enqueue(ByteBuffer frame) {
+        if (closed.get()) {
+            return false;
         }
         if (queuedBytes.addAndGet(frame.remaining()) > maxQueuedBytes) {
             close(new StatusException(StatusCode.RESOURCE_EXHAUSTED, "more than " + maxQueuedBytes
                     + " bytes are waiting to be sent to " + peer + ", which is not reading them"));
-            return;
+            return false;
         }
         outbound.add(frame);
+        return true;
+    }
+
+    /** Writes what is queued on the caller's thread unless another writer holds the socket. */
+    private void tryWrite() {
         if (key != null && (tls == null || !tls.handshaking()) && writing.compareAndSet(false, true)) {
             // direct write by the sender: non-blocking, so safe from timepoint callbacks too
             try {
@@ -155,25 +232,39 @@ public final class TcpConnection implements Transport, IoLoop.Handler {
         while (true) {
             int n = 0;
             for (ByteBuffer frame : outbound) {
-                batch[n++] = frame;
-                if (n == BATCH) {
-                    break;
+                // a heap frame is copied whole into a temporary direct buffer by each write; a
+                // slice bounds that copy to what one write can take (no quadratic copying)
+                sources[n] = frame;
+                boolean whole = frame.isDirect() || frame.remaining() <= IO_SLICE_BYTES;
+                batch[n++] = whole ? frame : frame.slice(frame.position(), IO_SLICE_BYTES);
+                if (!whole || n == BATCH) {
+                    break; // nothing may follow a slice: the rest of its frame comes first
                 }
             }
             if (n == 0) {
                 return true;
             }
+            long presented = 0;
+            for (int i = 0; i < n; i++) {
+                presented += batch[i].remaining();
+            }
             long written = channel.write(batch, 0, n);
             queuedBytes.addAndGet(-written);
             int done = 0;
-            while (done < n && !batch[done].hasRemaining()) {
-                outbound.poll(); // only the holder of `writing` removes, so the head is batch[done]
+            for (int i = 0; i < n; i++) {
+                if (batch[i] != sources[i]) {
+                    sources[i].position(sources[i].position() + batch[i].position());
+                }
+            }
+            while (done < n && !sources[done].hasRemaining()) {
+                outbound.poll(); // only the holder of `writing` removes, so the head is sources[done]
                 done++;
             }
             java.util.Arrays.fill(batch, 0, n, null);
-            if (done < n) {
-                return false;
-            }
+            java.util.Arrays.fill(sources, 0, n, null);
+            if (done < n && written < presented) {
+                return false; // the socket is full
+            } // else every byte presented went out (a slice whole): the socket may take more
         }
     }
 
@@ -279,19 +370,31 @@ public final class TcpConnection implements Transport, IoLoop.Handler {
         }
     }
 
+    /**
+     * Parses every whole frame the socket holds: bytes arrive in {@link #in} (one system call
+     * for a burst of small frames, not two per frame) and are copied into each frame's body; a
+     * body that still misses at least a buffer's worth is read into directly.
+     */
     private void read() throws IOException {
-        for (int frames = 0; frames < MAX_FRAMES_PER_READY && !closed.get(); ) {
+        int frames = 0;
+        drained = false;
+        while (frames < MAX_FRAMES_PER_READY && !closed.get()) {
             if (body == null) {
-                if (readIn(lengthPrefix) < 0) {
-                    close(unavailable(lengthPrefix.position() == 0 ? "peer closed the connection"
-                            : "peer closed the connection inside a frame length"));
-                    return;
+                if (in.remaining() < Protocol.LENGTH_BYTES) {
+                    if (drained) {
+                        return; // the last read left room: the socket held no more (saves a read per wake-up)
+                    }
+                    int n = fill();
+                    if (n < 0) {
+                        close(unavailable(in.hasRemaining() ? "peer closed the connection inside a frame length"
+                                : "peer closed the connection"));
+                        return;
+                    }
+                    if (in.remaining() < Protocol.LENGTH_BYTES) {
+                        return; // the socket is drained; more later
+                    }
                 }
-                if (lengthPrefix.hasRemaining()) {
-                    return;
-                }
-                int length = lengthPrefix.getInt(0);
-                lengthPrefix.clear();
+                int length = in.getInt();
                 int limit = frameLimit;
                 if (length < Protocol.HEADER_BYTES || length > limit) {
                     close(new StatusException(StatusCode.INVALID_ARGUMENT, "frame length "
@@ -303,23 +406,41 @@ public final class TcpConnection implements Transport, IoLoop.Handler {
                 bodyLength = length;
                 body = ByteBuffer.allocate(Math.min(length, FIRST_BODY_CHUNK));
             }
-            if (!body.hasRemaining()) { // grow with what arrived: a peer holds at most twice what it sent
-                body = ByteBuffer.allocate((int) Math.min(bodyLength, 2L * body.capacity())).put(body.flip());
-            }
-            int read = readIn(body);
-            if (read > 0) {
-                lastReceiveNanos = System.nanoTime(); // a long frame still proves the peer alive
-            }
-            if (read < 0) {
-                close(unavailable("peer closed the connection inside a frame (" + body.position() + " of "
-                        + bodyLength + " bytes received)"));
-                return;
+            if (in.hasRemaining()) {
+                int take = Math.min(in.remaining(), body.remaining());
+                body.put(body.position(), in, in.position(), take);
+                body.position(body.position() + take);
+                in.position(in.position() + take);
             }
             if (body.position() < bodyLength) {
-                if (body.hasRemaining()) {
+                if (!body.hasRemaining()) { // grow with what arrived: a peer holds at most twice what it sent
+                    body = ByteBuffer.allocate((int) Math.min(bodyLength, 2L * body.capacity())).put(body.flip());
+                    continue;
+                }
+                int n;
+                if (body.remaining() >= in.capacity()) {
+                    // a large body: straight in, not through the receive buffer; in slices, as
+                    // the JDK reads into a temporary direct buffer as large as the heap buffer's room
+                    ByteBuffer slice = body.slice(body.position(), Math.min(body.remaining(), IO_SLICE_BYTES));
+                    n = readIn(slice);
+                    if (n > 0) {
+                        body.position(body.position() + n);
+                    }
+                    if (n > 0) {
+                        lastReceiveNanos = System.nanoTime(); // a long frame still proves the peer alive
+                    }
+                } else {
+                    n = fill();
+                }
+                if (n < 0) {
+                    close(unavailable("peer closed the connection inside a frame (" + body.position() + " of "
+                            + bodyLength + " bytes received)"));
+                    return;
+                }
+                if (n == 0) {
                     return; // the socket is drained; more later
                 }
-                continue; // the buffer is full: grow it and read on
+                continue;
             }
             ByteBuffer frame = body.flip();
             body = null;
@@ -335,8 +456,9 @@ public final class TcpConnection implements Transport, IoLoop.Handler {
                 return;
             }
         }
-        if (tls != null && !closed.get()) {
-            // decrypted bytes may be buffered with the socket drained: no readiness would come for them
+        if (!closed.get() && (tls != null || in.hasRemaining())) {
+            // bytes already received (decrypted, or parsed frames left after the per-ready cap)
+            // while the socket may be drained: no readiness would come for them
             loop.execute(() -> {
                 try {
                     read();
@@ -345,6 +467,31 @@ public final class TcpConnection implements Transport, IoLoop.Handler {
                 }
             });
         }
+    }
+
+    /**
+     * Reads what the socket holds into {@link #in} after its unparsed bytes (kept in read
+     * mode); bytes read, 0 if none now, -1 at the end. Before authentication the buffer is a few
+     * hundred bytes (an unauthenticated peer makes a server hold no more); afterwards
+     * {@value #RECEIVE_BUFFER_BYTES}.
+     */
+    private int fill() throws IOException {
+        if (in.capacity() < RECEIVE_BUFFER_BYTES && frameLimit > in.capacity()) {
+            in = ByteBuffer.allocateDirect(RECEIVE_BUFFER_BYTES).order(ByteOrder.LITTLE_ENDIAN).put(in).flip();
+        }
+        in.compact();
+        int room = in.remaining();
+        int n;
+        try {
+            n = readIn(in);
+        } finally {
+            in.flip();
+        }
+        drained = tls == null && n >= 0 && n < room;
+        if (n > 0) {
+            lastReceiveNanos = System.nanoTime();
+        }
+        return n;
     }
 
     /** Reads from the socket, through TLS if any: bytes delivered, 0 if none now, -1 at the end. */

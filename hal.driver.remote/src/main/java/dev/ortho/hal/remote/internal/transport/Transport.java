@@ -32,6 +32,38 @@ public interface Transport {
      */
     void send(ByteBuffer frame);
 
+    /**
+     * Queues {@code frame} like {@link #send} without writing it now: it goes out with the next
+     * {@link #send} or {@link #flush} (in order, in one gathering write where the transport can),
+     * or soon on the transport's own thread if neither comes. For bursts of small frames, so a
+     * burst costs one write instead of one per frame. By default the same as {@link #send}.
+     */
+    default void sendDeferred(ByteBuffer frame) {
+        send(frame);
+    }
+
+    /**
+     * {@link #send}s {@code frames} in order, in one gathering write where the transport can;
+     * the list is not kept.
+     */
+    default void sendAll(java.util.List<ByteBuffer> frames) {
+        for (ByteBuffer frame : frames) {
+            send(frame);
+        }
+    }
+
+    /**
+     * Runs {@code task} on the transport's own thread after about {@code delayNanos}: a bound on
+     * how long work deferred for a burst may wait. By default at once, on the caller's thread.
+     */
+    default void executeLater(Runnable task, long delayNanos) {
+        task.run();
+    }
+
+    /** Writes the frames {@link #sendDeferred} queued now, on the caller's thread where possible. */
+    default void flush() {
+    }
+
     /** Closes at once (queued frames may be lost) and notifies the listener with {@code reason}. Idempotent. */
     void close(StatusException reason);
 

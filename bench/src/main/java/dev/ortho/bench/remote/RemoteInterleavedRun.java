@@ -1,0 +1,91 @@
+package dev.ortho.bench.remote;
+
+import dev.ortho.bench.task.InterleavedRun;
+import dev.ortho.bench.task.InterleavedRun.Side;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The remote benchmarks on a loaded machine: the remote HAL and its peer in alternating rounds
+ * in one JVM ({@link InterleavedRun#compare}), so load that comes and goes hits both alike.
+ *
+ * <pre>
+ * java -cp bench/target/benchmarks.jar dev.ortho.bench.remote.RemoteInterleavedRun rt 300
+ * java -cp bench/target/benchmarks.jar dev.ortho.bench.remote.RemoteInterleavedRun pipelined 300
+ * java -cp bench/target/benchmarks.jar dev.ortho.bench.remote.RemoteInterleavedRun bulk 40
+ * java -cp bench/target/benchmarks.jar dev.ortho.bench.remote.RemoteInterleavedRun shm 20000
+ * </pre>
+ *
+ * {@code rt}: {@code remote-fill} round trips against the raw TCP ping-pong (100 per round);
+ * {@code pipelined}: 64 pipelined remote dispatches against local-sync in process; {@code bulk}:
+ * 16 MiB write + read against raw socket streaming; {@code shm}: single shared-memory round trips
+ * ({@code shm-fill}, child JVM), each timed, printed as percentiles (no peer).
+ */
+public final class RemoteInterleavedRun {
+    private static final int ROUND_TRIPS = 100;
+
+    private RemoteInterleavedRun() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        String which = args.length > 0 ? args[0] : "rt";
+        int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 300;
+        List<Side> sides = new ArrayList<>();
+        switch (which) {
+            case "rt" -> {
+                for (String impl : new String[] {"remote-fill", "raw-tcp"}) {
+                    RemoteRoundTripBenchmark b = new RemoteRoundTripBenchmark();
+                    b.impl = impl;
+                    b.setUp();
+                    sides.add(new Side(impl, () -> {
+                        for (int i = 0; i < ROUND_TRIPS; i++) {
+                            b.roundTrip();
+                        }
+                    }, ROUND_TRIPS, b::tearDown));
+                }
+            }
+            case "pipelined", "bulk" -> {
+                for (String impl : new String[] {"remote", "local"}) {
+                    RemoteThroughputBenchmark b = new RemoteThroughputBenchmark();
+                    b.impl = impl;
+                    b.setUp();
+                    sides.add(which.equals("bulk") ? new Side(impl.equals("local") ? "raw-socket" : impl,
+                            b::bulkTransfer, 1, b::tearDown)
+                            : new Side(impl, b::pipelinedDispatches, 64, b::tearDown));
+                }
+            }
+            case "shm" -> {
+                shm(rounds);
+                return;
+            }
+            default -> throw new IllegalArgumentException("unknown benchmark " + which + " (rt, pipelined, bulk, shm)");
+        }
+        InterleavedRun.compare(which, sides, rounds);
+    }
+
+    /** Percentiles of single shared-memory round trips (child JVM), after a fifth as many of warm-up. */
+    private static void shm(int count) throws Exception {
+        RemoteRoundTripBenchmark b = new RemoteRoundTripBenchmark();
+        b.impl = "shm-fill";
+        b.setUp();
+        try {
+            long[] ns = new long[count];
+            for (int i = -count / 5; i < count; i++) {
+                long t0 = System.nanoTime();
+                b.roundTrip();
+                long t = System.nanoTime() - t0;
+                if (i >= 0) {
+                    ns[i] = t;
+                }
+            }
+            Arrays.sort(ns);
+            System.out.printf(Locale.ROOT, "shm-fill round trips=%d: p50 %.1f us, p90 %.1f us, p99 %.1f us, max %.1f us%n",
+                    count, ns[count / 2] / 1e3, ns[count * 9 / 10] / 1e3, ns[count * 99 / 100] / 1e3,
+                    ns[count - 1] / 1e3);
+        } finally {
+            b.tearDown();
+        }
+    }
+}
