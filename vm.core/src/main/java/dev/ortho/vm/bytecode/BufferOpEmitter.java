@@ -27,12 +27,20 @@ import java.lang.constant.MethodTypeDesc;
  * from the generated code itself, so each access site gets its own receiver profile; an access
  * that fails the check calls the {@link dev.ortho.vm.VmBuffer} method, which throws the
  * interpreter's error.
+ *
+ * <p>An access whose buffer register is invariant in a loop around it ({@link BufferLoops})
+ * reads the segment and the byte counts from the loop's cache locals instead of the buffer:
+ * one unsigned compare of the index against a loop-invariant bound, then the segment access, so
+ * C2 sees a loop-invariant segment and bound and can hoist, unroll and vectorize; a failing
+ * compare takes the same checked path as above.
  */
 final class BufferOpEmitter {
     private static final ClassDesc CD_SEGMENT = ClassDesc.of("java.lang.foreign.MemorySegment");
 
     private final MethodFrame fr;
     private final CodeBuilder cb;
+    /** The {@link BufferLoops} cache of the access being emitted, or -1. */
+    private int cache = -1;
 
     BufferOpEmitter(MethodFrame fr) {
         this.fr = fr;
@@ -76,8 +84,76 @@ final class BufferOpEmitter {
         cb.lstore(fr.tmpOff);
     }
 
+    /** Makes the next access use cache {@code c} of {@link BufferLoops} (-1: none). */
+    void useCache(int c) {
+        cache = c;
+    }
+
+    /**
+     * Loads cache {@code c} from ref register {@code ref}: the buffer's segment and its byte
+     * count, and the writable byte count (0 unless the buffer is mutable); zero bytes for a ref
+     * that is no live buffer. Never throws.
+     */
+    void loadCache(int c, int ref) {
+        cb.aload(fr.ref(ref));
+        fr.support("cachedSegment", CD_SEGMENT, CD_REF);
+        cb.dup().astore(fr.cacheSegment(c));
+        cb.invokeinterface(CD_SEGMENT, "byteSize", MethodTypeDesc.of(CD_long));
+        cb.lstore(fr.cacheReadable(c));
+        cb.aload(fr.ref(ref)).lload(fr.cacheReadable(c));
+        fr.support("writableBytes", CD_long, CD_REF, CD_long);
+        cb.lstore(fr.cacheWritable(c));
+    }
+
+    /** Zeroes cache {@code c} (a method's entry: every local has a value on every path). */
+    void clearCache(int c) {
+        cb.aconst_null().astore(fr.cacheSegment(c));
+        cb.lconst_0().lstore(fr.cacheReadable(c));
+        cb.lconst_0().lstore(fr.cacheWritable(c));
+    }
+
+    /**
+     * The cached form of an access: the index into {@code tmpIdx}, and a jump to {@code slow}
+     * unless it is below the cached byte count (readable or {@code write}able) shifted down to
+     * elements; then the cache's segment, the layout and the byte offset are on the stack.
+     */
+    private void cachedAddress(Insn i, Elem e, boolean write, Label slow) {
+        fr.setPc(i.pc());
+        fr.ld(i.a(1), 'I');
+        cb.lstore(fr.tmpIdx);
+        cb.lload(fr.tmpIdx).lload(write ? fr.cacheWritable(cache) : fr.cacheReadable(cache));
+        if (e.shift > 0) {
+            cb.loadConstant(e.shift).lushr();
+        }
+        cb.invokestatic(ConstantDescs.CD_Long, "compareUnsigned", MethodTypeDesc.of(CD_int, CD_long, CD_long));
+        cb.ifge(slow);
+        cb.aload(fr.cacheSegment(cache)).getstatic(CD_SUPPORT, "L_" + e.suffix, e.layout).lload(fr.tmpIdx);
+        if (e.shift > 0) {
+            cb.loadConstant(e.shift).lshl();
+        }
+    }
+
+    /** The checked path of a cached access: the VmBuffer of operand 0 (or its error) and the index. */
+    private void slowReceiver(Insn i, String what) {
+        cb.aload(fr.ref(reg(i, 0))).loadConstant(what);
+        fr.support("buffer", CD_BUFFER, CD_REF, ConstantDescs.CD_String);
+        cb.lload(fr.tmpIdx);
+    }
+
     /** Pushes element {@code e} of the buffer access in operands 0 (buffer) and 1 (index). */
     void load(Insn i, Elem e, String what) {
+        if (cache >= 0) {
+            Label slow = cb.newLabel();
+            Label done = cb.newLabel();
+            cachedAddress(i, e, false, slow);
+            cb.invokeinterface(CD_SEGMENT, "get", MethodTypeDesc.of(e.value, e.layout, CD_long));
+            cb.goto_(done);
+            cb.labelBinding(slow);
+            slowReceiver(i, what);
+            cb.invokevirtual(CD_BUFFER, "load" + e.suffix, MethodTypeDesc.of(e.value, CD_long));
+            cb.labelBinding(done);
+            return;
+        }
         bufferAddress(i, e, what, false);
         Label slow = cb.newLabel();
         Label done = cb.newLabel();
@@ -94,6 +170,20 @@ final class BufferOpEmitter {
 
     /** Stores access 2 (read as {@code t}, narrowed to {@code e}) at the buffer access in operands 0 and 1. */
     void store(Insn i, Elem e, String what, char t) {
+        if (cache >= 0) {
+            Label slow = cb.newLabel();
+            Label done = cb.newLabel();
+            cachedAddress(i, e, true, slow);
+            storeValue(i, e, t);
+            cb.invokeinterface(CD_SEGMENT, "set", MethodTypeDesc.of(CD_void, e.layout, CD_long, e.value));
+            cb.goto_(done);
+            cb.labelBinding(slow);
+            slowReceiver(i, what);
+            storeValue(i, e, t);
+            cb.invokevirtual(CD_BUFFER, "store" + e.suffix, MethodTypeDesc.of(CD_void, CD_long, e.value));
+            cb.labelBinding(done);
+            return;
+        }
         bufferAddress(i, e, what, true);
         Label slow = cb.newLabel();
         Label done = cb.newLabel();

@@ -16,6 +16,7 @@ import dev.ortho.vm.Stack;
 import dev.ortho.vm.VmBuffer;
 import dev.ortho.vm.internal.isa.CoreOps;
 import dev.ortho.vm.spi.InstructionExtension;
+import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteOrder;
 import java.util.ArrayList;
@@ -268,6 +269,20 @@ final class CompiledSupport {
     /** As {@link #offset}, for a store: -1 also if the buffer is not mutable. */
     static long offsetRw(VmBuffer b, long index, int shift) {
         return b.isMutable() ? offset(b, index, shift) : -1;
+    }
+
+    /**
+     * A loop's buffer cache ({@link BufferLoops}): the memory of {@code v} if it is a vm.buffer
+     * (an empty segment once it is released), else an empty segment, so every access through
+     * the cache takes the checked path, which throws the interpreter's error.
+     */
+    static MemorySegment cachedSegment(RefObject v) {
+        return v instanceof VmBuffer b ? b.segment() : MemorySegment.NULL;
+    }
+
+    /** The bytes of {@link #cachedSegment} a store may write: {@code readable}, or 0 unless {@code v} is mutable. */
+    static long writableBytes(RefObject v, long readable) {
+        return v instanceof VmBuffer b && b.isMutable() ? readable : 0;
     }
 
     // Inline-op helpers (exactly the interpreter's and ExtF32/ExtF64's formulas).

@@ -1,5 +1,6 @@
 package dev.ortho.vm.bytecode;
 
+import static dev.ortho.vm.bytecode.Interpreter.MOVE_BIT;
 import static dev.ortho.vm.bytecode.Interpreter.REF_MASK;
 import static dev.ortho.vm.bytecode.Interpreter.TYPE_BIT;
 
@@ -75,9 +76,13 @@ final class Compiler {
                   int classBytes) {
     }
 
-    /** One decoded instruction; {@code acc} holds, parallel to {@code ops}, its i32-bank register accesses. */
+    /**
+     * One decoded instruction; {@code acc} holds, parallel to {@code ops}, its i32-bank register
+     * accesses; {@code writeRef} the ref registers it may write or clear (results, branch
+     * destinations, operands passed with the move bit).
+     */
     record Insn(int pc, int next, int opcode, int extOpcode, List<Object> ops, BitSet touch32,
-                BitSet touchRef, Acc[][] acc) {
+                BitSet touchRef, Acc[][] acc, BitSet writeRef) {
         /** The access of the REGISTER operand at {@code ops} index {@code k}. */
         Acc a(int k) {
             return acc[k][0];
@@ -417,7 +422,8 @@ final class Compiler {
             int extOpcode = -1;
             OpDescriptor d;
             if (opcode == CoreOps.BLOCK) {
-                out.add(new Insn(start, pc, opcode, -1, List.of(), new BitSet(), new BitSet(), new Acc[0][]));
+                out.add(new Insn(start, pc, opcode, -1, List.of(), new BitSet(), new BitSet(), new Acc[0][],
+                        new BitSet()));
                 continue;
             }
             if (opcode >= 0xE0) {
@@ -431,6 +437,7 @@ final class Compiler {
             List<Acc[]> acc = new ArrayList<>();
             BitSet t32 = new BitSet();
             BitSet tRef = new BitSet();
+            BitSet wRef = new BitSet();
             int tableSize = 0;
             for (OperandSpec o : d.operands()) {
                 switch (o.kind()) {
@@ -440,6 +447,9 @@ final class Compiler {
                         ops.add(reg);
                         touch(f, reg, o.type(), t32, tRef);
                         acc.add(new Acc[] {access(f, ids, reg, o.type(), o.write())});
+                        if (isRef(reg, o.type()) && (o.write() || (reg & MOVE_BIT) != 0)) {
+                            wRef.set(reg & REF_MASK);
+                        }
                     }
                     case CONST_I16 -> {
                         tableSize = Interpreter.u16(c, base + pc);
@@ -466,7 +476,7 @@ final class Compiler {
                     }
                     case BRANCH_OPERANDS -> {
                         pc += pc & 1;
-                        pc = remapList(f, ids, c, base, pc, ops, acc, t32, tRef);
+                        pc = remapList(f, ids, c, base, pc, ops, acc, t32, tRef, wRef);
                     }
                     case BRANCH_TABLE_CASES -> {
                         for (int k = 0; k < tableSize; k++) {
@@ -474,7 +484,7 @@ final class Compiler {
                             acc.add(null);
                             pc += 4;
                             pc += pc & 1;
-                            pc = remapList(f, ids, c, base, pc, ops, acc, t32, tRef);
+                            pc = remapList(f, ids, c, base, pc, ops, acc, t32, tRef, wRef);
                         }
                     }
                     case VARIADIC_OPERANDS, VARIADIC_RESULTS -> {
@@ -488,6 +498,13 @@ final class Compiler {
                             regs[i] = Interpreter.u16(c, base + pc + 2 + 2 * i);
                             if (!segments) {
                                 touch(f, regs[i], o.type(), t32, tRef);
+                                // Results are written; operands may be moved out of (a call's
+                                // argument passed with the move bit), discarded or released.
+                                boolean kept = o.kind() == OperandKind.VARIADIC_OPERANDS && opcode == CoreOps.CALL
+                                        && (regs[i] & MOVE_BIT) == 0;
+                                if (isRef(regs[i], o.type()) && !kept) {
+                                    wRef.set(regs[i] & REF_MASK);
+                                }
                                 String t = types != null && i < types.length() ? typeName(types.charAt(i))
                                         : opcode == CoreOps.TRACE || opcode == CoreOps.PRINT ? "ignored" : o.type();
                                 if (!t.equals("ignored")) {
@@ -501,7 +518,7 @@ final class Compiler {
                     }
                 }
             }
-            Insn insn = new Insn(start, pc, opcode, extOpcode, ops, t32, tRef, acc.toArray(new Acc[0][]));
+            Insn insn = new Insn(start, pc, opcode, extOpcode, ops, t32, tRef, acc.toArray(new Acc[0][]), wRef);
             String why = unsupported(f, insn);
             if (why != null) {
                 throw new IllegalStateException(String.format("%s at +%08X", why, start));
@@ -541,12 +558,15 @@ final class Compiler {
 
     /** Reads a branch operand list; a pair of consecutive 32-bit copies of an even register pair is one wide move. */
     private int remapList(int f, int[] ids, byte[] c, int base, int pc, List<Object> ops, List<Acc[]> acc,
-                          BitSet t32, BitSet tRef) {
+                          BitSet t32, BitSet tRef, BitSet wRef) {
         int n = Interpreter.u16(c, base + pc);
         int[] pairs = new int[2 * n];
         for (int i = 0; i < 2 * n; i++) {
             pairs[i] = Interpreter.u16(c, base + pc + 2 + 2 * i);
             touch(f, pairs[i], "i32", t32, tRef);
+            if ((pairs[i] & TYPE_BIT) != 0 && ((i & 1) != 0 || (pairs[i] & MOVE_BIT) != 0)) {
+                wRef.set(pairs[i] & REF_MASK); // a destination, or a source moved out of
+            }
         }
         Acc[] a = new Acc[2 * n];
         for (int i = 0; i < 2 * n; i += 2) {
@@ -594,10 +614,14 @@ final class Compiler {
         return new Acc(ids[0]++, reg, wide, t, write);
     }
 
-    private void touch(int f, int reg, String type, BitSet t32, BitSet tRef) {
-        boolean ref = type == null || type.equals("any") || type.equals("i32") && (reg & TYPE_BIT) != 0
+    /** True if operand {@code reg} of declared {@code type} names a ref register. */
+    private static boolean isRef(int reg, String type) {
+        return type == null || type.equals("any") || type.equals("i32") && (reg & TYPE_BIT) != 0
                 ? (reg & TYPE_BIT) != 0 : type.equals("ref");
-        if (ref) {
+    }
+
+    private void touch(int f, int reg, String type, BitSet t32, BitSet tRef) {
+        if (isRef(reg, type)) {
             tRef.set(reg & REF_MASK);
         } else {
             t32.set(reg);

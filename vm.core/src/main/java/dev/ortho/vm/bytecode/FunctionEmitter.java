@@ -77,6 +77,16 @@ final class FunctionEmitter {
     private Label returned;
     /** Marks the start of each instruction with its index as a line number ({@link MethodSplitter#measure}). */
     private final boolean markLines;
+    /** Per web of typed locals: its accesses in the whole function (null in the slot representation). */
+    private final int[] webAccesses;
+    /** Block pc -> instruction index, for the whole function. */
+    private final Map<Integer, Integer> blockIndex;
+    /** The loop-invariant buffer registers of the emitted instructions. */
+    private final BufferLoops loops;
+    /** Per loop header with caches (instruction index): the code that loads them, then falls into the block. */
+    private final Map<Integer, Label> loopEntries = new HashMap<>();
+    /** The instruction index of the block being emitted (or of the region's first instruction). */
+    private int block;
 
     FunctionEmitter(Compiler compiler, int f, CodeBuilder cb, RegisterWebs webs) {
         this(compiler, f, cb, webs, null, false);
@@ -100,7 +110,21 @@ final class FunctionEmitter {
         this.to = region == null ? insns.size() : region.to();
         String args = m.fnCconv[f].arguments().types();
         int slot = region == null ? MethodFrame.argumentLocals(args)[args.length()] : MethodSplitter.REGION_FIRST_LOCAL;
-        this.fr = new MethodFrame(m, f, cb, webs, slot);
+        this.blockIndex = region == null ? MethodSplitter.blockIndex(insns) : region.blockIndex();
+        this.loops = BufferLoops.of(m, insns, from, to, region == null ? new int[0] : region.entries(), blockIndex);
+        this.fr = new MethodFrame(m, f, cb, webs, slot, loops.caches.size());
+        this.webAccesses = webs == null ? null : new int[webs.count];
+        if (webs != null) {
+            for (Insn i : insns) {
+                for (Acc[] list : i.acc()) {
+                    for (Acc x : list == null ? new Acc[0] : list) {
+                        if (x != null) {
+                            webAccesses[webs.webOf[x.id()]]++;
+                        }
+                    }
+                }
+            }
+        }
         this.ints = new IntegerOpEmitter(fr);
         this.buffers = new BufferOpEmitter(fr);
         this.floats = new FloatOpEmitter(fr, buffers);
@@ -146,11 +170,24 @@ final class FunctionEmitter {
             returned = cb.newLabel();
             entrySwitch();
         }
+        block = from;
         for (int k = from; k < to; k++) {
             if (markLines) {
                 cb.lineNumber(k & 0xFFFF);
             }
+            if (insns.get(k).opcode() == CoreOps.BLOCK) {
+                block = k;
+                enterLoop(k);
+            }
+            buffers.useCache(loops.cacheOf(k));
+            Insn next = k + 1 < to ? insns.get(k + 1) : null;
+            if (fusable(insns.get(k), next)) {
+                fr.fuse(new Fused(insns.get(k), next));
+            }
             op(insns.get(k));
+            if (fr.fusedAndClear()) {
+                k++; // the vm.cond_br went out with the compare
+            }
         }
         if (markLines) {
             cb.lineNumber(to & 0xFFFF);
@@ -204,6 +241,9 @@ final class FunctionEmitter {
             cb.aload(MethodSplitter.REFS).loadConstant(k).aaload().astore(fr.r0 + k);
             cb.aload(MethodSplitter.REFS).loadConstant(k).aconst_null().aastore();
         }
+        for (int c = 0; c < fr.caches; c++) {
+            buffers.clearCache(c);
+        }
         cb.iconst_0().istore(fr.pcLocal);
         if (scratch) {
             cb.loadConstant(m.fnI32[f]).newarray(TypeKind.INT).astore(fr.rArray);
@@ -221,7 +261,9 @@ final class FunctionEmitter {
         List<SwitchCase> cases = new ArrayList<>();
         for (int e : entries) {
             if (e != from) {
-                cases.add(SwitchCase.of(e, blocks.get(insns.get(e).pc())));
+                // From outside every loop: through the loop's cache loads, if it has any.
+                cases.add(SwitchCase.of(e, loops.cachesAt(e).isEmpty() ? blocks.get(insns.get(e).pc())
+                        : loopEntry(e)));
             }
         }
         cb.iload(MethodSplitter.ENTRY);
@@ -320,6 +362,9 @@ final class FunctionEmitter {
         for (int k = usedRef.nextSetBit(0); k >= 0; k = usedRef.nextSetBit(k + 1)) {
             cb.aconst_null().astore(fr.r0 + k);
         }
+        for (int c = 0; c < fr.caches; c++) {
+            buffers.clearCache(c);
+        }
         cb.iconst_0().istore(fr.pcLocal);
         if (scratch) {
             cb.loadConstant(m.fnI32[f]).newarray(TypeKind.INT).astore(fr.rArray);
@@ -367,11 +412,105 @@ final class FunctionEmitter {
         }
     }
 
+    /**
+     * Binds the label of the code that loads the buffer caches of the loop headed by block
+     * {@code k} (if it has any) before the block: control that falls into the block from the
+     * previous one, or comes from outside the loop, runs it.
+     */
+    private void enterLoop(int k) {
+        List<Integer> caches = loops.cachesAt(k);
+        if (caches.isEmpty()) {
+            return;
+        }
+        cb.labelBinding(loopEntry(k));
+        for (int c : caches) {
+            buffers.loadCache(c, loops.caches.get(c).ref());
+        }
+    }
+
+    private Label loopEntry(int k) {
+        return loopEntries.computeIfAbsent(k, x -> cb.newLabel());
+    }
+
+    /** Where a jump from the current block to the block at instruction {@code k} goes. */
+    private Label target(int k) {
+        return loops.cachesAt(k).isEmpty() || loops.inLoop(k, block) ? blocks.get(insns.get(k).pc())
+                : loopEntry(k);
+    }
+
+    /**
+     * True if {@code i} is an integer or ref compare whose result only decides the
+     * {@code vm.cond_br} right after it ({@code next}): the two are emitted as one JVM
+     * compare-and-branch (the result is still stored, for any later reader).
+     */
+    private static boolean fusable(Insn i, Insn next) {
+        if (next == null || next.opcode() != CoreOps.COND_BRANCH) {
+            return false;
+        }
+        Acc result = resultOf(i);
+        Acc cond = next.a(0);
+        return result != null && cond != null && !result.wide() && !cond.wide() && result.slot() == cond.slot();
+    }
+
+    /** The result access of an integer or ref compare that {@link #fusable} accepts, else null. */
+    private static Acc resultOf(Insn i) {
+        return switch (i.opcode()) {
+            case CoreOps.CMP_EQI32, CoreOps.CMP_NEI32, CoreOps.CMP_LTI32_S, CoreOps.CMP_EQI64, CoreOps.CMP_NEI64,
+                 CoreOps.CMP_LTI64_S, CoreOps.CMP_EQREF, CoreOps.CMP_NEREF -> i.a(2);
+            case CoreOps.CMP_NZI32, CoreOps.CMP_NZI64, CoreOps.CMP_NZREF -> i.a(1);
+            default -> null;
+        };
+    }
+
+    /** The {@code vm.cond_br} {@code br} fused with the compare {@code cmp} right before it. */
+    private final class Fused implements MethodFrame.FusedBranch {
+        private final Insn cmp;
+        private final Insn br;
+
+        Fused(Insn cmp, Insn br) {
+            this.cmp = cmp;
+            this.br = br;
+        }
+
+        @Override
+        public boolean resultDead() {
+            // Typed locals: the compare's web holds just its write and the branch's read.
+            return fr.webs != null && webAccesses[fr.webs.webOf[br.a(0).id()]] == 2
+                    && fr.webs.webOf[br.a(0).id()] == fr.webs.webOf[resultOf(cmp).id()];
+        }
+
+        @Override
+        public void before() {
+            fr.setPc(br.pc());
+        }
+
+        @Override
+        public Label direct(boolean taken) {
+            int target = (Integer) br.ops().get(taken ? 1 : 3);
+            int[] pairs = (int[]) br.ops().get(taken ? 2 : 4);
+            Integer index = blockIndex.get(target);
+            if (pairs.length > 0 || index == null || index < from || index >= to) {
+                return null;
+            }
+            Label l = target(index);
+            return l == blocks.get(target) ? l : null;
+        }
+
+        @Override
+        public void path(boolean taken) {
+            if (taken) {
+                branchTo((Integer) br.ops().get(1), (int[]) br.ops().get(2), br.acc()[2]);
+            } else {
+                branchTo((Integer) br.ops().get(3), (int[]) br.ops().get(4), br.acc()[4]);
+            }
+        }
+    }
+
     private void branchTo(int target, int[] pairs, Acc[] acc) {
         remap(pairs, acc);
-        Label l = blocks.get(target);
+        Integer index = blockIndex.get(target);
+        Label l = index != null && index >= from && index < to ? target(index) : null;
         if (l == null && region != null) {
-            Integer index = region.blockIndex().get(target);
             l = index == null ? null : exit(index);
         }
         if (l == null) {

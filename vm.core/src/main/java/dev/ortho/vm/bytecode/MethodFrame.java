@@ -28,8 +28,10 @@ import java.lang.constant.MethodTypeDesc;
  * <p>Layout of the locals after the method's parameters: the pc of the current op (for traps),
  * the scratch register arrays of ops run by the interpreter's helpers, five temporaries, then the
  * i32 bank (one local per web of {@link RegisterWebs}, typed {@code int float long double}, or
- * one {@code int} per register in the slot representation) and one {@code RefObject} local per
- * ref register. A 64-bit register of the slot representation is the interpreter's aligned pair.
+ * one {@code int} per register in the slot representation), one {@code RefObject} local per
+ * ref register, then per {@link BufferLoops} cache a {@code MemorySegment} and two {@code long}s
+ * (readable and writable bytes). A 64-bit register of the slot representation is the
+ * interpreter's aligned pair.
  */
 final class MethodFrame {
     final CodeBuilder cb;
@@ -45,6 +47,9 @@ final class MethodFrame {
     final int tmpOff;
     final int i0;
     final int r0;
+    /** The first {@link BufferLoops} cache local (segment, readable bytes, writable bytes; five slots each). */
+    final int cache0;
+    final int caches;
     /** Typed webs, or null for the slot representation. */
     final RegisterWebs webs;
     final int[] webLocal;
@@ -64,8 +69,11 @@ final class MethodFrame {
         return out;
     }
 
-    /** Lays out function {@code f}'s frame in {@code cb}'s locals from local {@code firstLocal} on. */
-    MethodFrame(BytecodeModule m, int f, CodeBuilder cb, RegisterWebs webs, int firstLocal) {
+    /**
+     * Lays out function {@code f}'s frame in {@code cb}'s locals from local {@code firstLocal} on,
+     * with {@code caches} buffer caches.
+     */
+    MethodFrame(BytecodeModule m, int f, CodeBuilder cb, RegisterWebs webs, int firstLocal, int caches) {
         this.m = m;
         this.f = f;
         this.cb = cb;
@@ -93,7 +101,9 @@ final class MethodFrame {
             }
         }
         this.r0 = slot;
-        if (r0 + m.fnRef[f] > 65000) {
+        this.cache0 = r0 + m.fnRef[f];
+        this.caches = caches;
+        if (cache0 + 5 * caches > 65000) {
             throw new Compiler.MethodTooLarge(f, "too many registers for JVM locals", true);
         }
     }
@@ -183,6 +193,21 @@ final class MethodFrame {
         return r0 + (reg & REF_MASK);
     }
 
+    /** The {@code MemorySegment} local of buffer cache {@code c}. */
+    int cacheSegment(int c) {
+        return cache0 + 5 * c;
+    }
+
+    /** The {@code long} local of cache {@code c}'s readable bytes (0: every access takes the checked path). */
+    int cacheReadable(int c) {
+        return cache0 + 5 * c + 1;
+    }
+
+    /** The {@code long} local of cache {@code c}'s writable bytes (0 for a read-only buffer). */
+    int cacheWritable(int c) {
+        return cache0 + 5 * c + 3;
+    }
+
     /** [v] -> ref register d (the old value released after the store). */
     void assignRef(int d) {
         cb.aload(ref(d)).swap().astore(ref(d));
@@ -217,8 +242,109 @@ final class MethodFrame {
         cb.loadConstant(pc).istore(pcLocal);
     }
 
+    /** A {@code vm.cond_br} that reads the result of the compare being emitted ({@link #fuse}). */
+    interface FusedBranch {
+        /** True if nothing reads the compare's result after the branch: it is not stored. */
+        boolean resultDead();
+
+        /** Code both ways share, emitted before the jump (the compare's operands are on the stack). */
+        void before();
+
+        /** The label one way goes to with no code of its own (true: the taken successor), or null. */
+        Label direct(boolean taken);
+
+        /** Emits one way on (true: the taken successor). */
+        void path(boolean taken);
+    }
+
+    private FusedBranch fused;
+    private boolean fusedDone;
+
+    /**
+     * Makes the next {@link #bool} branch on its condition directly and continue with
+     * {@code branch}'s ways, so a loop's exit test is one JVM compare-and-branch that C2
+     * recognizes (a back edge with no code of its own is the conditional jump itself, as javac
+     * emits a do-while loop), not a materialized boolean tested again.
+     */
+    void fuse(FusedBranch branch) {
+        fused = branch;
+        fusedDone = false;
+    }
+
+    /** True if the compare emitted since {@link #fuse} took the branch's ways; clears the request. */
+    boolean fusedAndClear() {
+        boolean done = fusedDone;
+        fused = null;
+        fusedDone = false;
+        return done;
+    }
+
+    private static Opcode negate(Opcode op) {
+        return switch (op) {
+            case IFEQ -> Opcode.IFNE;
+            case IFNE -> Opcode.IFEQ;
+            case IFLT -> Opcode.IFGE;
+            case IFGE -> Opcode.IFLT;
+            case IFGT -> Opcode.IFLE;
+            case IFLE -> Opcode.IFGT;
+            case IF_ICMPEQ -> Opcode.IF_ICMPNE;
+            case IF_ICMPNE -> Opcode.IF_ICMPEQ;
+            case IF_ICMPLT -> Opcode.IF_ICMPGE;
+            case IF_ICMPGE -> Opcode.IF_ICMPLT;
+            case IF_ICMPGT -> Opcode.IF_ICMPLE;
+            case IF_ICMPLE -> Opcode.IF_ICMPGT;
+            case IF_ACMPEQ -> Opcode.IF_ACMPNE;
+            case IF_ACMPNE -> Opcode.IF_ACMPEQ;
+            case IFNULL -> Opcode.IFNONNULL;
+            case IFNONNULL -> Opcode.IFNULL;
+            default -> throw new IllegalArgumentException("not a conditional jump: " + op);
+        };
+    }
+
+    /** The fused form of {@link #bool}: jump on the condition straight to the branch's ways. */
+    private void fusedBool(FusedBranch f, Opcode ifTrue, Acc res) {
+        boolean dead = f.resultDead();
+        f.before();
+        Label taken = dead ? f.direct(true) : null;
+        Label other = dead ? f.direct(false) : null;
+        if (taken != null) {
+            cb.branch(ifTrue, taken);
+            if (other != null) {
+                cb.goto_(other);
+            } else {
+                f.path(false);
+            }
+            return;
+        }
+        if (other != null) {
+            cb.branch(negate(ifTrue), other);
+            f.path(true);
+            return;
+        }
+        Label t = cb.newLabel();
+        cb.branch(ifTrue, t);
+        if (!dead) {
+            cb.iconst_0();
+            st(res, 'i');
+        }
+        f.path(false);
+        cb.labelBinding(t);
+        if (!dead) {
+            cb.iconst_1();
+            st(res, 'i');
+        }
+        f.path(true);
+    }
+
     /** [condition operands] -> 0/1 into the i32 access {@code res}, for a compare-and-branch opcode. */
     void bool(Opcode ifTrue, Acc res) {
+        if (fused != null) {
+            FusedBranch f = fused;
+            fused = null;
+            fusedDone = true;
+            fusedBool(f, ifTrue, res);
+            return;
+        }
         Label t = cb.newLabel();
         Label e = cb.newLabel();
         cb.branch(ifTrue, t);

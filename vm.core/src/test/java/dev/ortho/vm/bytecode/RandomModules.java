@@ -253,7 +253,7 @@ public final class RandomModules {
                 continue;
             }
             int next = r.nextInt(k + 1, blocks + 1);
-            switch (r.nextInt(6)) {
+            switch (r.nextInt(7)) {
                 case 0 -> {
                     if (r.nextBoolean()) {
                         b.append("  vm.br ^bb").append(next).append("(").append(i32(r)).append("->")
@@ -283,11 +283,61 @@ public final class RandomModules {
                     b.append("  vm.cond_br %i4, ^bb").append(next).append("(), ^bb").append(blocks + 1)
                             .append("()\n");
                 }
+                case 6 -> countedLoop(b, r, n, f, k, next);
                 default -> b.append("  vm.br ^bb").append(next).append("()\n");
             }
         }
         b.append("^bb").append(blocks + 1).append(":\n  %i5 = vm.const.i32 ").append(r.nextInt(1, 17))
                 .append("\n  vm.fail %i5, \"fuzz failure ").append(f).append("\"\n}\n\n");
+    }
+
+    /**
+     * A counted loop over the buffer, the shape the compiler keeps a loop-invariant buffer's
+     * segment and bounds in locals for and fuses the exit test with its branch: an i64 index from
+     * a start (-1 sometimes: a trap in the first iteration) up to a limit that may run past the
+     * 64-byte buffer (a trap at that iteration, after the stores of the earlier ones), element
+     * loads and stores through {@code %r0} or {@code %r1} (null, or {@code %r0} itself: aliasing),
+     * sometimes {@code %r1} cleared inside the loop (then it is not loop-invariant), random ops,
+     * and a back edge that moves a register (not a plain jump) now and then.
+     */
+    private static void countedLoop(StringBuilder b, Choices r, int n, int f, int k, int next) {
+        b.append("  %i18:19 = vm.const.i64 ").append(r.nextInt(8) == 0 ? -1 : r.nextInt(0, 4)).append('\n');
+        b.append("  %i20:21 = vm.const.i64 ").append(r.nextInt(4, 21)).append('\n');
+        b.append("  %i22:23 = vm.const.i64 1\n");
+        b.append("  vm.br ^lp").append(k).append("()\n");
+        b.append("^lp").append(k).append(":\n");
+        int body = r.nextInt(1, 5);
+        for (int o = 0; o < body; o++) {
+            String buf = r.nextInt(4) == 0 ? "%r1" : "%r0";
+            String d = "%i" + r.nextInt(2, 6);
+            switch (r.nextInt(9)) {
+                case 0 -> b.append("  ").append(d).append(" = vm.buffer.load.i32 ").append(buf)
+                        .append(", %i18:19\n  %i2 = vm.add.i32 %i2, ").append(d).append('\n');
+                case 1 -> b.append("  vm.buffer.store.i32 ").append(i32(r)).append(", ").append(buf)
+                        .append(", %i18:19\n");
+                case 2 -> b.append("  %i12 = vm.buffer.load.f32 ").append(buf)
+                        .append(", %i18:19\n  %i13 = vm.add.f32 %i13, %i12\n");
+                case 3 -> b.append("  vm.buffer.store.f32 ").append(f32(r)).append(", ").append(buf)
+                        .append(", %i18:19\n");
+                case 4 -> b.append("  ").append(i64(r)).append(" = vm.buffer.load.i64 ").append(buf)
+                        .append(", %i18:19\n");
+                case 5 -> b.append("  vm.buffer.store.i8 ").append(i32(r)).append(", ").append(buf)
+                        .append(", %i18:19\n");
+                case 6 -> {
+                    if (r.nextBoolean()) {
+                        b.append("  %r1 = vm.const.ref.zero\n");
+                    } else {
+                        b.append("  %r1 = vm.assign.ref %r0\n");
+                    }
+                }
+                default -> op(b, r, n, f);
+            }
+        }
+        b.append("  %i18:19 = vm.add.i64 %i18:19, %i22:23\n");
+        b.append("  %i4 = vm.").append(r.nextInt(4) == 0 ? "cmp.ne.i64" : "cmp.lt.i64.s")
+                .append(" %i18:19, %i20:21\n");
+        b.append("  vm.cond_br %i4, ^lp").append(k).append(r.nextInt(4) == 0 ? "(%i6->%i5)" : "()")
+                .append(", ^bb").append(next).append("()\n");
     }
 
     private static void op(StringBuilder b, Choices r, int n, int f) {
