@@ -43,6 +43,25 @@ public final class Recording {
         this.retained = List.copyOf(retained);
     }
 
+    private Recording(int mode, int categories, int bindingCapacity, int bindingCount,
+            List<RecordedCommand> commands, List<Resource> retained, boolean trusted) {
+        this.mode = mode;
+        this.categories = categories;
+        this.bindingCapacity = bindingCapacity;
+        this.bindingCount = bindingCount;
+        this.commands = commands;
+        this.retained = retained;
+    }
+
+    /**
+     * A recorder's recording, without copying: {@code commands} and {@code retained} are
+     * unmodifiable views of lists the recorder no longer changes, and the count is in range.
+     */
+    static Recording of(int mode, int categories, int bindingCapacity, int bindingCount,
+            List<RecordedCommand> commands, List<Resource> retained) {
+        return new Recording(mode, categories, bindingCapacity, bindingCount, commands, retained, true);
+    }
+
     /** {@link CommandBufferMode} bits. */
     public int mode() {
         return mode;
