@@ -15,6 +15,7 @@ import dev.ortho.hal.Resource;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -57,6 +58,8 @@ public final class CommandRecorder {
     private final boolean retain;
     private final List<RecordedCommand> commands = new ArrayList<>();
     private final List<Resource> retained = new ArrayList<>();
+    /** Set once by {@link #releaseRetained} (under the {@link #retained} monitor). */
+    private boolean retainedReleased;
     private final AtomicBoolean submitted = new AtomicBoolean();
     private volatile State state = State.INITIAL; // volatile: recorded on one thread, submitted from others
     private volatile Recording recording; // published by end()
@@ -188,7 +191,9 @@ public final class CommandRecorder {
                     + " (expected 0): close every beginDebugGroup with endDebugGroup");
         }
         requireState("end");
-        Recording done = new Recording(mode, categories, bindingCapacity, bindingCount, commands, retained);
+        // not copied: neither list changes once the state is ENDED (releaseRetained keeps its list)
+        Recording done = Recording.of(mode, categories, bindingCapacity, bindingCount,
+                Collections.unmodifiableList(commands), Collections.unmodifiableList(retained));
         recording = done;
         state = State.ENDED; // volatile write: publishes the recording to submitters
         return done;
@@ -448,13 +453,14 @@ public final class CommandRecorder {
      * idempotent.
      */
     public void releaseRetained() {
-        List<Resource> held;
         synchronized (retained) {
-            held = new ArrayList<>(retained);
-            retained.clear();
+            if (retainedReleased) {
+                return;
+            }
+            retainedReleased = true;
         }
-        for (Resource resource : held) {
-            resource.release();
+        for (int i = 0; i < retained.size(); i++) { // no copy: nothing is retained after the last release
+            retained.get(i).release();
         }
     }
 

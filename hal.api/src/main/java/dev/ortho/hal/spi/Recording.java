@@ -31,16 +31,37 @@ public final class Recording {
      */
     public Recording(int mode, int categories, int bindingCapacity, int bindingCount,
             List<RecordedCommand> commands, List<Resource> retained) {
-        if (bindingCount < 0 || bindingCount > Math.max(bindingCapacity, 0)) {
-            throw new StatusException(StatusCode.OUT_OF_RANGE, "recording binding count " + bindingCount
-                    + " is outside [0, " + bindingCapacity + "] (the binding capacity)");
-        }
+        this(mode, categories, bindingCapacity, checkCount(bindingCount, bindingCapacity), List.copyOf(commands),
+                List.copyOf(retained), true);
+    }
+
+    /** {@code commands} and {@code retained} are kept as given: immutable, or views no one changes. */
+    private Recording(int mode, int categories, int bindingCapacity, int bindingCount,
+            List<RecordedCommand> commands, List<Resource> retained, boolean kept) {
         this.mode = mode;
         this.categories = categories;
         this.bindingCapacity = bindingCapacity;
         this.bindingCount = bindingCount;
-        this.commands = List.copyOf(commands);
-        this.retained = List.copyOf(retained);
+        this.commands = commands;
+        this.retained = retained;
+    }
+
+    private static int checkCount(int bindingCount, int bindingCapacity) {
+        if (bindingCount < 0 || bindingCount > Math.max(bindingCapacity, 0)) {
+            throw new StatusException(StatusCode.OUT_OF_RANGE, "recording binding count " + bindingCount
+                    + " is outside [0, " + bindingCapacity + "] (the binding capacity)");
+        }
+        return bindingCount;
+    }
+
+    /**
+     * A recorder's recording, without copying: {@code commands} and {@code retained} are
+     * unmodifiable views of lists the recorder no longer changes (it is ENDED), and the count is
+     * in range.
+     */
+    static Recording of(int mode, int categories, int bindingCapacity, int bindingCount,
+            List<RecordedCommand> commands, List<Resource> retained) {
+        return new Recording(mode, categories, bindingCapacity, bindingCount, commands, retained, true);
     }
 
     /** {@link CommandBufferMode} bits. */

@@ -9,15 +9,18 @@ import dev.ortho.hal.cpu.internal.heap.HeapBuffer;
 import dev.ortho.hal.cpu.internal.heap.Ranges;
 import dev.ortho.hal.cpu.kernel.DispatchState;
 import dev.ortho.hal.cpu.kernel.Kernel;
+import dev.ortho.hal.cpu.kernel.KernelFunction;
 import dev.ortho.hal.cpu.kernel.WorkgroupState;
+import dev.ortho.hal.spi.RecordedCommand;
 import java.lang.foreign.MemorySegment;
 import java.util.Arrays;
 import java.util.BitSet;
+import java.util.List;
 
 /**
- * The tile engine of the local CPU devices: the one interpreter of {@link Command}s. It runs a
- * {@link BlockProgram} (a command buffer submission, with its binding table) or one queued
- * command region by region; within a region every command is a run of <em>tiles</em> — the
+ * The tile engine of the local CPU devices: the one interpreter of the {@link RecordedCommand}s
+ * they checked ({@link LocalCommands}). It runs a {@link BlockProgram} (a command buffer's
+ * recording, with a submission's binding table) or one queued command region by region; within a region every command is a run of <em>tiles</em> — the
  * workgroups of a dispatch, the {@value #TRANSFER_CHUNK}-byte chunks of a fill or copy, the one
  * tile of an update — numbered from 0 across the region's commands.
  *
@@ -31,7 +34,10 @@ import java.util.BitSet;
  * <p>Recycled: {@link #load} grows the per-command arrays to the largest program seen, and
  * {@link #clear} drops the references of the last submission; nothing is allocated per tile, and
  * on the steady path nothing per submission (dispatch states come from the program's cache while
- * the buffers they were built from are still bound, see {@link DispatchCacheEntry}).
+ * the buffers they were built from are still bound, see {@link DispatchCacheEntry}). What a
+ * dispatch needs besides its recorded operands (the function, looked up in its executable, and
+ * the constants as 32-bit values) is resolved when its state is built, into the engine's
+ * per-command arrays, not kept per command.
  *
  * <p>Thread-safety: {@code load}, {@code prepare} and {@code clear} are for one thread at a time,
  * which must publish the prepared region (a release store the workers acquire) before other
@@ -45,17 +51,20 @@ public final class CommandExecutor {
     private static final long[] NO_LONGS = {};
     private static final DispatchState[] NO_STATES = {};
     private static final MemorySegment[] NO_SEGMENTS = {};
+    private static final KernelFunction[] NO_FUNCTIONS = {};
 
     private final int workers;
     /** The program run, or null when running {@link #single}. */
     private BlockProgram program;
     /** The one command of a queued operation (program null). */
-    private Command single;
+    private RecordedCommand single;
     private BindingTable table;
     /** Per command: one past its last tile, counted from its region's first tile. */
     private long[] tileEnd = NO_LONGS;
     private DispatchState[] states = NO_STATES;
     private long[] localBytes = NO_LONGS;
+    /** Dispatches only: the function, looked up when the command is prepared. */
+    private KernelFunction[] functions = NO_FUNCTIONS;
     private MemorySegment[] targets = NO_SEGMENTS;
     private MemorySegment[] sources = NO_SEGMENTS;
     /**
@@ -75,12 +84,13 @@ public final class CommandExecutor {
      * Loads a submission: either {@code program} with its binding {@code table} (null if it uses
      * no slot) or {@code single}. Does no checking; {@link #prepare} does.
      */
-    public void load(BlockProgram program, Command single, BindingTable table) {
+    public void load(BlockProgram program, RecordedCommand single, BindingTable table) {
         int commands = program == null ? 1 : program.commandCount();
         if (tileEnd.length < commands) { // grows to the largest program, then reused
             tileEnd = new long[commands];
             states = new DispatchState[commands];
             localBytes = new long[commands];
+            functions = new KernelFunction[commands];
             targets = new MemorySegment[commands];
             sources = new MemorySegment[commands];
             targetOffsets = new long[commands];
@@ -95,6 +105,7 @@ public final class CommandExecutor {
     public void clear() {
         int commands = program == null ? 1 : program.commandCount();
         Arrays.fill(states, 0, Math.min(commands, states.length), null);
+        Arrays.fill(functions, 0, Math.min(commands, functions.length), null);
         Arrays.fill(targets, 0, Math.min(commands, targets.length), null);
         Arrays.fill(sources, 0, Math.min(commands, sources.length), null);
         program = null;
@@ -108,8 +119,13 @@ public final class CommandExecutor {
     }
 
     /** Command {@code k} of the loaded submission. */
-    public Command command(int k) {
+    public RecordedCommand command(int k) {
         return program == null ? single : program.command(k);
+    }
+
+    /** Whether command {@code k} of the loaded submission has tiles to run (see {@link LocalCommands}). */
+    public boolean runs(int k) {
+        return LocalCommands.runs(command(k));
     }
 
     /** Index of region {@code r}'s first command. */
@@ -149,7 +165,9 @@ public final class CommandExecutor {
 
     private long prepareCommand(int k) {
         switch (command(k)) {
-            case Command.Dispatch d -> {
+            case RecordedCommand.Dispatch d -> {
+                KernelFunction function = LocalCommands.function(d);
+                functions[k] = function;
                 DispatchState state = null;
                 if (program != null && program.cachesDispatch(k)
                         && program.dispatchCache(k) instanceof DispatchCacheEntry cached
@@ -157,34 +175,35 @@ public final class CommandExecutor {
                     state = cached.state();
                 }
                 if (state == null) {
-                    BufferRef[] refs = d.bindings();
-                    MemorySegment[] bindings = new MemorySegment[refs.length];
-                    for (int i = 0; i < refs.length; i++) {
-                        bindings[i] = resolve(refs[i], "dispatch binding " + i);
+                    List<BufferRef> refs = d.bindings();
+                    MemorySegment[] bindings = new MemorySegment[refs.size()];
+                    for (int i = 0; i < bindings.length; i++) {
+                        bindings[i] = resolve(refs.get(i), "dispatch binding " + i);
                     }
-                    MemorySegment count = d.countRef() == null ? null
-                            : resolve(d.countRef(), "dispatch workgroup count");
-                    state = DispatchRunner.state(d.function(), d.config(), d.constants(), bindings, count, workers);
+                    BufferRef countRef = LocalCommands.countRef(d);
+                    MemorySegment count = countRef == null ? null : resolve(countRef, "dispatch workgroup count");
+                    state = DispatchRunner.state(function, d.config(), LocalCommands.constants(d), bindings, count,
+                            workers);
                     if (program != null && program.cachesDispatch(k)) {
                         program.setDispatchCache(k, DispatchCacheEntry.of(d, table, workers, state));
                     }
                 }
                 states[k] = state;
-                localBytes[k] = DispatchRunner.localBytes(d.function(), d.config());
+                localBytes[k] = DispatchRunner.localBytes(function, d.config());
                 long tiles = (long) state.workgroupCountX() * state.workgroupCountY();
                 if (state.workgroupCountZ() != 0 && tiles > MAX_COMMAND_TILES / state.workgroupCountZ()) {
-                    throw new StatusException(StatusCode.OUT_OF_RANGE, "dispatch '" + d.function().info().name()
+                    throw new StatusException(StatusCode.OUT_OF_RANGE, "dispatch '" + function.info().name()
                             + "' has more than " + MAX_COMMAND_TILES + " workgroups");
                 }
                 return tiles * state.workgroupCountZ();
             }
-            case Command.Fill f -> {
+            case RecordedCommand.Fill f -> {
                 long length = resolveFill(k, f.target(), "fill target");
                 Ranges.checkPattern(f.target().offset(), length, f.patternLength());
                 targetLengths[k] = length;
                 return chunks(length);
             }
-            case Command.Copy c -> {
+            case RecordedCommand.Copy c -> {
                 MemorySegment source = resolve(c.source(), "copy source");
                 MemorySegment target = resolve(c.target(), "copy target");
                 if (source.byteSize() != target.byteSize()) {
@@ -198,9 +217,12 @@ public final class CommandExecutor {
                 targets[k] = target;
                 return chunks(source.byteSize());
             }
-            case Command.Update u -> {
+            case RecordedCommand.Update u -> {
                 targets[k] = resolve(u.target(), "update target");
                 return u.data().length == 0 ? 0 : 1;
+            }
+            default -> {
+                return 0; // barriers, events, debug groups and advice have no tiles
             }
         }
     }
@@ -209,9 +231,9 @@ public final class CommandExecutor {
      * INVALID_ARGUMENT for a copy whose resolved ranges share memory, as memcpy (and IREE)
      * refuse: naming both ranges and, for indirect references, their slots.
      */
-    private static StatusException overlap(Command.Copy copy, long length) {
+    private static StatusException overlap(RecordedCommand.Copy copy, long length) {
         if (!copy.source().isIndirect() && !copy.target().isIndirect()) {
-            return Command.overlap(copy.source().offset(), copy.target().offset(), length);
+            return LocalCommands.overlap(copy.source().offset(), copy.target().offset(), length);
         }
         return new StatusException(StatusCode.INVALID_ARGUMENT, "copy source " + describe(copy.source(), length)
                 + " and target " + describe(copy.target(), length) + " overlap within the same allocation");
@@ -286,9 +308,10 @@ public final class CommandExecutor {
 
     private void runCommandTiles(int k, long from, long to, WorkgroupScratch worker) {
         switch (command(k)) {
-            case Command.Dispatch d -> {
+            case RecordedCommand.Dispatch d -> {
                 DispatchState state = states[k];
-                Kernel kernel = d.function().kernel();
+                KernelFunction function = functions[k];
+                Kernel kernel = function.kernel();
                 WorkgroupState workgroup = worker.workgroup(localBytes[k]);
                 long countX = state.workgroupCountX();
                 long countY = state.workgroupCountY();
@@ -301,21 +324,13 @@ public final class CommandExecutor {
                     try {
                         kernel.run(state, workgroup);
                     } catch (RuntimeException e) {
-                        throw DispatchRunner.kernelFailure(e, d.function().info().name(), x, y, z);
+                        throw DispatchRunner.kernelFailure(e, function.info().name(), x, y, z);
                     }
                 }
             }
-            case Command.Fill f -> {
-                MemorySegment memory = targets[k];
-                long start = targetOffsets[k];
-                long total = targetLengths[k];
-                for (long tile = from; tile < to; tile++) {
-                    long offset = tile * TRANSFER_CHUNK;
-                    Ranges.fill(memory, start + offset, Math.min(TRANSFER_CHUNK, total - offset), f.pattern(),
-                            f.patternLength()); // no slice: a queue fill allocates no segment
-                }
-            }
-            case Command.Copy c -> {
+            case RecordedCommand.Fill f -> fillTiles(targets[k], targetOffsets[k], targetLengths[k], from, to,
+                    f.pattern(), f.patternLength());
+            case RecordedCommand.Copy c -> {
                 MemorySegment source = sources[k];
                 MemorySegment target = targets[k];
                 for (long tile = from; tile < to; tile++) {
@@ -324,9 +339,38 @@ public final class CommandExecutor {
                             Math.min(TRANSFER_CHUNK, source.byteSize() - offset));
                 }
             }
-            case Command.Update u -> MemorySegment.copy(MemorySegment.ofArray(u.data()), 0, targets[k], 0,
+            case RecordedCommand.Update u -> MemorySegment.copy(MemorySegment.ofArray(u.data()), 0, targets[k], 0,
                     u.data().length);
+            default -> { } // no tiles
         }
+    }
+
+    /** Fill tiles {@code [from, to)} of {@code total} bytes from {@code start} of root {@code memory}; no slice. */
+    private static void fillTiles(MemorySegment memory, long start, long total, long from, long to, int pattern,
+            int patternLength) {
+        for (long tile = from; tile < to; tile++) {
+            long offset = tile * TRANSFER_CHUNK;
+            Ranges.fill(memory, start + offset, Math.min(TRANSFER_CHUNK, total - offset), pattern, patternLength);
+        }
+    }
+
+    /**
+     * Runs a direct fill of {@code length} bytes (resolved) at {@code offset} of {@code target},
+     * checked by {@link LocalCommands#fillLength}, to its end on the calling thread: what
+     * {@link #runAll} does for a submission of just that fill, with the same checks and
+     * messages, but with no command, engine or segment (local-sync's queue fill).
+     *
+     * @throws StatusException FAILED_PRECONDITION if the target has no memory (deallocated, or
+     *     not committed)
+     */
+    public static void runFill(HeapBuffer target, long offset, long length, int pattern, int patternLength) {
+        MemorySegment memory;
+        try {
+            memory = target.rootMemory("fill target");
+        } catch (StatusException e) {
+            throw e.annotate("while preparing command 0 of the submission");
+        }
+        fillTiles(memory, target.byteOffset() + offset, length, 0, chunks(length), pattern, patternLength);
     }
 
     /**

@@ -5,6 +5,8 @@ import dev.ortho.hal.Buffer;
 import dev.ortho.hal.BufferRef;
 import dev.ortho.hal.cpu.internal.heap.HeapBuffer;
 import dev.ortho.hal.cpu.kernel.DispatchState;
+import dev.ortho.hal.spi.RecordedCommand;
+import java.util.List;
 
 /**
  * A {@link DispatchState} cached in a {@link BlockProgram} slot together with what it was built
@@ -38,14 +40,15 @@ final class DispatchCacheEntry {
     }
 
     /** The entry for {@code state}, just built for {@code dispatch} with {@code table}. */
-    static DispatchCacheEntry of(Command.Dispatch dispatch, BindingTable table, int workers, DispatchState state) {
-        BufferRef[] refs = dispatch.bindings();
-        Buffer[] buffers = new Buffer[refs.length];
-        long[] offsets = new long[refs.length];
-        long[] lengths = new long[refs.length];
-        for (int i = 0; i < refs.length; i++) {
-            if (refs[i].isIndirect()) {
-                int slot = refs[i].bufferSlot();
+    static DispatchCacheEntry of(RecordedCommand.Dispatch dispatch, BindingTable table, int workers,
+            DispatchState state) {
+        List<BufferRef> refs = dispatch.bindings();
+        Buffer[] buffers = new Buffer[refs.size()];
+        long[] offsets = new long[buffers.length];
+        long[] lengths = new long[buffers.length];
+        for (int i = 0; i < buffers.length; i++) {
+            if (refs.get(i).isIndirect()) {
+                int slot = refs.get(i).bufferSlot();
                 buffers[i] = table.buffer(slot);
                 offsets[i] = table.offset(slot);
                 lengths[i] = table.length(slot);
@@ -59,13 +62,13 @@ final class DispatchCacheEntry {
     }
 
     /** Whether {@link #state()} is valid for {@code dispatch} submitted with {@code table}. Allocation-free. */
-    boolean matches(Command.Dispatch dispatch, BindingTable table, int workers) {
+    boolean matches(RecordedCommand.Dispatch dispatch, BindingTable table, int workers) {
         if (workers != this.workers) {
             return false;
         }
-        BufferRef[] refs = dispatch.bindings();
-        for (int i = 0; i < refs.length; i++) {
-            BufferRef ref = refs[i];
+        List<BufferRef> refs = dispatch.bindings();
+        for (int i = 0; i < refs.size(); i++) {
+            BufferRef ref = refs.get(i);
             Buffer buffer;
             if (ref.isIndirect()) {
                 int slot = ref.bufferSlot();

@@ -14,30 +14,37 @@ import dev.ortho.hal.spi.RecordedCommand;
 import dev.ortho.hal.spi.Recording;
 import dev.ortho.hal.spi.RecordingCommandBuffer;
 import java.lang.foreign.MemorySegment;
-import java.util.ArrayList;
-import java.util.BitSet;
-import java.util.List;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 
 /**
  * A command buffer of a CPU device. The shared {@link CommandRecorder} owns the recording rules
- * (state, categories, debug groups, binding slots against the capacity, retention, submission);
- * this class adds the CPU checks of {@link Command} (direct buffer ranges, pattern sizes, the
- * dispatch's function, constants and bindings) and compiles each recorded command to its
- * execution form at once. The synchronous device executes the {@link Command}s inline in order
- * at submission; the asynchronous device runs the {@link BlockProgram} built by {@link #end()},
- * in which execution barriers and events split the commands into regions (commands of one region
- * may run concurrently).
+ * (state, categories, debug groups, binding slots against the capacity, retention, submission)
+ * and keeps the commands; this class adds the CPU checks of {@link LocalCommands} (direct buffer
+ * ranges, pattern sizes, the dispatch's function, constants and bindings) before each command is
+ * recorded. Each command is kept once, as the {@link RecordedCommand} in the recorder's
+ * {@link Recording}; the devices run that recording as a {@link BlockProgram} (built at the first
+ * submission, not copied), in which execution barriers and events split the commands into
+ * regions (commands of one region may run concurrently).
  *
  * <p>Buffers, executables and events referenced directly are retained until the last release
  * unless the mode is {@code UNRETAINED}. One thread records; a finished buffer may be submitted
  * from any thread.
  */
 public final class LocalCommandBuffer extends RecordingCommandBuffer {
-    private final List<Command> commands = new ArrayList<>();
-    /** Command indices where a barrier or event starts a new region. */
-    private final List<Integer> barriers = new ArrayList<>();
-    private volatile BlockProgram program; // built by end(); volatile: submitted from other threads
-    private final BitSet usedSlots = new BitSet();
+    private static final VarHandle PROGRAM;
+
+    static {
+        try {
+            PROGRAM = MethodHandles.lookup().findVarHandle(LocalCommandBuffer.class, "program", BlockProgram.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    /** Built from the recording at the first submission; one program per buffer (its dispatch cache). */
+    @SuppressWarnings("unused") // through PROGRAM
+    private volatile BlockProgram program;
 
     /**
      * Checks a CPU device's {@code createCommandBuffer} arguments ({@link CommandRecorder#checkCreate}):
@@ -52,14 +59,6 @@ public final class LocalCommandBuffer extends RecordingCommandBuffer {
         super(mode, categories, queueAffinity, bindingCapacity);
     }
 
-    @Override
-    public void end() {
-        BlockProgram built = BlockProgram.of(commands, barriers, usedSlots,
-                !CommandBufferMode.has(mode(), CommandBufferMode.UNRETAINED));
-        program = built; // before the recorder's state: a submitter that sees ENDED sees the program
-        super.end(); // the recorder checks the state and debug groups
-    }
-
     /** A fine-grained barrier splits regions like a full one (the block processor has no finer unit). */
     @Override
     public void executionBarrier(int sourceStages, int targetStages, int flags, MemoryBarrier[] memoryBarriers,
@@ -68,25 +67,22 @@ public final class LocalCommandBuffer extends RecordingCommandBuffer {
                 bufferBarriers);
         checkBarriers("commandBuffer", barrier.bufferBarriers());
         recorder().record(barrier);
-        barriers.add(commands.size());
     }
 
-    /** A direct reference's range ({@link Command#checkReference}). */
+    /** A direct reference's range ({@link LocalCommands#checkReference}). */
     @Override
     protected long checkBufferRef(BufferRef ref, String what) {
-        return Command.checkReference(ref, what);
+        return LocalCommands.checkReference(ref, what);
     }
 
     @Override
     public void signalEvent(Event event, int sourceStages) {
         recorder().record(new RecordedCommand.SignalEvent(event, sourceStages));
-        barriers.add(commands.size());
     }
 
     @Override
     public void resetEvent(Event event, int sourceStages) {
         recorder().record(new RecordedCommand.ResetEvent(event, sourceStages));
-        barriers.add(commands.size());
     }
 
     @Override
@@ -96,64 +92,54 @@ public final class LocalCommandBuffer extends RecordingCommandBuffer {
                 memoryBarriers, bufferBarriers);
         checkBarriers("commandBuffer", wait.bufferBarriers());
         recorder().record(wait);
-        barriers.add(commands.size());
     }
 
     @Override
     public void fillBuffer(BufferRef target, int pattern, int patternLength, int flags) {
         recorder().require("fillBuffer", CommandCategory.TRANSFER);
-        Command local = Command.fill(target, pattern, patternLength);
-        add(new RecordedCommand.Fill(target, pattern, patternLength, flags), local);
+        recorder().record(LocalCommands.fill(target, pattern, patternLength, flags));
     }
 
     @Override
     public void updateBuffer(MemorySegment source, BufferRef target, int flags) {
         recorder().require("updateBuffer", CommandCategory.TRANSFER);
-        Command.Update local = Command.update(source, target);
-        add(new RecordedCommand.Update(local.data(), local.target(), flags), local);
+        recorder().record(LocalCommands.update(source, target, flags));
     }
 
     @Override
     public void copyBuffer(BufferRef source, BufferRef target, int flags) {
         recorder().require("copyBuffer", CommandCategory.TRANSFER);
-        Command local = Command.copy(source, target);
-        add(new RecordedCommand.Copy(source, target, flags), local);
+        recorder().record(LocalCommands.copy(source, target, flags));
     }
 
     @Override
     public void dispatch(Executable executable, int function, DispatchConfig config, MemorySegment constants,
             BufferRef[] bindings, long flags) {
         recorder().require("dispatch", CommandCategory.DISPATCH);
-        Command local = Command.dispatch(executable, function, config, constants, bindings, flags);
-        add(CommandRecorder.dispatch(executable, function, config, constants, bindings, flags), local);
-    }
-
-    /** Records the checked command (slots, retention) and keeps its execution form. */
-    private void add(RecordedCommand recorded, Command local) {
-        recorder().record(recorded);
-        local.forEachSlot(usedSlots::set);
-        commands.add(local);
+        recorder().record(LocalCommands.dispatch(executable, function, config, constants, bindings, flags));
     }
 
     /**
-     * The block program for one submission.
+     * The block program for one submission (built from the recording by the first one).
      *
      * @throws StatusException FAILED_PRECONDITION if the buffer is not finished, or is one-shot
      *     and was submitted before
      */
     public BlockProgram programForSubmission() {
-        recorder().claimSubmission("device.queueExecute");
-        return program;
+        Recording recording = recorder().claimSubmission("device.queueExecute");
+        BlockProgram built = (BlockProgram) PROGRAM.getAcquire(this);
+        if (built == null) {
+            built = BlockProgram.of(recording, !CommandBufferMode.has(mode(), CommandBufferMode.UNRETAINED));
+            if (!PROGRAM.compareAndSet(this, null, built)) {
+                built = (BlockProgram) PROGRAM.getAcquire(this); // a racing submitter built it first
+            }
+        }
+        return built;
     }
 
     /** What was recorded, once ended (FAILED_PRECONDITION before). */
     public Recording recording() {
         return recorder().recording();
-    }
-
-    /** The binding-table slots the recorded commands use. */
-    public BitSet usedSlots() {
-        return usedSlots;
     }
 
     @Override

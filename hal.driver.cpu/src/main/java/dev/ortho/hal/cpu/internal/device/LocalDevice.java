@@ -20,9 +20,9 @@ import dev.ortho.hal.PoolParams;
 import dev.ortho.hal.Semaphore;
 import dev.ortho.hal.SemaphoreList;
 import dev.ortho.hal.cpu.internal.command.BlockProgram;
-import dev.ortho.hal.cpu.internal.command.Command;
 import dev.ortho.hal.cpu.internal.command.CommandExecutor;
 import dev.ortho.hal.cpu.internal.command.LocalCommandBuffer;
+import dev.ortho.hal.cpu.internal.command.LocalCommands;
 import dev.ortho.hal.cpu.internal.command.LocalEvent;
 import dev.ortho.hal.cpu.internal.executable.ExecutableLoaders;
 import dev.ortho.hal.cpu.internal.executable.LocalExecutableCache;
@@ -31,6 +31,7 @@ import dev.ortho.hal.cpu.internal.heap.HeapAllocator;
 import dev.ortho.hal.cpu.internal.heap.HeapBuffer;
 import dev.ortho.hal.frontier.SemaphoreScope;
 import dev.ortho.hal.spi.DeviceQueries;
+import dev.ortho.hal.spi.RecordedCommand;
 import dev.ortho.hal.spi.RefCount;
 import dev.ortho.hal.spi.TimelineSemaphore;
 import dev.ortho.vm.bytecode.ExecutionMode;
@@ -115,15 +116,22 @@ public abstract class LocalDevice implements Device {
     protected abstract void engineDealloca(int queue, SemaphoreList waits, SemaphoreList signals, HeapBuffer buffer);
 
     /**
-     * A checked fill, update or copy touching {@code bytes} bytes of {@code target} (and of
+     * A checked fill of {@code length} bytes (resolved) at {@code offset} of {@code target} on
+     * queue {@code queue}.
+     */
+    protected abstract void engineFill(int queue, SemaphoreList waits, SemaphoreList signals, HeapBuffer target,
+            long offset, long length, int pattern, int patternLength);
+
+    /**
+     * A checked update or copy touching {@code bytes} bytes of {@code target} (and of
      * {@code source}, null but for copies) on queue {@code queue}.
      */
-    protected abstract void engineTransfer(int queue, SemaphoreList waits, SemaphoreList signals, Command command,
-            long bytes, Buffer target, Buffer source);
+    protected abstract void engineTransfer(int queue, SemaphoreList waits, SemaphoreList signals,
+            RecordedCommand command, long bytes, Buffer target, Buffer source);
 
     /** A checked dispatch of {@code executable} with direct bindings on queue {@code queue}. */
     protected abstract void engineDispatch(int queue, SemaphoreList waits, SemaphoreList signals,
-            Command.Dispatch command, Executable executable);
+            RecordedCommand.Dispatch command, Executable executable);
 
     /**
      * A finished command buffer's {@code program} with a checked binding table (slot count,
@@ -267,16 +275,16 @@ public abstract class LocalDevice implements Device {
     public final void queueFill(long queueAffinity, SemaphoreList waits, SemaphoreList signals, Buffer target,
             long offset, long length, int pattern, int patternLength, long flags) {
         int queue = checkQueue("queueFill", queueAffinity, waits, signals);
-        Command command = Command.fill(BufferRef.of(target, offset, length), pattern, patternLength);
-        engineTransfer(queue, waits, signals, command,
-                HeapBuffer.cast(target, "fill target").checkRange("fill target", offset, length), target, null);
+        long bytes = LocalCommands.fillLength(target, offset, length, patternLength);
+        engineFill(queue, waits, signals, (HeapBuffer) target, offset, bytes, pattern, patternLength);
     }
 
     @Override
     public final void queueUpdate(long queueAffinity, SemaphoreList waits, SemaphoreList signals,
             MemorySegment source, Buffer target, long targetOffset, long flags) {
         int queue = checkQueue("queueUpdate", queueAffinity, waits, signals);
-        Command.Update command = Command.update(source, BufferRef.of(target, targetOffset, Buffer.WHOLE_BUFFER));
+        RecordedCommand.Update command = LocalCommands.update(source,
+                BufferRef.of(target, targetOffset, Buffer.WHOLE_BUFFER), 0);
         engineTransfer(queue, waits, signals, command, command.data().length, target, null);
     }
 
@@ -284,8 +292,8 @@ public abstract class LocalDevice implements Device {
     public final void queueCopy(long queueAffinity, SemaphoreList waits, SemaphoreList signals, Buffer source,
             long sourceOffset, Buffer target, long targetOffset, long length, long flags) {
         int queue = checkQueue("queueCopy", queueAffinity, waits, signals);
-        Command command = Command.copy(BufferRef.of(source, sourceOffset, length),
-                BufferRef.of(target, targetOffset, length));
+        RecordedCommand command = LocalCommands.copy(BufferRef.of(source, sourceOffset, length),
+                BufferRef.of(target, targetOffset, length), 0);
         engineTransfer(queue, waits, signals, command,
                 HeapBuffer.cast(source, "copy source").checkRange("copy source", sourceOffset, length), target, source);
     }
@@ -305,7 +313,7 @@ public abstract class LocalDevice implements Device {
             }
         }
         engineDispatch(queue, waits, signals,
-                Command.dispatch(executable, function, config, constants, bindings, flags), executable);
+                LocalCommands.dispatch(executable, function, config, constants, bindings, flags), executable);
     }
 
     /**
@@ -375,7 +383,7 @@ public abstract class LocalDevice implements Device {
      *
      * @throws StatusException the first command's failure
      */
-    protected final void runInline(BlockProgram program, Command single, BindingTable table) {
+    protected final void runInline(BlockProgram program, RecordedCommand single, BindingTable table) {
         CommandExecutor executor = spareExecutor.getAndSet(null);
         if (executor == null) {
             executor = new CommandExecutor(1);

@@ -14,7 +14,6 @@ import dev.ortho.hal.Pool;
 import dev.ortho.hal.PoolParams;
 import dev.ortho.hal.SemaphoreList;
 import dev.ortho.hal.cpu.internal.command.BlockProgram;
-import dev.ortho.hal.cpu.internal.command.Command;
 import dev.ortho.hal.cpu.internal.command.CommandExecutor;
 import dev.ortho.hal.cpu.internal.command.LocalCommandBuffer;
 import dev.ortho.hal.cpu.internal.device.LocalDevice;
@@ -22,6 +21,7 @@ import dev.ortho.hal.cpu.internal.executable.ExecutableLoaders;
 import dev.ortho.hal.cpu.internal.heap.BlockPool;
 import dev.ortho.hal.cpu.internal.heap.HeapAllocator;
 import dev.ortho.hal.cpu.internal.heap.HeapBuffer;
+import dev.ortho.hal.spi.RecordedCommand;
 import dev.ortho.vm.bytecode.ExecutionMode;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -137,14 +137,30 @@ public final class LocalSyncDevice extends LocalDevice {
         complete(waits, signals, () -> SyncPool.dealloca(buffer));
     }
 
+    /** Runs on the caller without a command object ({@link CommandExecutor#runFill}). */
     @Override
-    protected void engineTransfer(int queue, SemaphoreList waits, SemaphoreList signals, Command command,
+    protected void engineFill(int queue, SemaphoreList waits, SemaphoreList signals, HeapBuffer target, long offset,
+            long length, int pattern, int patternLength) {
+        StatusException failure = awaitWaits(waits);
+        if (failure == null) {
+            try {
+                CommandExecutor.runFill(target, offset, length, pattern, patternLength);
+            } catch (RuntimeException e) {
+                failure = asStatus(e, "queue operation");
+            }
+        }
+        finish(signals, failure);
+    }
+
+    @Override
+    protected void engineTransfer(int queue, SemaphoreList waits, SemaphoreList signals, RecordedCommand command,
             long bytes, Buffer target, Buffer source) {
         run(waits, signals, null, command, null);
     }
 
     @Override
-    protected void engineDispatch(int queue, SemaphoreList waits, SemaphoreList signals, Command.Dispatch command,
+    protected void engineDispatch(int queue, SemaphoreList waits, SemaphoreList signals,
+            RecordedCommand.Dispatch command,
             Executable executable) {
         run(waits, signals, null, command, null);
     }
@@ -197,7 +213,7 @@ public final class LocalSyncDevice extends LocalDevice {
     }
 
     /** As {@link #complete(SemaphoreList, SemaphoreList, Runnable)}, running recorded work inline. */
-    private void run(SemaphoreList waits, SemaphoreList signals, BlockProgram program, Command single,
+    private void run(SemaphoreList waits, SemaphoreList signals, BlockProgram program, RecordedCommand single,
             BindingTable table) {
         complete(waits, signals, null, program, single, table);
     }
@@ -208,7 +224,7 @@ public final class LocalSyncDevice extends LocalDevice {
      * the path of every transfer, dispatch and execute), then signals or fails the signals.
      */
     private void complete(SemaphoreList waits, SemaphoreList signals, Runnable operation, BlockProgram program,
-            Command single, BindingTable table) {
+            RecordedCommand single, BindingTable table) {
         StatusException failure = awaitWaits(waits);
         if (failure == null) {
             try {
@@ -221,6 +237,11 @@ public final class LocalSyncDevice extends LocalDevice {
                 failure = asStatus(e, "queue operation");
             }
         }
+        finish(signals, failure);
+    }
+
+    /** Fails the signals with {@code failure}, or signals them when it is null. */
+    private static void finish(SemaphoreList signals, StatusException failure) {
         if (failure != null) {
             signals.fail(failure);
         } else {

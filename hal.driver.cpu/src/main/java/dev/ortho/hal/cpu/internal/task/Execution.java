@@ -1,13 +1,13 @@
 package dev.ortho.hal.cpu.internal.task;
 
-import dev.ortho.hal.trace.HalTracing;
 import dev.ortho.base.StatusCode;
 import dev.ortho.base.StatusException;
 import dev.ortho.hal.BindingTable;
 import dev.ortho.hal.cpu.internal.command.BlockProgram;
-import dev.ortho.hal.cpu.internal.command.Command;
 import dev.ortho.hal.cpu.internal.command.CommandExecutor;
+import dev.ortho.hal.spi.RecordedCommand;
 import dev.ortho.hal.trace.DispatchTilesEvent;
+import dev.ortho.hal.trace.HalTracing;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 
@@ -113,7 +113,7 @@ final class Execution {
      * @throws StatusException OUT_OF_RANGE if the program has more regions than the cursor can
      *     tag (nothing was loaded)
      */
-    boolean load(QueueOp op, BlockProgram program, Command single, BindingTable table) {
+    boolean load(QueueOp op, BlockProgram program, RecordedCommand single, BindingTable table) {
         int regions = program == null ? 1 : program.regionCount();
         if (regions >= (1 << REGION_BITS)) {
             throw new StatusException(StatusCode.OUT_OF_RANGE, "command buffer has " + regions
@@ -277,12 +277,18 @@ final class Execution {
         event.region = r;
         int start = engine.regionStart(r);
         String first = switch (engine.command(start)) {
-            case Command.Dispatch d -> d.function().info().name();
-            case Command.Fill f -> "fill";
-            case Command.Copy c -> "copy";
-            case Command.Update u -> "update";
+            case RecordedCommand.Dispatch d -> d.executable().functionInfo(d.function()).name();
+            case RecordedCommand.Fill f -> "fill";
+            case RecordedCommand.Copy c -> "copy";
+            case RecordedCommand.Update u -> "update";
+            default -> engine.command(start).call(); // a region starts at a command that runs
         };
-        int more = engine.regionEnd(r) - start - 1;
+        int more = -1;
+        for (int k = start; k < engine.regionEnd(r); k++) {
+            if (engine.runs(k)) {
+                more++;
+            }
+        }
         event.commands = more > 0 ? first + " +" + more : first;
         return event;
     }

@@ -5,6 +5,7 @@ import dev.ortho.base.StatusException;
 import dev.ortho.hal.BindingTable;
 import dev.ortho.hal.Buffer;
 import dev.ortho.hal.BufferParams;
+import dev.ortho.hal.BufferRef;
 import dev.ortho.hal.DeviceCapability;
 import dev.ortho.hal.DeviceInfo;
 import dev.ortho.hal.Executable;
@@ -14,8 +15,8 @@ import dev.ortho.hal.PoolParams;
 import dev.ortho.hal.Resource;
 import dev.ortho.hal.SemaphoreList;
 import dev.ortho.hal.cpu.internal.command.BlockProgram;
-import dev.ortho.hal.cpu.internal.command.Command;
 import dev.ortho.hal.cpu.internal.command.LocalCommandBuffer;
+import dev.ortho.hal.cpu.internal.command.LocalCommands;
 import dev.ortho.hal.cpu.internal.device.LocalDevice;
 import dev.ortho.hal.cpu.internal.executable.ExecutableLoaders;
 import dev.ortho.hal.cpu.internal.heap.BlockPool;
@@ -23,6 +24,7 @@ import dev.ortho.hal.cpu.internal.heap.HeapAllocator;
 import dev.ortho.hal.cpu.internal.heap.HeapBuffer;
 import dev.ortho.hal.frontier.Frontier;
 import dev.ortho.hal.frontier.QueueAxes;
+import dev.ortho.hal.spi.RecordedCommand;
 import dev.ortho.task.Executor;
 import dev.ortho.task.Topology;
 import java.time.Duration;
@@ -227,9 +229,17 @@ public final class LocalTaskDevice extends LocalDevice {
         submit(op, waits, signals, heap);
     }
 
+    @Override
+    protected void engineFill(int queueIndex, SemaphoreList waits, SemaphoreList signals, HeapBuffer target,
+            long offset, long length, int pattern, int patternLength) {
+        engineTransfer(queueIndex, waits, signals, new RecordedCommand.Fill(BufferRef.of(target, offset, length),
+                pattern, patternLength, 0), length, target, null);
+    }
+
     /** Small transfers run inline on the queue process, larger ones on its streaming processor. */
     @Override
-    protected void engineTransfer(int queueIndex, SemaphoreList waits, SemaphoreList signals, Command command,
+    protected void engineTransfer(int queueIndex, SemaphoreList waits, SemaphoreList signals,
+            RecordedCommand command,
             long bytes, Buffer target, Buffer source) {
         QueueOp op = new QueueOp(queues[queueIndex], QueueOp.Kind.TRANSFER, waits, signals);
         op.command = command;
@@ -243,10 +253,14 @@ public final class LocalTaskDevice extends LocalDevice {
 
     @Override
     protected void engineDispatch(int queueIndex, SemaphoreList waits, SemaphoreList signals,
-            Command.Dispatch command, Executable executable) {
-        List<Resource> used = new ArrayList<>(command.bindings().length + 2);
+            RecordedCommand.Dispatch command, Executable executable) {
+        List<Resource> used = new ArrayList<>(command.bindings().size() + 2);
         used.add(executable);
-        command.forEachDirectBuffer(used::add);
+        LocalCommands.forEachRunRef(command, ref -> {
+            if (!ref.isIndirect()) {
+                used.add(ref.buffer());
+            }
+        });
         QueueOp op = new QueueOp(queues[queueIndex], QueueOp.Kind.DISPATCH, waits, signals);
         op.command = command;
         submit(op, waits, signals, used.toArray(new Resource[0]));
@@ -282,7 +296,7 @@ public final class LocalTaskDevice extends LocalDevice {
     }
 
     /** Runs a small transfer on the calling queue process, through the tile engine. */
-    void runTransferInline(Command command) {
+    void runTransferInline(RecordedCommand command) {
         runInline(null, command, null);
     }
 

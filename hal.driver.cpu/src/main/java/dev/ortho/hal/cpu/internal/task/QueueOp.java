@@ -9,8 +9,8 @@ import dev.ortho.hal.SemaphoreList;
 import dev.ortho.hal.Timepoint;
 import dev.ortho.hal.TimepointCallback;
 import dev.ortho.hal.cpu.internal.command.BlockProgram;
-import dev.ortho.hal.cpu.internal.command.Command;
 import dev.ortho.hal.cpu.internal.heap.HeapBuffer;
+import dev.ortho.hal.spi.RecordedCommand;
 import dev.ortho.hal.trace.QueueOperationEvent;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -78,7 +78,7 @@ final class QueueOp extends MpscQueue.Node implements TimepointCallback {
     final SemaphoreList signals;
 
     // Arguments by kind (written before publication).
-    Command command;
+    RecordedCommand command;
     BlockProgram program;
     BindingTable bindings;
     HostCall call;

@@ -64,6 +64,38 @@ class Issue17LocalDeviceTest {
         }
     }
 
+    /**
+     * A queue fill is checked without building its command ({@code LocalCommands.fillLength}), but
+     * fails as the same fill recorded into a command buffer does: same code, same message.
+     */
+    @Test
+    void aQueueFillFailsWithTheMessagesOfARecordedFill() {
+        long[][] bad = { // offset, length, pattern length
+            {-4, 4, 4}, {0, -2, 4}, {4000, 200, 4}, {4096 + 4, Buffer.WHOLE_BUFFER, 4}, {0, 6, 4}, {2, 4, 4},
+            {0, 4, 3}};
+        try (Device sync = localSync(); Device task = localTask(1)) {
+            for (Device device : new Device[] {sync, task}) {
+                try (Buffer a = device.allocator().allocateBuffer(BufferParams.hostLocal(), 4096);
+                        CommandBuffer cb = device.createCommandBuffer(0, CommandCategory.TRANSFER,
+                                Device.QUEUE_AFFINITY_ANY, 0)) {
+                    cb.begin();
+                    for (long[] args : bad) {
+                        StatusException recorded = assertThrows(StatusException.class, () -> cb.fillBuffer(
+                                BufferRef.of(a, args[0], args[1]), 7, (int) args[2], 0));
+                        StatusException queued = assertThrows(StatusException.class, () -> device.queueFill(
+                                Device.QUEUE_AFFINITY_ANY, NONE, NONE, a, args[0], args[1], 7, (int) args[2], 0));
+                        assertEquals(recorded.code(), queued.code(), device + " " + java.util.Arrays.toString(args));
+                        assertEquals(recorded.getMessage(), queued.getMessage());
+                    }
+                    StatusException nullTarget = assertThrows(StatusException.class, () -> device.queueFill(
+                            Device.QUEUE_AFFINITY_ANY, NONE, NONE, null, 0, 4, 7, 4, 0));
+                    assertEquals(StatusCode.INVALID_ARGUMENT, nullTarget.code());
+                    assertEquals("fill target is null", nullTarget.getMessage());
+                }
+            }
+        }
+    }
+
     @Test
     void bothDevicesFailAnAliasedCopyWithTheSameMessageNamingTheSlots() {
         StatusException task;

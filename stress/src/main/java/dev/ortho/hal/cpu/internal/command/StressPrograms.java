@@ -1,6 +1,11 @@
 package dev.ortho.hal.cpu.internal.command;
 
-import java.util.BitSet;
+import dev.ortho.hal.BufferRef;
+import dev.ortho.hal.DispatchConfig;
+import dev.ortho.hal.cpu.kernel.KernelExecutable;
+import dev.ortho.hal.cpu.kernel.KernelFunction;
+import dev.ortho.hal.spi.RecordedCommand;
+import java.lang.foreign.MemorySegment;
 import java.util.List;
 
 /**
@@ -11,8 +16,18 @@ public final class StressPrograms {
     private StressPrograms() {
     }
 
-    /** {@code first} and {@code second} in two regions separated by a barrier. */
-    public static BlockProgram twoRegions(Command first, Command second) {
-        return BlockProgram.of(List.of(first, second), List.of(1), new BitSet(), false);
+    /**
+     * Two dispatches of {@code count} workgroups each, running {@code first} and {@code second},
+     * in two regions separated by a barrier.
+     */
+    public static BlockProgram twoRegions(KernelFunction first, KernelFunction second, int count) {
+        KernelExecutable executable = KernelExecutable.of("stress", "stress executable", List.of(first, second),
+                null);
+        DispatchConfig config = DispatchConfig.ofCount(count, 1, 1);
+        RecordedCommand.Dispatch a = LocalCommands.dispatch(executable, 0, config, MemorySegment.NULL,
+                new BufferRef[0], 0);
+        RecordedCommand.Dispatch b = LocalCommands.dispatch(executable, 1, config, MemorySegment.NULL,
+                new BufferRef[0], 0);
+        return BlockProgram.of(List.of(a, new RecordedCommand.Barrier(0, 0, 0, List.of(), List.of()), b), false);
     }
 }

@@ -3,10 +3,7 @@ package dev.ortho.hal.cpu.internal.task;
 import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE;
 import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 
-import dev.ortho.hal.BufferRef;
-import dev.ortho.hal.DispatchConfig;
 import dev.ortho.hal.ExecutableFunctionInfo;
-import dev.ortho.hal.cpu.internal.command.Command;
 import dev.ortho.hal.cpu.internal.command.StressPrograms;
 import dev.ortho.hal.cpu.kernel.KernelFunction;
 import dev.ortho.stress.SharedExecutor;
@@ -52,19 +49,18 @@ public class TileClaimStress {
     final WorkerSlot slot2 = new WorkerSlot(1);
 
     public TileClaimStress() {
-        ExecutableFunctionInfo info = new ExecutableFunctionInfo("tiles", 0, 0, 1, 1, 1, 0);
-        Command first = new Command.Dispatch(new KernelFunction(info,
-                (dispatch, workgroup) -> region0.incrementAndGet(workgroup.workgroupIdX())),
-                DispatchConfig.ofCount(TILES, 1, 1), new int[0], new BufferRef[0], null);
-        Command second = new Command.Dispatch(new KernelFunction(info, (dispatch, workgroup) -> {
-            for (int i = 0; i < TILES; i++) {
-                if (region0.get(i) != 1) {
-                    early++;  // racy increment is fine: any non-zero value is the failure
-                }
-            }
-            region1.incrementAndGet(workgroup.workgroupIdX());
-        }), DispatchConfig.ofCount(TILES, 1, 1), new int[0], new BufferRef[0], null);
-        if (!execution.load(null, StressPrograms.twoRegions(first, second), null, null)) {
+        KernelFunction first = new KernelFunction(new ExecutableFunctionInfo("first", 0, 0, 1, 1, 1, 0),
+                (dispatch, workgroup) -> region0.incrementAndGet(workgroup.workgroupIdX()));
+        KernelFunction second = new KernelFunction(new ExecutableFunctionInfo("second", 0, 0, 1, 1, 1, 0),
+                (dispatch, workgroup) -> {
+                    for (int i = 0; i < TILES; i++) {
+                        if (region0.get(i) != 1) {
+                            early++;  // racy increment is fine: any non-zero value is the failure
+                        }
+                    }
+                    region1.incrementAndGet(workgroup.workgroupIdX());
+                });
+        if (!execution.load(null, StressPrograms.twoRegions(first, second, TILES), null, null)) {
             throw new IllegalStateException("nothing to run: " + execution.error());
         }
     }
