@@ -29,7 +29,8 @@ import org.junit.jupiter.api.Test;
  * Measured as ValidationOverheadBenchmark does (64 commands per command buffer, created, begun,
  * ended and released; bytes per command), with the calling thread's allocation counter, best of
  * several rounds after warm-up. When each command was kept twice this measured ≈180 B per fill and
- * ≈650 B per 3-binding dispatch; the bounds sit between that and the ≈105 / ≈210 B now.
+ * ≈650 B per 3-binding dispatch; the bounds sit between that and the ≈105 / ≈210 B now (with
+ * room for a loaded machine whose best round still runs less optimised code).
  */
 class LocalCommandBufferAllocationTest {
     private static final int COMMANDS = 64;
@@ -63,7 +64,10 @@ class LocalCommandBufferAllocationTest {
             DispatchConfig grid = DispatchConfig.ofCount(1, 1, 1);
             long perCommand = bytesPerCommand(device, CommandCategory.DISPATCH,
                     cb -> cb.dispatch(executable, mulI32, grid, constants, bindings, 0));
-            assertTrue(perCommand < 320, "recording a 3-binding dispatch allocates " + perCommand
+            // ≈210 B once C2 has compiled the path (JMH); a loaded CI machine measured 329 B when
+            // the best round still ran less optimised code. The bound separates that from the
+            // double model (≈650 B), which is what this test is for.
+            assertTrue(perCommand < 480, "recording a 3-binding dispatch allocates " + perCommand
                     + " bytes per command");
         }
     }
