@@ -19,6 +19,8 @@ import java.lang.constant.ClassDesc;
 import java.lang.constant.ConstantDesc;
 import java.lang.constant.ConstantDescs;
 import java.lang.constant.MethodTypeDesc;
+import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -58,70 +60,54 @@ final class FloatOpEmitter {
     private static final ClassDesc CD_EXT_F32 = ClassDesc.of(ExtF32Extension.class.getName());
     private static final ClassDesc CD_EXT_F64 = ClassDesc.of(ExtF64Extension.class.getName());
 
-    /**
-     * The ops whose value function the interpreter calls too (by ExtF32/ExtF64 opcode): compiled
-     * code calls the same method, so both give the same bits, and C2 inlines it.
-     */
-    private static final Map<Integer, ValueFunction> F32_CALLS = Map.ofEntries(
-            Map.entry(ExtF32Ops.REM_F32, new ValueFunction("rem", "(FF)F")),
-            Map.entry(ExtF32Ops.ATAN2_F32, new ValueFunction("atan2", "(FF)F")),
-            Map.entry(ExtF32Ops.POW_F32, new ValueFunction("pow", "(FF)F")),
-            Map.entry(ExtF32Ops.CEIL_F32, new ValueFunction("ceil", "(F)F")),
-            Map.entry(ExtF32Ops.FLOOR_F32, new ValueFunction("floor", "(F)F")),
-            Map.entry(ExtF32Ops.ROUND_F32, new ValueFunction("round", "(F)F")),
-            Map.entry(ExtF32Ops.ROUND_F32_EVEN, new ValueFunction("roundEven", "(F)F")),
-            Map.entry(ExtF32Ops.ATAN_F32, new ValueFunction("atan", "(F)F")),
-            Map.entry(ExtF32Ops.COS_F32, new ValueFunction("cos", "(F)F")),
-            Map.entry(ExtF32Ops.SIN_F32, new ValueFunction("sin", "(F)F")),
-            Map.entry(ExtF32Ops.EXP_F32, new ValueFunction("exp", "(F)F")),
-            Map.entry(ExtF32Ops.EXP2_F32, new ValueFunction("exp2", "(F)F")),
-            Map.entry(ExtF32Ops.EXP_M1_F32, new ValueFunction("expm1", "(F)F")),
-            Map.entry(ExtF32Ops.LOG_F32, new ValueFunction("log", "(F)F")),
-            Map.entry(ExtF32Ops.LOG10_F32, new ValueFunction("log10", "(F)F")),
-            Map.entry(ExtF32Ops.LOG1P_F32, new ValueFunction("log1p", "(F)F")),
-            Map.entry(ExtF32Ops.LOG2_F32, new ValueFunction("log2", "(F)F")),
-            Map.entry(ExtF32Ops.RSQRT_F32, new ValueFunction("rsqrt", "(F)F")),
-            Map.entry(ExtF32Ops.TANH_F32, new ValueFunction("tanh", "(F)F")),
-            Map.entry(ExtF32Ops.ERF_F32, new ValueFunction("erf", "(F)F")),
-            Map.entry(ExtF32Ops.FPOWI_F32, new ValueFunction("powi", "(FJ)F")),
-            Map.entry(ExtF32Ops.CAST_UI32_F32, new ValueFunction("fromU32", "(I)F")),
-            Map.entry(ExtF32Ops.CAST_SI64_F32, new ValueFunction("fromI64", "(J)F")),
-            Map.entry(ExtF32Ops.CAST_UI64_F32, new ValueFunction("fromU64", "(J)F")),
-            Map.entry(ExtF32Ops.CAST_F32_SI32, new ValueFunction("toI32", "(F)I")),
-            Map.entry(ExtF32Ops.CAST_F32_UI32, new ValueFunction("toU32", "(F)I")),
-            Map.entry(ExtF32Ops.CAST_F32_SI64, new ValueFunction("toI64", "(F)J")),
-            Map.entry(ExtF32Ops.CAST_F32_UI64, new ValueFunction("toU64", "(F)J")));
+    /** An op of both extensions with a value function of one name in each; X in the shape is the width's type. */
+    private record Shared(int f32, int f64, String name, String shape) {
+    }
 
-    /** As {@link #F32_CALLS}, for ExtF64. */
-    private static final Map<Integer, ValueFunction> F64_CALLS = Map.ofEntries(
-            Map.entry(ExtF64Ops.REM_F64, new ValueFunction("rem", "(DD)D")),
-            Map.entry(ExtF64Ops.ATAN2_F64, new ValueFunction("atan2", "(DD)D")),
-            Map.entry(ExtF64Ops.POW_F64, new ValueFunction("pow", "(DD)D")),
-            Map.entry(ExtF64Ops.CEIL_F64, new ValueFunction("ceil", "(D)D")),
-            Map.entry(ExtF64Ops.FLOOR_F64, new ValueFunction("floor", "(D)D")),
-            Map.entry(ExtF64Ops.ROUND_F64, new ValueFunction("round", "(D)D")),
-            Map.entry(ExtF64Ops.ROUND_F64_EVEN, new ValueFunction("roundEven", "(D)D")),
-            Map.entry(ExtF64Ops.ATAN_F64, new ValueFunction("atan", "(D)D")),
-            Map.entry(ExtF64Ops.COS_F64, new ValueFunction("cos", "(D)D")),
-            Map.entry(ExtF64Ops.SIN_F64, new ValueFunction("sin", "(D)D")),
-            Map.entry(ExtF64Ops.EXP_F64, new ValueFunction("exp", "(D)D")),
-            Map.entry(ExtF64Ops.EXP2_F64, new ValueFunction("exp2", "(D)D")),
-            Map.entry(ExtF64Ops.EXP_M1_F64, new ValueFunction("expm1", "(D)D")),
-            Map.entry(ExtF64Ops.LOG_F64, new ValueFunction("log", "(D)D")),
-            Map.entry(ExtF64Ops.LOG10_F64, new ValueFunction("log10", "(D)D")),
-            Map.entry(ExtF64Ops.LOG1P_F64, new ValueFunction("log1p", "(D)D")),
-            Map.entry(ExtF64Ops.LOG2_F64, new ValueFunction("log2", "(D)D")),
-            Map.entry(ExtF64Ops.RSQRT_F64, new ValueFunction("rsqrt", "(D)D")),
-            Map.entry(ExtF64Ops.TANH_F64, new ValueFunction("tanh", "(D)D")),
-            Map.entry(ExtF64Ops.ERF_F64, new ValueFunction("erf", "(D)D")),
-            Map.entry(ExtF64Ops.FPOWI_F64, new ValueFunction("powi", "(DJ)D")),
-            Map.entry(ExtF64Ops.CAST_UI32_F64, new ValueFunction("fromU32", "(I)D")),
-            Map.entry(ExtF64Ops.CAST_SI64_F64, new ValueFunction("fromI64", "(J)D")),
-            Map.entry(ExtF64Ops.CAST_UI64_F64, new ValueFunction("fromU64", "(J)D")),
-            Map.entry(ExtF64Ops.CAST_F64_SI32, new ValueFunction("toI32", "(D)I")),
-            Map.entry(ExtF64Ops.CAST_F64_UI32, new ValueFunction("toU32", "(D)I")),
-            Map.entry(ExtF64Ops.CAST_F64_SI64, new ValueFunction("toI64", "(D)J")),
-            Map.entry(ExtF64Ops.CAST_F64_UI64, new ValueFunction("toI64", "(D)J")));
+    /**
+     * The ops whose value function the interpreter calls too: compiled code calls the same method
+     * of ExtF32Extension or ExtF64Extension, so both give the same bits, and C2 inlines it.
+     */
+    private static final List<Shared> SHARED = List.of(
+            new Shared(ExtF32Ops.REM_F32, ExtF64Ops.REM_F64, "rem", "(XX)X"),
+            new Shared(ExtF32Ops.ATAN2_F32, ExtF64Ops.ATAN2_F64, "atan2", "(XX)X"),
+            new Shared(ExtF32Ops.POW_F32, ExtF64Ops.POW_F64, "pow", "(XX)X"),
+            new Shared(ExtF32Ops.CEIL_F32, ExtF64Ops.CEIL_F64, "ceil", "(X)X"),
+            new Shared(ExtF32Ops.FLOOR_F32, ExtF64Ops.FLOOR_F64, "floor", "(X)X"),
+            new Shared(ExtF32Ops.ROUND_F32, ExtF64Ops.ROUND_F64, "round", "(X)X"),
+            new Shared(ExtF32Ops.ROUND_F32_EVEN, ExtF64Ops.ROUND_F64_EVEN, "roundEven", "(X)X"),
+            new Shared(ExtF32Ops.ATAN_F32, ExtF64Ops.ATAN_F64, "atan", "(X)X"),
+            new Shared(ExtF32Ops.COS_F32, ExtF64Ops.COS_F64, "cos", "(X)X"),
+            new Shared(ExtF32Ops.SIN_F32, ExtF64Ops.SIN_F64, "sin", "(X)X"),
+            new Shared(ExtF32Ops.EXP_F32, ExtF64Ops.EXP_F64, "exp", "(X)X"),
+            new Shared(ExtF32Ops.EXP2_F32, ExtF64Ops.EXP2_F64, "exp2", "(X)X"),
+            new Shared(ExtF32Ops.EXP_M1_F32, ExtF64Ops.EXP_M1_F64, "expm1", "(X)X"),
+            new Shared(ExtF32Ops.LOG_F32, ExtF64Ops.LOG_F64, "log", "(X)X"),
+            new Shared(ExtF32Ops.LOG10_F32, ExtF64Ops.LOG10_F64, "log10", "(X)X"),
+            new Shared(ExtF32Ops.LOG1P_F32, ExtF64Ops.LOG1P_F64, "log1p", "(X)X"),
+            new Shared(ExtF32Ops.LOG2_F32, ExtF64Ops.LOG2_F64, "log2", "(X)X"),
+            new Shared(ExtF32Ops.RSQRT_F32, ExtF64Ops.RSQRT_F64, "rsqrt", "(X)X"),
+            new Shared(ExtF32Ops.TANH_F32, ExtF64Ops.TANH_F64, "tanh", "(X)X"),
+            new Shared(ExtF32Ops.ERF_F32, ExtF64Ops.ERF_F64, "erf", "(X)X"),
+            new Shared(ExtF32Ops.FPOWI_F32, ExtF64Ops.FPOWI_F64, "powi", "(XJ)X"),
+            new Shared(ExtF32Ops.CAST_UI32_F32, ExtF64Ops.CAST_UI32_F64, "fromU32", "(I)X"),
+            new Shared(ExtF32Ops.CAST_SI64_F32, ExtF64Ops.CAST_SI64_F64, "fromI64", "(J)X"),
+            new Shared(ExtF32Ops.CAST_UI64_F32, ExtF64Ops.CAST_UI64_F64, "fromU64", "(J)X"),
+            new Shared(ExtF32Ops.CAST_F32_SI32, ExtF64Ops.CAST_F64_SI32, "toI32", "(X)I"),
+            new Shared(ExtF32Ops.CAST_F32_UI32, ExtF64Ops.CAST_F64_UI32, "toU32", "(X)I"),
+            new Shared(ExtF32Ops.CAST_F32_SI64, ExtF64Ops.CAST_F64_SI64, "toI64", "(X)J"),
+            new Shared(ExtF32Ops.CAST_F32_UI64, ExtF64Ops.CAST_F64_UI64, "toU64", "(X)J"));
+
+    private static final Map<Integer, ValueFunction> F32_CALLS = callTable(false);
+    private static final Map<Integer, ValueFunction> F64_CALLS = callTable(true);
+
+    private static Map<Integer, ValueFunction> callTable(boolean wide) {
+        Map<Integer, ValueFunction> out = new HashMap<>();
+        for (Shared op : SHARED) {
+            out.put(wide ? op.f64() : op.f32(), new ValueFunction(op.name(), op.shape().replace('X', wide ? 'D' : 'F')));
+        }
+        return Map.copyOf(out);
+    }
 
     /** The value function compiled code calls for an ExtF32 ({@code wide} false) or ExtF64 opcode, or null. */
     static ValueFunction calls(int extOpcode, boolean wide) {

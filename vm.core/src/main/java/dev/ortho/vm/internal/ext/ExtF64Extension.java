@@ -142,9 +142,13 @@ public final class ExtF64Extension implements InstructionExtension {
                 double v = d(m, m.readU16());
                 m.setI32(m.readU16(), toU32(v));
             }
-            case ExtF64Ops.CAST_F64_SI64, ExtF64Ops.CAST_F64_UI64 -> {
+            case ExtF64Ops.CAST_F64_SI64 -> {
                 double v = d(m, m.readU16());
                 m.setI64(m.readU16(), toI64(v));
+            }
+            case ExtF64Ops.CAST_F64_UI64 -> {
+                double v = d(m, m.readU16());
+                m.setI64(m.readU16(), toU64(v));
             }
             case ExtF64Ops.BITCAST_I64_F64, ExtF64Ops.BITCAST_F64_I64 -> {
                 long v = m.i64(m.readU16());
@@ -347,8 +351,13 @@ public final class ExtF64Extension implements InstructionExtension {
         return (int) VmMath.llroundf((float) v);
     }
 
-    /** {@code vm.cast.f64.si64} and {@code vm.cast.f64.ui64} (both llround). */
+    /** {@code vm.cast.f64.si64} (llround). */
     public static long toI64(double v) {
+        return VmMath.llround(v);
+    }
+
+    /** {@code vm.cast.f64.ui64}: llround too, as IREE's runtime. */
+    public static long toU64(double v) {
         return VmMath.llround(v);
     }
 }
