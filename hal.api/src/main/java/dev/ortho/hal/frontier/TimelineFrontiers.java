@@ -33,8 +33,8 @@ import dev.ortho.base.StatusException;
  *
  * <p><b>Thread-safety.</b> Thread-safe. Mutations and {@link #frontierAt} run under an internal
  * lock held for O(frontier capacity) work, never while calling out; {@link #currentValue()} and
- * {@link #untaintedWatermark()} are lock-free volatile reads. Nothing allocates after
- * construction. Frontiers passed in are only read during the call (copied, never retained);
+ * {@link #untaintedWatermark()} are lock-free volatile reads. A ring slot's frontier is
+ * allocated when the slot records its first value; once every slot has been used nothing allocates. Frontiers passed in are only read during the call (copied, never retained);
  * they must not be mutated concurrently by their owner during it. Nothing to close: the
  * storage is plain heap memory owned by this object.
  */
@@ -47,8 +47,9 @@ public final class TimelineFrontiers {
     private final long initialValue;
     /** Ring of recorded values, ascending (unsigned) from {@code head}; guarded by lock. */
     private final long[] values;
-    /** The frontier recorded at {@code values[k]}; guarded by lock. */
+    /** The frontier recorded at {@code values[k]}, null until the slot is first used; guarded by lock. */
     private final Frontier[] frontiers;
+    private final int frontierCapacity;
     private int head;
     private int count;
     /** Whether any value was pruned, and the largest pruned value; guarded by lock. */
@@ -82,9 +83,10 @@ public final class TimelineFrontiers {
         this.initialValue = initialValue;
         this.values = new long[valueCapacity];
         this.frontiers = new Frontier[valueCapacity];
-        for (int k = 0; k < valueCapacity; k++) {
-            frontiers[k] = new Frontier(frontierCapacity);
-        }
+        // The first slot validates the capacity; the others are made when first recorded (a fence's
+        // semaphore is signalled once, and creating one is on the path of every call).
+        this.frontiers[0] = new Frontier(frontierCapacity);
+        this.frontierCapacity = frontierCapacity;
         currentValue = initialValue;
         untaintedWatermark = initialValue;
     }
@@ -181,6 +183,10 @@ public final class TimelineFrontiers {
                 slot = (head + count++) % values.length;
             }
             Frontier recorded = frontiers[slot];
+            if (recorded == null) {
+                recorded = new Frontier(frontierCapacity);
+                frontiers[slot] = recorded;
+            }
             if (frontier == null) {
                 recorded.reset();
             } else {

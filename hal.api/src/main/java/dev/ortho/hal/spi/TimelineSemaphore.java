@@ -352,7 +352,9 @@ public final class TimelineSemaphore implements Semaphore {
             destroyed = true;
             detached = detachAllLocked();
         }
-        dispatch(detached, destroyedStatus());
+        if (detached != null) { // the status only for timepoints left: a semaphore dies once per submission
+            dispatch(detached, destroyedStatus());
+        }
     }
 
     @Override

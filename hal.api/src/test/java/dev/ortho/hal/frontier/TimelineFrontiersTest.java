@@ -214,4 +214,36 @@ class TimelineFrontiersTest {
             throw new AssertionError(failure.get());
         }
     }
+
+    /** Bytes the current thread allocates running {@code work}. */
+    static long allocatedBy(Runnable work) {
+        var threads = (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
+        long before = threads.getCurrentThreadAllocatedBytes();
+        work.run();
+        return threads.getCurrentThreadAllocatedBytes() - before;
+    }
+
+    /** Every call's fences create a timeline: it used to allocate all its frontiers up front (1.7 kB at 8x8). */
+    @Test
+    void aNewTimelineAllocatesOneFrontierAndTheOthersWhenFirstRecorded() {
+        TimelineFrontiers[] keep = new TimelineFrontiers[1000];
+        Runnable create = () -> {
+            for (int k = 0; k < keep.length; k++) {
+                keep[k] = new TimelineFrontiers(0, 8, 8);
+            }
+        };
+        create.run();
+        long perTimeline = allocatedBy(create) / keep.length;
+        assertTrue(perTimeline < 700, "a new 8x8 timeline allocates " + perTimeline + " bytes");
+        TimelineFrontiers t = keep[0];
+        for (int v = 1; v <= 10; v++) {
+            Frontier q = new Frontier(8);
+            q.insertOrRaise(A, v);
+            t.signal(v, q);
+        }
+        for (int v = 3; v <= 10; v++) {
+            assertEquals(f("{q0.0:" + v + "}"), at(t, v), "value " + v + " after the ring wrapped");
+        }
+        assertStatus(StatusCode.INVALID_ARGUMENT, "frontier capacity 0", () -> new TimelineFrontiers(0, 8, 0));
+    }
 }

@@ -19,12 +19,17 @@ import java.lang.constant.ClassDesc;
 import java.lang.constant.ConstantDesc;
 import java.lang.constant.ConstantDescs;
 import java.lang.constant.MethodTypeDesc;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 
 /**
  * Emits the ExtF32 and ExtF64 ops the compiler inlines ({@link FOp}), one shape for both widths,
  * in the width's JVM type for {@link FunctionEmitter}; min/max/fma/sqrt/compares call the
- * {@link CompiledSupport} helpers that compute exactly what the interpreter computes, buffer
- * loads and stores go through {@link BufferOpEmitter}.
+ * {@link CompiledSupport} helpers that compute exactly what the interpreter computes, the
+ * transcendental, rounding and conversion ops call the value functions the interpreter calls
+ * ({@link FOp#CALL}), buffer loads and stores go through {@link BufferOpEmitter}. Only the
+ * global, list, switch and fill ops of the extensions are left to the generic path.
  */
 final class FloatOpEmitter {
     private final MethodFrame fr;
@@ -40,7 +45,73 @@ final class FloatOpEmitter {
     /** The ExtF32/ExtF64 ops emitted inline, one shape for both widths. */
     enum FOp {
         ZERO, CONST, SELECT, ADD, SUB, MUL, DIV, MIN, MAX, FMA, ABS, NEG, SQRT, FROM_SI32, EQ_O, EQ_U, NE_O, NE_U,
-        LT_O, LT_U, LTE_O, LTE_U, NAN, LOAD, STORE, BITCAST, EXTEND, TRUNCATE
+        LT_O, LT_U, LTE_O, LTE_U, NAN, LOAD, STORE, BITCAST, EXTEND, TRUNCATE,
+        /** A call of the op's value function in ExtF32Extension/ExtF64Extension ({@link #calls}). */
+        CALL
+    }
+
+    /** A static value function: its name and JVM descriptor, parameters in operand order. */
+    record ValueFunction(String name, MethodTypeDesc type) {
+        ValueFunction(String name, String descriptor) {
+            this(name, MethodTypeDesc.ofDescriptor(descriptor));
+        }
+    }
+
+    private static final ClassDesc CD_EXT_F32 = ClassDesc.of(ExtF32Extension.class.getName());
+    private static final ClassDesc CD_EXT_F64 = ClassDesc.of(ExtF64Extension.class.getName());
+
+    /** An op of both extensions with a value function of one name in each; X in the shape is the width's type. */
+    private record Shared(int f32, int f64, String name, String shape) {
+    }
+
+    /**
+     * The ops whose value function the interpreter calls too: compiled code calls the same method
+     * of ExtF32Extension or ExtF64Extension, so both give the same bits, and C2 inlines it.
+     */
+    private static final List<Shared> SHARED = List.of(
+            new Shared(ExtF32Ops.REM_F32, ExtF64Ops.REM_F64, "rem", "(XX)X"),
+            new Shared(ExtF32Ops.ATAN2_F32, ExtF64Ops.ATAN2_F64, "atan2", "(XX)X"),
+            new Shared(ExtF32Ops.POW_F32, ExtF64Ops.POW_F64, "pow", "(XX)X"),
+            new Shared(ExtF32Ops.CEIL_F32, ExtF64Ops.CEIL_F64, "ceil", "(X)X"),
+            new Shared(ExtF32Ops.FLOOR_F32, ExtF64Ops.FLOOR_F64, "floor", "(X)X"),
+            new Shared(ExtF32Ops.ROUND_F32, ExtF64Ops.ROUND_F64, "round", "(X)X"),
+            new Shared(ExtF32Ops.ROUND_F32_EVEN, ExtF64Ops.ROUND_F64_EVEN, "roundEven", "(X)X"),
+            new Shared(ExtF32Ops.ATAN_F32, ExtF64Ops.ATAN_F64, "atan", "(X)X"),
+            new Shared(ExtF32Ops.COS_F32, ExtF64Ops.COS_F64, "cos", "(X)X"),
+            new Shared(ExtF32Ops.SIN_F32, ExtF64Ops.SIN_F64, "sin", "(X)X"),
+            new Shared(ExtF32Ops.EXP_F32, ExtF64Ops.EXP_F64, "exp", "(X)X"),
+            new Shared(ExtF32Ops.EXP2_F32, ExtF64Ops.EXP2_F64, "exp2", "(X)X"),
+            new Shared(ExtF32Ops.EXP_M1_F32, ExtF64Ops.EXP_M1_F64, "expm1", "(X)X"),
+            new Shared(ExtF32Ops.LOG_F32, ExtF64Ops.LOG_F64, "log", "(X)X"),
+            new Shared(ExtF32Ops.LOG10_F32, ExtF64Ops.LOG10_F64, "log10", "(X)X"),
+            new Shared(ExtF32Ops.LOG1P_F32, ExtF64Ops.LOG1P_F64, "log1p", "(X)X"),
+            new Shared(ExtF32Ops.LOG2_F32, ExtF64Ops.LOG2_F64, "log2", "(X)X"),
+            new Shared(ExtF32Ops.RSQRT_F32, ExtF64Ops.RSQRT_F64, "rsqrt", "(X)X"),
+            new Shared(ExtF32Ops.TANH_F32, ExtF64Ops.TANH_F64, "tanh", "(X)X"),
+            new Shared(ExtF32Ops.ERF_F32, ExtF64Ops.ERF_F64, "erf", "(X)X"),
+            new Shared(ExtF32Ops.FPOWI_F32, ExtF64Ops.FPOWI_F64, "powi", "(XJ)X"),
+            new Shared(ExtF32Ops.CAST_UI32_F32, ExtF64Ops.CAST_UI32_F64, "fromU32", "(I)X"),
+            new Shared(ExtF32Ops.CAST_SI64_F32, ExtF64Ops.CAST_SI64_F64, "fromI64", "(J)X"),
+            new Shared(ExtF32Ops.CAST_UI64_F32, ExtF64Ops.CAST_UI64_F64, "fromU64", "(J)X"),
+            new Shared(ExtF32Ops.CAST_F32_SI32, ExtF64Ops.CAST_F64_SI32, "toI32", "(X)I"),
+            new Shared(ExtF32Ops.CAST_F32_UI32, ExtF64Ops.CAST_F64_UI32, "toU32", "(X)I"),
+            new Shared(ExtF32Ops.CAST_F32_SI64, ExtF64Ops.CAST_F64_SI64, "toI64", "(X)J"),
+            new Shared(ExtF32Ops.CAST_F32_UI64, ExtF64Ops.CAST_F64_UI64, "toU64", "(X)J"));
+
+    private static final Map<Integer, ValueFunction> F32_CALLS = callTable(false);
+    private static final Map<Integer, ValueFunction> F64_CALLS = callTable(true);
+
+    private static Map<Integer, ValueFunction> callTable(boolean wide) {
+        Map<Integer, ValueFunction> out = new HashMap<>();
+        for (Shared op : SHARED) {
+            out.put(wide ? op.f64() : op.f32(), new ValueFunction(op.name(), op.shape().replace('X', wide ? 'D' : 'F')));
+        }
+        return Map.copyOf(out);
+    }
+
+    /** The value function compiled code calls for an ExtF32 ({@code wide} false) or ExtF64 opcode, or null. */
+    static ValueFunction calls(int extOpcode, boolean wide) {
+        return (wide ? F64_CALLS : F32_CALLS).get(extOpcode);
     }
 
     /** The inline float op of an ExtF32/ExtF64 instruction, or null. */
@@ -74,7 +145,7 @@ final class FloatOpEmitter {
                 case ExtF32Ops.CMP_NA_NF32 -> FOp.NAN;
                 case ExtF32Ops.BUFFER_LOAD_F32 -> FOp.LOAD;
                 case ExtF32Ops.BUFFER_STORE_F32 -> FOp.STORE;
-                default -> null;
+                default -> F32_CALLS.containsKey(i.extOpcode()) ? FOp.CALL : null;
             };
         }
         if (ext instanceof ExtF64Extension) {
@@ -106,7 +177,8 @@ final class FloatOpEmitter {
                 case ExtF64Ops.CMP_NA_NF64 -> FOp.NAN;
                 case ExtF64Ops.BUFFER_LOAD_F64 -> FOp.LOAD;
                 case ExtF64Ops.BUFFER_STORE_F64 -> FOp.STORE;
-                default -> null;
+                case ExtF64Ops.BITCAST_I64_F64, ExtF64Ops.BITCAST_F64_I64 -> FOp.BITCAST;
+                default -> F64_CALLS.containsKey(i.extOpcode()) ? FOp.CALL : null;
             };
         }
         return null;
@@ -169,8 +241,17 @@ final class FloatOpEmitter {
                 fr.st(i.a(1), t);
             }
             case BITCAST -> {
-                fr.ld(i.a(0), 'i');
-                fr.st(i.a(1), 'i');
+                fr.ld(i.a(0), wide ? 'I' : 'i');
+                fr.st(i.a(1), wide ? 'I' : 'i');
+            }
+            case CALL -> {
+                ValueFunction vf = calls(i.extOpcode(), wide);
+                int n = vf.type().parameterCount();
+                for (int k = 0; k < n; k++) {
+                    fr.ld(i.a(k), repr(vf.type().parameterType(k)));
+                }
+                cb.invokestatic(wide ? CD_EXT_F64 : CD_EXT_F32, vf.name(), vf.type());
+                fr.st(i.a(n), repr(vf.type().returnType()));
             }
             case EXTEND -> {
                 fr.ld(i.a(0), 'f');
@@ -202,6 +283,16 @@ final class FloatOpEmitter {
             }
             case STORE -> buffers.store(i, wide ? BufferOpEmitter.Elem.F64 : BufferOpEmitter.Elem.F32, "buffer", t);
         }
+    }
+
+    /** The frame's type character of a JVM primitive: {@code i f I F}. */
+    private static char repr(ClassDesc t) {
+        return switch (t.descriptorString()) {
+            case "I" -> 'i';
+            case "F" -> 'f';
+            case "J" -> 'I';
+            default -> 'F';
+        };
     }
 
     private void floatCompare(Insn i, int kind, boolean unordered, boolean wide) {

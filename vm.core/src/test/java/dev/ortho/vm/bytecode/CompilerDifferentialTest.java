@@ -25,10 +25,19 @@ class CompilerDifferentialTest {
         int failures = 0;
         int compiledFunctions = 0;
         int typedFunctions = 0;
+        int tooLargeToSplit = 0;
         for (int n = 0; n < MODULES; n++) {
             String text = RandomModules.generate(RandomModules.Choices.of(random), n);
             RandomModules.Run run = RandomModules.runBoth(text, "fuzz" + n);
-            assertEquals(List.of(), run.notCompiled(), "every generated function compiles:\n" + text);
+            List<String> notCompiled = run.notCompiled();
+            if (MethodSplitter.methodLimit < 600) {
+                // The compiled-split run's 400-byte methods: a function whose dispatcher alone needs
+                // that much stays interpreted (and so do the exports that call it); the rest compile.
+                tooLargeToSplit += notCompiled.size();
+                notCompiled = notCompiled.stream().filter(w -> !w.contains("JVM method size limit")
+                        && !w.contains("calls a function that is not compiled")).toList();
+            }
+            assertEquals(List.of(), notCompiled, "every generated function compiles:\n" + text);
             compiledFunctions += RandomModules.FUNCTIONS * 2;
             typedFunctions += run.typedFunctions();
             for (RandomModules.Outcome o : run.outcomes()) {
@@ -39,6 +48,9 @@ class CompilerDifferentialTest {
         }
         System.out.println("differential: " + exports + " exports (" + failures + " trapping), "
                 + compiledFunctions + " functions compiled, " + typedFunctions + " with typed registers");
+        // 94 of 1,200 at 400 bytes: the f64 and i64 ops of functions kept in register slots are long.
+        assertTrue(tooLargeToSplit < compiledFunctions / 8, "most functions compile even split at "
+                + MethodSplitter.methodLimit + " bytes: " + tooLargeToSplit + " do not");
         assertTrue(typedFunctions > compiledFunctions / 2 && typedFunctions < compiledFunctions,
                 "most functions get typed locals, some keep register slots: " + typedFunctions);
         assertTrue(failures > exports / 10 && failures < exports * 9 / 10,

@@ -24,7 +24,7 @@ import java.util.SplittableRandom;
  * interpreter, shared by {@code CompilerDifferentialTest} (a seeded {@link SplittableRandom}) and
  * the Jazzer target {@code CompilerDifferentialFuzzTest} in {@code fuzz/} (the fuzzer's bytes).
  * Each module has {@value #FUNCTIONS} internal functions of integer, i64, f32/f64 (casts, fma,
- * select), buffer (loads, stores, length, fill, copy, compare), ref, switch and call ops (calls
+ * select, every transcendental and rounding op, fpowi, bitcasts), buffer (loads, stores, length, fill, copy, compare), ref, switch and call ops (calls
  * only to earlier functions, so no recursion, and calls of {@link #HOST}'s imports), forward
  * branches (some moving an i64 as its two halves, as IREE encodes it), branch tables, bounded
  * back-edges, registers reused for values of other types and {@code vm.fail}, and one export per
@@ -133,9 +133,14 @@ public final class RandomModules {
     private static final String[] I32_MORE = {"min.i32.u", "max.i32.s", "mul.i32"};
     private static final String[] I64_CMP = {"cmp.eq.i64", "cmp.ne.i64", "cmp.lt.i64.s", "cmp.lt.i64.u"};
     private static final String[] F32_BINARY = {"add.f32", "sub.f32", "mul.f32", "div.f32", "min.f32", "max.f32",
-        "rem.f32", "pow.f32"};
+        "rem.f32", "pow.f32", "atan2.f32"};
     private static final String[] F32_UNARY = {"sqrt.f32", "abs.f32", "neg.f32", "floor.f32", "exp.f32", "tanh.f32",
-        "round.f32"};
+        "round.f32", "erf.f32", "ceil.f32", "round.f32.even", "atan.f32", "cos.f32", "sin.f32", "exp2.f32",
+        "expm1.f32", "log.f32", "log10.f32", "log1p.f32", "log2.f32", "rsqrt.f32"};
+    private static final String[] F64_MATH = {"erf.f64", "exp.f64", "tanh.f64", "ceil.f64", "round.f64",
+        "round.f64.even", "atan.f64", "cos.f64", "sin.f64", "exp2.f64", "expm1.f64", "log.f64", "log10.f64",
+        "log1p.f64", "log2.f64", "rsqrt.f64"};
+    private static final String[] F64_MATH2 = {"rem.f64", "atan2.f64", "pow.f64"};
     private static final String[] F32_CMP = {"cmp.eq.f32.o", "cmp.eq.f32.u", "cmp.ne.f32.o", "cmp.ne.f32.u",
         "cmp.lt.f32.o", "cmp.lt.f32.u", "cmp.lte.f32.o", "cmp.lte.f32.u"};
     private static final String[] F64_BINARY = {"add.f64", "sub.f64", "mul.f64", "div.f64", "min.f64", "max.f64"};
@@ -342,7 +347,7 @@ public final class RandomModules {
 
     private static void op(StringBuilder b, Choices r, int n, int f) {
         String d = "%i" + r.nextInt(2, 6);
-        switch (r.nextInt(36)) {
+        switch (r.nextInt(38)) {
             case 0, 1, 2 -> b.append("  ").append(d).append(" = vm.").append(pick(r, I32_BINARY)).append(' ')
                     .append(i32(r)).append(", ").append(i32(r)).append('\n');
             case 3 -> b.append("  ").append(d).append(" = vm.").append(pick(r, I32_UNARY)).append(' ')
@@ -388,6 +393,37 @@ public final class RandomModules {
                     b.append("  ").append(d).append(", ").append(i64(r)).append(" = vm.call @fuzz").append(n)
                             .append(':').append(r.nextInt(0, f)).append('(').append(i32(r)).append(", ")
                             .append(i32(r)).append(", %r0)\n");
+                }
+            }
+            case 21 -> {
+                if (r.nextBoolean()) {
+                    b.append("  %i14:15 = vm.").append(pick(r, F64_MATH)).append(" %i14:15\n");
+                } else {
+                    b.append("  %i14:15 = vm.").append(pick(r, F64_MATH2)).append(" %i14:15, %i14:15\n");
+                }
+            }
+            case 36 -> {
+                switch (r.nextInt(8)) {
+                    case 0 -> b.append("  ").append(d).append(" = vm.cast.f64.").append(r.nextBoolean() ? "si32" : "ui32")
+                            .append(" %i14:15\n");
+                    case 1 -> b.append("  ").append(i64(r)).append(" = vm.cast.f64.")
+                            .append(r.nextBoolean() ? "si64" : "ui64").append(" %i14:15\n");
+                    case 2 -> b.append("  %i14:15 = vm.cast.").append(r.nextBoolean() ? "si64" : "ui64")
+                            .append(".f64 ").append(i64(r)).append('\n');
+                    case 3 -> b.append("  %i14:15 = vm.cast.ui32.f64 ").append(i32(r)).append('\n');
+                    case 4 -> b.append("  ").append(f32(r)).append(" = vm.cast.").append(r.nextBoolean() ? "si64" : "ui64")
+                            .append(".f32 ").append(i64(r)).append('\n');
+                    case 5 -> b.append("  ").append(i64(r)).append(" = vm.cast.f32.ui64 ").append(f32(r)).append('\n');
+                    case 6 -> b.append("  ").append(f32(r)).append(" = vm.fpowi.f32 ").append(f32(r)).append(", ")
+                            .append(i64(r)).append('\n');
+                    default -> b.append("  %i14:15 = vm.fpowi.f64 %i14:15, ").append(i64(r)).append('\n');
+                }
+            }
+            case 37 -> {
+                if (r.nextBoolean()) {
+                    b.append("  ").append(i64(r)).append(" = vm.bitcast.f64.i64 %i14:15\n");
+                } else {
+                    b.append("  %i14:15 = vm.bitcast.i64.f64 ").append(i64(r)).append('\n');
                 }
             }
             case 22 -> b.append("  ").append(d).append(" = vm.switch.i32 ").append(i32(r)).append('[').append(i32(r))

@@ -108,39 +108,39 @@ public final class ExtF32Extension implements InstructionExtension {
             case ExtF32Ops.FPOWI_F32 -> {
                 float base = f(m, m.readU16());
                 long exponent = m.i64(m.readU16());
-                set(m, m.readU16(), VmMath.powi(base, exponent));
+                set(m, m.readU16(), powi(base, exponent));
             }
             case ExtF32Ops.CAST_SI32_F32 -> {
                 int v = m.i32(m.readU16());
                 set(m, m.readU16(), (float) v);
             }
             case ExtF32Ops.CAST_UI32_F32 -> {
-                long v = m.i32(m.readU16()) & 0xFFFF_FFFFL;
-                set(m, m.readU16(), (float) v);
+                int v = m.i32(m.readU16());
+                set(m, m.readU16(), fromU32(v));
             }
             case ExtF32Ops.CAST_SI64_F32 -> {
                 long v = m.i64(m.readU16());
-                set(m, m.readU16(), (float) v);
+                set(m, m.readU16(), fromI64(v));
             }
             case ExtF32Ops.CAST_UI64_F32 -> {
                 long v = m.i64(m.readU16());
-                set(m, m.readU16(), VmMath.u64ToF32(v));
+                set(m, m.readU16(), fromU64(v));
             }
             case ExtF32Ops.CAST_F32_SI32 -> {
                 float v = f(m, m.readU16());
-                m.setI32(m.readU16(), VmMath.lroundfToI32(v));
+                m.setI32(m.readU16(), toI32(v));
             }
             case ExtF32Ops.CAST_F32_UI32 -> {
                 float v = f(m, m.readU16());
-                m.setI32(m.readU16(), (int) VmMath.llroundf(v));
+                m.setI32(m.readU16(), toU32(v));
             }
             case ExtF32Ops.CAST_F32_SI64 -> {
                 float v = f(m, m.readU16());
-                m.setI64(m.readU16(), VmMath.llroundf(v));
+                m.setI64(m.readU16(), toI64(v));
             }
             case ExtF32Ops.CAST_F32_UI64 -> {
                 float v = f(m, m.readU16());
-                m.setI64(m.readU16(), VmMath.doubleToU64(VmMath.roundHalfAway(v)));
+                m.setI64(m.readU16(), toU64(v));
             }
             case ExtF32Ops.BITCAST_I32_F32, ExtF32Ops.BITCAST_F32_I32 -> {
                 int v = m.i32(m.readU16());
@@ -193,9 +193,9 @@ public final class ExtF32Extension implements InstructionExtension {
             case ExtF32Ops.SUB_F32 -> l - r;
             case ExtF32Ops.MUL_F32 -> l * r;
             case ExtF32Ops.DIV_F32 -> l / r;
-            case ExtF32Ops.REM_F32 -> (float) VmMath.remainder(l, r);
-            case ExtF32Ops.ATAN2_F32 -> (float) Math.atan2(l, r);
-            case ExtF32Ops.POW_F32 -> (float) Math.pow(l, r);
+            case ExtF32Ops.REM_F32 -> rem(l, r);
+            case ExtF32Ops.ATAN2_F32 -> atan2(l, r);
+            case ExtF32Ops.POW_F32 -> pow(l, r);
             case ExtF32Ops.MIN_F32 -> r < l ? r : l;
             default -> l < r ? r : l; // MAX_F32
         };
@@ -207,24 +207,24 @@ public final class ExtF32Extension implements InstructionExtension {
         float v = switch (opcode) {
             case ExtF32Ops.ABS_F32 -> Math.abs(x);
             case ExtF32Ops.NEG_F32 -> -x;
-            case ExtF32Ops.CEIL_F32 -> (float) Math.ceil(x);
-            case ExtF32Ops.FLOOR_F32 -> (float) Math.floor(x);
-            case ExtF32Ops.ROUND_F32 -> VmMath.roundHalfAway(x);
-            case ExtF32Ops.ROUND_F32_EVEN -> (float) VmMath.roundEven(x);
-            case ExtF32Ops.ATAN_F32 -> (float) Math.atan(x);
-            case ExtF32Ops.COS_F32 -> (float) Math.cos(x);
-            case ExtF32Ops.SIN_F32 -> (float) Math.sin(x);
-            case ExtF32Ops.EXP_F32 -> (float) Math.exp(x);
-            case ExtF32Ops.EXP2_F32 -> (float) VmMath.exp2(x);
-            case ExtF32Ops.EXP_M1_F32 -> (float) Math.expm1(x);
-            case ExtF32Ops.LOG_F32 -> (float) Math.log(x);
-            case ExtF32Ops.LOG10_F32 -> (float) Math.log10(x);
-            case ExtF32Ops.LOG1P_F32 -> (float) Math.log1p(x);
-            case ExtF32Ops.LOG2_F32 -> (float) VmMath.log2(x);
-            case ExtF32Ops.RSQRT_F32 -> 1.0f / (float) Math.sqrt(x);
+            case ExtF32Ops.CEIL_F32 -> ceil(x);
+            case ExtF32Ops.FLOOR_F32 -> floor(x);
+            case ExtF32Ops.ROUND_F32 -> round(x);
+            case ExtF32Ops.ROUND_F32_EVEN -> roundEven(x);
+            case ExtF32Ops.ATAN_F32 -> atan(x);
+            case ExtF32Ops.COS_F32 -> cos(x);
+            case ExtF32Ops.SIN_F32 -> sin(x);
+            case ExtF32Ops.EXP_F32 -> exp(x);
+            case ExtF32Ops.EXP2_F32 -> exp2(x);
+            case ExtF32Ops.EXP_M1_F32 -> expm1(x);
+            case ExtF32Ops.LOG_F32 -> log(x);
+            case ExtF32Ops.LOG10_F32 -> log10(x);
+            case ExtF32Ops.LOG1P_F32 -> log1p(x);
+            case ExtF32Ops.LOG2_F32 -> log2(x);
+            case ExtF32Ops.RSQRT_F32 -> rsqrt(x);
             case ExtF32Ops.SQRT_F32 -> (float) Math.sqrt(x);
-            case ExtF32Ops.TANH_F32 -> (float) Math.tanh(x);
-            default -> (float) VmMath.erf(x); // ERF_F32
+            case ExtF32Ops.TANH_F32 -> tanh(x);
+            default -> erf(x); // ERF_F32
         };
         set(m, m.readU16(), v);
     }
@@ -254,5 +254,128 @@ public final class ExtF32Extension implements InstructionExtension {
     private static boolean compare(int opcode, float l, float r) {
         return compare(opcode, l, r, ExtF32Ops.CMP_EQF32_O, ExtF32Ops.CMP_EQF32_U, ExtF32Ops.CMP_NEF32_O,
                 ExtF32Ops.CMP_NEF32_U, ExtF32Ops.CMP_LTF32_O, ExtF32Ops.CMP_LTF32_U, ExtF32Ops.CMP_LTEF32_O);
+    }
+
+    // The value of each op that reads and writes only registers: the one definition the
+    // interpreter above and compiled code (FloatOpEmitter calls them by name) share, so both give
+    // the same bits.
+
+    public static float rem(float l, float r) {
+        return (float) VmMath.remainder(l, r);
+    }
+
+    public static float atan2(float l, float r) {
+        return (float) Math.atan2(l, r);
+    }
+
+    public static float pow(float l, float r) {
+        return (float) Math.pow(l, r);
+    }
+
+    public static float ceil(float x) {
+        return (float) Math.ceil(x);
+    }
+
+    public static float floor(float x) {
+        return (float) Math.floor(x);
+    }
+
+    public static float round(float x) {
+        return VmMath.roundHalfAway(x);
+    }
+
+    public static float roundEven(float x) {
+        return (float) VmMath.roundEven(x);
+    }
+
+    public static float atan(float x) {
+        return (float) Math.atan(x);
+    }
+
+    public static float cos(float x) {
+        return (float) Math.cos(x);
+    }
+
+    public static float sin(float x) {
+        return (float) Math.sin(x);
+    }
+
+    public static float exp(float x) {
+        return (float) Math.exp(x);
+    }
+
+    public static float exp2(float x) {
+        return (float) VmMath.exp2(x);
+    }
+
+    public static float expm1(float x) {
+        return (float) Math.expm1(x);
+    }
+
+    public static float log(float x) {
+        return (float) Math.log(x);
+    }
+
+    public static float log10(float x) {
+        return (float) Math.log10(x);
+    }
+
+    public static float log1p(float x) {
+        return (float) Math.log1p(x);
+    }
+
+    public static float log2(float x) {
+        return (float) VmMath.log2(x);
+    }
+
+    public static float rsqrt(float x) {
+        return 1.0f / (float) Math.sqrt(x);
+    }
+
+    public static float tanh(float x) {
+        return (float) Math.tanh(x);
+    }
+
+    public static float erf(float x) {
+        return VmMath.erf(x);
+    }
+
+    public static float powi(float base, long exponent) {
+        return VmMath.powi(base, exponent);
+    }
+
+    /** {@code vm.cast.ui32.f32}. */
+    public static float fromU32(int v) {
+        return (float) (v & 0xFFFF_FFFFL);
+    }
+
+    /** {@code vm.cast.si64.f32}. */
+    public static float fromI64(long v) {
+        return (float) v;
+    }
+
+    /** {@code vm.cast.ui64.f32}. */
+    public static float fromU64(long v) {
+        return VmMath.u64ToF32(v);
+    }
+
+    /** {@code vm.cast.f32.si32}. */
+    public static int toI32(float v) {
+        return VmMath.lroundfToI32(v);
+    }
+
+    /** {@code vm.cast.f32.ui32}. */
+    public static int toU32(float v) {
+        return (int) VmMath.llroundf(v);
+    }
+
+    /** {@code vm.cast.f32.si64}. */
+    public static long toI64(float v) {
+        return VmMath.llroundf(v);
+    }
+
+    /** {@code vm.cast.f32.ui64}. */
+    public static long toU64(float v) {
+        return VmMath.doubleToU64(VmMath.roundHalfAway(v));
     }
 }

@@ -118,34 +118,37 @@ public final class ExtF64Extension implements InstructionExtension {
                 set(m, m.readU16(), v);
             }
             case ExtF64Ops.CAST_UI32_F64 -> {
-                long v = m.i32(m.readU16()) & 0xFFFF_FFFFL;
-                set(m, m.readU16(), v);
+                int v = m.i32(m.readU16());
+                set(m, m.readU16(), fromU32(v));
             }
             case ExtF64Ops.CAST_SI64_F64 -> {
                 long v = m.i64(m.readU16());
-                set(m, m.readU16(), (double) v);
+                set(m, m.readU16(), fromI64(v));
             }
             case ExtF64Ops.FPOWI_F64 -> {
                 double base = d(m, m.readU16());
                 long exponent = m.i64(m.readU16());
-                set(m, m.readU16(), VmMath.powi(base, exponent));
+                set(m, m.readU16(), powi(base, exponent));
             }
             case ExtF64Ops.CAST_UI64_F64 -> {
                 long v = m.i64(m.readU16());
-                set(m, m.readU16(), VmMath.u64ToF64(v));
+                set(m, m.readU16(), fromU64(v));
             }
             case ExtF64Ops.CAST_F64_SI32 -> {
-                // IREE rounds through lroundf: the double is narrowed to float first.
                 double v = d(m, m.readU16());
-                m.setI32(m.readU16(), VmMath.lroundfToI32((float) v));
+                m.setI32(m.readU16(), toI32(v));
             }
             case ExtF64Ops.CAST_F64_UI32 -> {
                 double v = d(m, m.readU16());
-                m.setI32(m.readU16(), (int) VmMath.llroundf((float) v));
+                m.setI32(m.readU16(), toU32(v));
             }
-            case ExtF64Ops.CAST_F64_SI64, ExtF64Ops.CAST_F64_UI64 -> {
+            case ExtF64Ops.CAST_F64_SI64 -> {
                 double v = d(m, m.readU16());
-                m.setI64(m.readU16(), VmMath.llround(v));
+                m.setI64(m.readU16(), toI64(v));
+            }
+            case ExtF64Ops.CAST_F64_UI64 -> {
+                double v = d(m, m.readU16());
+                m.setI64(m.readU16(), toU64(v));
             }
             case ExtF64Ops.BITCAST_I64_F64, ExtF64Ops.BITCAST_F64_I64 -> {
                 long v = m.i64(m.readU16());
@@ -200,9 +203,9 @@ public final class ExtF64Extension implements InstructionExtension {
             case ExtF64Ops.SUB_F64 -> l - r;
             case ExtF64Ops.MUL_F64 -> l * r;
             case ExtF64Ops.DIV_F64 -> l / r;
-            case ExtF64Ops.REM_F64 -> VmMath.remainder(l, r);
-            case ExtF64Ops.ATAN2_F64 -> Math.atan2(l, r);
-            case ExtF64Ops.POW_F64 -> Math.pow(l, r);
+            case ExtF64Ops.REM_F64 -> rem(l, r);
+            case ExtF64Ops.ATAN2_F64 -> atan2(l, r);
+            case ExtF64Ops.POW_F64 -> pow(l, r);
             case ExtF64Ops.MIN_F64 -> r < l ? r : l;
             default -> l < r ? r : l; // MAX_F64
         };
@@ -214,25 +217,147 @@ public final class ExtF64Extension implements InstructionExtension {
         double v = switch (opcode) {
             case ExtF64Ops.ABS_F64 -> Math.abs(x);
             case ExtF64Ops.NEG_F64 -> -x;
-            case ExtF64Ops.CEIL_F64 -> Math.ceil(x);
-            case ExtF64Ops.FLOOR_F64 -> Math.floor(x);
-            case ExtF64Ops.ROUND_F64 -> VmMath.roundHalfAway(x);
-            case ExtF64Ops.ROUND_F64_EVEN -> VmMath.roundEven(x);
-            case ExtF64Ops.ATAN_F64 -> Math.atan(x);
-            case ExtF64Ops.COS_F64 -> Math.cos(x);
-            case ExtF64Ops.SIN_F64 -> Math.sin(x);
-            case ExtF64Ops.EXP_F64 -> Math.exp(x);
-            case ExtF64Ops.EXP2_F64 -> VmMath.exp2(x);
-            case ExtF64Ops.EXP_M1_F64 -> Math.expm1(x);
-            case ExtF64Ops.LOG_F64 -> Math.log(x);
-            case ExtF64Ops.LOG10_F64 -> Math.log10(x);
-            case ExtF64Ops.LOG1P_F64 -> Math.log1p(x);
-            case ExtF64Ops.LOG2_F64 -> VmMath.log2(x);
-            case ExtF64Ops.RSQRT_F64 -> 1.0 / Math.sqrt(x);
+            case ExtF64Ops.CEIL_F64 -> ceil(x);
+            case ExtF64Ops.FLOOR_F64 -> floor(x);
+            case ExtF64Ops.ROUND_F64 -> round(x);
+            case ExtF64Ops.ROUND_F64_EVEN -> roundEven(x);
+            case ExtF64Ops.ATAN_F64 -> atan(x);
+            case ExtF64Ops.COS_F64 -> cos(x);
+            case ExtF64Ops.SIN_F64 -> sin(x);
+            case ExtF64Ops.EXP_F64 -> exp(x);
+            case ExtF64Ops.EXP2_F64 -> exp2(x);
+            case ExtF64Ops.EXP_M1_F64 -> expm1(x);
+            case ExtF64Ops.LOG_F64 -> log(x);
+            case ExtF64Ops.LOG10_F64 -> log10(x);
+            case ExtF64Ops.LOG1P_F64 -> log1p(x);
+            case ExtF64Ops.LOG2_F64 -> log2(x);
+            case ExtF64Ops.RSQRT_F64 -> rsqrt(x);
             case ExtF64Ops.SQRT_F64 -> Math.sqrt(x);
-            case ExtF64Ops.TANH_F64 -> Math.tanh(x);
-            default -> VmMath.erf(x); // ERF_F64
+            case ExtF64Ops.TANH_F64 -> tanh(x);
+            default -> erf(x); // ERF_F64
         };
         set(m, m.readU16(), v);
+    }
+
+    // The value of each op that reads and writes only registers: the one definition the
+    // interpreter above and compiled code (FloatOpEmitter calls them by name) share.
+
+    public static double rem(double l, double r) {
+        return VmMath.remainder(l, r);
+    }
+
+    public static double atan2(double l, double r) {
+        return Math.atan2(l, r);
+    }
+
+    public static double pow(double l, double r) {
+        return Math.pow(l, r);
+    }
+
+    public static double ceil(double x) {
+        return Math.ceil(x);
+    }
+
+    public static double floor(double x) {
+        return Math.floor(x);
+    }
+
+    public static double round(double x) {
+        return VmMath.roundHalfAway(x);
+    }
+
+    public static double roundEven(double x) {
+        return VmMath.roundEven(x);
+    }
+
+    public static double atan(double x) {
+        return Math.atan(x);
+    }
+
+    public static double cos(double x) {
+        return Math.cos(x);
+    }
+
+    public static double sin(double x) {
+        return Math.sin(x);
+    }
+
+    public static double exp(double x) {
+        return Math.exp(x);
+    }
+
+    public static double exp2(double x) {
+        return VmMath.exp2(x);
+    }
+
+    public static double expm1(double x) {
+        return Math.expm1(x);
+    }
+
+    public static double log(double x) {
+        return Math.log(x);
+    }
+
+    public static double log10(double x) {
+        return Math.log10(x);
+    }
+
+    public static double log1p(double x) {
+        return Math.log1p(x);
+    }
+
+    public static double log2(double x) {
+        return VmMath.log2(x);
+    }
+
+    public static double rsqrt(double x) {
+        return 1.0 / Math.sqrt(x);
+    }
+
+    public static double tanh(double x) {
+        return Math.tanh(x);
+    }
+
+    public static double erf(double x) {
+        return VmMath.erf(x);
+    }
+
+    public static double powi(double base, long exponent) {
+        return VmMath.powi(base, exponent);
+    }
+
+    /** {@code vm.cast.ui32.f64}. */
+    public static double fromU32(int v) {
+        return v & 0xFFFF_FFFFL;
+    }
+
+    /** {@code vm.cast.si64.f64}. */
+    public static double fromI64(long v) {
+        return v;
+    }
+
+    /** {@code vm.cast.ui64.f64}. */
+    public static double fromU64(long v) {
+        return VmMath.u64ToF64(v);
+    }
+
+    /** {@code vm.cast.f64.si32}: IREE rounds through lroundf, the double narrowed to float first. */
+    public static int toI32(double v) {
+        return VmMath.lroundfToI32((float) v);
+    }
+
+    /** {@code vm.cast.f64.ui32}: through llroundf, as {@link #toI32}. */
+    public static int toU32(double v) {
+        return (int) VmMath.llroundf((float) v);
+    }
+
+    /** {@code vm.cast.f64.si64} (llround). */
+    public static long toI64(double v) {
+        return VmMath.llround(v);
+    }
+
+    /** {@code vm.cast.f64.ui64}: llround too, as IREE's runtime. */
+    public static long toU64(double v) {
+        return VmMath.llround(v);
     }
 }
