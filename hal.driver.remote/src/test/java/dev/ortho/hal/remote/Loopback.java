@@ -31,6 +31,10 @@ public final class Loopback implements AutoCloseable {
     public final Queue<Device> served = new ConcurrentLinkedQueue<>();
 
     private Loopback(UnaryOperator<ServerOptions> configure) {
+        this(configure, localSyncRegistry(), "local-sync://");
+    }
+
+    private Loopback(UnaryOperator<ServerOptions> configure, DriverRegistry registry, String deviceUri) {
         try {
             tokenFile = Files.createTempFile("ortho-remote-token", ".txt");
             Files.writeString(tokenFile, TOKEN + "\n", StandardCharsets.UTF_8);
@@ -38,11 +42,10 @@ public final class Loopback implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        DriverRegistry registry = localSyncRegistry();
         ServerOptions options = configure.apply(ServerOptions.defaults(TOKEN.getBytes(StandardCharsets.UTF_8))
                 .withListen(new InetSocketAddress("127.0.0.1", 0), false));
         server = DeviceServer.start(() -> {
-            Device device = registry.createDevice("local-sync://");
+            Device device = registry.createDevice(deviceUri);
             served.add(device);
             return device;
         }, options);
@@ -53,6 +56,17 @@ public final class Loopback implements AutoCloseable {
         DriverRegistry registry = new DriverRegistry();
         registry.register(CpuDrivers.builder().localSyncFactory());
         return registry;
+    }
+
+    /**
+     * A new server serving FIFO {@code local-task} devices whose queue axes carry machine index
+     * {@code machine}, which the server also announces ({@link ServerOptions#machine()}).
+     */
+    public static Loopback startLocalTask(int machine, UnaryOperator<ServerOptions> configure) {
+        DriverRegistry registry = new DriverRegistry();
+        registry.register(CpuDrivers.builder().workerCount(1).fifoQueues(true)
+                .queueAxes(new dev.ortho.hal.frontier.QueueAxes(machine, machine, 256)).localTaskFactory());
+        return new Loopback(options -> configure.apply(options.withMachine(machine)), registry, "local-task://");
     }
 
     /** A new server with default options. */

@@ -235,6 +235,7 @@ public final class RemoteDriver implements Driver {
             long capabilities = welcome.i64("capabilities");
             int queueCount = welcome.i32("queue count");
             int scopes = welcome.u8("semaphore scopes");
+            int machine = welcome.u8("machine index");
             if (queueCount < 1 || queueCount > 64) {
                 throw new StatusException(StatusCode.DATA_LOSS, "handshake queue count " + queueCount
                         + " is outside [1, 64]");
@@ -247,7 +248,7 @@ public final class RemoteDriver implements Driver {
             }
             welcome.end();
             return new RemoteDevice(connection, new DeviceInfo(id, peer, name + " at " + peer), capabilities,
-                    queueCount, scopes, heaps, () -> { });
+                    queueCount, scopes, machine, heaps, () -> { });
         } catch (StatusException e) {
             connection.close(e);
             throw e.annotate("while connecting to remote device " + peer);
