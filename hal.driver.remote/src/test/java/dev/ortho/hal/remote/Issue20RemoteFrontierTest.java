@@ -15,6 +15,7 @@ import dev.ortho.hal.Semaphore;
 import dev.ortho.hal.SemaphoreList;
 import dev.ortho.hal.frontier.Axis;
 import dev.ortho.hal.frontier.Frontier;
+import dev.ortho.hal.remote.internal.protocol.Protocol;
 import dev.ortho.hal.spi.TimelineSemaphore;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -37,10 +38,12 @@ class Issue20RemoteFrontierTest {
     private static final int MACHINE_A = 11;
     private static final int MACHINE_B = 22;
 
-    @Test
-    void threeStagesAcrossTwoServersCarryBothMachinesQueueAxes() {
-        try (Loopback serverA = Loopback.startLocalTask(MACHINE_A, o -> o);
-                Loopback serverB = Loopback.startLocalTask(MACHINE_B, o -> o);
+    @org.junit.jupiter.params.ParameterizedTest(name = "fifo={0}")
+    @org.junit.jupiter.params.provider.ValueSource(booleans = {false, true})
+    void threeStagesAcrossTwoServersCarryBothMachinesQueueAxes(boolean fifo) {
+        // FIFO servers hold operations until their waits are reached (stage 3 is submitted first)
+        try (Loopback serverA = Loopback.startLocalTask(MACHINE_A, fifo, o -> o);
+                Loopback serverB = Loopback.startLocalTask(MACHINE_B, fifo, o -> o);
                 Device a = serverA.connect(); Device b = serverB.connect();
                 Semaphore s1 = a.createSemaphore(0); Semaphore s2 = b.createSemaphore(0);
                 Semaphore s3 = a.createSemaphore(0);
@@ -68,6 +71,114 @@ class Issue20RemoteFrontierTest {
             assertTrue(s3.frontierAt(1, atA));
             assertTrue(atA.dominates(atB), "stage 3 knows all of stage 2's past: " + atA + " vs " + atB);
             host.release();
+        }
+    }
+
+    @Test
+    void relayingTakesOneSignalFramePerHopAndNoClientCall(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+            throws Exception {
+        java.nio.file.Path jfr = dir.resolve("relay.jfr");
+        String peerA;
+        String peerB;
+        try (Loopback serverA = Loopback.startLocalTask(MACHINE_A, false, o -> o);
+                Loopback serverB = Loopback.startLocalTask(MACHINE_B, false, o -> o);
+                Device a = serverA.connect(); Device b = serverB.connect();
+                Semaphore s1 = a.createSemaphore(0); Semaphore s2 = b.createSemaphore(0);
+                Semaphore s3 = a.createSemaphore(0);
+                Buffer onA = a.allocator().allocateBuffer(BufferParams.hostLocal(), 16);
+                Buffer copyA = a.allocator().allocateBuffer(BufferParams.hostLocal(), 16);
+                Buffer onB = b.allocator().allocateBuffer(BufferParams.hostLocal(), 16);
+                jdk.jfr.Recording recording = new jdk.jfr.Recording()) {
+            peerA = "127.0.0.1:" + serverA.server.address().getPort();
+            peerB = "127.0.0.1:" + serverB.server.address().getPort();
+            TimelineSemaphore host = new TimelineSemaphore("host", 0);
+            a.queueFill(ANY, SemaphoreList.of(host, 1), SemaphoreList.of(s1, 1), onA, 0, 16, 11, 4, 0);
+            b.queueFill(ANY, SemaphoreList.of(s1, 1), SemaphoreList.of(s2, 1), onB, 0, 16, 22, 4, 0);
+            a.queueCopy(ANY, SemaphoreList.of(s2, 1), SemaphoreList.of(s3, 1), onA, 0, copyA, 0, 16, 0);
+            recording.enable(dev.ortho.hal.trace.RemoteFrameEvent.NAME).withoutThreshold();
+            recording.start();
+            host.signal(1); // everything after this is the servers' and the client's I/O threads' doing
+            s3.await(1, GUARD);
+            recording.stop();
+            recording.dump(jfr);
+            assertArrayEquals(new int[] {11, 11, 11, 11}, ints(copyA));
+            host.release();
+        }
+        List<jdk.jfr.consumer.RecordedEvent> frames = jdk.jfr.consumer.RecordingFile.readAllEvents(jfr).stream()
+                .filter(e -> e.getEventType().getName().equals(dev.ortho.hal.trace.RemoteFrameEvent.NAME)).toList();
+        // the host's signal and B's stage-2 report relayed to A, A's stage-1 report relayed to B: one frame each
+        assertEquals(2, count(frames, peerA, Protocol.SEMAPHORE_SIGNAL), frames.toString());
+        assertEquals(1, count(frames, peerB, Protocol.SEMAPHORE_SIGNAL), frames.toString());
+        assertTrue(frames.stream().allMatch(e -> e.getBoolean("oneWay")), "no call waited on a server: " + frames);
+        assertTrue(frames.stream().allMatch(e -> e.getInt("opcode") == Protocol.SEMAPHORE_SIGNAL
+                || e.getInt("opcode") == Protocol.RELEASE), "only relays (and releases of imports): " + frames);
+    }
+
+    private static long count(List<jdk.jfr.consumer.RecordedEvent> frames, String peer, int opcode) {
+        return frames.stream().filter(e -> e.getString("peer").contains(peer) && e.getInt("opcode") == opcode).count();
+    }
+
+    @Test
+    void aFailedFirstStageFailsTheOthersWithItsStatus() {
+        try (Loopback serverA = Loopback.startLocalTask(MACHINE_A, false, o -> o);
+                Loopback serverB = Loopback.startLocalTask(MACHINE_B, false, o -> o);
+                Device a = serverA.connect(); Device b = serverB.connect();
+                Semaphore s1 = a.createSemaphore(0); Semaphore s2 = b.createSemaphore(0);
+                Semaphore s3 = a.createSemaphore(0);
+                Buffer onA = a.allocator().allocateBuffer(BufferParams.hostLocal(), 16);
+                Buffer copyA = a.allocator().allocateBuffer(BufferParams.hostLocal(), 16);
+                Buffer onB = b.allocator().allocateBuffer(BufferParams.hostLocal(), 16)) {
+            TimelineSemaphore host = new TimelineSemaphore("host", 0);
+            a.queueFill(ANY, SemaphoreList.of(host, 1), SemaphoreList.of(s1, 1), onA, 0, 16, 11, 4, 0);
+            b.queueFill(ANY, SemaphoreList.of(s1, 1), SemaphoreList.of(s2, 1), onB, 0, 16, 22, 4, 0);
+            a.queueCopy(ANY, SemaphoreList.of(s2, 1), SemaphoreList.of(s3, 1), onA, 0, copyA, 0, 16, 0);
+            host.fail(new StatusException(StatusCode.DATA_LOSS, "stage 1 input lost"));
+            for (Semaphore s : new Semaphore[] {s3, s2, s1}) {
+                StatusException e = assertThrows(StatusException.class, () -> s.await(1, GUARD));
+                assertEquals(StatusCode.DATA_LOSS, e.code(), s + ": " + e);
+                assertTrue(e.getMessage().contains("stage 1 input lost"), e.getMessage());
+            }
+            assertArrayEquals(new int[] {0, 0, 0, 0}, ints(onB), "stage 2 never ran");
+            host.release();
+        }
+    }
+
+    @Test
+    void aClientLeavingWorkHandedToTheDeviceIsCleanedUp() throws Exception {
+        try (Loopback server = Loopback.startLocalTask(MACHINE_A, false, o -> o)) {
+            TimelineSemaphore never = new TimelineSemaphore("never", 0);
+            Device device = server.connect();
+            Semaphore own = device.createSemaphore(0);
+            Buffer buffer = device.allocator().allocateBuffer(BufferParams.hostLocal(), 16);
+            for (int i = 1; i <= 20; i++) { // held by the device's queue: one waits for the host, the rest behind it
+                device.queueFill(ANY, SemaphoreList.of(i == 1 ? never : own, i == 1 ? 1 : i - 1),
+                        SemaphoreList.of(own, i), buffer, 0, 16, i, 4, 0);
+            }
+            buffer.close();
+            own.close();
+            device.close(); // disconnects with 20 operations waiting in the served device
+            long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(60);
+            while ((server.server.sessionCount() != 0 || server.cpu.liveDevices() != 0)
+                    && System.nanoTime() < deadline) {
+                java.util.concurrent.locks.LockSupport.parkNanos(1_000_000);
+            }
+            assertEquals(0, server.server.sessionCount());
+            assertEquals(0, server.cpu.liveDevices(), "the served device closed: nothing waits for the client");
+            never.release();
+        }
+    }
+
+    @Test
+    void aVersion3ClientIsRefusedWithIncompatible() throws Exception {
+        try (Loopback server = Loopback.startLocalTask(MACHINE_A, false, o -> o);
+                RawClient raw = new RawClient(server.server.address().getPort())) {
+            raw.send(dev.ortho.hal.remote.internal.protocol.FrameWriter.frame(Protocol.HELLO, 1)
+                    .putI32(Protocol.MAGIC).putI32(3).finish());
+            dev.ortho.hal.remote.internal.protocol.FrameReader reply = raw.read();
+            assertEquals(StatusCode.INCOMPATIBLE.value(), reply.i32("status"));
+            String message = reply.string("message");
+            assertTrue(message.contains("version 3") && message.contains("version " + Protocol.VERSION), message);
+            assertTrue(raw.closedByServer());
         }
     }
 

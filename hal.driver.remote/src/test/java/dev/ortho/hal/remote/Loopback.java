@@ -29,6 +29,8 @@ public final class Loopback implements AutoCloseable {
     public final Path tokenFile;
     public final DeviceServer server;
     public final Queue<Device> served = new ConcurrentLinkedQueue<>();
+    /** The local-task factory of {@link #startLocalTask} (its live devices), else null. */
+    public dev.ortho.hal.cpu.CpuDriverFactory cpu;
 
     private Loopback(UnaryOperator<ServerOptions> configure) {
         this(configure, localSyncRegistry(), "local-sync://");
@@ -59,14 +61,18 @@ public final class Loopback implements AutoCloseable {
     }
 
     /**
-     * A new server serving FIFO {@code local-task} devices whose queue axes carry machine index
+     * A new server serving {@code local-task} devices (FIFO queues if {@code fifo}) whose queue axes carry machine index
      * {@code machine}, which the server also announces ({@link ServerOptions#machine()}).
      */
-    public static Loopback startLocalTask(int machine, UnaryOperator<ServerOptions> configure) {
+    public static Loopback startLocalTask(int machine, boolean fifo, UnaryOperator<ServerOptions> configure) {
         DriverRegistry registry = new DriverRegistry();
-        registry.register(CpuDrivers.builder().workerCount(1).fifoQueues(true)
-                .queueAxes(new dev.ortho.hal.frontier.QueueAxes(machine, machine, 256)).localTaskFactory());
-        return new Loopback(options -> configure.apply(options.withMachine(machine)), registry, "local-task://");
+        dev.ortho.hal.cpu.CpuDriverFactory factory = CpuDrivers.builder().workerCount(1).fifoQueues(fifo)
+                .queueAxes(new dev.ortho.hal.frontier.QueueAxes(machine, machine, 256)).localTaskFactory();
+        registry.register(factory);
+        Loopback loopback = new Loopback(options -> configure.apply(options.withMachine(machine)), registry,
+                "local-task://");
+        loopback.cpu = factory;
+        return loopback;
     }
 
     /** A new server with default options. */
