@@ -169,6 +169,22 @@ class Issue20RemoteFrontierTest {
     }
 
     @Test
+    void twoServersAnnouncingOneMachineIndexAreNotBothConnected() {
+        try (Loopback first = Loopback.startLocalTask(33, false, o -> o);
+                Loopback second = Loopback.startLocalTask(33, false, o -> o)) {
+            Device one = first.connect();
+            Device again = first.connect(); // the same server twice is fine
+            StatusException e = assertThrows(StatusException.class, second::connect);
+            assertEquals(StatusCode.FAILED_PRECONDITION, e.code());
+            assertTrue(e.getMessage().contains("machine index 33"), e.getMessage());
+            one.close();
+            assertThrows(StatusException.class, second::connect); // one device of the first is still open
+            again.close();
+            second.connect().close();
+        }
+    }
+
+    @Test
     void aVersion3ClientIsRefusedWithIncompatible() throws Exception {
         try (Loopback server = Loopback.startLocalTask(MACHINE_A, false, o -> o);
                 RawClient raw = new RawClient(server.server.address().getPort())) {
