@@ -27,13 +27,13 @@ import java.util.List;
 /**
  * Issue 20 §4: a three-stage pipeline across two in-process {@code serve-device} servers over
  * loopback TCP (stage 1 a fill on A, stage 2 a fill on B after stage 1, stage 3 a copy on A after
- * stage 2; {@code local-task} devices whose queue axes carry machines 1 and 2), in
+ * stage 2; {@code local-task} devices each server with a machine index of its own), in
  * alternating rounds ({@link InterleavedRun#compare}):
  * <ul>
  *   <li>{@code ortho-relayed}: the whole pipeline is submitted at once and the client waits
  *       only for stage 3; each server's signal report (with its queue's frontier) is relayed to
  *       the other server by the client's I/O thread, whose queue imports it;
- *   <li>{@code ortho-stream8}: {@value #PIPELINES} pipelines submitted back to back (each stage 1
+ *   <li>{@code ortho-stream}: {@value #PIPELINES} pipelines submitted back to back (each stage 1
  *       after the previous stage 3), one wait for the last;
  *   <li>{@code host-waits}: the client waits on the host for each stage before submitting the
  *       next (one host round trip per stage).
@@ -49,6 +49,8 @@ import java.util.List;
 public final class RemotePipelineRun {
     private static final Timeout GUARD = Timeout.of(Duration.ofSeconds(60));
     private static final int PIPELINES = 20;
+    /** Machine indexes handed to the servers: each server of the process has its own. */
+    private static final java.util.concurrent.atomic.AtomicInteger MACHINES = new java.util.concurrent.atomic.AtomicInteger();
 
     private RemotePipelineRun() {
     }
@@ -77,8 +79,8 @@ public final class RemotePipelineRun {
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
-            serverA = server(1);
-            serverB = server(2);
+            serverA = server(MACHINES.incrementAndGet());
+            serverB = server(MACHINES.incrementAndGet());
             a = connect(serverA);
             b = connect(serverB);
             s1 = a.createSemaphore(0);
@@ -185,7 +187,7 @@ public final class RemotePipelineRun {
                         relayed.relayed();
                     }
                 }, PIPELINES, relayed::close),
-                new Side("ortho-stream8", () -> stream.stream(PIPELINES), PIPELINES, stream::close),
+                new Side("ortho-stream", () -> stream.stream(PIPELINES), PIPELINES, stream::close),
                 new Side("host-waits", () -> {
                     for (int i = 0; i < PIPELINES; i++) {
                         host.hostWaits();

@@ -85,6 +85,19 @@ public final class Loopback implements AutoCloseable {
         return new Loopback(configure);
     }
 
+    private static Loopback sharedLocalTask;
+
+    /**
+     * One server of (unordered) {@code local-task} devices shared by conformance suites, machine
+     * index 200 (never closed): operations with unreached waits are handed to the device.
+     */
+    public static synchronized Loopback sharedLocalTask() {
+        if (sharedLocalTask == null) {
+            sharedLocalTask = startLocalTask(200, false, options -> options);
+        }
+        return sharedLocalTask;
+    }
+
     /** One server shared by the conformance suites (never closed; its threads are daemons). */
     public static synchronized Loopback shared() {
         if (shared == null) {
