@@ -22,7 +22,9 @@ import java.util.Set;
  *     answer a per-connection nonce with an HMAC of it, compared in constant time)
  * @param maxMemoryBytes per-client quota of live buffer bytes
  * @param maxHandles per-client quota of live resource handles
- * @param maxInFlight per-client quota of queue operations accepted but not yet handed to the device
+ * @param maxInFlight per-client quota of queue operations whose waits were not reached when they
+ *     arrived: held by the server until they are, or (an asynchronous device without FIFO queues)
+ *     handed to the device with them and not finished yet
  * @param allowedFormats executable formats the server prepares; {@code jvm-static} names only
  *     kernel libraries installed on the server, never code sent by a client
  * @param maxFrameBytes largest frame accepted from an authenticated client; a larger one closes

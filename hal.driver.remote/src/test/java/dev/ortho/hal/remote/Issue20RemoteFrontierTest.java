@@ -38,39 +38,83 @@ class Issue20RemoteFrontierTest {
     private static final int MACHINE_A = 11;
     private static final int MACHINE_B = 22;
 
+    /** Servers A and B, a client device on each, the pipeline's semaphores and buffers, a host gate. */
+    private static final class TwoServers implements AutoCloseable {
+        final Loopback serverA;
+        final Loopback serverB;
+        final Device a;
+        final Device b;
+        final Semaphore s1;
+        final Semaphore s2;
+        final Semaphore s3;
+        final Buffer onA;
+        final Buffer copyA;
+        final Buffer onB;
+        final TimelineSemaphore host = new TimelineSemaphore("host", 0);
+
+        TwoServers(boolean fifo) {
+            serverA = Loopback.startLocalTask(MACHINE_A, fifo, o -> o);
+            serverB = Loopback.startLocalTask(MACHINE_B, fifo, o -> o);
+            a = serverA.connect();
+            b = serverB.connect();
+            s1 = a.createSemaphore(0);
+            s2 = b.createSemaphore(0);
+            s3 = a.createSemaphore(0);
+            onA = a.allocator().allocateBuffer(BufferParams.hostLocal(), 16);
+            copyA = a.allocator().allocateBuffer(BufferParams.hostLocal(), 16);
+            onB = b.allocator().allocateBuffer(BufferParams.hostLocal(), 16);
+        }
+
+        /** Stage 1 fills A (once the host signals), stage 2 fills B, stage 3 copies on A; stage 3 first if asked. */
+        void submit(boolean lastStageFirst) {
+            if (lastStageFirst) {
+                stage3();
+            }
+            a.queueFill(ANY, SemaphoreList.of(host, 1), SemaphoreList.of(s1, 1), onA, 0, 16, 11, 4, 0);
+            b.queueFill(ANY, SemaphoreList.of(s1, 1), SemaphoreList.of(s2, 1), onB, 0, 16, 22, 4, 0);
+            if (!lastStageFirst) {
+                stage3();
+            }
+        }
+
+        private void stage3() {
+            a.queueCopy(ANY, SemaphoreList.of(s2, 1), SemaphoreList.of(s3, 1), onA, 0, copyA, 0, 16, 0);
+        }
+
+        @Override
+        public void close() {
+            for (AutoCloseable c : List.<AutoCloseable>of(onA, copyA, onB, s1, s2, s3, a, b, serverA, serverB)) {
+                try {
+                    c.close();
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+            }
+            host.release();
+        }
+    }
+
     @org.junit.jupiter.params.ParameterizedTest(name = "fifo={0}")
     @org.junit.jupiter.params.provider.ValueSource(booleans = {false, true})
     void threeStagesAcrossTwoServersCarryBothMachinesQueueAxes(boolean fifo) {
         // FIFO servers hold operations until their waits are reached (stage 3 is submitted first)
-        try (Loopback serverA = Loopback.startLocalTask(MACHINE_A, fifo, o -> o);
-                Loopback serverB = Loopback.startLocalTask(MACHINE_B, fifo, o -> o);
-                Device a = serverA.connect(); Device b = serverB.connect();
-                Semaphore s1 = a.createSemaphore(0); Semaphore s2 = b.createSemaphore(0);
-                Semaphore s3 = a.createSemaphore(0);
-                Buffer onA = a.allocator().allocateBuffer(BufferParams.hostLocal(), 16);
-                Buffer copyA = a.allocator().allocateBuffer(BufferParams.hostLocal(), 16);
-                Buffer onB = b.allocator().allocateBuffer(BufferParams.hostLocal(), 16)) {
-            assertEquals(MACHINE_A, dev.ortho.hal.remote.internal.client.ClientProbe.machine(a));
-            assertEquals(MACHINE_B, dev.ortho.hal.remote.internal.client.ClientProbe.machine(b));
-            TimelineSemaphore host = new TimelineSemaphore("host", 0);
-            // stage 3 first, then 2, then 1 (held by the host): nothing has run when all are submitted
-            a.queueCopy(ANY, SemaphoreList.of(s2, 1), SemaphoreList.of(s3, 1), onA, 0, copyA, 0, 16, 0);
-            b.queueFill(ANY, SemaphoreList.of(s1, 1), SemaphoreList.of(s2, 1), onB, 0, 16, 22, 4, 0);
-            a.queueFill(ANY, SemaphoreList.of(host, 1), SemaphoreList.of(s1, 1), onA, 0, 16, 11, 4, 0);
-            assertEquals(0, s3.query());
-            host.signal(1);
-            s3.await(1, GUARD);
-            assertArrayEquals(new int[] {22, 22, 22, 22}, ints(onB));
-            assertArrayEquals(new int[] {11, 11, 11, 11}, ints(copyA));
+        try (TwoServers p = new TwoServers(fifo)) {
+            assertEquals(MACHINE_A, dev.ortho.hal.remote.internal.client.ClientProbe.machine(p.a));
+            assertEquals(MACHINE_B, dev.ortho.hal.remote.internal.client.ClientProbe.machine(p.b));
+            p.submit(true); // stage 3 first, stage 1 held by the host: nothing has run when all are submitted
+            assertEquals(0, p.s3.query());
+            p.host.signal(1);
+            p.s3.await(1, GUARD);
+            assertArrayEquals(new int[] {22, 22, 22, 22}, ints(p.onB));
+            assertArrayEquals(new int[] {11, 11, 11, 11}, ints(p.copyA));
             Frontier atB = new Frontier(8);
-            assertTrue(s2.frontierAt(1, atB), "B's signal carries a frontier");
+            assertTrue(p.s2.frontierAt(1, atB), "B's signal carries a frontier");
             List<Integer> machines = machines(atB);
             assertTrue(machines.contains(MACHINE_A), "B's queue imported A's axis: " + atB);
             assertTrue(machines.contains(MACHINE_B), "B's own axis: " + atB);
             Frontier atA = new Frontier(8);
-            assertTrue(s3.frontierAt(1, atA));
+            assertTrue(p.s3.frontierAt(1, atA));
             assertTrue(atA.dominates(atB), "stage 3 knows all of stage 2's past: " + atA + " vs " + atB);
-            host.release();
         }
     }
 
@@ -80,29 +124,17 @@ class Issue20RemoteFrontierTest {
         java.nio.file.Path jfr = dir.resolve("relay.jfr");
         String peerA;
         String peerB;
-        try (Loopback serverA = Loopback.startLocalTask(MACHINE_A, false, o -> o);
-                Loopback serverB = Loopback.startLocalTask(MACHINE_B, false, o -> o);
-                Device a = serverA.connect(); Device b = serverB.connect();
-                Semaphore s1 = a.createSemaphore(0); Semaphore s2 = b.createSemaphore(0);
-                Semaphore s3 = a.createSemaphore(0);
-                Buffer onA = a.allocator().allocateBuffer(BufferParams.hostLocal(), 16);
-                Buffer copyA = a.allocator().allocateBuffer(BufferParams.hostLocal(), 16);
-                Buffer onB = b.allocator().allocateBuffer(BufferParams.hostLocal(), 16);
-                jdk.jfr.Recording recording = new jdk.jfr.Recording()) {
-            peerA = "127.0.0.1:" + serverA.server.address().getPort();
-            peerB = "127.0.0.1:" + serverB.server.address().getPort();
-            TimelineSemaphore host = new TimelineSemaphore("host", 0);
-            a.queueFill(ANY, SemaphoreList.of(host, 1), SemaphoreList.of(s1, 1), onA, 0, 16, 11, 4, 0);
-            b.queueFill(ANY, SemaphoreList.of(s1, 1), SemaphoreList.of(s2, 1), onB, 0, 16, 22, 4, 0);
-            a.queueCopy(ANY, SemaphoreList.of(s2, 1), SemaphoreList.of(s3, 1), onA, 0, copyA, 0, 16, 0);
+        try (TwoServers p = new TwoServers(false); jdk.jfr.Recording recording = new jdk.jfr.Recording()) {
+            peerA = "127.0.0.1:" + p.serverA.server.address().getPort();
+            peerB = "127.0.0.1:" + p.serverB.server.address().getPort();
+            p.submit(false);
             recording.enable(dev.ortho.hal.trace.RemoteFrameEvent.NAME).withoutThreshold();
             recording.start();
-            host.signal(1); // everything after this is the servers' and the client's I/O threads' doing
-            s3.await(1, GUARD);
+            p.host.signal(1); // everything after this is the servers' and the client's I/O threads' doing
+            p.s3.await(1, GUARD);
             recording.stop();
             recording.dump(jfr);
-            assertArrayEquals(new int[] {11, 11, 11, 11}, ints(copyA));
-            host.release();
+            assertArrayEquals(new int[] {11, 11, 11, 11}, ints(p.copyA));
         }
         List<jdk.jfr.consumer.RecordedEvent> frames = jdk.jfr.consumer.RecordingFile.readAllEvents(jfr).stream()
                 .filter(e -> e.getEventType().getName().equals(dev.ortho.hal.trace.RemoteFrameEvent.NAME)).toList();
@@ -120,26 +152,15 @@ class Issue20RemoteFrontierTest {
 
     @Test
     void aFailedFirstStageFailsTheOthersWithItsStatus() {
-        try (Loopback serverA = Loopback.startLocalTask(MACHINE_A, false, o -> o);
-                Loopback serverB = Loopback.startLocalTask(MACHINE_B, false, o -> o);
-                Device a = serverA.connect(); Device b = serverB.connect();
-                Semaphore s1 = a.createSemaphore(0); Semaphore s2 = b.createSemaphore(0);
-                Semaphore s3 = a.createSemaphore(0);
-                Buffer onA = a.allocator().allocateBuffer(BufferParams.hostLocal(), 16);
-                Buffer copyA = a.allocator().allocateBuffer(BufferParams.hostLocal(), 16);
-                Buffer onB = b.allocator().allocateBuffer(BufferParams.hostLocal(), 16)) {
-            TimelineSemaphore host = new TimelineSemaphore("host", 0);
-            a.queueFill(ANY, SemaphoreList.of(host, 1), SemaphoreList.of(s1, 1), onA, 0, 16, 11, 4, 0);
-            b.queueFill(ANY, SemaphoreList.of(s1, 1), SemaphoreList.of(s2, 1), onB, 0, 16, 22, 4, 0);
-            a.queueCopy(ANY, SemaphoreList.of(s2, 1), SemaphoreList.of(s3, 1), onA, 0, copyA, 0, 16, 0);
-            host.fail(new StatusException(StatusCode.DATA_LOSS, "stage 1 input lost"));
-            for (Semaphore s : new Semaphore[] {s3, s2, s1}) {
+        try (TwoServers p = new TwoServers(false)) {
+            p.submit(false);
+            p.host.fail(new StatusException(StatusCode.DATA_LOSS, "stage 1 input lost"));
+            for (Semaphore s : new Semaphore[] {p.s3, p.s2, p.s1}) {
                 StatusException e = assertThrows(StatusException.class, () -> s.await(1, GUARD));
                 assertEquals(StatusCode.DATA_LOSS, e.code(), s + ": " + e);
                 assertTrue(e.getMessage().contains("stage 1 input lost"), e.getMessage());
             }
-            assertArrayEquals(new int[] {0, 0, 0, 0}, ints(onB), "stage 2 never ran");
-            host.release();
+            assertArrayEquals(new int[] {0, 0, 0, 0}, ints(p.onB), "stage 2 never ran");
         }
     }
 

@@ -146,16 +146,7 @@ final class SessionQueue {
      * ({@link #abortAll}), so nothing the client left behind waits forever.
      */
     private void handOff(SemaphoreList waits, SemaphoreList signals, List<Resource> retained, QueueOp op) {
-        for (int i = 0; i < waits.size(); i++) {
-            retained.add(waits.semaphore(i));
-        }
-        for (int i = 0; i < signals.size(); i++) {
-            retained.add(signals.semaphore(i));
-        }
-        for (Resource resource : retained) {
-            resource.retain();
-        }
-        inFlight.incrementAndGet();
+        holdInFlight(waits, signals, retained);
         TimelineSemaphore done = new TimelineSemaphore(name + " operation", 0);
         Semaphore[] withDone = new Semaphore[signals.size() + 1];
         long[] values = new long[withDone.length];
@@ -200,7 +191,8 @@ final class SessionQueue {
         }
     }
 
-    private void submit(SemaphoreList waits, SemaphoreList signals, List<Resource> retained, QueueOp op) {
+    /** Retains what an operation uses (its semaphores too) and counts it in flight until it is done. */
+    private void holdInFlight(SemaphoreList waits, SemaphoreList signals, List<Resource> retained) {
         for (int i = 0; i < waits.size(); i++) {
             retained.add(waits.semaphore(i));
         }
@@ -211,6 +203,10 @@ final class SessionQueue {
             resource.retain();
         }
         inFlight.incrementAndGet();
+    }
+
+    private void submit(SemaphoreList waits, SemaphoreList signals, List<Resource> retained, QueueOp op) {
+        holdInFlight(waits, signals, retained);
         Gate[] self = new Gate[1];
         Gate gate = Gate.open(waits, serial, failure -> {
             try {
