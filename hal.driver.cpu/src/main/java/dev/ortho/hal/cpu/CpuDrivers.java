@@ -99,6 +99,7 @@ public final class CpuDrivers {
         private long poolQuotaBytes = LocalTaskOptions.DEFAULTS.poolQuotaBytes();
         private long inlineTransferBytes = LocalTaskOptions.DEFAULTS.inlineTransferBytes();
         private boolean fifoQueues = LocalTaskOptions.DEFAULTS.fifoQueues();
+        private QueueAxes queueAxes = QueueAxes.process();
 
         private Builder() {
         }
@@ -199,6 +200,18 @@ public final class CpuDrivers {
         }
 
         /**
+         * {@code local-task}: where devices take their never-reused queue axes; default
+         * {@link QueueAxes#process()} (machine index 0). A device server gives its own machine
+         * index here, so the frontiers its devices signal name that machine.
+         *
+         * @since 1.2
+         */
+        public Builder queueAxes(QueueAxes axes) {
+            this.queueAxes = Objects.requireNonNull(axes, "axes");
+            return this;
+        }
+
+        /**
          * A {@code local-sync} driver factory; it holds no threads, and the caller owns the devices
          * it creates.
          *
@@ -215,7 +228,7 @@ public final class CpuDrivers {
          *     ALREADY_EXISTS for two kernel libraries of one name
          */
         public CpuDriverFactory localTaskFactory() {
-            return new LocalTaskDriverFactory(loaders(), options());
+            return new LocalTaskDriverFactory(loaders(), options(), queueAxes);
         }
 
         /**
@@ -237,7 +250,7 @@ public final class CpuDrivers {
          * @throws StatusException as {@link #localTaskFactory()}
          */
         public Device localTask() {
-            try (LocalTaskDriver driver = new LocalTaskDriver(loaders(), options(), QueueAxes.process())) {
+            try (LocalTaskDriver driver = new LocalTaskDriver(loaders(), options(), queueAxes)) {
                 return driver.createDevice(DeviceUri.parse(LocalTaskDriver.NAME + "://"));
             }
         }

@@ -22,7 +22,9 @@ import java.util.Set;
  *     answer a per-connection nonce with an HMAC of it, compared in constant time)
  * @param maxMemoryBytes per-client quota of live buffer bytes
  * @param maxHandles per-client quota of live resource handles
- * @param maxInFlight per-client quota of queue operations accepted but not yet handed to the device
+ * @param maxInFlight per-client quota of queue operations whose waits were not reached when they
+ *     arrived: held by the server until they are, or (an asynchronous device without FIFO queues)
+ *     handed to the device with them and not finished yet
  * @param allowedFormats executable formats the server prepares; {@code jvm-static} names only
  *     kernel libraries installed on the server, never code sent by a client
  * @param maxFrameBytes largest frame accepted from an authenticated client; a larger one closes
@@ -39,11 +41,15 @@ import java.util.Set;
  * @param serverMemoryBytes live buffer bytes of all clients together: the server-wide budget
  *     beside the per-client {@code maxMemoryBytes}
  * @param tls TLS for every connection, or null for plain TCP
+ * @param machine the machine index (0 to 255) the served devices' queue axes carry, announced to
+ *     clients in the handshake so frontiers from two servers never name the same axis; 0 (the
+ *     default) means not assigned: the devices use the process's axes ({@code QueueAxes.process()})
+ *     and two servers are told apart only by their random session epochs
  */
 public record ServerOptions(InetSocketAddress listen, boolean allowNonLoopback, byte[] token, long maxMemoryBytes,
         int maxHandles, int maxInFlight, Set<String> allowedFormats, int maxFrameBytes, int executorThreads,
         Duration handshakeTimeout, Duration idleTimeout, int maxConnections, int maxConnectionsPerAddress,
-        long serverMemoryBytes, ServerTls tls) {
+        long serverMemoryBytes, ServerTls tls, int machine) {
 
     /** The default port of {@code ortho serve-device}. */
     public static final int DEFAULT_PORT = 7640;
@@ -72,6 +78,20 @@ public record ServerOptions(InetSocketAddress listen, boolean allowNonLoopback, 
             throw invalid("server limits must be positive: " + maxConnections + " connections, "
                     + maxConnectionsPerAddress + " connections per address, " + serverMemoryBytes + " memory bytes");
         }
+        if (machine < 0 || machine > 255) {
+            throw new StatusException(StatusCode.OUT_OF_RANGE, "server options: machine index " + machine
+                    + " is outside [0, 255]");
+        }
+    }
+
+    /** The options without a machine index (version 1.0's constructor). */
+    public ServerOptions(InetSocketAddress listen, boolean allowNonLoopback, byte[] token, long maxMemoryBytes,
+            int maxHandles, int maxInFlight, Set<String> allowedFormats, int maxFrameBytes, int executorThreads,
+            Duration handshakeTimeout, Duration idleTimeout, int maxConnections, int maxConnectionsPerAddress,
+            long serverMemoryBytes, ServerTls tls) {
+        this(listen, allowNonLoopback, token, maxMemoryBytes, maxHandles, maxInFlight, allowedFormats, maxFrameBytes,
+                executorThreads, handshakeTimeout, idleTimeout, maxConnections, maxConnectionsPerAddress,
+                serverMemoryBytes, tls, 0);
     }
 
     /**
@@ -104,51 +124,64 @@ public record ServerOptions(InetSocketAddress listen, boolean allowNonLoopback, 
     public ServerOptions withListen(InetSocketAddress address, boolean nonLoopbackAllowed) {
         return new ServerOptions(address, nonLoopbackAllowed, token, maxMemoryBytes, maxHandles, maxInFlight,
                 allowedFormats, maxFrameBytes, executorThreads, handshakeTimeout, idleTimeout, maxConnections,
-                maxConnectionsPerAddress, serverMemoryBytes, tls);
+                maxConnectionsPerAddress, serverMemoryBytes, tls, machine);
     }
 
     public ServerOptions withQuotas(long memoryBytes, int handles, int inFlight) {
         return new ServerOptions(listen, allowNonLoopback, token, memoryBytes, handles, inFlight, allowedFormats,
                 maxFrameBytes, executorThreads, handshakeTimeout, idleTimeout, maxConnections,
-                maxConnectionsPerAddress, serverMemoryBytes, tls);
+                maxConnectionsPerAddress, serverMemoryBytes, tls, machine);
     }
 
     public ServerOptions withAllowedFormats(Set<String> formats) {
         return new ServerOptions(listen, allowNonLoopback, token, maxMemoryBytes, maxHandles, maxInFlight, formats,
                 maxFrameBytes, executorThreads, handshakeTimeout, idleTimeout, maxConnections,
-                maxConnectionsPerAddress, serverMemoryBytes, tls);
+                maxConnectionsPerAddress, serverMemoryBytes, tls, machine);
     }
 
     public ServerOptions withIdleTimeout(Duration timeout) {
         return new ServerOptions(listen, allowNonLoopback, token, maxMemoryBytes, maxHandles, maxInFlight,
                 allowedFormats, maxFrameBytes, executorThreads, handshakeTimeout, timeout, maxConnections,
-                maxConnectionsPerAddress, serverMemoryBytes, tls);
+                maxConnectionsPerAddress, serverMemoryBytes, tls, machine);
     }
 
     public ServerOptions withHandshakeTimeout(Duration timeout) {
         return new ServerOptions(listen, allowNonLoopback, token, maxMemoryBytes, maxHandles, maxInFlight,
                 allowedFormats, maxFrameBytes, executorThreads, timeout, idleTimeout, maxConnections,
-                maxConnectionsPerAddress, serverMemoryBytes, tls);
+                maxConnectionsPerAddress, serverMemoryBytes, tls, machine);
     }
 
     public ServerOptions withMaxFrameBytes(int bytes) {
         return new ServerOptions(listen, allowNonLoopback, token, maxMemoryBytes, maxHandles, maxInFlight,
                 allowedFormats, bytes, executorThreads, handshakeTimeout, idleTimeout, maxConnections,
-                maxConnectionsPerAddress, serverMemoryBytes, tls);
+                maxConnectionsPerAddress, serverMemoryBytes, tls, machine);
     }
 
     /** TLS for every connection ({@code null}: plain TCP). */
     public ServerOptions withTls(ServerTls serverTls) {
         return new ServerOptions(listen, allowNonLoopback, token, maxMemoryBytes, maxHandles, maxInFlight,
                 allowedFormats, maxFrameBytes, executorThreads, handshakeTimeout, idleTimeout, maxConnections,
-                maxConnectionsPerAddress, serverMemoryBytes, serverTls);
+                maxConnectionsPerAddress, serverMemoryBytes, serverTls, machine);
     }
 
     /** Connection limits (total, per remote address) and the server-wide memory budget. */
     public ServerOptions withServerLimits(int connections, int connectionsPerAddress, long memoryBytes) {
         return new ServerOptions(listen, allowNonLoopback, token, maxMemoryBytes, maxHandles, maxInFlight,
                 allowedFormats, maxFrameBytes, executorThreads, handshakeTimeout, idleTimeout, connections,
-                connectionsPerAddress, memoryBytes, tls);
+                connectionsPerAddress, memoryBytes, tls, machine);
+    }
+
+    /**
+     * The machine index the served devices' queue axes carry (their driver must take its axes
+     * from a {@code QueueAxes} of this machine; {@code ortho serve-device --machine_index=N} does).
+     *
+     * @throws StatusException OUT_OF_RANGE outside [0, 255]
+     * @since 1.1
+     */
+    public ServerOptions withMachine(int index) {
+        return new ServerOptions(listen, allowNonLoopback, token, maxMemoryBytes, maxHandles, maxInFlight,
+                allowedFormats, maxFrameBytes, executorThreads, handshakeTimeout, idleTimeout, maxConnections,
+                maxConnectionsPerAddress, serverMemoryBytes, tls, index);
     }
 
     private static StatusException invalid(String message) {

@@ -8,7 +8,7 @@
  * {@link dev.ortho.hal.DriverRegistry}.
  */
 @Export
-@Version("1.0.0")
+@Version("1.1.0")
 package dev.ortho.hal.remote;
 
 import org.osgi.annotation.bundle.Export;

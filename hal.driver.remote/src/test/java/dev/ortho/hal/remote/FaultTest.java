@@ -138,7 +138,7 @@ class FaultTest {
             out.write(challenge.array(), 0, challenge.limit());
             out.flush();
             ByteBuffer welcome = FrameWriter.frame(Protocol.REPLY, readRequestId(in)).putI32(0).putI64(1).putString("")
-                    .putString("stalled").putI64(0).putI32(1).putU8(0x1F).putI32(0).finish(); // 1 queue, every scope, no heaps
+                    .putString("stalled").putI64(0).putI32(1).putU8(0x1F).putU8(0).putI32(0).finish(); // 1 queue, every scope, machine 0, no heaps
             out.write(welcome.array(), 0, welcome.limit());
             out.flush();
             byte[] sink = new byte[4096];

@@ -29,8 +29,14 @@ public final class Loopback implements AutoCloseable {
     public final Path tokenFile;
     public final DeviceServer server;
     public final Queue<Device> served = new ConcurrentLinkedQueue<>();
+    /** The local-task factory of {@link #startLocalTask} (its live devices), else null. */
+    public dev.ortho.hal.cpu.CpuDriverFactory cpu;
 
     private Loopback(UnaryOperator<ServerOptions> configure) {
+        this(configure, localSyncRegistry(), "local-sync://");
+    }
+
+    private Loopback(UnaryOperator<ServerOptions> configure, DriverRegistry registry, String deviceUri) {
         try {
             tokenFile = Files.createTempFile("ortho-remote-token", ".txt");
             Files.writeString(tokenFile, TOKEN + "\n", StandardCharsets.UTF_8);
@@ -38,11 +44,10 @@ public final class Loopback implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        DriverRegistry registry = localSyncRegistry();
         ServerOptions options = configure.apply(ServerOptions.defaults(TOKEN.getBytes(StandardCharsets.UTF_8))
                 .withListen(new InetSocketAddress("127.0.0.1", 0), false));
         server = DeviceServer.start(() -> {
-            Device device = registry.createDevice("local-sync://");
+            Device device = registry.createDevice(deviceUri);
             served.add(device);
             return device;
         }, options);
@@ -55,6 +60,21 @@ public final class Loopback implements AutoCloseable {
         return registry;
     }
 
+    /**
+     * A new server serving {@code local-task} devices (FIFO queues if {@code fifo}) whose queue axes carry machine index
+     * {@code machine}, which the server also announces ({@link ServerOptions#machine()}).
+     */
+    public static Loopback startLocalTask(int machine, boolean fifo, UnaryOperator<ServerOptions> configure) {
+        DriverRegistry registry = new DriverRegistry();
+        dev.ortho.hal.cpu.CpuDriverFactory factory = CpuDrivers.builder().workerCount(1).fifoQueues(fifo)
+                .queueAxes(new dev.ortho.hal.frontier.QueueAxes(machine, machine, 256)).localTaskFactory();
+        registry.register(factory);
+        Loopback loopback = new Loopback(options -> configure.apply(options.withMachine(machine)), registry,
+                "local-task://");
+        loopback.cpu = factory;
+        return loopback;
+    }
+
     /** A new server with default options. */
     public static Loopback start() {
         return new Loopback(options -> options);
@@ -63,6 +83,19 @@ public final class Loopback implements AutoCloseable {
     /** A new server with options adjusted by {@code configure}. */
     public static Loopback start(UnaryOperator<ServerOptions> configure) {
         return new Loopback(configure);
+    }
+
+    private static Loopback sharedLocalTask;
+
+    /**
+     * One server of (unordered) {@code local-task} devices shared by conformance suites, machine
+     * index 200 (never closed): operations with unreached waits are handed to the device.
+     */
+    public static synchronized Loopback sharedLocalTask() {
+        if (sharedLocalTask == null) {
+            sharedLocalTask = startLocalTask(200, false, options -> options);
+        }
+        return sharedLocalTask;
     }
 
     /** One server shared by the conformance suites (never closed; its threads are daemons). */

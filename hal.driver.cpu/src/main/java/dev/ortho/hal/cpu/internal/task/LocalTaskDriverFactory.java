@@ -21,12 +21,19 @@ import java.util.List;
 public final class LocalTaskDriverFactory implements CpuDriverFactory {
     private final ExecutableLoaders loaders;
     private final LocalTaskOptions defaults;
+    private final QueueAxes axes;
     private final LiveDevices liveDevices = new LiveDevices(LocalTaskDriver.NAME);
     private volatile boolean closed;
 
     public LocalTaskDriverFactory(ExecutableLoaders loaders, LocalTaskOptions defaults) {
+        this(loaders, defaults, QueueAxes.process());
+    }
+
+    /** @param axes where its devices take their queue axes (a server's machine index, for one) */
+    public LocalTaskDriverFactory(ExecutableLoaders loaders, LocalTaskOptions defaults, QueueAxes axes) {
         this.loaders = loaders;
         this.defaults = defaults;
+        this.axes = axes;
     }
 
     @Override
@@ -41,7 +48,7 @@ public final class LocalTaskDriverFactory implements CpuDriverFactory {
         if (closed) {
             throw new StatusException(StatusCode.UNAVAILABLE, "driver '" + LocalTaskDriver.NAME + "' was stopped");
         }
-        return new LocalTaskDriver(loaders, defaults, QueueAxes.process(), liveDevices);
+        return new LocalTaskDriver(loaders, defaults, axes, liveDevices);
     }
 
     /**

@@ -56,12 +56,19 @@ class FifoQueueTest {
         }
     }
 
-    /** A fill, a copy of it and a second fill over the source, each waiting on the one before. */
+    /**
+     * A fill, a copy of it and a second fill over the source, each waiting on the one before; the
+     * first is held by a host semaphore until all are submitted (else it could finish before the
+     * copy is submitted, whose wait is then reached, not elided: the test's old flake).
+     */
     private static void chain(LocalTaskDevice device, Semaphore s, Buffer a, Buffer b) {
-        device.queueFill(Q0, NONE, SemaphoreList.of(s, 1), a, 0, 64, 7, 4, 0);
+        dev.ortho.hal.spi.TimelineSemaphore gate = new dev.ortho.hal.spi.TimelineSemaphore("gate", 0);
+        device.queueFill(Q0, SemaphoreList.of(gate, 1), SemaphoreList.of(s, 1), a, 0, 64, 7, 4, 0);
         device.queueCopy(Q0, SemaphoreList.of(s, 1), SemaphoreList.of(s, 2), a, 0, b, 0, 64, 0);
         device.queueFill(Q0, SemaphoreList.of(s, 2), SemaphoreList.of(s, 3), a, 0, 64, 9, 4, 0);
+        gate.signal(1);
         s.await(3, Timeout.infinite());
+        gate.release();
     }
 
     @Test

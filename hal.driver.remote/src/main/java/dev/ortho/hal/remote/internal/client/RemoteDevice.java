@@ -80,6 +80,7 @@ public final class RemoteDevice implements Device {
     private final long capabilities;
     private final int queueCount;
     private final int scopes;
+    private final int machine;
     private final RemoteAllocator allocator;
     private final SemaphoreImports imports;
     private final RefCount references = new RefCount();
@@ -91,14 +92,16 @@ public final class RemoteDevice implements Device {
      * @param servedCapabilities the served device's {@link DeviceCapability} bits
      * @param queueCount the served device's queues
      * @param scopes mask of the {@link SemaphoreScope} ordinals the served device provides
+     * @param machine the machine index the server announced for its queue axes (0: not assigned)
      */
     RemoteDevice(RemoteConnection connection, DeviceInfo info, long servedCapabilities, int queueCount, int scopes,
-            List<MemoryHeap> heaps, Runnable onClose) {
+            int machine, List<MemoryHeap> heaps, Runnable onClose) {
         this.connection = connection;
         this.info = info;
         this.capabilities = servedCapabilities & FORWARDED_CAPABILITIES | REMOTE_CAPABILITIES;
         this.queueCount = queueCount;
         this.scopes = scopes;
+        this.machine = machine;
         this.allocator = new RemoteAllocator(this, heaps);
         this.imports = new SemaphoreImports(connection);
         this.onClose = onClose;
@@ -106,6 +109,11 @@ public final class RemoteDevice implements Device {
 
     RemoteConnection connection() {
         return connection;
+    }
+
+    /** The machine index the server announced for its queue axes (0: not assigned). */
+    int machine() {
+        return machine;
     }
 
     /** Foreign semaphores imported now. */

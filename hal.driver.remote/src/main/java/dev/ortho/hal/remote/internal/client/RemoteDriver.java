@@ -235,6 +235,7 @@ public final class RemoteDriver implements Driver {
             long capabilities = welcome.i64("capabilities");
             int queueCount = welcome.i32("queue count");
             int scopes = welcome.u8("semaphore scopes");
+            int machine = welcome.u8("machine index");
             if (queueCount < 1 || queueCount > 64) {
                 throw new StatusException(StatusCode.DATA_LOSS, "handshake queue count " + queueCount
                         + " is outside [1, 64]");
@@ -246,12 +247,51 @@ public final class RemoteDriver implements Driver {
                         welcome.i64("heap max allocation"), welcome.i64("heap alignment")));
             }
             welcome.end();
+            Runnable unclaim = claimMachine(machine, peer);
             return new RemoteDevice(connection, new DeviceInfo(id, peer, name + " at " + peer), capabilities,
-                    queueCount, scopes, heaps, () -> { });
+                    queueCount, scopes, machine, heaps, unclaim);
         } catch (StatusException e) {
             connection.close(e);
             throw e.annotate("while connecting to remote device " + peer);
         }
+    }
+
+    /** Servers with an assigned machine index that devices of this process are connected to: index → peer, devices. */
+    private static final java.util.Map<Integer, java.util.Map.Entry<String, Integer>> MACHINES = new java.util.HashMap<>();
+
+    /**
+     * Records that a device of this process talks to {@code peer}, whose queue axes carry
+     * machine index {@code machine}; returns what undoes it when the device closes. Two servers
+     * announcing one assigned index would hand out the same axes (their frontiers could prove
+     * one server's work done by the other's), so the second is refused.
+     *
+     * @throws StatusException FAILED_PRECONDITION naming both servers and the index
+     */
+    static Runnable claimMachine(int machine, String peer) {
+        if (machine == 0) {
+            return () -> { };
+        }
+        synchronized (MACHINES) {
+            java.util.Map.Entry<String, Integer> holder = MACHINES.get(machine);
+            if (holder != null && !holder.getKey().equals(peer)) {
+                throw new StatusException(StatusCode.FAILED_PRECONDITION, "server " + peer + " announces machine index "
+                        + machine + ", which server " + holder.getKey() + " (connected) announces too; give each "
+                        + "server its own machine index, or the frontiers they report name the same queue axes");
+            }
+            MACHINES.put(machine, java.util.Map.entry(peer, holder == null ? 1 : holder.getValue() + 1));
+        }
+        return () -> {
+            synchronized (MACHINES) {
+                java.util.Map.Entry<String, Integer> holder = MACHINES.get(machine);
+                if (holder != null && holder.getKey().equals(peer)) {
+                    if (holder.getValue() <= 1) {
+                        MACHINES.remove(machine);
+                    } else {
+                        MACHINES.put(machine, java.util.Map.entry(peer, holder.getValue() - 1));
+                    }
+                }
+            }
+        };
     }
 
     private static InetSocketAddress address(DeviceUri uri) {

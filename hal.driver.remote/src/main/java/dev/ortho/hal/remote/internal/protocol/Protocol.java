@@ -36,9 +36,11 @@ public final class Protocol {
      * memory and buffer barriers to {@link #CMD_BARRIER} and {@link #CMD_WAIT_EVENTS}, and
      * {@link #CMD_ADVISE}. Version 3 replaced the token in {@link #HELLO} by a challenge–response
      * ({@link #HELLO} answers a nonce, {@link #AUTH} proves the token with an HMAC of it, so the
-     * token never travels) and added {@link #MAPPING_WRITE_BACK}.
+     * token never travels) and added {@link #MAPPING_WRITE_BACK}. Version 4 added the server's
+     * machine index to the {@link #AUTH} reply: the machine field its devices' queue axes carry,
+     * so the frontiers it reports name axes no other server's do.
      */
-    public static final int VERSION = 3;
+    public static final int VERSION = 4;
     /** Opcode + request id after the length prefix. */
     public static final int HEADER_BYTES = 12;
     /** Length prefix size. */
@@ -71,7 +73,8 @@ public final class Protocol {
      * with the token; empty when not presented). Must follow {@link #HELLO}. The server compares
      * the proof with its own in constant time; a mismatch or no token is UNAUTHENTICATED and the
      * connection closes. Reply: u64 device id, string path, string name, u64 capabilities, u32
-     * queue count, u8 mask of the {@code SemaphoreScope} ordinals the device provides, u32 n, n heaps.
+     * queue count, u8 mask of the {@code SemaphoreScope} ordinals the device provides, u8 machine
+     * index of its queue axes (0: not assigned), u32 n, n heaps.
      */
     public static final int AUTH = 4;
     /** Keep-alive; answered by {@link #PONG}. */

@@ -201,7 +201,8 @@ public final class ServerSession implements Transport.Listener {
         transport.authenticated();
         FrameWriter out = FrameWriter.frame(Protocol.REPLY, id).putI32(0);
         out.putI64(created.info().id()).putString(created.info().path()).putString(created.info().name())
-                .putI64(created.capabilities()).putI32(queueCount(created)).putU8(scopeMask(created));
+                .putI64(created.capabilities()).putI32(queueCount(created)).putU8(scopeMask(created))
+                .putU8(options.machine());
         List<MemoryHeap> heaps = created.allocator().heaps();
         out.putI32(heaps.size());
         for (MemoryHeap heap : heaps) {

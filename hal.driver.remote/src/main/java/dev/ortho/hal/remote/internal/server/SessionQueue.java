@@ -3,6 +3,7 @@ package dev.ortho.hal.remote.internal.server;
 import dev.ortho.base.StatusCode;
 import dev.ortho.base.StatusException;
 import dev.ortho.hal.Device;
+import dev.ortho.hal.DeviceCapability;
 import dev.ortho.hal.Resource;
 import dev.ortho.hal.Semaphore;
 import dev.ortho.hal.SemaphoreList;
@@ -22,9 +23,13 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * The queue operations of one {@link ServerSession}: decodes them ({@link QueueDecoder}), holds
- * each behind a {@link Gate} until its waits are reached and runs it on the session's
- * {@link SerialExecutor} (a short one whose waits are reached runs at once on the I/O thread),
+ * The queue operations of one {@link ServerSession}: decodes them ({@link QueueDecoder}); a short
+ * one whose waits are reached runs at once on the I/O thread; on an asynchronous device
+ * ({@code ASYNC_QUEUES}) without FIFO queues any other is handed to the device with its waits at
+ * once ({@link #handOff}); otherwise it is held behind a {@link Gate} until its waits are
+ * reached and runs on the session's {@link SerialExecutor} (a FIFO queue would hold every later
+ * operation behind one whose wait only a later submission signals, which IREE's clients may
+ * legitimately submit);
  * reports every signal to the client with its frontier, and aborts what is held when the client
  * disconnects. A decoding error fails the operation's signals instead of answering. Thread-safe.
  */
@@ -36,6 +41,7 @@ final class SessionQueue {
     private final AtomicBoolean closed;
     private final String name;
     private final Set<Gate> pending = ConcurrentHashMap.newKeySet();
+    private final Set<HandedOff> handedOff = ConcurrentHashMap.newKeySet();
     private final AtomicInteger inFlight = new AtomicInteger();
 
     /** @param closed the session's closed flag: operations released after it is set are cancelled */
@@ -53,6 +59,18 @@ final class SessionQueue {
     void abortAll(StatusException cancelled) {
         for (Gate gate : pending) {
             gate.abort(cancelled);
+        }
+        for (HandedOff handed : handedOff) {
+            for (int i = 0; i < handed.waits().size(); i++) {
+                Semaphore wait = handed.waits().semaphore(i);
+                try {
+                    if (wait.failure() == null && wait.query() < handed.waits().value(i)) {
+                        wait.fail(cancelled); // the client will never signal it now
+                    }
+                } catch (StatusException raced) {
+                    // reached or failed meanwhile
+                }
+            }
         }
     }
 
@@ -106,7 +124,62 @@ final class SessionQueue {
             }
             return;
         }
-        submit(waitList, signalList, retained, op);
+        if ((device.capabilities() & (DeviceCapability.ASYNC_QUEUES | DeviceCapability.FIFO_QUEUES))
+                == DeviceCapability.ASYNC_QUEUES) {
+            handOff(waitList, signalList, retained, op);
+        } else {
+            submit(waitList, signalList, retained, op);
+        }
+    }
+
+    /** An operation handed to an asynchronous device with waits not reached yet, until it completes. */
+    private record HandedOff(SemaphoreList waits, TimelineSemaphore done) {
+    }
+
+    /**
+     * Hands an operation whose waits are not all reached to an asynchronous device at once, waits
+     * included: the device's queue holds it (a FIFO queue in submission order, skipping waits on
+     * its own earlier signals) and imports the frontiers the waits are reached with, so a signal
+     * relayed from another server starts it without a hop through this server's executor. A
+     * private semaphore signalled after the operation's own ({@code done}) counts it in flight
+     * and keeps what it uses retained until it completes or fails; a disconnect fails its waits
+     * ({@link #abortAll}), so nothing the client left behind waits forever.
+     */
+    private void handOff(SemaphoreList waits, SemaphoreList signals, List<Resource> retained, QueueOp op) {
+        holdInFlight(waits, signals, retained);
+        TimelineSemaphore done = new TimelineSemaphore(name + " operation", 0);
+        Semaphore[] withDone = new Semaphore[signals.size() + 1];
+        long[] values = new long[withDone.length];
+        for (int i = 0; i < signals.size(); i++) {
+            withDone[i] = signals.semaphore(i);
+            values[i] = signals.value(i);
+        }
+        withDone[signals.size()] = done;
+        values[signals.size()] = 1;
+        HandedOff handed = new HandedOff(waits, done);
+        handedOff.add(handed);
+        done.addTimepoint(1, (semaphore, value, failure) -> {
+            handedOff.remove(handed);
+            inFlight.decrementAndGet();
+            for (Resource resource : retained) {
+                resource.release();
+            }
+            done.release();
+        });
+        SemaphoreList all = SemaphoreList.of(withDone, values);
+        try {
+            if (closed.get()) {
+                throw new StatusException(StatusCode.CANCELLED, name + " disconnected");
+            }
+            op.run(waits, all);
+        } catch (StatusException e) {
+            op.abandon(e);
+            all.fail(e);
+        } catch (RuntimeException e) {
+            StatusException failed = new StatusException(StatusCode.INTERNAL, "queue operation failed: " + e, e);
+            op.abandon(failed);
+            all.fail(failed);
+        }
     }
 
     /** A decoded queue operation, run once its waits are reached. */
@@ -118,7 +191,8 @@ final class SessionQueue {
         }
     }
 
-    private void submit(SemaphoreList waits, SemaphoreList signals, List<Resource> retained, QueueOp op) {
+    /** Retains what an operation uses (its semaphores too) and counts it in flight until it is done. */
+    private void holdInFlight(SemaphoreList waits, SemaphoreList signals, List<Resource> retained) {
         for (int i = 0; i < waits.size(); i++) {
             retained.add(waits.semaphore(i));
         }
@@ -129,6 +203,10 @@ final class SessionQueue {
             resource.retain();
         }
         inFlight.incrementAndGet();
+    }
+
+    private void submit(SemaphoreList waits, SemaphoreList signals, List<Resource> retained, QueueOp op) {
+        holdInFlight(waits, signals, retained);
         Gate[] self = new Gate[1];
         Gate gate = Gate.open(waits, serial, failure -> {
             try {

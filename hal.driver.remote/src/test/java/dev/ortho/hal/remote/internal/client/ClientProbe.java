@@ -10,4 +10,9 @@ public final class ClientProbe {
     public static int imports(Device device) {
         return ((RemoteDevice) device).importCount();
     }
+
+    /** The machine index {@code device}'s server announced. */
+    public static int machine(Device device) {
+        return ((RemoteDevice) device).machine();
+    }
 }

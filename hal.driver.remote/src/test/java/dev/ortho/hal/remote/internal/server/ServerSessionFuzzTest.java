@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.ortho.base.StatusException;
 import dev.ortho.hal.Device;
-import dev.ortho.hal.remote.Loopback;
 import dev.ortho.hal.remote.ServerOptions;
 import dev.ortho.hal.remote.internal.protocol.FrameWriter;
 import dev.ortho.hal.remote.internal.protocol.Protocol;
@@ -134,14 +133,24 @@ class ServerSessionFuzzTest {
         }
     }
 
-    @Test
-    void truncatedMutatedAndRandomFramesOnlyEverFailWithAStatus() {
+    /**
+     * On {@code local-sync} (operations held by the session) and on {@code local-task} (operations
+     * with unreached waits handed to the device with them): after the session closes, the
+     * served device is closed, so nothing a hostile client left waiting holds it.
+     */
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"local-sync", "local-task"})
+    void truncatedMutatedAndRandomFramesOnlyEverFailWithAStatus(String driver) {
         RecordingTransport transport = new RecordingTransport();
         List<Device> devices = new ArrayList<>();
-        var registry = Loopback.localSyncRegistry();
+        var registry = new dev.ortho.hal.DriverRegistry();
+        dev.ortho.hal.cpu.CpuDriverFactory cpu = dev.ortho.hal.cpu.CpuDrivers.builder().workerCount(1)
+                .localTaskFactory();
+        registry.register(driver.equals("local-sync") ? dev.ortho.hal.cpu.CpuDrivers.builder().localSyncFactory()
+                : cpu);
         ServerOptions options = ServerOptions.defaults("k".getBytes(StandardCharsets.UTF_8)).withQuotas(1 << 20, 64, 8);
         ServerSession session = new ServerSession(transport, options, () -> {
-            Device device = registry.createDevice("local-sync");
+            Device device = registry.createDevice(driver);
             devices.add(device);
             return device;
         }, Runnable::run, s -> { });
@@ -174,5 +183,10 @@ class ServerSessionFuzzTest {
         }
         assertTrue(transport.frames.get() > 0);
         session.close(new StatusException(dev.ortho.base.StatusCode.CANCELLED, "fuzz done"));
+        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(60);
+        while (cpu.liveDevices() != 0 && System.nanoTime() < deadline) {
+            java.util.concurrent.locks.LockSupport.parkNanos(1_000_000);
+        }
+        assertEquals(0, cpu.liveDevices(), "the served device closed");
     }
 }

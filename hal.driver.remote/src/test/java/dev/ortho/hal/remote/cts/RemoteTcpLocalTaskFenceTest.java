@@ -1,0 +1,16 @@
+package dev.ortho.hal.remote.cts;
+
+import dev.ortho.hal.Device;
+import dev.ortho.hal.cts.FenceSuite;
+import dev.ortho.hal.remote.Loopback;
+
+/**
+ * The Fence conformance suite on {@code remote://} over TCP, against a loopback server serving
+ * {@code local-task}: operations whose waits are not reached are handed to the served device.
+ */
+class RemoteTcpLocalTaskFenceTest extends FenceSuite {
+    @Override
+    protected Device createDevice() {
+        return Loopback.sharedLocalTask().connect();
+    }
+}

@@ -1,0 +1,16 @@
+package dev.ortho.hal.remote.cts;
+
+import dev.ortho.hal.Device;
+import dev.ortho.hal.cts.SemaphoreSuite;
+import dev.ortho.hal.remote.Loopback;
+
+/**
+ * The Semaphore conformance suite on {@code remote://} over TCP, against a loopback server serving
+ * {@code local-task}: operations whose waits are not reached are handed to the served device.
+ */
+class RemoteTcpLocalTaskSemaphoreTest extends SemaphoreSuite {
+    @Override
+    protected Device createDevice() {
+        return Loopback.sharedLocalTask().connect();
+    }
+}
