@@ -57,12 +57,6 @@ public record LocalTaskOptions(int queueCount, int groupCount, int maxGroupCount
         this(queueCount, groupCount, maxGroupCount, spinMicros, poolQuotaBytes, inlineTransferBytes, null, false);
     }
 
-    /** Options with unordered queues (IREE's local-task order). */
-    public LocalTaskOptions(int queueCount, int groupCount, int maxGroupCount, long spinMicros, long poolQuotaBytes,
-            long inlineTransferBytes, ExecutionMode kernelExecution) {
-        this(queueCount, groupCount, maxGroupCount, spinMicros, poolQuotaBytes, inlineTransferBytes, kernelExecution,
-                false);
-    }
 
     /** @throws StatusException INVALID_ARGUMENT naming the option and value outside its range */
     public LocalTaskOptions {
