@@ -65,6 +65,8 @@ public final class LocalTaskDevice extends LocalDevice {
     private final Executor executor;
     private final DevicePool pool;
     private final TaskQueue[] queues;
+    /** FIFO queues' submission bookkeeping (null with IREE's order). */
+    private final FifoLedger fifoLedger;
     private final LiveDevices liveDevices;
     private final CountDownLatch tornDown = new CountDownLatch(1);
     private final Object liveLock = new Object();
@@ -97,9 +99,11 @@ public final class LocalTaskDevice extends LocalDevice {
         if (axisDevice == QueueAxes.EXHAUSTED) {
             warnAxesExhausted(info().name());
         }
+        FifoLedger ledger = options.fifoQueues() ? new FifoLedger() : null;
+        this.fifoLedger = ledger;
         for (int i = 0; i < queues.length; i++) {
             long axis = axisDevice == QueueAxes.EXHAUSTED ? TaskQueue.NO_AXIS : axes.queueAxis(axisDevice, i);
-            queues[i] = new TaskQueue(this, i, axis, executor, options.inlineTransferBytes(), options.fifoQueues());
+            queues[i] = new TaskQueue(this, i, axis, executor, options.inlineTransferBytes(), ledger);
         }
     }
 
@@ -155,13 +159,30 @@ public final class LocalTaskDevice extends LocalDevice {
     }
 
     /**
-     * Waits queue {@code index} skipped at submission: on a FIFO queue ({@code queue_order=fifo}), a
-     * wait on a value an earlier operation of the same queue signals registers no timepoint and
+     * Waits queue {@code index} skipped, decided at submission: on a FIFO queue
+     * ({@code queue_order=fifo}), a wait on a value an earlier operation of the same queue signals,
+     * or one another FIFO queue of this device signals at an epoch an earlier wait of this queue
+     * already implies (confirmed when its operation became ready), registers no timepoint and
      * imports nothing. Always 0 on an unordered queue (IREE's local-task order), where only a
      * reached wait can be proven satisfied; see {@link #skippedImports}.
      */
     public long elidedWaits(int index) {
         return queues[index].elidedWaits();
+    }
+
+    /** FIFO: semaphores with a signal still pending in the device's ledger (0 when the device is idle). */
+    int pendingFifoSignals() {
+        return fifoLedger == null ? 0 : fifoLedger.pendingSemaphores();
+    }
+
+    /**
+     * Waits queue {@code index} elided provisionally at submission (another queue signals the value)
+     * that it could not confirm when their operation became ready, so it waited after all: the
+     * value was advanced by another party than the operation scheduled to signal it, or an earlier
+     * wait the prediction relied on failed. Always 0 on an unordered queue.
+     */
+    public long unconfirmedWaits(int index) {
+        return queues[index].unconfirmedWaits();
     }
 
     /**

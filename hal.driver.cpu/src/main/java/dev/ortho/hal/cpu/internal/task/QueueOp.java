@@ -30,8 +30,10 @@ import java.lang.invoke.VarHandle;
  * an operation becomes ready only once its predecessor has <em>finished</em> — retired, and its
  * own predecessor finished (so an operation retired early by a failed wait does not let its
  * successor overtake the ones before it). Waits the queue elided at submission
- * ({@link #elided}: an earlier operation of this queue signals the value) register no timepoint;
- * their semaphores are checked for failure when the operation becomes ready.
+ * ({@link #elided}, decided by the device's {@link FifoLedger}) register no timepoint; their
+ * semaphores are checked for failure when the operation becomes ready, and the provisional ones
+ * ({@link #crossElided}: another queue of the device signals the value) are confirmed then, or
+ * registered after all ({@link #rearm}).
  *
  * <p><b>Retirement</b> happens exactly once ({@link #claimRetire()}): on success the resources it
  * used are released, then the signals are signalled with the queue's frontier; on failure the
@@ -108,6 +110,18 @@ final class QueueOp extends MpscQueue.Node implements TimepointCallback {
      * are never elided). Written before publication.
      */
     long elided;
+    /**
+     * FIFO: the subset of {@link #elided} that another queue's operation signals, to be confirmed
+     * when the operation becomes ready against {@link #expectedAxes}/{@link #expectedEpochs};
+     * cleared once decided. Written before publication, then only by the thread that made the
+     * operation ready.
+     */
+    long crossElided;
+    /** FIFO: per wait in {@link #crossElided}, the axis and epoch whose passing proves it (else null). */
+    long[] expectedAxes;
+    long[] expectedEpochs;
+    /** FIFO: the operation's submission ordinal on its queue, the epoch it retires with. */
+    long epoch;
     /** FIFO: 2 until both this operation retired and its predecessor finished (then it finished). */
     private volatile int fifoHold = 2;
     /** FIFO: the next operation of the queue, or {@link #FINISHED}. */
@@ -134,32 +148,11 @@ final class QueueOp extends MpscQueue.Node implements TimepointCallback {
     void arm() {
         int n = waits.size();
         if (n > 0) {
-            Timepoint[] registered = new Timepoint[n];
-            timepoints = registered;
+            timepoints = new Timepoint[n];
             for (int i = 0; i < n; i++) {
                 if (isElided(i)) {
                     WAIT_COUNT.getAndAdd(this, -1);
-                    continue;
-                }
-                Semaphore semaphore = waits.semaphore(i);
-                StatusException failed = semaphore.failure();
-                if (failed != null) {
-                    queue.retire(this, failed, true);
-                    break;
-                }
-                long reached;
-                try {
-                    reached = semaphore.query();
-                } catch (StatusException failedMeanwhile) {
-                    queue.retire(this, failedMeanwhile, true);
-                    break;
-                }
-                if (reached >= waits.value(i)) {
-                    WAIT_COUNT.getAndAdd(this, -1);
-                    continue;
-                }
-                registered[i] = semaphore.addTimepoint(waits.value(i), this);
-                if (isRetired()) {
+                } else if (!armWait(i)) {
                     break;
                 }
             }
@@ -169,6 +162,60 @@ final class QueueOp extends MpscQueue.Node implements TimepointCallback {
             }
         }
         release();
+    }
+
+    /**
+     * FIFO: registers, after all, the provisionally elided waits in {@code bits} that the queue
+     * could not confirm when the operation became ready (it has no other wait left, so the count
+     * restarts at those waits plus a guard); the operation becomes ready again once they are
+     * reached. Runs on the thread that made it ready.
+     */
+    void rearm(long bits) {
+        elided &= ~bits;
+        WAIT_COUNT.setVolatile(this, Long.bitCount(bits) + 1);
+        for (long rest = bits; rest != 0; rest &= rest - 1) {
+            if (!armWait(Long.numberOfTrailingZeros(rest))) {
+                break;
+            }
+        }
+        if (isRetired()) {
+            cancelTimepoints();
+            return;
+        }
+        release();
+    }
+
+    /** Counts wait {@code i} as reached or registers its timepoint; false if the operation retired meanwhile. */
+    private boolean armWait(int i) {
+        Semaphore semaphore = waits.semaphore(i);
+        StatusException failed = semaphore.failure();
+        if (failed != null) {
+            queue.retire(this, failed, true);
+            return false;
+        }
+        long reached;
+        try {
+            reached = semaphore.query();
+        } catch (StatusException failedMeanwhile) {
+            queue.retire(this, failedMeanwhile, true);
+            return false;
+        }
+        if (reached >= waits.value(i)) {
+            WAIT_COUNT.getAndAdd(this, -1);
+            return true;
+        }
+        timepoints[i] = semaphore.addTimepoint(waits.value(i), this);
+        return !isRetired();
+    }
+
+    /** FIFO: records that provisionally elided wait {@code i} (of {@code n}) holds once {@code axis} passed {@code epochValue}. */
+    void expect(int i, int n, long axis, long epochValue) {
+        if (expectedAxes == null) {
+            expectedAxes = new long[n];
+            expectedEpochs = new long[n];
+        }
+        expectedAxes[i] = axis;
+        expectedEpochs[i] = epochValue;
     }
 
     @Override

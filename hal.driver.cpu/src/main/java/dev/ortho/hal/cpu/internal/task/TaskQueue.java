@@ -18,8 +18,6 @@ import dev.ortho.task.WorkerContext;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.BitSet;
-import java.util.IdentityHashMap;
-import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -34,8 +32,11 @@ import org.slf4j.LoggerFactory;
  * operation starts only after the one submitted before it on the queue finished. In exchange it
  * elides at submission every wait on a value an earlier operation of the same queue signals:
  * queue order already implies it, so no timepoint is registered and nothing is imported (seed
- * 002's "zero-cost fast path for sequential, single-queue workloads"). A FIFO queue, like a CUDA
- * stream, must not wait on a value that only a later submission to the same queue signals.
+ * 002's "zero-cost fast path for sequential, single-queue workloads"); and, provisionally, every
+ * wait on a value another FIFO queue of the device signals at an epoch an earlier wait of this
+ * queue already implies, confirmed when the operation becomes ready (see {@link FifoLedger}).
+ * A FIFO queue, like a CUDA stream, must not wait on a value that only a later submission to the
+ * same queue signals.
  * Dispatches and large transfers go straight to the streaming processor from the thread that
  * made them ready; everything else is pushed onto the ready list and the queue process is
  * scheduled (direct wake). Its drain pops one operation per call and handles it inline:
@@ -58,6 +59,7 @@ final class TaskQueue implements DrainFunction {
     private static final VarHandle ELIDED;
     private static final VarHandle SKIPPED;
     private static final VarHandle IMPORTED;
+    private static final VarHandle UNCONFIRMED;
 
     static {
         try {
@@ -65,6 +67,7 @@ final class TaskQueue implements DrainFunction {
             ELIDED = l.findVarHandle(TaskQueue.class, "elidedWaits", long.class);
             SKIPPED = l.findVarHandle(TaskQueue.class, "skippedImports", long.class);
             IMPORTED = l.findVarHandle(TaskQueue.class, "importedWaits", long.class);
+            UNCONFIRMED = l.findVarHandle(TaskQueue.class, "unconfirmedWaits", long.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -88,25 +91,24 @@ final class TaskQueue implements DrainFunction {
     private final Frontier scratch = new Frontier(FRONTIER_CAPACITY); // guarded by frontierLock
     private long epoch; // guarded by frontierLock
     private final boolean fifo;
-    /** FIFO: orders submissions; guards {@link #tail} and {@link #scheduled}. Held per submission and retirement. */
-    private final Object fifoLock = new Object();
-    /** FIFO: the operation submitted last (its successor links behind it). */
-    private QueueOp tail;
-    /**
-     * FIFO: per semaphore, the highest value an operation of this queue that has not retired yet
-     * will signal; an entry leaves when the operation that put it there retires.
-     */
-    private final Map<Semaphore, Long> scheduled = new IdentityHashMap<>();
+    /** FIFO: the device's ledger and this queue's lane in it (null on an unordered queue). */
+    private final FifoLedger ledger;
+    private final FifoLedger.Lane lane;
     private volatile long elidedWaits;
+    private volatile long unconfirmedWaits;
     private volatile long skippedImports;
     private volatile long importedWaits;
 
-    TaskQueue(LocalTaskDevice device, int index, long axis, Executor executor, long inlineThreshold, boolean fifo) {
+    /** {@code ledger}: the device's FIFO ledger, or null for IREE's order (unordered). */
+    TaskQueue(LocalTaskDevice device, int index, long axis, Executor executor, long inlineThreshold,
+            FifoLedger ledger) {
         this.device = device;
         this.index = index;
         this.axis = axis;
         this.inlineThreshold = inlineThreshold;
-        this.fifo = fifo;
+        this.fifo = ledger != null;
+        this.ledger = ledger;
+        this.lane = ledger != null ? ledger.newLane(axis) : null;
         String name = device.info().name() + " queue " + index;
         this.process = executor.newProcess(name, this).build();
         this.compute = new BlockProcessor(this, executor, name + " compute", false);
@@ -132,9 +134,14 @@ final class TaskQueue implements DrainFunction {
         return fifo;
     }
 
-    /** FIFO: waits skipped at submission (no timepoint, no import). Always 0 on an unordered queue. */
+    /** FIFO: waits skipped (no timepoint, no import), decided at submission. Always 0 on an unordered queue. */
     long elidedWaits() {
         return elidedWaits;
+    }
+
+    /** FIFO: provisionally elided waits that could not be confirmed when their operation became ready. */
+    long unconfirmedWaits() {
+        return unconfirmedWaits;
     }
 
     /** Reached waits whose frontier the queue already dominated when their operation was issued. */
@@ -178,35 +185,14 @@ final class TaskQueue implements DrainFunction {
     }
 
     /**
-     * FIFO: decides which of {@code op}'s waits queue order already implies, links it behind the
-     * operation submitted before it and records the values it will signal. Host calls' signals are
-     * not recorded: a deferred call signals after it retires.
+     * FIFO: decides which of {@code op}'s waits queue order already implies and links it behind
+     * the operation submitted before it ({@link FifoLedger#sequence}).
      */
     private void sequence(QueueOp op) {
-        boolean linked;
-        synchronized (fifoLock) {
-            SemaphoreList waits = op.waits;
-            int n = Math.min(waits.size(), 64);
-            long elided = 0;
-            for (int i = 0; i < n; i++) {
-                Long value = scheduled.get(waits.semaphore(i));
-                if (value != null && value >= waits.value(i)) {
-                    elided |= 1L << i;
-                }
-            }
-            op.elided = elided;
-            QueueOp predecessor = tail;
-            tail = op;
-            linked = predecessor != null && predecessor.link(op);
-            if (op.kind != QueueOp.Kind.HOST_CALL && !op.isRetired()) {
-                SemaphoreList signals = op.signals;
-                for (int i = 0; i < signals.size(); i++) {
-                    scheduled.merge(signals.semaphore(i), signals.value(i), Math::max);
-                }
-            }
-            if (elided != 0) {
-                ELIDED.getAndAdd(this, (long) Long.bitCount(elided));
-            }
+        boolean linked = ledger.sequence(lane, op);
+        long certain = op.elided & ~op.crossElided; // the provisional ones count once confirmed
+        if (certain != 0) {
+            ELIDED.getAndAdd(this, (long) Long.bitCount(certain));
         }
         if (!linked) {
             QueueOp.predecessorFinished(op); // nothing before it is unfinished
@@ -216,18 +202,74 @@ final class TaskQueue implements DrainFunction {
     /** FIFO: forgets the values {@code op} scheduled that no later operation raised, then lets its successor go. */
     private void finishInOrder(QueueOp op) {
         if (op.kind != QueueOp.Kind.HOST_CALL) {
-            SemaphoreList signals = op.signals;
-            synchronized (fifoLock) {
-                for (int i = 0; i < signals.size(); i++) {
-                    scheduled.remove(signals.semaphore(i), signals.value(i));
-                }
-            }
+            ledger.retired(op);
         }
         op.retiredInOrder();
     }
 
+    /**
+     * FIFO: confirms {@code op}'s provisionally elided waits now that it is ready. A wait holds if
+     * its value is reached and the queue's frontier shows the signalling queue past the expected
+     * epoch; one whose semaphore failed stays elided (the failure check retires the operation).
+     * One whose value is reached but which the frontier cannot prove becomes an ordinary reached
+     * wait (its frontier is imported at issue); one not reached yet is registered after all.
+     *
+     * @return true if {@code op} may go on; false if it was re-armed (it becomes ready again later)
+     */
+    private boolean confirmProvisionalElisions(QueueOp op) {
+        long provisional = op.crossElided;
+        op.crossElided = 0;
+        long unreached = 0;
+        long unproven = 0;
+        for (long bits = provisional; bits != 0; bits &= bits - 1) {
+            int i = Long.numberOfTrailingZeros(bits);
+            Semaphore semaphore = op.waits.semaphore(i);
+            if (semaphore.failure() != null) {
+                continue;
+            }
+            if (semaphoreValue(semaphore) < op.waits.value(i)) {
+                unreached |= 1L << i; // e.g. its operation is still signalling its list, or failed
+            } else if (!knows(op.expectedAxes[i], op.expectedEpochs[i])) {
+                unproven |= 1L << i; // reached through another path than the one predicted
+            }
+        }
+        long rejected = unreached | unproven;
+        long confirmed = provisional & ~rejected;
+        if (confirmed != 0) {
+            ELIDED.getAndAdd(this, (long) Long.bitCount(confirmed));
+        }
+        if (rejected == 0) {
+            return true;
+        }
+        UNCONFIRMED.getAndAdd(this, (long) Long.bitCount(rejected));
+        op.elided &= ~unproven;
+        if (unreached == 0) {
+            return true;
+        }
+        op.rearm(unreached);
+        return false;
+    }
+
+    /** Whether the queue's frontier holds {@code axisValue} at {@code epochValue} or later. */
+    private boolean knows(long axisValue, long epochValue) {
+        synchronized (frontierLock) {
+            return Long.compareUnsigned(frontier.epochOf(axisValue), epochValue) >= 0;
+        }
+    }
+
+    private static long semaphoreValue(Semaphore semaphore) {
+        try {
+            return semaphore.query();
+        } catch (StatusException failed) {
+            return Long.MAX_VALUE; // failed meanwhile: the failure check retires the operation
+        }
+    }
+
     /** Called by the thread that satisfied {@code op}'s last wait. */
     void onReady(QueueOp op) {
+        if (op.crossElided != 0 && !confirmProvisionalElisions(op)) {
+            return; // re-armed: ready again once the waits it could not confirm are reached
+        }
         if (op.elided != 0 && op.elidedWaitFailure() != null) {
             requeue(op); // the queue process retires it (no recursion through a chain of failures)
             return;
@@ -449,7 +491,7 @@ final class TaskQueue implements DrainFunction {
             SemaphoreList signals = op.signals;
             Frontier carried = null;
             synchronized (frontierLock) {
-                epoch++;
+                epoch = fifo ? Math.max(epoch, op.epoch) : epoch + 1; // FIFO: the epoch the ledger predicted
                 if (axis != NO_AXIS) {
                     frontier.insertOrRaise(axis, epoch);
                 }

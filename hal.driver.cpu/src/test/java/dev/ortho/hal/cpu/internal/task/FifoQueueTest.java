@@ -25,7 +25,9 @@ import org.junit.jupiter.api.Test;
 /**
  * Issue 20 §2: FIFO queues ({@code queue_order=fifo}) run operations in submission order and skip,
  * at submission, every wait on a value an earlier operation of the same queue signals — the wait
- * is counted as elided before anything waits, and still fails the operation if that value fails.
+ * is counted as elided before anything waits, and still fails the operation if that value fails —
+ * and, provisionally, waits on another queue of the device whose signalling epoch an earlier wait
+ * already implies (confirmed when the operation becomes ready, registered after all if not).
  */
 class FifoQueueTest {
     private static final SemaphoreList NONE = SemaphoreList.empty();
@@ -153,17 +155,108 @@ class FifoQueueTest {
         }
     }
 
-    @Test
-    void waitsOnOtherQueuesAreNotElided() {
+    private static final long Q1 = 2L;
+
+    private static LocalTaskDevice twoQueues(String order) {
         try (LocalTaskDriver driver = new LocalTaskDriver(TestLoaders.standard(), LocalTaskOptions.DEFAULTS,
-                QueueAxes.process());
-                LocalTaskDevice device = (LocalTaskDevice) driver.createDevice(DeviceUri.parse(
-                        "local-task://?queue_count=2&task_topology_group_count=2&queue_order=fifo"));
-                Semaphore s = device.createSemaphore(0)) {
-            device.queueBarrier(1L, NONE, SemaphoreList.of(s, 1), 0);
-            device.queueBarrier(2L, SemaphoreList.of(s, 1), SemaphoreList.of(s, 2), 0);
+                QueueAxes.process())) {
+            return (LocalTaskDevice) driver.createDevice(DeviceUri.parse(
+                    "local-task://?queue_count=2&task_topology_group_count=2&queue_order=" + order));
+        }
+    }
+
+    @Test
+    void aFirstWaitOnAnotherQueueIsNotElided() {
+        try (LocalTaskDevice device = twoQueues("fifo"); Semaphore s = device.createSemaphore(0)) {
+            device.queueBarrier(Q0, NONE, SemaphoreList.of(s, 1), 0);
+            device.queueBarrier(Q1, SemaphoreList.of(s, 1), SemaphoreList.of(s, 2), 0);
             s.await(2, Timeout.infinite());
-            assertEquals(0, device.elidedWaits(1), "queue 1 cannot know queue 0's order");
+            assertEquals(0, device.elidedWaits(1), "nothing queue 1 waited on before implies queue 0's order");
+        }
+    }
+
+    /**
+     * Queue 0 fills {@code a} (held by a gate, signals t=1) then signals s=1; queue 1 waits on s,
+     * then copies {@code a} waiting on t. Queue 0's FIFO order puts the fill before the signal of
+     * s, so queue 1's wait on t is implied by its earlier wait on s: elided at submission,
+     * confirmed when the copy became ready.
+     */
+    @Test
+    void aWaitOnAnotherQueueImpliedByAnEarlierWaitIsElidedBeforeAnythingWaits() {
+        try (LocalTaskDevice device = twoQueues("fifo"); Semaphore gate = device.createSemaphore(0);
+                Semaphore s = device.createSemaphore(0); Semaphore t = device.createSemaphore(0);
+                Semaphore done = device.createSemaphore(0);
+                Buffer a = device.allocator().allocateBuffer(BufferParams.hostLocal(), 64);
+                Buffer b = device.allocator().allocateBuffer(BufferParams.hostLocal(), 64)) {
+            device.queueFill(Q0, SemaphoreList.of(gate, 1), SemaphoreList.of(t, 1), a, 0, 64, 5, 4, 0);
+            device.queueBarrier(Q0, NONE, SemaphoreList.of(s, 1), 0);
+            device.queueBarrier(Q1, SemaphoreList.of(s, 1), NONE, 0);
+            device.queueCopy(Q1, SemaphoreList.of(t, 1), SemaphoreList.of(done, 1), a, 0, b, 0, 64, 0);
+            gate.signal(1);
+            done.await(1, Timeout.infinite());
+            assertEquals(5, readInt(b, 60));
+            assertEquals(1, device.elidedWaits(1));
+            assertEquals(0, device.unconfirmedWaits(1));
+            assertEquals(2, device.queueFrontier(0).epochOf(device.queueAxis(0)),
+                    "a FIFO queue retires with the epochs it was given at submission");
+            assertEquals(0, device.pendingFifoSignals(), "the ledger forgets what retired");
+        }
+    }
+
+    /**
+     * As above, but the host advances s before queue 0 signals it: queue 1's first wait is reached
+     * without queue 0's fill having run, so the provisional elision of its wait on t must not hold —
+     * the copy waits for t after all and still reads the fill.
+     */
+    @Test
+    void aProvisionalElisionThatAnotherSignallerBrokeWaitsAfterAll() {
+        try (LocalTaskDevice device = twoQueues("fifo"); Semaphore gate = device.createSemaphore(0);
+                Semaphore s = device.createSemaphore(0); Semaphore t = device.createSemaphore(0);
+                Semaphore done = device.createSemaphore(0);
+                Buffer a = device.allocator().allocateBuffer(BufferParams.hostLocal(), 64);
+                Buffer b = device.allocator().allocateBuffer(BufferParams.hostLocal(), 64)) {
+            device.queueFill(Q0, SemaphoreList.of(gate, 1), SemaphoreList.of(t, 1), a, 0, 64, 6, 4, 0);
+            device.queueBarrier(Q0, NONE, SemaphoreList.of(s, 2), 0);
+            device.queueBarrier(Q1, SemaphoreList.of(s, 1), NONE, 0);
+            device.queueCopy(Q1, SemaphoreList.of(t, 1), SemaphoreList.of(done, 1), a, 0, b, 0, 64, 0);
+            s.signal(1); // another party: queue 1's first operation runs, queue 0's fill has not
+            assertFalse(reachedWithin(done, 1, 100), "the copy ran before the fill it waits for");
+            assertEquals(1, device.unconfirmedWaits(1));
+            gate.signal(1);
+            done.await(1, Timeout.infinite());
+            assertEquals(6, readInt(b, 60));
+            assertEquals(0, device.elidedWaits(1));
+        }
+    }
+
+    @Test
+    void aProvisionallyElidedWaitStillFailsItsOperationWhenTheValueFails() {
+        try (LocalTaskDevice device = twoQueues("fifo"); Semaphore broken = device.createSemaphore(0);
+                Semaphore s = device.createSemaphore(0); Semaphore t = device.createSemaphore(0);
+                Semaphore done = device.createSemaphore(0); Semaphore gate = device.createSemaphore(0)) {
+            device.queueBarrier(Q0, SemaphoreList.of(broken, 1), SemaphoreList.of(t, 1), 0);
+            device.queueBarrier(Q0, SemaphoreList.of(gate, 1), SemaphoreList.of(s, 1), 0);
+            device.queueBarrier(Q1, SemaphoreList.of(s, 1), NONE, 0);
+            device.queueBarrier(Q1, SemaphoreList.of(t, 1), SemaphoreList.of(done, 1), 0);
+            broken.fail(new StatusException(StatusCode.DATA_LOSS, "broken lost"));
+            gate.signal(1);
+            StatusException e = assertThrows(StatusException.class, () -> done.await(1, Timeout.infinite()));
+            assertEquals(StatusCode.DATA_LOSS, e.code(), e.getMessage());
+            assertEquals(1, s.query(), "queue 0 went on after the failed operation");
+        }
+    }
+
+    @Test
+    void unorderedQueuesElideNothingAcrossQueues() {
+        try (LocalTaskDevice device = twoQueues("unordered"); Semaphore s = device.createSemaphore(0);
+                Semaphore t = device.createSemaphore(0); Semaphore done = device.createSemaphore(0)) {
+            device.queueBarrier(Q0, NONE, SemaphoreList.of(t, 1), 0);
+            device.queueBarrier(Q0, NONE, SemaphoreList.of(s, 1), 0);
+            device.queueBarrier(Q1, SemaphoreList.of(s, 1), NONE, 0);
+            device.queueBarrier(Q1, SemaphoreList.of(t, 1), SemaphoreList.of(done, 1), 0);
+            done.await(1, Timeout.infinite());
+            assertEquals(0, device.elidedWaits(1));
+            assertEquals(0, device.unconfirmedWaits(1));
         }
     }
 
