@@ -58,6 +58,13 @@ public class DispatchChainBenchmark {
     @Param({"1", "64"})
     public int tiles;
 
+    /**
+     * Work per tile in {@code Blackhole.consumeCPU} tokens; {@value #TILE_TOKENS} (≈ 1 µs) by
+     * default. {@code -p tileTokens=0} leaves only the per-link overhead of each idiom.
+     */
+    @Param({"" + TILE_TOKENS})
+    public long tileTokens;
+
     private Executor executor;
     private ForkJoinPool pool;
 
@@ -81,10 +88,10 @@ public class DispatchChainBenchmark {
         switch (impl) {
             case "ortho" -> orthoChain();
             case "forkjoin-cf" -> completableFutureChain();
-            case "forkjoin-task" -> pool.invoke(new Chain(tiles));
+            case "forkjoin-task" -> pool.invoke(new Chain(tiles, tileTokens));
             case "forkjoin-roundtrip" -> {
                 for (int i = 0; i < LINKS; i++) {
-                    pool.invoke(new Tiles(0, tiles));
+                    pool.invoke(new Tiles(0, tiles, tileTokens));
                 }
             }
             default -> throw new IllegalArgumentException(impl);
@@ -93,7 +100,8 @@ public class DispatchChainBenchmark {
 
     private void completableFutureChain() {
         int t = tiles;
-        Runnable link = t == 1 ? () -> Blackhole.consumeCPU(TILE_TOKENS) : () -> new Tiles(0, t).invoke();
+        long tokens = tileTokens;
+        Runnable link = t == 1 ? () -> Blackhole.consumeCPU(tokens) : () -> new Tiles(0, t, tokens).invoke();
         CompletableFuture<Void> head = new CompletableFuture<>();
         CompletableFuture<Void> tail = head;
         for (int i = 0; i < LINKS; i++) {
@@ -112,12 +120,13 @@ public class DispatchChainBenchmark {
             AtomicInteger next = new AtomicInteger();
             AtomicInteger finished = new AtomicInteger();
             int t = tiles;
+            long tokens = tileTokens;
             Process.Builder b = executor.newProcess("link", (p, w, r) -> {
                 int tile = next.getAndIncrement();
                 if (tile >= t) {
                     return;  // all claimed; the worker running the last tile completes
                 }
-                Blackhole.consumeCPU(TILE_TOKENS);
+                Blackhole.consumeCPU(tokens);
                 if (finished.incrementAndGet() == t) {
                     r.complete();
                 } else {
@@ -142,15 +151,17 @@ public class DispatchChainBenchmark {
     /** One in-pool task running {@value #LINKS} links of {@code tiles} tiles each in order. */
     static final class Chain extends RecursiveAction {
         private final int tiles;
+        private final long tokens;
 
-        Chain(int tiles) {
+        Chain(int tiles, long tokens) {
             this.tiles = tiles;
+            this.tokens = tokens;
         }
 
         @Override
         protected void compute() {
             for (int i = 0; i < LINKS; i++) {
-                new Tiles(0, tiles).invoke();
+                new Tiles(0, tiles, tokens).invoke();
             }
         }
     }
@@ -158,20 +169,22 @@ public class DispatchChainBenchmark {
     static final class Tiles extends RecursiveAction {
         private final int from;
         private final int to;
+        private final long tokens;
 
-        Tiles(int from, int to) {
+        Tiles(int from, int to, long tokens) {
             this.from = from;
             this.to = to;
+            this.tokens = tokens;
         }
 
         @Override
         protected void compute() {
             if (to - from == 1) {
-                Blackhole.consumeCPU(TILE_TOKENS);
+                Blackhole.consumeCPU(tokens);
                 return;
             }
             int mid = (from + to) >>> 1;
-            invokeAll(new Tiles(from, mid), new Tiles(mid, to));
+            invokeAll(new Tiles(from, mid, tokens), new Tiles(mid, to, tokens));
         }
     }
 }
