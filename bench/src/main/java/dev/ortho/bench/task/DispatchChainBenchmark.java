@@ -1,5 +1,6 @@
 package dev.ortho.bench.task;
 
+import dev.ortho.task.DrainFunction;
 import dev.ortho.task.Executor;
 import dev.ortho.task.Process;
 import java.util.concurrent.CompletableFuture;
@@ -28,7 +29,9 @@ import org.openjdk.jmh.infra.Blackhole;
  *
  * <ul>
  *   <li>{@code ortho}: one process per link, linked with {@code addDependent}, tiles claimed by
- *       an atomic counter, wake budget = tiles (capped at the worker count); one external
+ *       an atomic counter, wake budget = tiles (capped at the worker count); at one tile per link
+ *       one drain function shared by every link (no counter; as {@code forkjoin-cf} shares one
+ *       {@code Runnable}); one external
  *       {@code schedule}, each completion activates the next link on the worker.
  *   <li>{@code forkjoin-cf} (the fair peer for the chaining cost): one external submission, links
  *       chained inside the pool as {@code CompletableFuture.thenRunAsync(link, pool)}; each link
@@ -116,23 +119,16 @@ public class DispatchChainBenchmark {
         int budget = Math.min(tiles, executor.workerCount());
         Process first = null;
         Process previous = null;
+        long tokens = tileTokens;
+        // One tile: one drain function shared by every link, as forkjoin-cf shares one Runnable
+        // (a budget-1 process is drained by one worker at a time, so it needs no tile counter).
+        DrainFunction oneTile = (p, w, r) -> {
+            Blackhole.consumeCPU(tokens);
+            r.complete();
+        };
         for (int i = 0; i < LINKS; i++) {
-            AtomicInteger next = new AtomicInteger();
-            AtomicInteger finished = new AtomicInteger();
-            int t = tiles;
-            long tokens = tileTokens;
-            Process.Builder b = executor.newProcess("link", (p, w, r) -> {
-                int tile = next.getAndIncrement();
-                if (tile >= t) {
-                    return;  // all claimed; the worker running the last tile completes
-                }
-                Blackhole.consumeCPU(tokens);
-                if (finished.incrementAndGet() == t) {
-                    r.complete();
-                } else {
-                    r.didWork();
-                }
-            }).wakeBudget(budget);
+            DrainFunction drain = tiles == 1 ? oneTile : tileDrain(tiles, tokens);
+            Process.Builder b = executor.newProcess("link", drain).wakeBudget(budget);
             if (i == LINKS - 1) {
                 b.onComplete((p, e) -> done.countDown());
             }
@@ -146,6 +142,24 @@ public class DispatchChainBenchmark {
         }
         first.schedule();
         done.await();
+    }
+
+    /** A link of {@code t} tiles: tiles claimed by an atomic counter, the last one completes. */
+    private static DrainFunction tileDrain(int t, long tokens) {
+        AtomicInteger next = new AtomicInteger();
+        AtomicInteger finished = new AtomicInteger();
+        return (p, w, r) -> {
+            int tile = next.getAndIncrement();
+            if (tile >= t) {
+                return;  // all claimed; the worker running the last tile completes
+            }
+            Blackhole.consumeCPU(tokens);
+            if (finished.incrementAndGet() == t) {
+                r.complete();
+            } else {
+                r.didWork();
+            }
+        };
     }
 
     /** One in-pool task running {@value #LINKS} links of {@code tiles} tiles each in order. */
