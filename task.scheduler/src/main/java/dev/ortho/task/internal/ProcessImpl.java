@@ -278,9 +278,10 @@ public final class ProcessImpl extends ProcessScheduleFields implements Process 
             return;
         }
         synchronized (this) {
-            if (moreDependents == null || moreDependentCount == moreDependents.length) {
-                moreDependents = Arrays.copyOf(moreDependents == null ? new ProcessImpl[0] : moreDependents,
-                        Math.max(4, moreDependentCount * 2));
+            if (moreDependents == null) {
+                moreDependents = new ProcessImpl[4];
+            } else if (moreDependentCount == moreDependents.length) {
+                moreDependents = Arrays.copyOf(moreDependents, moreDependentCount * 2);
             }
             moreDependents[moreDependentCount++] = d;
         }
