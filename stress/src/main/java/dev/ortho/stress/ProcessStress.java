@@ -185,4 +185,40 @@ public final class ProcessStress {
             r.r1 = probe.await(process) ? probe.completions.get() : 0;
         }
     }
+    /**
+     * Result: (completion callbacks of the first dependent, of the second), -1 for a dependent
+     * that never completed.
+     */
+    @JCStressTest
+    @Description("Process: two threads add a dependent to the same upstream (first edge by CAS, the loser under the monitor)")
+    @Outcome(id = "1, 1", expect = ACCEPTABLE, desc = "both edges recorded: both dependents ran once")
+    @Outcome(id = {"-1, 1", "1, -1", "-1, -1"}, expect = FORBIDDEN, desc = "an edge was lost: its dependent never activated")
+    @Outcome(expect = FORBIDDEN, desc = "a dependent completed more than once")
+    @State
+    public static class AddDependentVsAddDependent {
+        final Probe first = new Probe();
+        final Probe second = new Probe();
+        final Process upstream = SharedExecutor.get().newProcess("upstream", (p, w, r) -> r.complete()).build();
+        final Process d1 = SharedExecutor.get().newProcess("d1", (p, w, r) -> r.complete())
+                .onComplete(first::onComplete).build();
+        final Process d2 = SharedExecutor.get().newProcess("d2", (p, w, r) -> r.complete())
+                .onComplete(second::onComplete).build();
+
+        @Actor
+        public void add1() {
+            upstream.addDependent(d1);
+        }
+
+        @Actor
+        public void add2() {
+            upstream.addDependent(d2);
+        }
+
+        @Arbiter
+        public void check(II_Result r) {
+            upstream.schedule();
+            r.r1 = first.await(d1) ? first.completions.get() : -1;
+            r.r2 = second.await(d2) ? second.completions.get() : -1;
+        }
+    }
 }

@@ -239,6 +239,75 @@ class ExecutorTest {
     }
 
     @Test
+    void dependentsAddedFromManyThreadsAreAllSignalledOnce() throws Exception {
+        // The first edge is set by CAS without the monitor, the rest appended under it (issue 18).
+        Executor ex = executor(2);
+        int threads = 4;
+        int perThread = 250;
+        int n = threads * perThread;
+        AtomicInteger ran = new AtomicInteger();
+        AtomicInteger completions = new AtomicInteger();
+        CountDownLatch done = new CountDownLatch(n);
+        Process root = ex.newProcess("root", (p, w, r) -> r.complete()).build();
+        CountDownLatch start = new CountDownLatch(1);
+        List<Thread> adders = new ArrayList<>();
+        ConcurrentLinkedQueue<Throwable> failures = new ConcurrentLinkedQueue<>();
+        for (int t = 0; t < threads; t++) {
+            Thread th = new Thread(() -> {
+                try {
+                    start.await();
+                    for (int i = 0; i < perThread; i++) {
+                        Process d = ex.newProcess("d", (p, w, r) -> {
+                            ran.incrementAndGet();
+                            r.complete();
+                        }).onComplete((p, e) -> {
+                            completions.incrementAndGet();
+                            done.countDown();
+                        }).build();
+                        root.addDependent(d);
+                        assertEquals(1, d.suspendCount());
+                    }
+                } catch (Throwable e) {
+                    failures.add(e);
+                }
+            });
+            th.start();
+            adders.add(th);
+        }
+        start.countDown();
+        for (Thread th : adders) {
+            th.join();
+        }
+        assertTrue(failures.isEmpty(), () -> "adder failed: " + failures);
+        root.schedule();
+        await(done);
+        assertEquals(n, ran.get());
+        assertEquals(n, completions.get());
+    }
+
+    @Test
+    void dependentsAreSignalledInTheOrderTheyWereAdded() throws Exception {
+        Executor ex = executor(1);
+        List<Integer> order = java.util.Collections.synchronizedList(new ArrayList<>());
+        CountDownLatch done = new CountDownLatch(6);
+        // The root's completion activates them in the order added (the first from its own field,
+        // the rest from the array); one worker then runs them in activation order (the first as
+        // its hand-off, the rest from the FIFO immediate list).
+        Process root = ex.newProcess("root", (p, w, r) -> r.complete()).build();
+        for (int i = 0; i < 6; i++) {
+            int k = i;
+            Process d = ex.newProcess("d" + i, (p, w, r) -> {
+                order.add(k);
+                r.complete();
+            }).onComplete((p, e) -> done.countDown()).build();
+            root.addDependent(d);
+        }
+        root.schedule();
+        await(done);
+        assertEquals(List.of(0, 1, 2, 3, 4, 5), order);
+    }
+
+    @Test
     void concurrentActivationLosesNoWakeUp() throws Exception {
         Executor ex = executor(2);
         int iterations = 100_000;

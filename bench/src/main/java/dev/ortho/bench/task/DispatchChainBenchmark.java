@@ -1,5 +1,6 @@
 package dev.ortho.bench.task;
 
+import dev.ortho.task.DrainFunction;
 import dev.ortho.task.Executor;
 import dev.ortho.task.Process;
 import java.util.concurrent.CompletableFuture;
@@ -28,7 +29,9 @@ import org.openjdk.jmh.infra.Blackhole;
  *
  * <ul>
  *   <li>{@code ortho}: one process per link, linked with {@code addDependent}, tiles claimed by
- *       an atomic counter, wake budget = tiles (capped at the worker count); one external
+ *       an atomic counter, wake budget = tiles (capped at the worker count); at one tile per link
+ *       one drain function shared by every link (no counter; as {@code forkjoin-cf} shares one
+ *       {@code Runnable}); one external
  *       {@code schedule}, each completion activates the next link on the worker.
  *   <li>{@code forkjoin-cf} (the fair peer for the chaining cost): one external submission, links
  *       chained inside the pool as {@code CompletableFuture.thenRunAsync(link, pool)}; each link
@@ -58,6 +61,13 @@ public class DispatchChainBenchmark {
     @Param({"1", "64"})
     public int tiles;
 
+    /**
+     * Work per tile in {@code Blackhole.consumeCPU} tokens; {@value #TILE_TOKENS} (≈ 1 µs) by
+     * default. {@code -p tileTokens=0} leaves only the per-link overhead of each idiom.
+     */
+    @Param({"" + TILE_TOKENS})
+    public long tileTokens;
+
     private Executor executor;
     private ForkJoinPool pool;
 
@@ -81,10 +91,10 @@ public class DispatchChainBenchmark {
         switch (impl) {
             case "ortho" -> orthoChain();
             case "forkjoin-cf" -> completableFutureChain();
-            case "forkjoin-task" -> pool.invoke(new Chain(tiles));
+            case "forkjoin-task" -> pool.invoke(new Chain(tiles, tileTokens));
             case "forkjoin-roundtrip" -> {
                 for (int i = 0; i < LINKS; i++) {
-                    pool.invoke(new Tiles(0, tiles));
+                    pool.invoke(new Tiles(0, tiles, tileTokens));
                 }
             }
             default -> throw new IllegalArgumentException(impl);
@@ -93,7 +103,8 @@ public class DispatchChainBenchmark {
 
     private void completableFutureChain() {
         int t = tiles;
-        Runnable link = t == 1 ? () -> Blackhole.consumeCPU(TILE_TOKENS) : () -> new Tiles(0, t).invoke();
+        long tokens = tileTokens;
+        Runnable link = t == 1 ? () -> Blackhole.consumeCPU(tokens) : () -> new Tiles(0, t, tokens).invoke();
         CompletableFuture<Void> head = new CompletableFuture<>();
         CompletableFuture<Void> tail = head;
         for (int i = 0; i < LINKS; i++) {
@@ -108,22 +119,16 @@ public class DispatchChainBenchmark {
         int budget = Math.min(tiles, executor.workerCount());
         Process first = null;
         Process previous = null;
+        long tokens = tileTokens;
+        // One tile: one drain function shared by every link, as forkjoin-cf shares one Runnable
+        // (a budget-1 process is drained by one worker at a time, so it needs no tile counter).
+        DrainFunction oneTile = (p, w, r) -> {
+            Blackhole.consumeCPU(tokens);
+            r.complete();
+        };
         for (int i = 0; i < LINKS; i++) {
-            AtomicInteger next = new AtomicInteger();
-            AtomicInteger finished = new AtomicInteger();
-            int t = tiles;
-            Process.Builder b = executor.newProcess("link", (p, w, r) -> {
-                int tile = next.getAndIncrement();
-                if (tile >= t) {
-                    return;  // all claimed; the worker running the last tile completes
-                }
-                Blackhole.consumeCPU(TILE_TOKENS);
-                if (finished.incrementAndGet() == t) {
-                    r.complete();
-                } else {
-                    r.didWork();
-                }
-            }).wakeBudget(budget);
+            DrainFunction drain = tiles == 1 ? oneTile : tileDrain(tiles, tokens);
+            Process.Builder b = executor.newProcess("link", drain).wakeBudget(budget);
             if (i == LINKS - 1) {
                 b.onComplete((p, e) -> done.countDown());
             }
@@ -139,18 +144,38 @@ public class DispatchChainBenchmark {
         done.await();
     }
 
+    /** A link of {@code t} tiles: tiles claimed by an atomic counter, the last one completes. */
+    private static DrainFunction tileDrain(int t, long tokens) {
+        AtomicInteger next = new AtomicInteger();
+        AtomicInteger finished = new AtomicInteger();
+        return (p, w, r) -> {
+            int tile = next.getAndIncrement();
+            if (tile >= t) {
+                return;  // all claimed; the worker running the last tile completes
+            }
+            Blackhole.consumeCPU(tokens);
+            if (finished.incrementAndGet() == t) {
+                r.complete();
+            } else {
+                r.didWork();
+            }
+        };
+    }
+
     /** One in-pool task running {@value #LINKS} links of {@code tiles} tiles each in order. */
     static final class Chain extends RecursiveAction {
         private final int tiles;
+        private final long tokens;
 
-        Chain(int tiles) {
+        Chain(int tiles, long tokens) {
             this.tiles = tiles;
+            this.tokens = tokens;
         }
 
         @Override
         protected void compute() {
             for (int i = 0; i < LINKS; i++) {
-                new Tiles(0, tiles).invoke();
+                new Tiles(0, tiles, tokens).invoke();
             }
         }
     }
@@ -158,20 +183,22 @@ public class DispatchChainBenchmark {
     static final class Tiles extends RecursiveAction {
         private final int from;
         private final int to;
+        private final long tokens;
 
-        Tiles(int from, int to) {
+        Tiles(int from, int to, long tokens) {
             this.from = from;
             this.to = to;
+            this.tokens = tokens;
         }
 
         @Override
         protected void compute() {
             if (to - from == 1) {
-                Blackhole.consumeCPU(TILE_TOKENS);
+                Blackhole.consumeCPU(tokens);
                 return;
             }
             int mid = (from + to) >>> 1;
-            invokeAll(new Tiles(from, mid), new Tiles(mid, to));
+            invokeAll(new Tiles(from, mid, tokens), new Tiles(mid, to, tokens));
         }
     }
 }

@@ -14,13 +14,16 @@ import java.util.Locale;
  * <pre>
  * java -cp bench/target/benchmarks.jar dev.ortho.bench.task.InterleavedRun chain 1 400
  * java -cp bench/target/benchmarks.jar dev.ortho.bench.task.InterleavedRun chain 64 100
+ * java -cp bench/target/benchmarks.jar dev.ortho.bench.task.InterleavedRun chain 1 3000 0
  * java -cp bench/target/benchmarks.jar dev.ortho.bench.task.InterleavedRun immediate 0 200
  * </pre>
  *
  * Arguments: the benchmark ({@code chain}: DispatchChainBenchmark, peers {@code forkjoin-cf}
  * and {@code forkjoin-task}; {@code immediate}: ImmediateThroughputBenchmark, Ortho as {@code ortho} (a process per item) and
  * {@code ortho-queue} (one {@code QueueProcess})), tiles per link
- * (chain only), measured rounds (the first fifth more are warm-up and dropped).
+ * (chain only), measured rounds (the first fifth more are warm-up and dropped), and for
+ * {@code chain} the work per tile in {@code Blackhole.consumeCPU} tokens (default
+ * {@value DispatchChainBenchmark#TILE_TOKENS}, about 1 µs; 0 leaves only the per-link overhead).
  */
 public final class InterleavedRun {
     private InterleavedRun() {
@@ -40,12 +43,14 @@ public final class InterleavedRun {
         String which = args.length > 0 ? args[0] : "chain";
         int tiles = args.length > 1 ? Integer.parseInt(args[1]) : 1;
         int rounds = args.length > 2 ? Integer.parseInt(args[2]) : 400;
+        long tokens = args.length > 3 ? Long.parseLong(args[3]) : DispatchChainBenchmark.TILE_TOKENS;
         List<Side> sides = new ArrayList<>();
         if (which.equals("chain")) {
             for (String impl : new String[] {"ortho", "forkjoin-cf", "forkjoin-task"}) {
                 DispatchChainBenchmark b = new DispatchChainBenchmark();
                 b.impl = impl;
                 b.tiles = tiles;
+                b.tileTokens = tokens;
                 b.setUp();
                 sides.add(new Side(impl, b::chain, DispatchChainBenchmark.LINKS, b::tearDown));
             }
@@ -57,7 +62,7 @@ public final class InterleavedRun {
                 sides.add(new Side(impl, b::processes, ImmediateThroughputBenchmark.BATCH, b::tearDown));
             }
         }
-        compare(String.format(Locale.ROOT, "%s tiles=%d", which, tiles), sides, rounds);
+        compare(String.format(Locale.ROOT, "%s tiles=%d tokens=%d", which, tiles, tokens), sides, rounds);
     }
 
     /**

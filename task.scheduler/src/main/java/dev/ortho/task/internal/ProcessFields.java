@@ -5,11 +5,19 @@ import dev.ortho.task.DrainFunction;
 import dev.ortho.task.Process;
 import java.util.function.IntFunction;
 
-// Field groups of ProcessImpl, one cache line (plus adjacent-line prefetch) each, separated by
-// padding superclasses (JCTools style; @Contended would need a JVM flag). The JVM lays out
-// superclass fields first, so each group lands between two pads.
+// Field groups of ProcessImpl; the JVM lays out superclass fields first, so the groups follow
+// each other in this order. There is no padding between them. The groups used to sit on lines
+// of their own, separated by two 128-byte pads (JCTools style), which made a process ~370 bytes:
+// every short-lived process paid for the pads in allocation and zeroing, and that was most of
+// the time the dispatch-chain benchmark's thread spent building processes (bench/README.md,
+// DispatchChainBenchmark, issue 18). The pads protected little: the activation fields are
+// written a handful of times per process lifetime, and every drain reads the scheduling fields
+// (placement epoch, needs-drain) that the other writers dirty, so the cold fields beside them
+// come with a line the drainer loads anyway. Long-lived, hot processes (a QueueProcess, a
+// command-buffer block processor) are few; TileOverheadBenchmark and ImmediateThroughputBenchmark
+// were re-measured without the pads (same file).
 
-/** Line 0: written before activation, then read-only (IREE process cache line 0). */
+/** Written before activation, then read-only (IREE process cache line 0). */
 abstract class ProcessColdFields {
     ExecutorImpl executor;
     String name;
@@ -24,42 +32,36 @@ abstract class ProcessColdFields {
     IntFunction<?> workerStateFactory;
     /** Indexed by worker; element i written and read only by worker i. */
     Object[] workerStates;
-    /** Written only while this process is SUSPENDED (before it can run), read at completion. */
-    ProcessImpl[] dependents;
-    int dependentCount;
+    /**
+     * The first dependent (set by CAS, so that a single {@code addDependent} takes no lock) and
+     * any further ones (appended under the process's monitor, in order, null after the last).
+     * Written only while this process is SUSPENDED (before it can run), read at completion.
+     */
+    volatile ProcessImpl firstDependent;
+    ProcessImpl[] moreDependents;
+    int moreDependentCount;
     /** The executor's live list (see LiveList): link and registration serial. */
     ProcessImpl liveNext;
     long liveSerial;
 }
 
-abstract class ProcessPad1 extends ProcessColdFields {
-    long p00, p01, p02, p03, p04, p05, p06, p07;
-    long p10, p11, p12, p13, p14, p15, p16, p17;
-}
-
-/** Line 1: activation and completion, written by signalling threads (IREE line 1). */
-abstract class ProcessActivationFields extends ProcessPad1 {
+/** Activation and completion, written by signalling threads (IREE line 1). */
+abstract class ProcessActivationFields extends ProcessColdFields {
     volatile int suspendCount;
+    /** ProcessImpl.STATE_* in the low bits, plus the completion claim bit. */
     volatile int state;
     volatile StatusException error;
-    volatile int completionClaimed;
     /** Set once the completion path has run to its end (the live list then forgets it). */
     volatile int retired;
 }
 
-abstract class ProcessPad2 extends ProcessActivationFields {
-    long p20, p21, p22, p23, p24, p25, p26, p27;
-    long p30, p31, p32, p33, p34, p35, p36, p37;
-}
-
 /**
- * Line 2: scheduling state, written by drain functions and the scheduler (IREE line 2), and the
- * intrusive link of the immediate and overflow lists (IREE keeps it on a line 3). The link shares
- * this line because it changes hands in the same exchange: the scheduler writes the schedule
- * state and pushes, the consumer pops and writes the schedule state. As the last group it is not
- * padded after (nor was the separate link line): a separate line cost 128 bytes per process.
+ * Scheduling state, written by drain functions and the scheduler (IREE line 2), and the
+ * intrusive link of the immediate and overflow lists (IREE keeps it on a line 3): it changes
+ * hands in the same exchange (the scheduler writes the schedule state and pushes, the consumer
+ * pops and writes the schedule state).
  */
-abstract class ProcessScheduleFields extends ProcessPad2 {
+abstract class ProcessScheduleFields extends ProcessActivationFields {
     volatile int wakeBudget;
     volatile int scheduleState;
     volatile int needsDrain;

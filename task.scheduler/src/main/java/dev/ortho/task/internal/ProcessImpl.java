@@ -12,8 +12,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The executor's process. Lifecycle state (suspend count, state, first error, completion claim)
- * and scheduling state (wake budget, schedule state, needs-drain, placement epoch) live on
- * separate cache lines; see {@link ProcessFields}. All mutable shared fields are accessed through
+ * and scheduling state (wake budget, schedule state, needs-drain, placement epoch) are separate
+ * field groups, unpadded; see {@link ProcessFields}. All mutable shared fields are accessed through
  * the VarHandles below with accessors named by memory order.
  */
 public final class ProcessImpl extends ProcessScheduleFields implements Process {
@@ -23,6 +23,13 @@ public final class ProcessImpl extends ProcessScheduleFields implements Process 
     static final int STATE_RUNNABLE = 1;
     static final int STATE_COMPLETED = 2;
     static final int STATE_CANCELLED = 3;
+    /** The state's low bits ({@code STATE_*}); above them, {@link #CLAIMED}. */
+    private static final int STATE_MASK = 3;
+    /**
+     * Set in the state word by the one thread that wins the completion claim, in the same CAS
+     * that moves RUNNABLE to COMPLETED: one atomic instead of a claim flag and a state CAS.
+     */
+    private static final int CLAIMED = 4;
 
     /** Not on any run list (IREE SCHEDULE_IDLE). */
     static final int SCHED_IDLE = 0;
@@ -34,7 +41,6 @@ public final class ProcessImpl extends ProcessScheduleFields implements Process 
     private static final VarHandle SUSPEND_COUNT;
     private static final VarHandle STATE;
     private static final VarHandle ERROR;
-    private static final VarHandle COMPLETION_CLAIMED;
     private static final VarHandle WAKE_BUDGET;
     private static final VarHandle SCHEDULE_STATE;
     private static final VarHandle NEEDS_DRAIN;
@@ -42,7 +48,7 @@ public final class ProcessImpl extends ProcessScheduleFields implements Process 
     private static final VarHandle NEXT;
     private static final VarHandle LIVE_NEXT;
     private static final VarHandle RETIRED;
-    private static final ProcessImpl[] NO_DEPENDENTS = {};
+    private static final VarHandle FIRST_DEPENDENT;
     /**
      * Stored into {@code error} by a successful completion so that a later {@code casError}
      * (cancel, fail, a drain failure) loses: the outcome the completion callback saw is final.
@@ -57,7 +63,6 @@ public final class ProcessImpl extends ProcessScheduleFields implements Process 
             SUSPEND_COUNT = l.findVarHandle(ProcessActivationFields.class, "suspendCount", int.class);
             STATE = l.findVarHandle(ProcessActivationFields.class, "state", int.class);
             ERROR = l.findVarHandle(ProcessActivationFields.class, "error", StatusException.class);
-            COMPLETION_CLAIMED = l.findVarHandle(ProcessActivationFields.class, "completionClaimed", int.class);
             WAKE_BUDGET = l.findVarHandle(ProcessScheduleFields.class, "wakeBudget", int.class);
             SCHEDULE_STATE = l.findVarHandle(ProcessScheduleFields.class, "scheduleState", int.class);
             NEEDS_DRAIN = l.findVarHandle(ProcessScheduleFields.class, "needsDrain", int.class);
@@ -65,6 +70,7 @@ public final class ProcessImpl extends ProcessScheduleFields implements Process 
             NEXT = l.findVarHandle(ProcessScheduleFields.class, "next", ProcessImpl.class);
             LIVE_NEXT = l.findVarHandle(ProcessColdFields.class, "liveNext", ProcessImpl.class);
             RETIRED = l.findVarHandle(ProcessActivationFields.class, "retired", int.class);
+            FIRST_DEPENDENT = l.findVarHandle(ProcessColdFields.class, "firstDependent", ProcessImpl.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -87,7 +93,6 @@ public final class ProcessImpl extends ProcessScheduleFields implements Process 
         this.fixedBudget = b.fixedBudget;
         this.workerStateFactory = b.workerStateFactory;
         this.workerStates = b.workerStateFactory == null ? null : new Object[executor.workerCount()];
-        this.dependents = NO_DEPENDENTS;
         // Plain initial stores: the process is published to other threads only through the
         // executor's live list (a CAS) or by the caller handing it over.
         SUSPEND_COUNT.set(this, b.suspendCount);
@@ -100,10 +105,12 @@ public final class ProcessImpl extends ProcessScheduleFields implements Process 
         return (int) SUSPEND_COUNT.getVolatile(this);
     }
 
+    /** The lifecycle state ({@code STATE_*}), without the completion-claim bit. */
     int lvState() {
-        return (int) STATE.getVolatile(this);
+        return (int) STATE.getVolatile(this) & STATE_MASK;
     }
 
+    /** Fails once the completion is claimed: every transition happens before the claim. */
     boolean casState(int expect, int update) {
         return STATE.compareAndSet(this, expect, update);
     }
@@ -254,21 +261,29 @@ public final class ProcessImpl extends ProcessScheduleFields implements Process 
         if (d == this) {
             throw new StatusException(StatusCode.INVALID_ARGUMENT, "process '" + name + "' cannot depend on itself");
         }
+        if (lvState() != STATE_SUSPENDED || lvScheduleState() != SCHED_IDLE) {
+            throw new StatusException(StatusCode.FAILED_PRECONDITION,
+                    "process '" + name + "' already started; add dependents before scheduling it");
+        }
+        if (d.lvState() != STATE_SUSPENDED) {
+            throw new StatusException(StatusCode.FAILED_PRECONDITION,
+                    "dependent '" + d.name + "' is already " + d.state());
+        }
+        // acq_rel: the dependent may be signalled concurrently by another upstream process.
+        SUSPEND_COUNT.getAndAdd(d, 1);
+        // The first edge takes one CAS and no lock (a chain has one dependent per process);
+        // concurrent callers that lose it append under the monitor. Completion reads both after
+        // the schedule that must follow every addDependent (see the contract), which orders them.
+        if (FIRST_DEPENDENT.compareAndSet(this, (ProcessImpl) null, d)) {
+            return;
+        }
         synchronized (this) {
-            if (lvState() != STATE_SUSPENDED || lvScheduleState() != SCHED_IDLE) {
-                throw new StatusException(StatusCode.FAILED_PRECONDITION,
-                        "process '" + name + "' already started; add dependents before scheduling it");
+            if (moreDependents == null) {
+                moreDependents = new ProcessImpl[4];
+            } else if (moreDependentCount == moreDependents.length) {
+                moreDependents = Arrays.copyOf(moreDependents, moreDependentCount * 2);
             }
-            if (d.lvState() != STATE_SUSPENDED) {
-                throw new StatusException(StatusCode.FAILED_PRECONDITION,
-                        "dependent '" + d.name + "' is already " + d.state());
-            }
-            // acq_rel: the dependent may be signalled concurrently by another upstream process.
-            SUSPEND_COUNT.getAndAdd(d, 1);
-            if (dependentCount == dependents.length) {
-                dependents = Arrays.copyOf(dependents, Math.max(4, dependentCount * 2));
-            }
-            dependents[dependentCount++] = d;
+            moreDependents[moreDependentCount++] = d;
         }
     }
 
@@ -409,19 +424,29 @@ public final class ProcessImpl extends ProcessScheduleFields implements Process 
         return false;
     }
 
-    /** Exactly-once completion guard; the CAS orders it after everything the winner saw. */
+    /**
+     * Exactly-once completion guard: sets {@link #CLAIMED} and, if the process is still
+     * RUNNABLE, moves it to COMPLETED in the same CAS (a cancelled or failed process keeps its
+     * terminal state). The CAS orders the claim after everything the winner saw.
+     */
     boolean tryClaimCompletion() {
-        return COMPLETION_CLAIMED.compareAndSet(this, 0, 1);
+        int s;
+        do {
+            s = (int) STATE.getVolatile(this);
+            if ((s & CLAIMED) != 0) {
+                return false;
+            }
+        } while (!STATE.compareAndSet(this, s, (s < STATE_COMPLETED ? STATE_COMPLETED : s) | CLAIMED));
+        return true;
     }
 
     /**
-     * Runs the completion path; the caller holds the completion claim. Moves RUNNABLE to
-     * COMPLETED, calls the completion callback, passes an error to every dependent and signals
+     * Runs the completion path; the caller holds the completion claim (which made the process
+     * terminal). Calls the completion callback, passes an error to every dependent and signals
      * it, then tells the scope. {@code completer} is the worker running this (null on other
      * threads): the first budget-1 dependent it activates becomes its hand-off.
      */
     void runCompletion(Worker completer) {
-        casState(STATE_RUNNABLE, STATE_COMPLETED);
         // Seal the outcome (CAS, first wins): either an error recorded before this point is
         // reported, or success is, and a racing cancel()/fail() can no longer change error()
         // after the callback was told (found by jcstress ProcessStress.SignalVsCancel).
@@ -433,17 +458,33 @@ public final class ProcessImpl extends ProcessScheduleFields implements Process 
                 LOG.warn("completion callback of process '{}' threw", name, e);
             }
         }
-        for (int i = 0; i < dependentCount; i++) {
-            ProcessImpl d = dependents[i];
-            if (err != null) {
-                d.casError(err);
+        ProcessImpl first = (ProcessImpl) FIRST_DEPENDENT.getAcquire(this);  // acquire: pairs with addDependent's CAS
+        if (first != null) {
+            signalDependent(first, err, completer);
+            // Plain: every append happened before the schedule that led here. The array is
+            // filled in order and null-terminated, so a read racing an append (a contract
+            // violation) can only miss that dependent, never fail.
+            ProcessImpl[] more = moreDependents;
+            if (more != null) {
+                for (ProcessImpl d : more) {
+                    if (d == null) {
+                        break;
+                    }
+                    signalDependent(d, err, completer);
+                }
             }
-            d.signalInternal(completer);
         }
         if (scope != null) {
             scope.onProcessDone(err);
         }
         soRetired();  // last: shutdown waits for this, so callbacks and the scope have run
+    }
+
+    private static void signalDependent(ProcessImpl d, StatusException err, Worker completer) {
+        if (err != null) {
+            d.casError(err);
+        }
+        d.signalInternal(completer);
     }
 
     /** Runs the release callback, if any. Called once, after the last drainer left. */

@@ -1,0 +1,117 @@
+package dev.ortho.bench.task;
+
+import dev.ortho.task.DrainFunction;
+import dev.ortho.task.Executor;
+import dev.ortho.task.Process;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.Locale;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ForkJoinPool;
+import org.openjdk.jmh.infra.Blackhole;
+
+/**
+ * Where a 1-tile {@link DispatchChainBenchmark} chain spends its time, Ortho against
+ * {@code forkjoin-cf} in alternating rounds (same idioms): building the {@value #LINKS} links,
+ * running them (the external start until the last link's work is done), and handing the result
+ * back (the last link done until the waiting thread returns from {@code await}/{@code join}).
+ * Prints each phase's median and quartiles in ns per chain. Not a JMH benchmark.
+ *
+ * <pre>
+ * java -cp bench/target/benchmarks.jar dev.ortho.bench.task.ChainPhaseSplit 600 4000
+ * java -cp bench/target/benchmarks.jar dev.ortho.bench.task.ChainPhaseSplit 600 4000 0
+ * </pre>
+ *
+ * Arguments: work per tile in {@code Blackhole.consumeCPU} tokens, measured rounds (a fifth
+ * more warm up first), and optionally Ortho's idle spin in ns (default: the executor's).
+ */
+public final class ChainPhaseSplit {
+    static final int LINKS = DispatchChainBenchmark.LINKS;
+    private static final String[] PHASES = {"build", "start -> last link done", "last done -> waiter back"};
+    private static volatile long lastDone;
+
+    private ChainPhaseSplit() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        long tokens = args.length > 0 ? Long.parseLong(args[0]) : DispatchChainBenchmark.TILE_TOKENS;
+        int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 4000;
+        Executor.Builder eb = Executor.builder().workerCount(Pools.threads()).name("split");
+        if (args.length > 2) {
+            eb.spinNanos(Long.parseLong(args[2]));
+        }
+        Executor executor = eb.build();
+        ForkJoinPool pool = Pools.forkJoin();
+        DrainFunction tile = (p, w, r) -> {
+            Blackhole.consumeCPU(tokens);
+            r.complete();
+        };
+        Runnable link = () -> Blackhole.consumeCPU(tokens);
+        Runnable lastLink = () -> {
+            Blackhole.consumeCPU(tokens);
+            lastDone = System.nanoTime();
+        };
+        long[][][] ns = new long[2][PHASES.length][rounds];  // [ortho, forkjoin-cf][phase][round]
+        for (int r = -rounds / 5; r < rounds; r++) {
+            for (int side = 0; side < 2; side++) {
+                int who = (r + side) & 1;  // alternate who goes first
+                long t0 = System.nanoTime();
+                long started;
+                long back;
+                if (who == 0) {
+                    CountDownLatch done = new CountDownLatch(1);
+                    Process first = null;
+                    Process previous = null;
+                    for (int i = 0; i < LINKS; i++) {
+                        Process.Builder b = executor.newProcess("link", tile);
+                        if (i == LINKS - 1) {
+                            b.onComplete((p, e) -> {
+                                lastDone = System.nanoTime();
+                                done.countDown();
+                            });
+                        }
+                        Process l = b.build();
+                        if (previous != null) {
+                            previous.addDependent(l);
+                        } else {
+                            first = l;
+                        }
+                        previous = l;
+                    }
+                    started = System.nanoTime();
+                    first.schedule();
+                    done.await();
+                    back = System.nanoTime();
+                } else {
+                    CompletableFuture<Void> head = new CompletableFuture<>();
+                    CompletableFuture<Void> tail = head;
+                    for (int i = 0; i < LINKS; i++) {
+                        tail = tail.thenRunAsync(i == LINKS - 1 ? lastLink : link, pool);
+                    }
+                    started = System.nanoTime();
+                    head.complete(null);
+                    tail.join();
+                    back = System.nanoTime();
+                }
+                if (r >= 0) {
+                    ns[who][0][r] = started - t0;
+                    ns[who][1][r] = lastDone - started;
+                    ns[who][2][r] = back - lastDone;
+                }
+            }
+        }
+        System.out.printf(Locale.ROOT, "chain phases, tokens=%d rounds=%d spin=%s (ns per chain of %d: median (p25..p75))%n",
+                tokens, rounds, args.length > 2 ? args[2] : "default", LINKS);
+        for (int k = 0; k < PHASES.length; k++) {
+            long[] o = ns[0][k].clone();
+            long[] f = ns[1][k].clone();
+            Arrays.sort(o);
+            Arrays.sort(f);
+            System.out.printf(Locale.ROOT, "%-26s ortho %8d (%d..%d)   forkjoin-cf %8d (%d..%d)%n", PHASES[k],
+                    o[rounds / 2], o[rounds / 4], o[rounds * 3 / 4], f[rounds / 2], f[rounds / 4], f[rounds * 3 / 4]);
+        }
+        executor.shutdown(Duration.ofSeconds(10));
+        Pools.close(null, pool);
+    }
+}
