@@ -126,4 +126,66 @@ class ServeDeviceTest {
         assertEquals(Cli.EXIT_FAILURE, cli.run(new String[] {"serve-device", "--device=no-such-driver",
                 "--token_file=" + token}, out, err));
     }
+
+    /** Issue 20 §3: {@code --machine_index} is announced and carried by the served local-task queues' axes. */
+    @Test
+    void theMachineIndexIsAnnouncedAndCarriedInTheServedQueuesAxes(@TempDir Path dir) throws Exception {
+        registry.register(CpuDrivers.builder().localTaskFactory());
+        Path token = dir.resolve("token");
+        Files.writeString(token, "s3cret", StandardCharsets.UTF_8);
+        CompletableFuture<DeviceServer> started = new CompletableFuture<>();
+        CountDownLatch stop = new CountDownLatch(1);
+        ServeDevice command = new ServeDevice(registry, server -> {
+            started.complete(server);
+            try {
+                stop.await(120, TimeUnit.SECONDS); // hang guard only
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        CompletableFuture<Integer> exit = CompletableFuture.supplyAsync(() -> command.run(List.of(
+                "--listen=127.0.0.1:0", "--device=local-task", "--token_file=" + token, "--machine_index=42"), out, err));
+        try {
+            DeviceServer server = started.get(60, TimeUnit.SECONDS);
+            assertEquals(42, server.options().machine());
+            try (Device remote = registry.createDevice("remote://127.0.0.1:" + server.address().getPort()
+                    + "?token_file=" + token);
+                    Buffer target = remote.allocator().allocateBuffer(BufferParams.hostLocal(), 16);
+                    Semaphore done = remote.createSemaphore(0)) {
+                remote.queueFill(-1, SemaphoreList.empty(), SemaphoreList.of(done, 1), target, 0, 16, 5, 4, 0);
+                done.await(1, Timeout.of(Duration.ofSeconds(60)));
+                dev.ortho.hal.frontier.Frontier frontier = new dev.ortho.hal.frontier.Frontier(8);
+                assertTrue(done.frontierAt(1, frontier), "the server's signal carries its queue's frontier");
+                assertTrue(frontier.size() > 0, frontier.toString());
+                for (int i = 0; i < frontier.size(); i++) {
+                    assertEquals(42, dev.ortho.hal.frontier.Axis.machine(frontier.axisAt(i)), frontier.toString());
+                }
+            }
+        } finally {
+            stop.countDown();
+        }
+        assertEquals(Cli.EXIT_OK, exit.get(60, TimeUnit.SECONDS));
+    }
+
+    @Test
+    void aMachineIndexOutsideItsRangeIsInvalidNamingFlagAndValue(@TempDir Path dir) throws Exception {
+        Path token = dir.resolve("token");
+        Files.writeString(token, "s3cret", StandardCharsets.UTF_8);
+        Cli cli = new Cli(registry, "v", () -> 0);
+        for (String bad : new String[] {"256", "-1", "two"}) {
+            errBytes.reset();
+            assertEquals(Cli.EXIT_FAILURE, cli.run(new String[] {"serve-device", "--device=local-sync",
+                    "--token_file=" + token, "--machine_index=" + bad}, out, err));
+            String text = errBytes.toString(StandardCharsets.UTF_8);
+            assertTrue(text.contains("INVALID_ARGUMENT") && text.contains("--machine_index='" + bad + "'"), text);
+        }
+        assertEquals("local-task://?machine_index=3", ServeDevice.withMachine("local-task", 3));
+        assertEquals("local-task://?queue_count=2&machine_index=3",
+                ServeDevice.withMachine("local-task://?queue_count=2", 3));
+        assertEquals("local-sync", ServeDevice.withMachine("local-sync", 3));
+        assertEquals("local-task://?machine_index=3", ServeDevice.withMachine("local-task://?machine_index=3", 3));
+        assertEquals(dev.ortho.base.StatusCode.INVALID_ARGUMENT, org.junit.jupiter.api.Assertions.assertThrows(
+                dev.ortho.base.StatusException.class,
+                () -> ServeDevice.withMachine("local-task://?machine_index=4", 3)).code());
+    }
 }
