@@ -1,0 +1,193 @@
+package dev.ortho.hal.remote.internal.shm;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.ortho.base.StatusCode;
+import dev.ortho.base.StatusException;
+import dev.ortho.hal.remote.internal.protocol.FrameWriter;
+import dev.ortho.hal.remote.internal.transport.Transport;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.List;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Issue 18: over the shared-memory mailbox a sender writes its block itself and a waiting caller
+ * receives on its own thread ({@link MailboxTransport#receiveWhile}); two callers never receive at
+ * once; a peer that shuts the mailbox down or publishes a bad block while a caller receives
+ * closes the transport (UNAVAILABLE / INVALID_ARGUMENT) and the caller returns.
+ */
+class Issue18ShmCallerReceiveTest {
+    private static final long GUARD_NANOS = TimeUnit.SECONDS.toNanos(60);
+    private static final int MAX_FRAME = 1 << 20;
+
+    private static final class Inbox implements Transport.Listener {
+        final BlockingQueue<ByteBuffer> frames = new LinkedBlockingQueue<>();
+        final List<Thread> threads = new CopyOnWriteArrayList<>();
+        final CompletableFuture<StatusException> closed = new CompletableFuture<>();
+        volatile int delivering;
+
+        @Override
+        public void onFrame(ByteBuffer body) {
+            delivering++;
+            try {
+                assertEquals(1, delivering, "one frame at a time");
+                threads.add(Thread.currentThread());
+                frames.add(body);
+            } finally {
+                delivering--;
+            }
+        }
+
+        @Override
+        public void onClosed(StatusException reason) {
+            closed.complete(reason);
+        }
+
+        ByteBuffer next() throws InterruptedException {
+            ByteBuffer frame = frames.poll(60, TimeUnit.SECONDS);
+            assertTrue(frame != null, "no frame within 60 s (hang guard)");
+            return frame;
+        }
+    }
+
+    private static ByteBuffer frame(int seed) {
+        return FrameWriter.frame(1000 + seed, seed, 4).putI32(seed).finish();
+    }
+
+    private static int seed(ByteBuffer body) {
+        return (int) body.order(ByteOrder.LITTLE_ENDIAN).getLong(4);
+    }
+
+    /** A peer that echoes every frame it gets. */
+    private static MailboxTransport echo(Mailbox mailbox) {
+        MailboxTransport[] self = new MailboxTransport[1];
+        self[0] = new MailboxTransport(mailbox, false, () -> true, "echo", MAX_FRAME, () -> { });
+        self[0].start(new Transport.Listener() {
+            @Override
+            public void onFrame(ByteBuffer body) {
+                ByteBuffer copy = ByteBuffer.allocate(4 + body.remaining()).order(ByteOrder.LITTLE_ENDIAN);
+                copy.putInt(body.remaining()).put(body).flip();
+                self[0].send(copy);
+            }
+
+            @Override
+            public void onClosed(StatusException reason) {
+            }
+        });
+        return self[0];
+    }
+
+    @Test
+    void repliesArriveOnTheWaitingCallersThreadAndTwoCallersNeverReceiveAtOnce() throws Exception {
+        Mailbox mailbox = Mailbox.inMemory(4096, new byte[0]);
+        MailboxTransport peer = echo(mailbox);
+        Inbox inbox = new Inbox();
+        MailboxTransport client = new MailboxTransport(mailbox, true, () -> true, "client", MAX_FRAME, () -> { });
+        client.start(inbox);
+        try {
+            for (int i = 1; i <= 50; i++) {
+                client.send(frame(i));
+                long deadline = System.nanoTime() + GUARD_NANOS;
+                while (inbox.frames.isEmpty() && System.nanoTime() < deadline) {
+                    client.receiveWhile(inbox.frames::isEmpty, deadline); // false only while the pump holds it
+                }
+                assertEquals(i, seed(inbox.next()));
+            }
+            assertTrue(inbox.threads.contains(Thread.currentThread()), "some replies reached the caller directly");
+            int frames = 300; // larger than one 4 KiB block in total: several blocks, both callers
+            int before = inbox.threads.size();
+            CountDownLatch go = new CountDownLatch(1);
+            Runnable waiter = () -> {
+                try {
+                    go.await();
+                } catch (InterruptedException e) {
+                    throw new IllegalStateException(e);
+                }
+                long deadline = System.nanoTime() + GUARD_NANOS;
+                while (inbox.threads.size() < before + frames && System.nanoTime() < deadline) {
+                    if (!client.receiveWhile(() -> inbox.threads.size() < before + frames, deadline)) {
+                        Thread.onSpinWait();
+                    }
+                }
+            };
+            Thread a = Thread.ofPlatform().start(waiter);
+            Thread b = Thread.ofPlatform().start(waiter);
+            go.countDown();
+            for (int i = 1; i <= frames; i++) {
+                client.send(frame(i));
+            }
+            a.join(60_000);
+            b.join(60_000);
+            assertFalse(a.isAlive() || b.isAlive(), "hang guard");
+            for (int i = 1; i <= frames; i++) {
+                assertEquals(i, seed(inbox.next()), "in order, each once");
+            }
+            assertTrue(client.isOpen());
+        } finally {
+            client.close(new StatusException(StatusCode.CANCELLED, "test done"));
+            peer.close(new StatusException(StatusCode.CANCELLED, "test done"));
+            mailbox.close();
+        }
+    }
+
+    @Test
+    void aPeerShuttingDownWhileACallerReceivesClosesWithUnavailable() throws Exception {
+        Mailbox mailbox = Mailbox.inMemory(4096, new byte[0]);
+        Inbox inbox = new Inbox();
+        MailboxTransport client = new MailboxTransport(mailbox, true, () -> true, "client", MAX_FRAME, () -> { });
+        client.start(inbox);
+        try {
+            Thread peer = Thread.ofPlatform().start(() -> {
+                java.util.concurrent.locks.LockSupport.parkNanos(5_000_000);
+                mailbox.soState(Mailbox.TO_PARENT, Mailbox.SHUTDOWN);
+            });
+            client.receiveWhile(client::isOpen, System.nanoTime() + GUARD_NANOS);
+            peer.join();
+            StatusException reason = inbox.closed.get(60, TimeUnit.SECONDS);
+            assertEquals(StatusCode.UNAVAILABLE, reason.code());
+            assertFalse(client.isOpen());
+            assertFalse(client.receiveWhile(() -> true, System.nanoTime() + GUARD_NANOS), "closed: no receiving");
+        } finally {
+            mailbox.close();
+        }
+    }
+
+    @Test
+    void aBadBlockOrHugeFrameLengthWhileACallerReceivesClosesWithInvalidArgument() throws Exception {
+        for (boolean badBlock : new boolean[] {true, false}) {
+            Mailbox mailbox = Mailbox.inMemory(4096, new byte[0]);
+            Inbox inbox = new Inbox();
+            MailboxTransport client = new MailboxTransport(mailbox, true, () -> true, "client", MAX_FRAME, () -> { });
+            client.start(inbox);
+            try {
+                Thread hostile = Thread.ofPlatform().start(() -> {
+                    java.util.concurrent.locks.LockSupport.parkNanos(5_000_000);
+                    if (badBlock) {
+                        mailbox.length(Mailbox.TO_PARENT, Integer.MAX_VALUE);
+                    } else {
+                        mailbox.data(Mailbox.TO_PARENT).set(java.lang.foreign.ValueLayout.JAVA_INT_UNALIGNED
+                                .withOrder(ByteOrder.LITTLE_ENDIAN), 0, Integer.MAX_VALUE);
+                        mailbox.length(Mailbox.TO_PARENT, 8);
+                    }
+                    mailbox.soState(Mailbox.TO_PARENT, Mailbox.TASK_READY);
+                });
+                client.receiveWhile(client::isOpen, System.nanoTime() + GUARD_NANOS);
+                hostile.join();
+                StatusException reason = inbox.closed.get(60, TimeUnit.SECONDS);
+                assertEquals(StatusCode.INVALID_ARGUMENT, reason.code(), reason.toString());
+                assertTrue(reason.getMessage().contains(badBlock ? "block length" : "frame length"), reason.getMessage());
+            } finally {
+                mailbox.close();
+            }
+        }
+    }
+}
