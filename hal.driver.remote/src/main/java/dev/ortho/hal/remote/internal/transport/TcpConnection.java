@@ -38,7 +38,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * like a blocking socket, not caller → peer → loop → caller. If the loop is woken for the same
  * bytes meanwhile, it finds the role taken, stops watching reads and marks the role; the caller
  * hands the role back on return and, if so marked, has the loop watch reads again (and parse
- * what the caller left in the receive buffer). One CAS-guarded {@code int} holds both bits.
+ * what the caller left in the receive buffer): {@link ReadRole}.
  */
 public final class TcpConnection implements Transport, IoLoop.Handler {
     private static final int MAX_FRAMES_PER_READY = 64;
@@ -68,12 +68,8 @@ public final class TcpConnection implements Transport, IoLoop.Handler {
     /** Held by whoever is writing: a sender thread or the loop. */
     private final AtomicBoolean writing = new AtomicBoolean();
     private final AtomicBoolean closed = new AtomicBoolean();
-    /** {@link #READ_HELD} while a thread parses received bytes; {@link #LOOP_OFF} while the loop stopped watching reads. */
-    private final java.util.concurrent.atomic.AtomicInteger readRole = new java.util.concurrent.atomic.AtomicInteger();
-    private static final int READ_HELD = 1;
-    private static final int LOOP_OFF = 2;
-    /** A {@link #watchReadsAgain} task is scheduled. */
-    private static final int REARM_PENDING = 4;
+    /** Who parses received bytes (the loop or one receiving caller), and whether the loop watches reads. */
+    private final ReadRole readRole = new ReadRole();
     /**
      * How long after a receiving caller returns the loop starts watching reads again: callers that
      * wait back to back keep the role without waking the loop per round trip; a frame nobody
@@ -397,25 +393,19 @@ public final class TcpConnection implements Transport, IoLoop.Handler {
 
     /** Reads on the loop thread if no caller holds the read role; else stops watching reads until it returns. */
     private void readFromLoop() throws IOException {
-        while (true) {
-            int role = readRole.get();
-            if ((role & READ_HELD) == 0) {
-                if (readRole.compareAndSet(role, role | READ_HELD)) { // LOOP_OFF stays: a pending task re-arms
-                    try {
-                        read();
-                    } finally {
-                        readRole.getAndUpdate(r -> r & ~READ_HELD);
-                    }
-                    return;
-                }
-            } else if (readRole.compareAndSet(role, role | LOOP_OFF)) {
-                SelectionKey k = key; // loop thread: interest changes stay in order with OP_WRITE's
-                if (k != null && k.isValid()) {
-                    k.interestOps(k.interestOps() & ~SelectionKey.OP_READ);
-                }
-                return; // the caller has the loop watch again when it hands the role back
+        if (readRole.takeForLoop()) {
+            try {
+                read();
+            } finally {
+                readRole.releaseByLoop();
             }
+            return;
         }
+        SelectionKey k = key; // loop thread: interest changes stay in order with OP_WRITE's
+        if (k != null && k.isValid()) {
+            k.interestOps(k.interestOps() & ~SelectionKey.OP_READ);
+        }
+        // the caller has the loop watch again when it hands the role back
     }
 
     /**
@@ -423,21 +413,15 @@ public final class TcpConnection implements Transport, IoLoop.Handler {
      * if a caller holds the role again, leaves it to that caller's return.
      */
     private void watchReadsAgain() {
-        int role;
-        do {
-            role = readRole.get();
-            if ((role & READ_HELD) != 0) {
-                if (readRole.compareAndSet(role, role & ~REARM_PENDING)) {
-                    return; // its return schedules this again
-                }
-                continue;
-            }
-        } while (!readRole.compareAndSet(role, 0));
+        int found = readRole.rearm();
+        if (found == ReadRole.CALLER_HOLDS) {
+            return; // its return schedules this again
+        }
         SelectionKey k = key;
         if (k == null || !k.isValid() || closed.get()) {
             return;
         }
-        if ((role & LOOP_OFF) != 0) {
+        if (found == ReadRole.WATCH_AND_READ) {
             k.interestOps(k.interestOps() | SelectionKey.OP_READ);
         }
         try {
@@ -454,7 +438,7 @@ public final class TcpConnection implements Transport, IoLoop.Handler {
      */
     @Override
     public boolean receiveWhile(java.util.function.BooleanSupplier waiting, long deadlineNanos) {
-        if (tls != null || key == null || closed.get() || !takeReadRole()) {
+        if (tls != null || key == null || closed.get() || !readRole.takeForCaller()) {
             return false;
         }
         try {
@@ -477,31 +461,13 @@ public final class TcpConnection implements Transport, IoLoop.Handler {
         } catch (java.nio.channels.ClosedSelectorException e) {
             // closed meanwhile; close() has told the listener
         } finally {
-            boolean leftover = in.hasRemaining();
-            int role = readRole.getAndUpdate(r -> (r & LOOP_OFF) != 0 || leftover ? (r & ~READ_HELD) | REARM_PENDING
-                    : r & ~READ_HELD);
-            if (((role & LOOP_OFF) != 0 || leftover) && (role & REARM_PENDING) == 0) {
-                if (leftover) {
-                    loop.execute(this::watchReadsAgain); // bytes already received: parse them now
-                } else {
-                    loop.executeLater(this::watchReadsAgain, REARM_NANOS);
-                }
+            switch (readRole.releaseByCaller(in.hasRemaining())) {
+                case ReadRole.REARM_NOW -> loop.execute(this::watchReadsAgain); // bytes already received: parse them
+                case ReadRole.REARM_LATER -> loop.executeLater(this::watchReadsAgain, REARM_NANOS);
+                default -> { } // the loop still watches, or a rearm is on its way
             }
         }
         return true;
-    }
-
-    /** Takes the read role for a caller unless someone holds it (the loop's bits stay). */
-    private boolean takeReadRole() {
-        while (true) {
-            int role = readRole.get();
-            if ((role & READ_HELD) != 0) {
-                return false;
-            }
-            if (readRole.compareAndSet(role, role | READ_HELD)) {
-                return true;
-            }
-        }
     }
 
     /** The receiving caller's selector, opened and registered at first use (read role held). */
@@ -521,7 +487,7 @@ public final class TcpConnection implements Transport, IoLoop.Handler {
 
     @Override
     public void receiveOnOwnThread() {
-        if ((readRole.get() & LOOP_OFF) != 0) {
+        if (readRole.loopOff()) {
             loop.execute(this::watchReadsAgain);
         }
     }
@@ -530,7 +496,7 @@ public final class TcpConnection implements Transport, IoLoop.Handler {
     @Override
     public void wakeReceiver() {
         java.nio.channels.Selector selector = callerSelector;
-        if (selector != null && (readRole.get() & READ_HELD) != 0) {
+        if (selector != null && readRole.held()) {
             selector.wakeup();
         }
     }
