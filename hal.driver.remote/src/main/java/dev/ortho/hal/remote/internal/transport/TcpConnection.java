@@ -443,12 +443,21 @@ public final class TcpConnection implements Transport, IoLoop.Handler {
         }
         try {
             java.nio.channels.Selector selector = callerSelector();
+            boolean readable = in.hasRemaining(); // bytes a reader left; else the selector says when to read
             while (!closed.get() && waiting.getAsBoolean()) {
-                read();
-                if (closed.get() || !waiting.getAsBoolean() || Transport.passed(deadlineNanos)
-                        || Thread.currentThread().isInterrupted()) {
+                if (readable) {
+                    read();
+                    if (closed.get() || !waiting.getAsBoolean()) {
+                        break;
+                    }
+                }
+                if (Transport.passed(deadlineNanos) || Thread.currentThread().isInterrupted()) {
+                    if (!readable) {
+                        read(); // an immediate deadline still looks once
+                    }
                     break;
                 }
+                readable = true;
                 long millis = CALLER_SELECT_MILLIS;
                 if (deadlineNanos != Long.MAX_VALUE) {
                     millis = Math.max(1, Math.min(millis, (deadlineNanos - System.nanoTime() + 999_999) / 1_000_000));
