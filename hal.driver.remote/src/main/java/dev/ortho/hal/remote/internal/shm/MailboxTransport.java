@@ -170,6 +170,9 @@ public final class MailboxTransport implements Transport {
             finish(unavailable("the mailbox was unmapped: " + e.getMessage()));
         } catch (RuntimeException e) {
             finish(new StatusException(StatusCode.INTERNAL, "mailbox transport to " + peer + " failed: " + e, e));
+        } catch (Error e) {
+            // as a pump would: the transport fails (its waiters get UNAVAILABLE naming it), not the caller's thread
+            finish(unavailable("receiving on a waiting caller's thread stopped by " + e));
         } finally {
             callerReceiving = false;
             receiving.set(false);

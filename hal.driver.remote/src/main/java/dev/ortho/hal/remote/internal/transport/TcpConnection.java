@@ -469,6 +469,10 @@ public final class TcpConnection implements Transport, IoLoop.Handler {
             close(unavailable("read failed: " + e.getMessage()));
         } catch (java.nio.channels.ClosedSelectorException e) {
             // closed meanwhile; close() has told the listener
+        } catch (Error e) {
+            // as on the loop thread: an Error while handling frames is not survived half-way; the
+            // connection fails (its waiters get UNAVAILABLE naming it) instead of the caller's thread
+            close(unavailable("receiving on a waiting caller's thread stopped by " + e));
         } finally {
             switch (readRole.releaseByCaller(in.hasRemaining())) {
                 case ReadRole.REARM_NOW -> loop.execute(this::watchReadsAgain); // bytes already received: parse them

@@ -190,4 +190,36 @@ class Issue18ShmCallerReceiveTest {
             }
         }
     }
+
+    @Test
+    void anErrorWhileACallerDeliversFailsTheTransportNotTheCaller() throws Exception {
+        Mailbox mailbox = Mailbox.inMemory(4096, new byte[0]);
+        MailboxTransport peer = echo(mailbox);
+        CompletableFuture<StatusException> closed = new CompletableFuture<>();
+        MailboxTransport client = new MailboxTransport(mailbox, true, () -> true, "client", MAX_FRAME, () -> { });
+        client.start(new Transport.Listener() {
+            @Override
+            public void onFrame(ByteBuffer body) {
+                throw new StackOverflowError("test: a callback while delivering");
+            }
+
+            @Override
+            public void onClosed(StatusException reason) {
+                closed.complete(reason);
+            }
+        });
+        try {
+            client.send(frame(1));
+            long deadline = System.nanoTime() + GUARD_NANOS;
+            while (!client.receiveWhile(client::isOpen, deadline) && client.isOpen()) {
+                Thread.onSpinWait(); // the pump may hold the role for a moment
+            }
+            StatusException reason = closed.get(60, TimeUnit.SECONDS);
+            assertEquals(StatusCode.UNAVAILABLE, reason.code());
+            assertTrue(reason.getMessage().contains("StackOverflowError"), reason.getMessage());
+        } finally {
+            peer.close(new StatusException(StatusCode.CANCELLED, "test done"));
+            mailbox.close();
+        }
+    }
 }
