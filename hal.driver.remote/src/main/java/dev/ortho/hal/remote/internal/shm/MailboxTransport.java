@@ -199,6 +199,10 @@ public final class MailboxTransport implements Transport {
                     idle = 0;
                 } else if (callerReceiving) {
                     idle = Math.max(idle + 1, SPINS); // a waiting caller polls: do not spin beside it
+                    if (!peerAlive.getAsBoolean()) {
+                        finish(unavailable("the peer process is gone"));
+                        break;
+                    }
                     LockSupport.parkNanos(this, Math.min(MAX_PARK_NANOS, 1000L << Math.min(idle - SPINS, 20)));
                 } else if (++idle < SPINS) {
                     Thread.onSpinWait();

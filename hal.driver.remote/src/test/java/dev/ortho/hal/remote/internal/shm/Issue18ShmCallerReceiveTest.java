@@ -1,21 +1,19 @@
 package dev.ortho.hal.remote.internal.shm;
 
+import static dev.ortho.hal.remote.internal.transport.ThreadRecordingInbox.frame;
+import static dev.ortho.hal.remote.internal.transport.ThreadRecordingInbox.seed;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.ortho.base.StatusCode;
 import dev.ortho.base.StatusException;
-import dev.ortho.hal.remote.internal.protocol.FrameWriter;
+import dev.ortho.hal.remote.internal.transport.ThreadRecordingInbox;
 import dev.ortho.hal.remote.internal.transport.Transport;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import java.util.List;
-import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
@@ -28,44 +26,6 @@ import org.junit.jupiter.api.Test;
 class Issue18ShmCallerReceiveTest {
     private static final long GUARD_NANOS = TimeUnit.SECONDS.toNanos(60);
     private static final int MAX_FRAME = 1 << 20;
-
-    private static final class Inbox implements Transport.Listener {
-        final BlockingQueue<ByteBuffer> frames = new LinkedBlockingQueue<>();
-        final List<Thread> threads = new CopyOnWriteArrayList<>();
-        final CompletableFuture<StatusException> closed = new CompletableFuture<>();
-        volatile int delivering;
-
-        @Override
-        public void onFrame(ByteBuffer body) {
-            delivering++;
-            try {
-                assertEquals(1, delivering, "one frame at a time");
-                threads.add(Thread.currentThread());
-                frames.add(body);
-            } finally {
-                delivering--;
-            }
-        }
-
-        @Override
-        public void onClosed(StatusException reason) {
-            closed.complete(reason);
-        }
-
-        ByteBuffer next() throws InterruptedException {
-            ByteBuffer frame = frames.poll(60, TimeUnit.SECONDS);
-            assertTrue(frame != null, "no frame within 60 s (hang guard)");
-            return frame;
-        }
-    }
-
-    private static ByteBuffer frame(int seed) {
-        return FrameWriter.frame(1000 + seed, seed, 4).putI32(seed).finish();
-    }
-
-    private static int seed(ByteBuffer body) {
-        return (int) body.order(ByteOrder.LITTLE_ENDIAN).getLong(4);
-    }
 
     /** A peer that echoes every frame it gets. */
     private static MailboxTransport echo(Mailbox mailbox) {
@@ -90,7 +50,7 @@ class Issue18ShmCallerReceiveTest {
     void repliesArriveOnTheWaitingCallersThreadAndTwoCallersNeverReceiveAtOnce() throws Exception {
         Mailbox mailbox = Mailbox.inMemory(4096, new byte[0]);
         MailboxTransport peer = echo(mailbox);
-        Inbox inbox = new Inbox();
+        ThreadRecordingInbox inbox = new ThreadRecordingInbox();
         MailboxTransport client = new MailboxTransport(mailbox, true, () -> true, "client", MAX_FRAME, () -> { });
         client.start(inbox);
         try {
@@ -142,7 +102,7 @@ class Issue18ShmCallerReceiveTest {
     @Test
     void aPeerShuttingDownWhileACallerReceivesClosesWithUnavailable() throws Exception {
         Mailbox mailbox = Mailbox.inMemory(4096, new byte[0]);
-        Inbox inbox = new Inbox();
+        ThreadRecordingInbox inbox = new ThreadRecordingInbox();
         MailboxTransport client = new MailboxTransport(mailbox, true, () -> true, "client", MAX_FRAME, () -> { });
         client.start(inbox);
         try {
@@ -165,7 +125,7 @@ class Issue18ShmCallerReceiveTest {
     void aBadBlockOrHugeFrameLengthWhileACallerReceivesClosesWithInvalidArgument() throws Exception {
         for (boolean badBlock : new boolean[] {true, false}) {
             Mailbox mailbox = Mailbox.inMemory(4096, new byte[0]);
-            Inbox inbox = new Inbox();
+            ThreadRecordingInbox inbox = new ThreadRecordingInbox();
             MailboxTransport client = new MailboxTransport(mailbox, true, () -> true, "client", MAX_FRAME, () -> { });
             client.start(inbox);
             try {

@@ -1,5 +1,7 @@
 package dev.ortho.hal.remote.internal.transport;
 
+import static dev.ortho.hal.remote.internal.transport.ThreadRecordingInbox.frame;
+import static dev.ortho.hal.remote.internal.transport.ThreadRecordingInbox.seed;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -7,18 +9,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.ortho.base.StatusCode;
 import dev.ortho.base.StatusException;
-import dev.ortho.hal.remote.internal.protocol.FrameWriter;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
-import java.util.List;
-import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
@@ -33,45 +29,6 @@ import org.junit.jupiter.api.Test;
 class Issue18CallerReceiveTest {
     private static final long GUARD_NANOS = TimeUnit.SECONDS.toNanos(60);
 
-    /** Frames with the thread each was delivered on. */
-    private static final class Inbox implements Transport.Listener {
-        final BlockingQueue<ByteBuffer> frames = new LinkedBlockingQueue<>();
-        final List<Thread> threads = new CopyOnWriteArrayList<>();
-        final CompletableFuture<StatusException> closed = new CompletableFuture<>();
-        volatile int delivering; // > 1 would be two threads delivering at once
-
-        @Override
-        public void onFrame(ByteBuffer body) {
-            delivering++;
-            try {
-                assertEquals(1, delivering, "one frame at a time");
-                threads.add(Thread.currentThread());
-                frames.add(body);
-            } finally {
-                delivering--;
-            }
-        }
-
-        @Override
-        public void onClosed(StatusException reason) {
-            closed.complete(reason);
-        }
-
-        ByteBuffer next() throws InterruptedException {
-            ByteBuffer frame = frames.poll(60, TimeUnit.SECONDS);
-            assertTrue(frame != null, "no frame within 60 s (hang guard)");
-            return frame;
-        }
-    }
-
-    private static ByteBuffer frame(int seed) {
-        return FrameWriter.frame(1000 + seed, seed, 4).putI32(seed).finish();
-    }
-
-    private static int seed(ByteBuffer body) {
-        return (int) body.order(ByteOrder.LITTLE_ENDIAN).getLong(4);
-    }
-
     private static void writeFully(SocketChannel channel, ByteBuffer data) throws Exception {
         while (data.hasRemaining()) {
             channel.write(data);
@@ -79,7 +36,7 @@ class Issue18CallerReceiveTest {
     }
 
     /** A started connection on {@code loop} whose peer end is returned in {@code peer[0]}. */
-    private static TcpConnection connect(IoLoop loop, ServerSocketChannel acceptor, Inbox inbox, SocketChannel[] peer)
+    private static TcpConnection connect(IoLoop loop, ServerSocketChannel acceptor, ThreadRecordingInbox inbox, SocketChannel[] peer)
             throws Exception {
         peer[0] = SocketChannel.open(acceptor.getLocalAddress());
         peer[0].socket().setTcpNoDelay(true);
@@ -94,7 +51,7 @@ class Issue18CallerReceiveTest {
     void theWaitedFrameArrivesOnTheCallersThreadAndTheLoopReadsAgainAfterwards() throws Exception {
         try (IoLoop loop = new IoLoop(TimeUnit.MILLISECONDS.toNanos(100), () -> { });
                 ServerSocketChannel acceptor = ServerSocketChannel.open().bind(new InetSocketAddress("127.0.0.1", 0))) {
-            Inbox inbox = new Inbox();
+            ThreadRecordingInbox inbox = new ThreadRecordingInbox();
             SocketChannel[] peer = new SocketChannel[1];
             TcpConnection connection = connect(loop, acceptor, inbox, peer);
             for (int round = 1; round <= 20; round++) {
@@ -131,7 +88,7 @@ class Issue18CallerReceiveTest {
     void anExpiredDeadlineReturnsAndTwoCallersNeverReadAtOnce() throws Exception {
         try (IoLoop loop = new IoLoop(TimeUnit.MILLISECONDS.toNanos(100), () -> { });
                 ServerSocketChannel acceptor = ServerSocketChannel.open().bind(new InetSocketAddress("127.0.0.1", 0))) {
-            Inbox inbox = new Inbox();
+            ThreadRecordingInbox inbox = new ThreadRecordingInbox();
             SocketChannel[] peer = new SocketChannel[1];
             TcpConnection connection = connect(loop, acceptor, inbox, peer);
             long guard = System.nanoTime() + GUARD_NANOS;
@@ -178,7 +135,7 @@ class Issue18CallerReceiveTest {
     void aPeerClosingMidFrameWhileACallerReceivesClosesWithUnavailable() throws Exception {
         try (IoLoop loop = new IoLoop(TimeUnit.MILLISECONDS.toNanos(100), () -> { });
                 ServerSocketChannel acceptor = ServerSocketChannel.open().bind(new InetSocketAddress("127.0.0.1", 0))) {
-            Inbox inbox = new Inbox();
+            ThreadRecordingInbox inbox = new ThreadRecordingInbox();
             SocketChannel[] peer = new SocketChannel[1];
             TcpConnection connection = connect(loop, acceptor, inbox, peer);
             Thread cutter = Thread.ofPlatform().start(() -> {
@@ -208,7 +165,7 @@ class Issue18CallerReceiveTest {
     void aHugeLengthWhileACallerReceivesClosesWithInvalidArgumentWithoutAllocating() throws Exception {
         try (IoLoop loop = new IoLoop(TimeUnit.MILLISECONDS.toNanos(100), () -> { });
                 ServerSocketChannel acceptor = ServerSocketChannel.open().bind(new InetSocketAddress("127.0.0.1", 0))) {
-            Inbox inbox = new Inbox();
+            ThreadRecordingInbox inbox = new ThreadRecordingInbox();
             SocketChannel[] peer = new SocketChannel[1];
             TcpConnection connection = connect(loop, acceptor, inbox, peer);
             Thread hostile = Thread.ofPlatform().start(() -> {
