@@ -72,10 +72,12 @@ class ServeDeviceTest {
         }
     }
 
-    @Test
-    void remoteClientsGetTheSameResultsAsTheLocalDevice(@TempDir Path dir) throws Exception {
-        Path token = dir.resolve("token");
-        Files.writeString(token, "s3cret\n", StandardCharsets.UTF_8);
+    /** A running {@code serve-device}: the server once started, what stops it, its exit code. */
+    private record Serving(CompletableFuture<DeviceServer> started, CountDownLatch stop, CompletableFuture<Integer> exit) {
+    }
+
+    /** Runs {@code serve-device args} on another thread until {@link Serving#stop} counts down. */
+    private Serving serve(List<String> args) {
         CompletableFuture<DeviceServer> started = new CompletableFuture<>();
         CountDownLatch stop = new CountDownLatch(1);
         ServeDevice command = new ServeDevice(registry, server -> {
@@ -86,10 +88,17 @@ class ServeDeviceTest {
                 Thread.currentThread().interrupt();
             }
         });
-        CompletableFuture<Integer> exit = CompletableFuture.supplyAsync(() -> command.run(List.of(
+        return new Serving(started, stop, CompletableFuture.supplyAsync(() -> command.run(args, out, err)));
+    }
+
+    @Test
+    void remoteClientsGetTheSameResultsAsTheLocalDevice(@TempDir Path dir) throws Exception {
+        Path token = dir.resolve("token");
+        Files.writeString(token, "s3cret\n", StandardCharsets.UTF_8);
+        Serving serving = serve(List.of(
                 "--listen=127.0.0.1:0", "--device=local-sync", "--token_file=" + token, "--max_connections=9",
-                "--max_connections_per_address=8", "--max_server_memory_bytes=123456789"), out, err));
-        DeviceServer server = started.get(60, TimeUnit.SECONDS);
+                "--max_connections_per_address=8", "--max_server_memory_bytes=123456789"));
+        DeviceServer server = serving.started.get(60, TimeUnit.SECONDS);
         assertEquals(9, server.options().maxConnections());
         assertEquals(8, server.options().maxConnectionsPerAddress());
         assertEquals(123456789L, server.options().serverMemoryBytes());
@@ -101,8 +110,8 @@ class ServeDeviceTest {
             assertArrayEquals(new int[] {7, 12, 15, 16, 15, 12, 7}, expected);
             assertArrayEquals(expected, multiply(remote, x, y));
         }
-        stop.countDown();
-        assertEquals(Cli.EXIT_OK, exit.get(60, TimeUnit.SECONDS));
+        serving.stop.countDown();
+        assertEquals(Cli.EXIT_OK, serving.exit.get(60, TimeUnit.SECONDS));
         assertTrue(outBytes.toString(StandardCharsets.UTF_8).startsWith("serving local-sync on 127.0.0.1:"));
     }
 
@@ -133,20 +142,10 @@ class ServeDeviceTest {
         registry.register(CpuDrivers.builder().localTaskFactory());
         Path token = dir.resolve("token");
         Files.writeString(token, "s3cret", StandardCharsets.UTF_8);
-        CompletableFuture<DeviceServer> started = new CompletableFuture<>();
-        CountDownLatch stop = new CountDownLatch(1);
-        ServeDevice command = new ServeDevice(registry, server -> {
-            started.complete(server);
-            try {
-                stop.await(120, TimeUnit.SECONDS); // hang guard only
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        });
-        CompletableFuture<Integer> exit = CompletableFuture.supplyAsync(() -> command.run(List.of(
-                "--listen=127.0.0.1:0", "--device=local-task", "--token_file=" + token, "--machine_index=42"), out, err));
+        Serving serving = serve(List.of(
+                "--listen=127.0.0.1:0", "--device=local-task", "--token_file=" + token, "--machine_index=42"));
         try {
-            DeviceServer server = started.get(60, TimeUnit.SECONDS);
+            DeviceServer server = serving.started.get(60, TimeUnit.SECONDS);
             assertEquals(42, server.options().machine());
             try (Device remote = registry.createDevice("remote://127.0.0.1:" + server.address().getPort()
                     + "?token_file=" + token);
@@ -162,9 +161,9 @@ class ServeDeviceTest {
                 }
             }
         } finally {
-            stop.countDown();
+            serving.stop.countDown();
         }
-        assertEquals(Cli.EXIT_OK, exit.get(60, TimeUnit.SECONDS));
+        assertEquals(Cli.EXIT_OK, serving.exit.get(60, TimeUnit.SECONDS));
     }
 
     @Test

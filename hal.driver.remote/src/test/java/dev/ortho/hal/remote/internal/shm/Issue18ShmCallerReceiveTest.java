@@ -13,7 +13,6 @@ import dev.ortho.hal.remote.internal.transport.Transport;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
@@ -63,34 +62,12 @@ class Issue18ShmCallerReceiveTest {
                 assertEquals(i, seed(inbox.next()));
             }
             assertTrue(inbox.threads.contains(Thread.currentThread()), "some replies reached the caller directly");
-            int frames = 300; // larger than one 4 KiB block in total: several blocks, both callers
-            int before = inbox.threads.size();
-            CountDownLatch go = new CountDownLatch(1);
-            Runnable waiter = () -> {
-                try {
-                    go.await();
-                } catch (InterruptedException e) {
-                    throw new IllegalStateException(e);
+            // 300 frames: larger than one 4 KiB block in total, so several blocks and both callers
+            inbox.twoCallersReceive(client, 300, frames -> {
+                for (int i = 1; i <= frames; i++) {
+                    client.send(frame(i));
                 }
-                long deadline = System.nanoTime() + GUARD_NANOS;
-                while (inbox.threads.size() < before + frames && System.nanoTime() < deadline) {
-                    if (!client.receiveWhile(() -> inbox.threads.size() < before + frames, deadline)) {
-                        Thread.onSpinWait();
-                    }
-                }
-            };
-            Thread a = Thread.ofPlatform().start(waiter);
-            Thread b = Thread.ofPlatform().start(waiter);
-            go.countDown();
-            for (int i = 1; i <= frames; i++) {
-                client.send(frame(i));
-            }
-            a.join(60_000);
-            b.join(60_000);
-            assertFalse(a.isAlive() || b.isAlive(), "hang guard");
-            for (int i = 1; i <= frames; i++) {
-                assertEquals(i, seed(inbox.next()), "in order, each once");
-            }
+            });
             assertTrue(client.isOpen());
         } finally {
             client.close(new StatusException(StatusCode.CANCELLED, "test done"));

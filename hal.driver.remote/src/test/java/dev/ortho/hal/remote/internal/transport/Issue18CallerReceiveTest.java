@@ -14,7 +14,6 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
@@ -98,34 +97,11 @@ class Issue18CallerReceiveTest {
             while (!connection.receiveWhile(() -> true, System.nanoTime() + 1_000_000)) { // returns at the deadline
                 assertTrue(System.nanoTime() < guard, "hang guard");
             }
-            int frames = 400;
-            CountDownLatch go = new CountDownLatch(1);
-            Runnable waiter = () -> {
-                try {
-                    go.await();
-                } catch (InterruptedException e) {
-                    throw new IllegalStateException(e);
+            inbox.twoCallersReceive(connection, 400, frames -> {
+                for (int i = 1; i <= frames; i++) {
+                    writeFully(peer[0], frame(i));
                 }
-                long deadline = System.nanoTime() + GUARD_NANOS;
-                while (inbox.threads.size() < frames + 1 && System.nanoTime() < deadline) {
-                    if (!connection.receiveWhile(() -> inbox.threads.size() < frames + 1, deadline)) {
-                        Thread.onSpinWait(); // the other caller (or the loop) reads: try again
-                    }
-                }
-            };
-            Thread a = Thread.ofPlatform().start(waiter);
-            Thread b = Thread.ofPlatform().start(waiter);
-            go.countDown();
-            for (int i = 1; i <= frames; i++) {
-                writeFully(peer[0], frame(i));
-            }
-            a.join(TimeUnit.NANOSECONDS.toMillis(GUARD_NANOS));
-            b.join(TimeUnit.NANOSECONDS.toMillis(GUARD_NANOS));
-            assertFalse(a.isAlive() || b.isAlive(), "hang guard");
-            for (int i = 1; i <= frames; i++) {
-                assertEquals(i, seed(inbox.next()), "in order, each once");
-            }
-            assertTrue(inbox.frames.isEmpty());
+            });
             assertTrue(connection.isOpen());
             peer[0].close();
         }

@@ -57,4 +57,44 @@ public final class ThreadRecordingInbox implements Transport.Listener {
     public static int seed(ByteBuffer body) {
         return (int) body.order(ByteOrder.LITTLE_ENDIAN).getLong(4);
     }
+
+    /** Sends {@code frames} frames to the transport under test (seeds 1 to {@code frames}). */
+    @FunctionalInterface
+    public interface Sender {
+        void send(int frames) throws Exception;
+    }
+
+    /**
+     * Two callers receive on {@code transport} at once (each retrying while the other holds the
+     * role) until {@code frames} more frames than now arrived, which {@code sender} makes the peer
+     * send; then checks that every frame arrived once, in order, one at a time.
+     */
+    public void twoCallersReceive(Transport transport, int frames, Sender sender) throws Exception {
+        int target = threads.size() + frames;
+        long guard = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        java.util.concurrent.CountDownLatch go = new java.util.concurrent.CountDownLatch(1);
+        Runnable waiter = () -> {
+            try {
+                go.await();
+            } catch (InterruptedException e) {
+                throw new IllegalStateException(e);
+            }
+            while (threads.size() < target && System.nanoTime() < guard) {
+                if (!transport.receiveWhile(() -> threads.size() < target, guard)) {
+                    Thread.onSpinWait(); // the other caller (or the transport's thread) receives: try again
+                }
+            }
+        };
+        Thread a = Thread.ofPlatform().start(waiter);
+        Thread b = Thread.ofPlatform().start(waiter);
+        go.countDown();
+        sender.send(frames);
+        a.join(60_000);
+        b.join(60_000);
+        assertTrue(!a.isAlive() && !b.isAlive(), "hang guard");
+        for (int i = 1; i <= frames; i++) {
+            assertEquals(i, seed(next()), "in order, each once");
+        }
+        assertTrue(this.frames.isEmpty());
+    }
 }
