@@ -39,7 +39,7 @@ public final class RemoteInterleavedRun {
                     RemoteRoundTripBenchmark b = new RemoteRoundTripBenchmark();
                     b.impl = impl;
                     b.setUp();
-                    sides.add(new Side(impl, () -> {
+                    sides.add(new Side(impl.equals("raw-tcp") ? impl : "ortho-" + impl, () -> { // ortho-*: ratios printed
                         for (int i = 0; i < ROUND_TRIPS; i++) {
                             b.roundTrip();
                         }
@@ -51,9 +51,10 @@ public final class RemoteInterleavedRun {
                     RemoteThroughputBenchmark b = new RemoteThroughputBenchmark();
                     b.impl = impl;
                     b.setUp();
-                    sides.add(which.equals("bulk") ? new Side(impl.equals("local") ? "raw-socket" : impl,
+                    sides.add(which.equals("bulk") ? new Side(impl.equals("local") ? "raw-socket" : "ortho-" + impl,
                             b::bulkTransfer, 1, b::tearDown)
-                            : new Side(impl, b::pipelinedDispatches, 64, b::tearDown));
+                            : new Side(impl.equals("local") ? impl : "ortho-" + impl, b::pipelinedDispatches, 64,
+                                    b::tearDown));
                 }
             }
             case "shm" -> {

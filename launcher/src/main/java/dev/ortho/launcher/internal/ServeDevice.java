@@ -18,11 +18,14 @@ import java.util.concurrent.locks.LockSupport;
  * {@code ortho serve-device --device=URI --token_file=PATH [--listen=HOST:PORT]
  * [--allow_non_loopback] [--max_memory_bytes=N] [--max_handles=N] [--max_in_flight=N]
  * [--allowed_formats=F,F] [--max_connections=N] [--max_connections_per_address=N]
- * [--max_server_memory_bytes=N] [--tls_keystore=P12 --tls_password_file=PATH [--tls_client_ca=PEM]]}:
+ * [--max_server_memory_bytes=N] [--tls_keystore=P12 --tls_password_file=PATH [--tls_client_ca=PEM]]
+ * [--machine_index=N]}:
  * serves a device (a fresh one per client, created through the
  * driver registry) to {@code remote://} clients until the process is stopped, or until the server
  * stops by itself after an {@link Error} (exit 1). Loopback {@code 127.0.0.1:7640} by default;
- * any other address needs {@code --allow_non_loopback}.
+ * any other address needs {@code --allow_non_loopback}. {@code --machine_index=N} (0 to 255)
+ * is announced to clients and, for {@code local-task} devices, carried in their queue axes (the
+ * device URI gets {@code machine_index=N}), so two servers' frontiers never name the same axes.
  */
 final class ServeDevice implements Cli.Subcommand {
     /** What to do while the server runs; returns when it should stop. */
@@ -67,6 +70,7 @@ final class ServeDevice implements Cli.Subcommand {
         String tlsKeystore = null;
         String tlsPassword = null;
         String tlsClientCa = null;
+        int machine = -1;
         for (String arg : args) {
             int equals = arg.indexOf('=');
             String flag = equals < 0 ? arg : arg.substring(0, equals);
@@ -86,6 +90,7 @@ final class ServeDevice implements Cli.Subcommand {
                 case "--tls_keystore" -> tlsKeystore = required(flag, value);
                 case "--tls_password_file" -> tlsPassword = required(flag, value);
                 case "--tls_client_ca" -> tlsClientCa = required(flag, value);
+                case "--machine_index" -> machine = machineIndex(flag, value);
                 default -> {
                     err.println("ortho serve-device: unknown flag '" + arg + "'");
                     return Cli.EXIT_USAGE;
@@ -111,6 +116,10 @@ final class ServeDevice implements Cli.Subcommand {
                         serverMemory > 0 ? serverMemory : defaults.serverMemoryBytes())
                 .withTls(tlsKeystore == null ? null : ServerTls.load(Path.of(tlsKeystore), Path.of(tlsPassword),
                         tlsClientCa == null ? null : Path.of(tlsClientCa)));
+        if (machine >= 0) {
+            options = options.withMachine(machine);
+            device = withMachine(device, machine);
+        }
         String uri = device;
         drivers.createDevice(uri).close(); // fail now, not at the first client, if the device cannot be created
         try (DeviceServer server = DeviceServer.start(() -> drivers.createDevice(uri), options)) {
@@ -152,6 +161,45 @@ final class ServeDevice implements Cli.Subcommand {
                     + Integer.MAX_VALUE);
         }
         return (int) n;
+    }
+
+    /** {@code --machine_index}: an integer in [0, 255]. */
+    private static int machineIndex(String flag, String value) {
+        try {
+            int n = Integer.parseInt(required(flag, value));
+            if (n >= 0 && n <= 255) {
+                return n;
+            }
+        } catch (NumberFormatException e) {
+            // reported below
+        }
+        throw new StatusException(StatusCode.INVALID_ARGUMENT, flag + "='" + value
+                + "' is not a machine index in [0, 255]");
+    }
+
+    /**
+     * A {@code local-task} device URI with {@code machine_index=machine} added (its queue axes
+     * then carry the index); other drivers' URIs as they are (their devices have no queue axes of
+     * their own to mark, or take the index from their own options).
+     *
+     * @throws StatusException INVALID_ARGUMENT if the URI names another machine index already
+     */
+    static String withMachine(String uri, int machine) {
+        int colon = uri.indexOf(':');
+        String scheme = colon < 0 ? uri : uri.substring(0, colon);
+        if (!scheme.equals("local-task")) {
+            return uri;
+        }
+        java.util.regex.Matcher given = java.util.regex.Pattern.compile("[?&]machine_index=([^&]*)").matcher(uri);
+        if (given.find()) {
+            if (given.group(1).equals(Integer.toString(machine))) {
+                return uri;
+            }
+            throw new StatusException(StatusCode.INVALID_ARGUMENT, "--machine_index='" + machine + "' contradicts "
+                    + "the device URI's machine_index='" + given.group(1) + "' (" + uri + ")");
+        }
+        String base = colon < 0 ? uri + "://" : uri;
+        return base + (base.contains("?") ? "&" : "?") + "machine_index=" + machine;
     }
 
     private static InetSocketAddress address(String listen) {

@@ -72,10 +72,12 @@ class ServeDeviceTest {
         }
     }
 
-    @Test
-    void remoteClientsGetTheSameResultsAsTheLocalDevice(@TempDir Path dir) throws Exception {
-        Path token = dir.resolve("token");
-        Files.writeString(token, "s3cret\n", StandardCharsets.UTF_8);
+    /** A running {@code serve-device}: the server once started, what stops it, its exit code. */
+    private record Serving(CompletableFuture<DeviceServer> started, CountDownLatch stop, CompletableFuture<Integer> exit) {
+    }
+
+    /** Runs {@code serve-device args} on another thread until {@link Serving#stop} counts down. */
+    private Serving serve(List<String> args) {
         CompletableFuture<DeviceServer> started = new CompletableFuture<>();
         CountDownLatch stop = new CountDownLatch(1);
         ServeDevice command = new ServeDevice(registry, server -> {
@@ -86,10 +88,17 @@ class ServeDeviceTest {
                 Thread.currentThread().interrupt();
             }
         });
-        CompletableFuture<Integer> exit = CompletableFuture.supplyAsync(() -> command.run(List.of(
+        return new Serving(started, stop, CompletableFuture.supplyAsync(() -> command.run(args, out, err)));
+    }
+
+    @Test
+    void remoteClientsGetTheSameResultsAsTheLocalDevice(@TempDir Path dir) throws Exception {
+        Path token = dir.resolve("token");
+        Files.writeString(token, "s3cret\n", StandardCharsets.UTF_8);
+        Serving serving = serve(List.of(
                 "--listen=127.0.0.1:0", "--device=local-sync", "--token_file=" + token, "--max_connections=9",
-                "--max_connections_per_address=8", "--max_server_memory_bytes=123456789"), out, err));
-        DeviceServer server = started.get(60, TimeUnit.SECONDS);
+                "--max_connections_per_address=8", "--max_server_memory_bytes=123456789"));
+        DeviceServer server = serving.started.get(60, TimeUnit.SECONDS);
         assertEquals(9, server.options().maxConnections());
         assertEquals(8, server.options().maxConnectionsPerAddress());
         assertEquals(123456789L, server.options().serverMemoryBytes());
@@ -101,8 +110,8 @@ class ServeDeviceTest {
             assertArrayEquals(new int[] {7, 12, 15, 16, 15, 12, 7}, expected);
             assertArrayEquals(expected, multiply(remote, x, y));
         }
-        stop.countDown();
-        assertEquals(Cli.EXIT_OK, exit.get(60, TimeUnit.SECONDS));
+        serving.stop.countDown();
+        assertEquals(Cli.EXIT_OK, serving.exit.get(60, TimeUnit.SECONDS));
         assertTrue(outBytes.toString(StandardCharsets.UTF_8).startsWith("serving local-sync on 127.0.0.1:"));
     }
 
@@ -125,5 +134,57 @@ class ServeDeviceTest {
         assertTrue(errBytes.toString(StandardCharsets.UTF_8).contains("PERMISSION_DENIED"), errBytes.toString());
         assertEquals(Cli.EXIT_FAILURE, cli.run(new String[] {"serve-device", "--device=no-such-driver",
                 "--token_file=" + token}, out, err));
+    }
+
+    /** Issue 20 §3: {@code --machine_index} is announced and carried by the served local-task queues' axes. */
+    @Test
+    void theMachineIndexIsAnnouncedAndCarriedInTheServedQueuesAxes(@TempDir Path dir) throws Exception {
+        registry.register(CpuDrivers.builder().localTaskFactory());
+        Path token = dir.resolve("token");
+        Files.writeString(token, "s3cret", StandardCharsets.UTF_8);
+        Serving serving = serve(List.of(
+                "--listen=127.0.0.1:0", "--device=local-task", "--token_file=" + token, "--machine_index=42"));
+        try {
+            DeviceServer server = serving.started.get(60, TimeUnit.SECONDS);
+            assertEquals(42, server.options().machine());
+            try (Device remote = registry.createDevice("remote://127.0.0.1:" + server.address().getPort()
+                    + "?token_file=" + token);
+                    Buffer target = remote.allocator().allocateBuffer(BufferParams.hostLocal(), 16);
+                    Semaphore done = remote.createSemaphore(0)) {
+                remote.queueFill(-1, SemaphoreList.empty(), SemaphoreList.of(done, 1), target, 0, 16, 5, 4, 0);
+                done.await(1, Timeout.of(Duration.ofSeconds(60)));
+                dev.ortho.hal.frontier.Frontier frontier = new dev.ortho.hal.frontier.Frontier(8);
+                assertTrue(done.frontierAt(1, frontier), "the server's signal carries its queue's frontier");
+                assertTrue(frontier.size() > 0, frontier.toString());
+                for (int i = 0; i < frontier.size(); i++) {
+                    assertEquals(42, dev.ortho.hal.frontier.Axis.machine(frontier.axisAt(i)), frontier.toString());
+                }
+            }
+        } finally {
+            serving.stop.countDown();
+        }
+        assertEquals(Cli.EXIT_OK, serving.exit.get(60, TimeUnit.SECONDS));
+    }
+
+    @Test
+    void aMachineIndexOutsideItsRangeIsInvalidNamingFlagAndValue(@TempDir Path dir) throws Exception {
+        Path token = dir.resolve("token");
+        Files.writeString(token, "s3cret", StandardCharsets.UTF_8);
+        Cli cli = new Cli(registry, "v", () -> 0);
+        for (String bad : new String[] {"256", "-1", "two"}) {
+            errBytes.reset();
+            assertEquals(Cli.EXIT_FAILURE, cli.run(new String[] {"serve-device", "--device=local-sync",
+                    "--token_file=" + token, "--machine_index=" + bad}, out, err));
+            String text = errBytes.toString(StandardCharsets.UTF_8);
+            assertTrue(text.contains("INVALID_ARGUMENT") && text.contains("--machine_index='" + bad + "'"), text);
+        }
+        assertEquals("local-task://?machine_index=3", ServeDevice.withMachine("local-task", 3));
+        assertEquals("local-task://?queue_count=2&machine_index=3",
+                ServeDevice.withMachine("local-task://?queue_count=2", 3));
+        assertEquals("local-sync", ServeDevice.withMachine("local-sync", 3));
+        assertEquals("local-task://?machine_index=3", ServeDevice.withMachine("local-task://?machine_index=3", 3));
+        assertEquals(dev.ortho.base.StatusCode.INVALID_ARGUMENT, org.junit.jupiter.api.Assertions.assertThrows(
+                dev.ortho.base.StatusException.class,
+                () -> ServeDevice.withMachine("local-task://?machine_index=4", 3)).code());
     }
 }

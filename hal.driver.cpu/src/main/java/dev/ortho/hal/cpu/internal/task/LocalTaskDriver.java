@@ -23,6 +23,17 @@ public final class LocalTaskDriver extends DefaultDeviceDriver {
     /** The driver as its factory lists it. */
     public static final DriverInfo INFO = new DriverInfo(NAME, DESCRIPTION);
 
+    /**
+     * Device URI parameter: the machine index (0 to 255) the device's queue axes carry, for a
+     * device a server serves under that index ({@code ortho serve-device --machine_index=N}).
+     * Without it the driver's axes are used ({@link QueueAxes#process()}: machine 0).
+     */
+    public static final String MACHINE_INDEX = "machine_index";
+
+    /** One process-wide allocator per machine index, made at first use (axes are never reused). */
+    private static final java.util.concurrent.atomic.AtomicReferenceArray<QueueAxes> MACHINES =
+            new java.util.concurrent.atomic.AtomicReferenceArray<>(256);
+
     private final ExecutableLoaders loaders;
     private final LocalTaskOptions defaults;
     private final QueueAxes axes;
@@ -55,9 +66,43 @@ public final class LocalTaskDriver extends DefaultDeviceDriver {
      */
     @Override
     protected Device createDevice(DeviceInfo device, Map<String, String> params) {
+        QueueAxes deviceAxes = axes;
+        String machine = params.get(MACHINE_INDEX);
+        if (machine != null) {
+            deviceAxes = machineAxes(machine);
+            params = new java.util.HashMap<>(params);
+            params.remove(MACHINE_INDEX);
+        }
         LocalTaskOptions options = defaults.with(params);
-        LocalTaskDevice created = new LocalTaskDevice(device, loaders, options, axes, liveDevices);
+        LocalTaskDevice created = new LocalTaskDevice(device, loaders, options, deviceAxes, liveDevices);
         liveDevices.add(created);
         return created;
+    }
+
+    /**
+     * The process's allocator for machine index {@code text}.
+     *
+     * @throws StatusException INVALID_ARGUMENT naming the value unless it is an integer in [0, 255]
+     */
+    static QueueAxes machineAxes(String text) {
+        int machine;
+        try {
+            machine = Integer.parseInt(text.strip());
+        } catch (NumberFormatException e) {
+            machine = -1;
+        }
+        if (machine < 0 || machine > 255) {
+            throw new StatusException(dev.ortho.base.StatusCode.INVALID_ARGUMENT, "local-task device parameter "
+                    + MACHINE_INDEX + "='" + text + "' is not a machine index in [0, 255]");
+        }
+        QueueAxes existing = MACHINES.get(machine);
+        if (existing == null) {
+            QueueAxes made = new QueueAxes(new java.util.SplittableRandom().nextInt(256), machine, QueueAxes.CAPACITY);
+            existing = MACHINES.compareAndExchange(machine, null, made);
+            if (existing == null) {
+                existing = made;
+            }
+        }
+        return existing;
     }
 }

@@ -192,6 +192,24 @@ final class RemoteConnection implements Transport.Listener {
     }
 
     /**
+     * The caller receives for the connection while {@code waiting} holds, until
+     * {@code deadlineNanos} ({@link Transport#receiveWhile}); false if it could not (another
+     * thread receives, or the transport does not lend receiving), and the caller waits as before.
+     */
+    boolean receiveWhile(java.util.function.BooleanSupplier waiting, long deadlineNanos) {
+        Transport t = transport;
+        return t != null && failure == null && t.receiveWhile(waiting, deadlineNanos);
+    }
+
+    /** Wakes a caller receiving in {@link #receiveWhile}: its wait may have ended without a frame. */
+    void wakeReceiver() {
+        Transport t = transport;
+        if (t != null) {
+            t.wakeReceiver();
+        }
+    }
+
+    /**
      * A caller is about to wait for something the server reports (a semaphore value, a
      * buffer's properties): writes the frames a burst queued now, and ends the burst.
      */
@@ -277,6 +295,15 @@ final class RemoteConnection implements Transport.Listener {
     FrameReader await(Call started, String what) {
         Pending call = started.pending;
         try {
+            if (pending.size() > 1) {
+                // several replies in flight (a chunked read): the transport's thread receives the
+                // next while this one copies out this one
+                transport.receiveOnOwnThread();
+            } else if (call.reply == null && call.failure == null && failure == null) {
+                // receive the reply on this thread (no hand-off from the transport's), then wait as usual
+                transport.receiveWhile(() -> call.reply == null && call.failure == null && failure == null,
+                        started.giveUp);
+            }
             while (call.reply == null && call.failure == null) {
                 long remaining = started.giveUp - System.nanoTime();
                 if (remaining <= 0) {

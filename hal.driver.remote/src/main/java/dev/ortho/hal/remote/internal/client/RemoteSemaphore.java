@@ -76,6 +76,7 @@ final class RemoteSemaphore implements Semaphore, RemoteConnection.Target {
     public void signal(long value, Frontier frontier) {
         connection.checkOpen();
         mirror.signal(value, frontier);
+        connection.wakeReceiver(); // a caller receiving for the connection may wait for this value
         connection.send(connection.request(Protocol.SEMAPHORE_SIGNAL).putI64(handle).putI64(value)
                 .putFrontier(frontier));
     }
@@ -88,12 +89,20 @@ final class RemoteSemaphore implements Semaphore, RemoteConnection.Target {
     @Override
     public void fail(StatusException status) {
         mirror.fail(status);
+        connection.wakeReceiver();
         connection.sendQuietly(connection.request(Protocol.SEMAPHORE_FAIL).putI64(handle).putStatus(status));
     }
 
     @Override
     public void await(long value, Timeout timeout) {
         connection.flush();
+        if (mirror.failure() == null && mirror.query() < value) {
+            // receive the report on this thread (no hand-off from the transport's), then wait as usual
+            long deadline = timeout.toDeadlineNanos();
+            if (connection.receiveWhile(() -> mirror.failure() == null && mirror.query() < value, deadline)) {
+                timeout = Timeout.until(dev.ortho.base.Deadline.atNanos(deadline));
+            }
+        }
         mirror.await(value, timeout);
     }
 

@@ -21,8 +21,20 @@ import java.util.function.BooleanSupplier;
  *
  * <p><b>Waiting.</b> When there is nothing to do the pump spins briefly ({@link #SPINS}
  * {@link Thread#onSpinWait()} rounds, where a reply usually arrives), then parks for
- * exponentially growing slices from 1 µs up to {@link #MAX_PARK_NANOS}; a local send unparks it
- * at once. Every wait is bounded, none is a fixed sleep.
+ * exponentially growing slices from 1 µs up to {@link #MAX_PARK_NANOS}. Every wait is bounded,
+ * none is a fixed sleep.
+ *
+ * <p><b>No hand-offs on a round trip.</b> A sender writes its frames into the outgoing channel
+ * itself when the channel is free and nobody else is writing (the pump writes what is left, once
+ * the peer consumed the last block); a caller waiting for the peer ({@link #receiveWhile})
+ * takes the receiving role from the pump and polls the incoming channel itself, spinning
+ * {@link #CALLER_SPINS} rounds, then parking in growing slices, while the pump parks. A round
+ * trip is so caller → peer's pump → caller (two threads, each seeing the other's block while
+ * spinning), not caller → pump → peer → pump → caller, whose two extra wake-ups made the round
+ * trip bimodal on a busy machine (a parked pump is only woken by its own park slice, ≥ the
+ * kernel's ~50 µs timer slack). Two roles ({@code sending}, {@code receiving}), each an
+ * {@link AtomicBoolean} taken with a CAS, keep one writer per channel and one assembler of
+ * incoming frames.
  *
  * <p><b>Liveness.</b> {@code peerAlive} is checked between parks (the parent passes the child
  * process's {@code isAlive}, the child its parent's), and process exit callbacks close the
@@ -33,6 +45,8 @@ import java.util.function.BooleanSupplier;
 public final class MailboxTransport implements Transport {
     static final int SPINS = 2_000;
     static final long MAX_PARK_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
+    /** Rounds a receiving caller spins before it parks in slices (about as long as the pump spins). */
+    static final int CALLER_SPINS = 2_000;
     private static final AtomicInteger THREADS = new AtomicInteger();
 
     private final Mailbox mailbox;
@@ -45,6 +59,12 @@ public final class MailboxTransport implements Transport {
     private final Queue<ByteBuffer> outbound = new ConcurrentLinkedQueue<>();
     private final java.util.concurrent.atomic.AtomicLong queuedBytes = new java.util.concurrent.atomic.AtomicLong();
     private final AtomicBoolean closed = new AtomicBoolean();
+    /** Held by whoever writes the outgoing channel (a sender or the pump). */
+    private final AtomicBoolean sending = new AtomicBoolean();
+    /** Held by whoever takes incoming blocks and assembles frames (the pump or a waiting caller). */
+    private final AtomicBoolean receiving = new AtomicBoolean();
+    /** A caller holds {@link #receiving}: the pump parks instead of spinning. */
+    private volatile boolean callerReceiving;
     private final ByteBuffer lengthPrefix = ByteBuffer.allocate(Protocol.LENGTH_BYTES).order(ByteOrder.LITTLE_ENDIAN);
     private final Thread pump;
     private final Runnable tick;
@@ -53,7 +73,7 @@ public final class MailboxTransport implements Transport {
     private volatile long peerSinceNanos = NO_PEER_YET;
     private volatile StatusException closeReason;
     private volatile boolean flushThenClose;
-    private ByteBuffer body; // pump thread only
+    private ByteBuffer body; // holder of `receiving` only
 
     /**
      * @param parent true on the client side (writes {@link Mailbox#TO_CHILD})
@@ -88,7 +108,76 @@ public final class MailboxTransport implements Transport {
         }
         queuedBytes.addAndGet(frame.remaining());
         outbound.add(frame);
-        LockSupport.unpark(pump);
+        trySend(); // straight into the channel when it is free: no hand-off to the pump
+        if (!outbound.isEmpty()) {
+            LockSupport.unpark(pump);
+        }
+    }
+
+    /** {@link #pumpOut} if nobody else is writing; true if a block went out. */
+    private boolean trySend() {
+        if (!sending.compareAndSet(false, true)) {
+            return false;
+        }
+        try {
+            return pumpOut();
+        } catch (IllegalStateException unmapped) {
+            return false; // closed meanwhile: the pump exited and unmapped the mailbox
+        } finally {
+            sending.set(false);
+        }
+    }
+
+    /** {@link #pumpIn} if nobody else is receiving; true if a block came in. */
+    private boolean tryReceive() {
+        if (!receiving.compareAndSet(false, true)) {
+            return false;
+        }
+        try {
+            return pumpIn();
+        } finally {
+            receiving.set(false);
+        }
+    }
+
+    @Override
+    public boolean receiveWhile(BooleanSupplier waiting, long deadlineNanos) {
+        if (closed.get() || !receiving.compareAndSet(false, true)) {
+            return false;
+        }
+        callerReceiving = true;
+        try {
+            int idle = 0;
+            while (waiting.getAsBoolean() && !closed.get()) {
+                boolean progress = pumpIn();
+                progress |= trySend();
+                if (progress) {
+                    idle = 0;
+                    continue;
+                }
+                if (Transport.passed(deadlineNanos) || Thread.currentThread().isInterrupted()) {
+                    break;
+                }
+                if (++idle < CALLER_SPINS) {
+                    Thread.onSpinWait();
+                } else {
+                    LockSupport.parkNanos(this, Math.min(MAX_PARK_NANOS, 1000L << Math.min(idle - CALLER_SPINS, 20)));
+                }
+            }
+        } catch (StatusException e) {
+            finish(e);
+        } catch (IllegalStateException e) {
+            finish(unavailable("the mailbox was unmapped: " + e.getMessage()));
+        } catch (RuntimeException e) {
+            finish(new StatusException(StatusCode.INTERNAL, "mailbox transport to " + peer + " failed: " + e, e));
+        } catch (Error e) {
+            // as a pump would: the transport fails (its waiters get UNAVAILABLE naming it), not the caller's thread
+            finish(unavailable("receiving on a waiting caller's thread stopped by " + e));
+        } finally {
+            callerReceiving = false;
+            receiving.set(false);
+        }
+        return true;
     }
 
     private void run() {
@@ -96,8 +185,8 @@ public final class MailboxTransport implements Transport {
         long nextTick = System.nanoTime();
         try {
             while (!closed.get()) {
-                boolean progress = pumpIn() | pumpOut();
-                if (flushThenClose && outbound.isEmpty() && mailbox.lvState(out) != Mailbox.TASK_READY) {
+                boolean progress = tryReceive() | trySend();
+                if (flushThenClose && outbound.isEmpty() && !sending.get() && mailbox.lvState(out) != Mailbox.TASK_READY) {
                     finish(closeReason);
                     break;
                 }
@@ -108,6 +197,13 @@ public final class MailboxTransport implements Transport {
                 }
                 if (progress) {
                     idle = 0;
+                } else if (callerReceiving) {
+                    idle = Math.max(idle + 1, SPINS); // a waiting caller polls: do not spin beside it
+                    if (!peerAlive.getAsBoolean()) {
+                        finish(unavailable("the peer process is gone"));
+                        break;
+                    }
+                    LockSupport.parkNanos(this, Math.min(MAX_PARK_NANOS, 1000L << Math.min(idle - SPINS, 20)));
                 } else if (++idle < SPINS) {
                     Thread.onSpinWait();
                 } else {

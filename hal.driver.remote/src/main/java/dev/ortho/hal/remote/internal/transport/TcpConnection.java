@@ -30,6 +30,15 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * frames go out together in one gathering write (heap frames in {@value #IO_SLICE_BYTES}-byte
  * slices); {@link #sendDeferred} queues a frame for the next write (a burst); a peer that
  * lets more than four maximum frames pile up unread is disconnected with RESOURCE_EXHAUSTED.
+ *
+ * <p><b>Receiving on a waiting caller's thread</b> ({@link #receiveWhile}, plain TCP only). A
+ * caller that waits for the peer takes the read role (held by whoever parses received bytes:
+ * the loop or one caller) and blocks in a selector of its own on this channel, so the kernel
+ * wakes the caller itself when the reply arrives: a round trip crosses caller → peer → caller,
+ * like a blocking socket, not caller → peer → loop → caller. If the loop is woken for the same
+ * bytes meanwhile, it finds the role taken, stops watching reads and marks the role; the caller
+ * hands the role back on return and, if so marked, has the loop watch reads again (and parse
+ * what the caller left in the receive buffer): {@link ReadRole}.
  */
 public final class TcpConnection implements Transport, IoLoop.Handler {
     private static final int MAX_FRAMES_PER_READY = 64;
@@ -50,7 +59,7 @@ public final class TcpConnection implements Transport, IoLoop.Handler {
     private final int maxFrameBytes;
     /** The largest frame accepted now: starts small on a server, {@link #maxFrameBytes} once authenticated. */
     private volatile int frameLimit;
-    private int bodyLength; // loop thread only: the length of the frame being received
+    private int bodyLength; // holder of the read role only: the length of the frame being received
     private final String peer;
     private final Queue<ByteBuffer> outbound = new ConcurrentLinkedQueue<>();
     /** Bytes queued and not yet written; a peer that stops reading cannot make this grow without bound. */
@@ -59,6 +68,18 @@ public final class TcpConnection implements Transport, IoLoop.Handler {
     /** Held by whoever is writing: a sender thread or the loop. */
     private final AtomicBoolean writing = new AtomicBoolean();
     private final AtomicBoolean closed = new AtomicBoolean();
+    /** Who parses received bytes (the loop or one receiving caller), and whether the loop watches reads. */
+    private final ReadRole readRole = new ReadRole();
+    /**
+     * How long after a receiving caller returns the loop starts watching reads again: callers that
+     * wait back to back keep the role without waking the loop per round trip; a frame nobody
+     * waits for meanwhile is read within about this long (the selector's millisecond granularity).
+     */
+    static final long REARM_NANOS = 1_000_000;
+    /** The selector a receiving caller blocks in (opened at first use; guarded by the read role). */
+    private volatile java.nio.channels.Selector callerSelector;
+    /** Longest one block of a receiving caller, so conditions nobody wakes it for are seen. */
+    static final long CALLER_SELECT_MILLIS = 50;
     /** A loop task will write what {@link #sendDeferred} queued. */
     private final AtomicBoolean flushScheduled = new AtomicBoolean();
     private final ByteBuffer[] batch = new ByteBuffer[BATCH];
@@ -66,14 +87,14 @@ public final class TcpConnection implements Transport, IoLoop.Handler {
     private final ByteBuffer[] sources = new ByteBuffer[BATCH];
     /** The last {@link #fill} of this wake-up left room in {@link #in}, so the socket is empty (plain TCP). */
     private boolean drained;
-    /** Received bytes not parsed yet, in read mode (loop thread only); see {@link #fill}. */
+    /** Received bytes not parsed yet, in read mode (holder of the read role only); see {@link #fill}. */
     private ByteBuffer in;
     private volatile Listener listener;
     private volatile SelectionKey key;
     private volatile long lastReceiveNanos = System.nanoTime();
     private final long openedNanos = System.nanoTime();
     private volatile StatusException closeAfterFlush;
-    private ByteBuffer body; // loop thread only
+    private ByteBuffer body; // holder of the read role only
     /** TLS between the frames and the socket, or null for plain TCP. */
     private final TlsLayer tls;
     private final boolean[] tlsFlag = new boolean[1]; // loop thread (handshake) or the writer (write)
@@ -304,7 +325,7 @@ public final class TcpConnection implements Transport, IoLoop.Handler {
                 k.interestOps(k.interestOps() & ~SelectionKey.OP_WRITE);
             }
             flushFromLoop();
-            read(); // the peer's first frames may have come with its last handshake message
+            readFromLoop(); // the peer's first frames may have come with its last handshake message
         } catch (IOException e) {
             close(unavailable("TLS handshake failed: " + e.getMessage()));
         }
@@ -366,7 +387,130 @@ public final class TcpConnection implements Transport, IoLoop.Handler {
             flushFromLoop();
         }
         if (readyKey.isValid() && readyKey.isReadable()) {
-            read();
+            readFromLoop();
+        }
+    }
+
+    /** Reads on the loop thread if no caller holds the read role; else stops watching reads until it returns. */
+    private void readFromLoop() throws IOException {
+        if (readRole.takeForLoop()) {
+            try {
+                read();
+            } finally {
+                readRole.releaseByLoop();
+            }
+            return;
+        }
+        SelectionKey k = key; // loop thread: interest changes stay in order with OP_WRITE's
+        if (k != null && k.isValid()) {
+            k.interestOps(k.interestOps() & ~SelectionKey.OP_READ);
+        }
+        // the caller has the loop watch again when it hands the role back
+    }
+
+    /**
+     * Loop thread: watches reads again after callers held the role, and parses what they left;
+     * if a caller holds the role again, leaves it to that caller's return.
+     */
+    private void watchReadsAgain() {
+        int found = readRole.rearm();
+        if (found == ReadRole.CALLER_HOLDS) {
+            return; // its return schedules this again
+        }
+        SelectionKey k = key;
+        if (k == null || !k.isValid() || closed.get()) {
+            return;
+        }
+        if (found == ReadRole.WATCH_AND_READ) {
+            k.interestOps(k.interestOps() | SelectionKey.OP_READ);
+        }
+        try {
+            readFromLoop();
+        } catch (IOException e) {
+            close(unavailable("read failed: " + e.getMessage()));
+        }
+    }
+
+    /**
+     * Receives on the caller's thread while {@code waiting} holds (see the class comment); plain
+     * TCP only (TLS reads may have to write, which stays on the loop). False if the read role
+     * is taken or the connection is not ready.
+     */
+    @Override
+    public boolean receiveWhile(java.util.function.BooleanSupplier waiting, long deadlineNanos) {
+        if (tls != null || key == null || closed.get() || !readRole.takeForCaller()) {
+            return false;
+        }
+        try {
+            java.nio.channels.Selector selector = callerSelector();
+            boolean readable = in.hasRemaining(); // bytes a reader left; else the selector says when to read
+            while (!closed.get() && waiting.getAsBoolean()) {
+                if (readable) {
+                    read();
+                    if (closed.get() || !waiting.getAsBoolean()) {
+                        break;
+                    }
+                }
+                if (Transport.passed(deadlineNanos) || Thread.currentThread().isInterrupted()) {
+                    if (!readable) {
+                        read(); // an immediate deadline still looks once
+                    }
+                    break;
+                }
+                readable = true;
+                long millis = CALLER_SELECT_MILLIS;
+                if (deadlineNanos != Long.MAX_VALUE) {
+                    millis = Math.max(1, Math.min(millis, (deadlineNanos - System.nanoTime() + 999_999) / 1_000_000));
+                }
+                selector.select(millis);
+                selector.selectedKeys().clear();
+            }
+        } catch (IOException e) {
+            close(unavailable("read failed: " + e.getMessage()));
+        } catch (java.nio.channels.ClosedSelectorException e) {
+            // closed meanwhile; close() has told the listener
+        } catch (Error e) {
+            // as on the loop thread: an Error while handling frames is not survived half-way; the
+            // connection fails (its waiters get UNAVAILABLE naming it) instead of the caller's thread
+            close(unavailable("receiving on a waiting caller's thread stopped by " + e));
+        } finally {
+            switch (readRole.releaseByCaller(in.hasRemaining())) {
+                case ReadRole.REARM_NOW -> loop.execute(this::watchReadsAgain); // bytes already received: parse them
+                case ReadRole.REARM_LATER -> loop.executeLater(this::watchReadsAgain, REARM_NANOS);
+                default -> { } // the loop still watches, or a rearm is on its way
+            }
+        }
+        return true;
+    }
+
+    /** The receiving caller's selector, opened and registered at first use (read role held). */
+    private java.nio.channels.Selector callerSelector() throws IOException {
+        java.nio.channels.Selector selector = callerSelector;
+        if (selector == null) {
+            selector = java.nio.channels.Selector.open();
+            channel.register(selector, SelectionKey.OP_READ);
+            callerSelector = selector;
+            if (closed.get()) { // close() may have missed it
+                selector.close();
+                throw new java.nio.channels.ClosedSelectorException();
+            }
+        }
+        return selector;
+    }
+
+    @Override
+    public void receiveOnOwnThread() {
+        if (readRole.loopOff()) {
+            loop.execute(this::watchReadsAgain);
+        }
+    }
+
+    /** Wakes a caller blocked in {@link #receiveWhile} (its condition may have changed without a frame). */
+    @Override
+    public void wakeReceiver() {
+        java.nio.channels.Selector selector = callerSelector;
+        if (selector != null && readRole.held()) {
+            selector.wakeup();
         }
     }
 
@@ -461,7 +605,7 @@ public final class TcpConnection implements Transport, IoLoop.Handler {
             // while the socket may be drained: no readiness would come for them
             loop.execute(() -> {
                 try {
-                    read();
+                    readFromLoop();
                 } catch (IOException e) {
                     close(unavailable("read failed: " + e.getMessage()));
                 }
@@ -530,6 +674,14 @@ public final class TcpConnection implements Transport, IoLoop.Handler {
                 // closing anyway
             }
         });
+        java.nio.channels.Selector selector = callerSelector;
+        if (selector != null) {
+            try {
+                selector.close(); // wakes a receiving caller; its select then fails, and it returns
+            } catch (IOException ignored) {
+                // closing anyway
+            }
+        }
         Listener l = listener;
         if (l != null) {
             l.onClosed(reason);

@@ -60,6 +60,48 @@ public interface Transport {
         task.run();
     }
 
+    /**
+     * Lets the calling thread receive for this transport while {@code waiting} answers true and
+     * {@link System#nanoTime()} is before {@code deadlineNanos}: frames go to the listener on the
+     * caller's thread (still one at a time), so the frame a caller waits for reaches it without a
+     * hand-off from the transport's own thread. Answers false at once when another thread is
+     * receiving now or the transport cannot lend its receiving (the caller then waits as before:
+     * whoever receives delivers the frames); true once it has received for a while, whatever
+     * {@code waiting} answers now (it may also return early, e.g. when the wait grows long, and
+     * hand receiving back to the transport's thread). A frame the listener rejects closes the
+     * transport as on its own thread. Must not be called from a listener or a timepoint callback.
+     * By default: false.
+     */
+    default boolean receiveWhile(java.util.function.BooleanSupplier waiting, long deadlineNanos) {
+        return false;
+    }
+
+    /**
+     * A caller is about to wait without receiving itself (several replies are in flight, and the
+     * transport's thread should receive the next while the caller handles this one): the
+     * transport's own thread receives from now on, if a receiving caller left it idle. By default
+     * nothing.
+     */
+    default void receiveOnOwnThread() {
+    }
+
+    /**
+     * Wakes a caller blocked in {@link #receiveWhile}: something other than a frame may have
+     * ended its wait (a host signal, a failure). By default nothing (a transport whose receiving
+     * caller polls needs no wake-up).
+     */
+    default void wakeReceiver() {
+    }
+
+    /**
+     * Whether {@link System#nanoTime()} reached {@code deadlineNanos}, which may also be one of
+     * {@link dev.ortho.base.Deadline}'s sentinels ({@code Long.MIN_VALUE}: already, {@code Long.MAX_VALUE}: never).
+     */
+    static boolean passed(long deadlineNanos) {
+        return deadlineNanos == Long.MIN_VALUE
+                || (deadlineNanos != Long.MAX_VALUE && System.nanoTime() - deadlineNanos >= 0);
+    }
+
     /** Writes the frames {@link #sendDeferred} queued now, on the caller's thread where possible. */
     default void flush() {
     }
