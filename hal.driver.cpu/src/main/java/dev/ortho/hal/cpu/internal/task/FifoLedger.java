@@ -24,7 +24,11 @@ import java.util.Map;
  *       it; a timeline another party advances first, or an earlier operation that failed, breaks
  *       it. So the queue confirms the elision when the operation becomes ready (its frontier must
  *       hold A at {@code >= e}, and the value must be reached), and otherwise registers the wait
- *       then ({@link TaskQueue#onReady}): never unsound, at worst a late wait.
+ *       then ({@link TaskQueue#onReady}): never unsound, at worst a late wait. Only an operation
+ *       whose every wait is elided elides provisionally: the failure of a provisionally elided
+ *       wait is seen when the operation becomes ready, and that must not wait for another of its
+ *       waits (a real wait fails the operation at once); its predecessor still holds it, as it
+ *       holds a same-queue elision's failure.
  * </ul>
  *
  * <p>Epochs: an operation's epoch is its submission ordinal on its queue, which on a FIFO queue is
@@ -98,11 +102,18 @@ final class FifoLedger {
                     elided |= 1L << i;
                     provisional |= 1L << i;
                     op.expect(i, n, pending.lane.axis, pending.epoch);
-                } else {
+                } else if (pending.value == waits.value(i)) {
+                    // Only an exact value names its signaller: a lower one may be reached earlier.
                     learnAxes[learned] = pending.lane.axis;
                     learnEpochs[learned++] = pending.epoch;
                 }
             }
+        }
+        if (provisional != 0 && Long.bitCount(elided) < waits.size()) {
+            // A real wait left: a provisional wait's failure would be seen only once that one is
+            // reached, later than a real wait would fail the operation. Wait for real instead.
+            elided &= ~provisional;
+            provisional = 0;
         }
         for (int i = 0; i < learned; i++) {
             lane.predicted.insertOrRaise(learnAxes[i], learnEpochs[i]);

@@ -205,6 +205,7 @@ final class QueueOp extends MpscQueue.Node implements TimepointCallback {
             return true;
         }
         timepoints[i] = semaphore.addTimepoint(waits.value(i), this);
+        VarHandle.fullFence(); // a concurrent retirement sees the timepoint or this sees it retired
         return !isRetired();
     }
 

@@ -210,7 +210,7 @@ final class TaskQueue implements DrainFunction {
     /**
      * FIFO: confirms {@code op}'s provisionally elided waits now that it is ready. A wait holds if
      * its value is reached and the queue's frontier shows the signalling queue past the expected
-     * epoch; one whose semaphore failed stays elided (the failure check retires the operation).
+     * epoch; if one's semaphore failed, all stay elided and the failure check retires the operation.
      * One whose value is reached but which the frontier cannot prove becomes an ordinary reached
      * wait (its frontier is imported at issue); one not reached yet is registered after all.
      *
@@ -221,17 +221,29 @@ final class TaskQueue implements DrainFunction {
         op.crossElided = 0;
         long unreached = 0;
         long unproven = 0;
+        boolean failed = false;
         for (long bits = provisional; bits != 0; bits &= bits - 1) {
             int i = Long.numberOfTrailingZeros(bits);
             Semaphore semaphore = op.waits.semaphore(i);
             if (semaphore.failure() != null) {
+                failed = true;
                 continue;
             }
-            if (semaphoreValue(semaphore) < op.waits.value(i)) {
-                unreached |= 1L << i; // e.g. its operation is still signalling its list, or failed
+            long reached;
+            try {
+                reached = semaphore.query();
+            } catch (StatusException failedMeanwhile) {
+                unreached |= 1L << i; // re-armed: arming it retires the operation with the failure
+                continue;
+            }
+            if (reached < op.waits.value(i)) {
+                unreached |= 1L << i; // e.g. its operation is still signalling its list
             } else if (!knows(op.expectedAxes[i], op.expectedEpochs[i])) {
                 unproven |= 1L << i; // reached through another path than the one predicted
             }
+        }
+        if (failed) {
+            return true; // the failure check of the elided waits retires the operation now
         }
         long rejected = unreached | unproven;
         long confirmed = provisional & ~rejected;
@@ -254,14 +266,6 @@ final class TaskQueue implements DrainFunction {
     private boolean knows(long axisValue, long epochValue) {
         synchronized (frontierLock) {
             return Long.compareUnsigned(frontier.epochOf(axisValue), epochValue) >= 0;
-        }
-    }
-
-    private static long semaphoreValue(Semaphore semaphore) {
-        try {
-            return semaphore.query();
-        } catch (StatusException failed) {
-            return Long.MAX_VALUE; // failed meanwhile: the failure check retires the operation
         }
     }
 

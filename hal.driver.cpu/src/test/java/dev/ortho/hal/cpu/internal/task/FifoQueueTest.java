@@ -204,22 +204,22 @@ class FifoQueueTest {
     }
 
     /**
-     * As above, but the host advances s before queue 0 signals it: queue 1's first wait is reached
-     * without queue 0's fill having run, so the provisional elision of its wait on t must not hold —
-     * the copy waits for t after all and still reads the fill.
+     * As above, but queue 1's first wait fails (the host fails s) before queue 0's fill ran: the
+     * prediction the copy's elided wait relied on did not come true, so the copy waits for t after
+     * all when it becomes ready, and still reads the fill.
      */
     @Test
-    void aProvisionalElisionThatAnotherSignallerBrokeWaitsAfterAll() {
+    void aProvisionalElisionWhoseEarlierWaitFailedWaitsAfterAll() {
         try (LocalTaskDevice device = twoQueues("fifo"); Semaphore gate = device.createSemaphore(0);
                 Semaphore s = device.createSemaphore(0); Semaphore t = device.createSemaphore(0);
                 Semaphore done = device.createSemaphore(0);
                 Buffer a = device.allocator().allocateBuffer(BufferParams.hostLocal(), 64);
                 Buffer b = device.allocator().allocateBuffer(BufferParams.hostLocal(), 64)) {
             device.queueFill(Q0, SemaphoreList.of(gate, 1), SemaphoreList.of(t, 1), a, 0, 64, 6, 4, 0);
-            device.queueBarrier(Q0, NONE, SemaphoreList.of(s, 2), 0);
+            device.queueBarrier(Q0, NONE, SemaphoreList.of(s, 1), 0);
             device.queueBarrier(Q1, SemaphoreList.of(s, 1), NONE, 0);
             device.queueCopy(Q1, SemaphoreList.of(t, 1), SemaphoreList.of(done, 1), a, 0, b, 0, 64, 0);
-            s.signal(1); // another party: queue 1's first operation runs, queue 0's fill has not
+            s.fail(new StatusException(StatusCode.ABORTED, "s aborted")); // fails queue 1's first operation
             assertFalse(reachedWithin(done, 1, 100), "the copy ran before the fill it waits for");
             assertEquals(1, device.unconfirmedWaits(1));
             gate.signal(1);
