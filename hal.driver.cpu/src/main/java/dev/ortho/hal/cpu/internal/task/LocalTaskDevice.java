@@ -26,6 +26,7 @@ import dev.ortho.hal.frontier.Frontier;
 import dev.ortho.hal.frontier.QueueAxes;
 import dev.ortho.hal.spi.RecordedCommand;
 import dev.ortho.task.Executor;
+import dev.ortho.task.ExecutorStats;
 import dev.ortho.task.Topology;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -59,6 +60,12 @@ public final class LocalTaskDevice extends LocalDevice {
     private static final Logger LOG = LoggerFactory.getLogger(LocalTaskDevice.class);
     private static final Duration SHUTDOWN_TIMEOUT = Duration.ofSeconds(10);
     private static final AtomicBoolean AXES_EXHAUSTED_LOGGED = new AtomicBoolean();
+    /**
+     * How long a worker that has just finished work spins for the next before it parks (one
+     * worker at a time; {@link Executor.Builder#lingerNanos}): the next submission of a caller
+     * that waited for the last one then starts without a wake-up. An idle device spins nowhere.
+     */
+    static final long WORKER_LINGER_NANOS = 50_000L;
     /** The identifier {@code hal.device.id} patterns match, as IREE's task-system CPU device. */
     public static final String IDENTIFIER = "local-task";
 
@@ -89,7 +96,7 @@ public final class LocalTaskDevice extends LocalDevice {
         this.liveDevices = liveDevices;
         int workers = options.workerCount(options.groupCount() > 0 ? options.groupCount() : Topology.detect().groupCount());
         this.executor = Executor.builder().topology(Topology.ofGroupCount(workers)).workerCount(workers)
-                .spinNanos(options.spinMicros() * 1000).name(info().name()).build();
+                .spinNanos(options.spinMicros() * 1000).lingerNanos(WORKER_LINGER_NANOS).name(info().name()).build();
         this.pool = new DevicePool(info().name() + " default pool", this, allocator, BufferParams.deviceLocal(),
                 options.poolQuotaBytes());
         this.queues = new TaskQueue[options.queueCount()];
@@ -170,6 +177,20 @@ public final class LocalTaskDevice extends LocalDevice {
      */
     public long skippedImports(int index) {
         return queues[index].skippedImports();
+    }
+
+    /**
+     * Operations of queue {@code index} issued by the thread that made them ready, without a hop
+     * through the queue process: command buffers from any thread, barriers, allocas and
+     * deallocas from the submitting thread when their waits were already reached.
+     */
+    public long directIssues(int index) {
+        return queues[index].directIssues();
+    }
+
+    /** A snapshot of the device executor's worker counters (parks, wakes, drains). */
+    public ExecutorStats executorStats() {
+        return executor.stats();
     }
 
     /** Streamed operations of queue {@code index} that found its ring full and waited in its overflow list. */
