@@ -60,12 +60,6 @@ public final class LocalTaskDevice extends LocalDevice {
     private static final Logger LOG = LoggerFactory.getLogger(LocalTaskDevice.class);
     private static final Duration SHUTDOWN_TIMEOUT = Duration.ofSeconds(10);
     private static final AtomicBoolean AXES_EXHAUSTED_LOGGED = new AtomicBoolean();
-    /**
-     * How long a worker that has just finished work spins for the next before it parks (one
-     * worker at a time; {@link Executor.Builder#lingerNanos}): the next submission of a caller
-     * that waited for the last one then starts without a wake-up. An idle device spins nowhere.
-     */
-    static final long WORKER_LINGER_NANOS = 50_000L;
     /** The identifier {@code hal.device.id} patterns match, as IREE's task-system CPU device. */
     public static final String IDENTIFIER = "local-task";
 
@@ -96,7 +90,7 @@ public final class LocalTaskDevice extends LocalDevice {
         this.liveDevices = liveDevices;
         int workers = options.workerCount(options.groupCount() > 0 ? options.groupCount() : Topology.detect().groupCount());
         this.executor = Executor.builder().topology(Topology.ofGroupCount(workers)).workerCount(workers)
-                .spinNanos(options.spinMicros() * 1000).lingerNanos(WORKER_LINGER_NANOS).name(info().name()).build();
+                .spinNanos(options.spinMicros() * 1000).lingerNanos(options.lingerMicros() * 1000).name(info().name()).build();
         this.pool = new DevicePool(info().name() + " default pool", this, allocator, BufferParams.deviceLocal(),
                 options.poolQuotaBytes());
         this.queues = new TaskQueue[options.queueCount()];

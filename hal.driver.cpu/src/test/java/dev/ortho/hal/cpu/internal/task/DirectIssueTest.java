@@ -2,8 +2,11 @@ package dev.ortho.hal.cpu.internal.task;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.ortho.base.StatusCode;
+import dev.ortho.base.StatusException;
 import dev.ortho.base.Timeout;
 import dev.ortho.hal.BindingTable;
 import dev.ortho.hal.Buffer;
@@ -112,6 +115,37 @@ class DirectIssueTest {
                 release.countDown();
             }
             hostDone.await(1, Timeout.infinite());
+        }
+    }
+
+    @Test
+    void aDeviceWithLingeringWorkersRunsBackToBackSubmissions() {
+        try (LocalTaskDriver driver = new LocalTaskDriver(TestLoaders.standard(), LocalTaskOptions.DEFAULTS,
+                QueueAxes.process());
+                LocalTaskDevice device = (LocalTaskDevice) driver.createDevice(
+                        DeviceUri.parse("local-task://?task_topology_group_count=2&task_worker_linger_us=50"));
+                Semaphore done = device.createSemaphore(0);
+                Buffer target = device.allocator().allocateBuffer(BufferParams.hostLocal(), 16);
+                CommandBuffer cb = device.createCommandBuffer(0, CommandCategory.ANY, Device.QUEUE_AFFINITY_ANY, 0)) {
+            cb.begin();
+            cb.fillBuffer(BufferRef.of(target), 7, 4, 0);
+            cb.end();
+            for (int i = 1; i <= 200; i++) {
+                device.queueExecute(Device.QUEUE_AFFINITY_ANY, NONE, SemaphoreList.of(done, i), cb,
+                        BindingTable.empty(), 0);
+                done.await(i, Timeout.of(Duration.ofSeconds(10)));
+            }
+        }
+    }
+
+    @Test
+    void aNegativeLingerIsRejectedWithItsName() {
+        try (LocalTaskDriver driver = new LocalTaskDriver(TestLoaders.standard(), LocalTaskOptions.DEFAULTS,
+                QueueAxes.process())) {
+            StatusException e = assertThrows(StatusException.class,
+                    () -> driver.createDevice(DeviceUri.parse("local-task://?task_worker_linger_us=-1")));
+            assertEquals(StatusCode.INVALID_ARGUMENT, e.code());
+            assertTrue(e.getMessage().contains("task_worker_linger_us"), e.getMessage());
         }
     }
 
