@@ -40,10 +40,24 @@ class DirectIssueTest {
     private static final SemaphoreList NONE = SemaphoreList.empty();
     private static final ValueLayout.OfInt I32 = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
 
+    /** A recorded command buffer filling {@code target} with the i32 7. */
+    private static CommandBuffer fillOf(Device device, Buffer target) {
+        CommandBuffer cb = device.createCommandBuffer(0, CommandCategory.ANY, Device.QUEUE_AFFINITY_ANY, 0);
+        cb.begin();
+        cb.fillBuffer(BufferRef.of(target), 7, 4, 0);
+        cb.end();
+        return cb;
+    }
+
     private static LocalTaskDevice device() {
+        return device("");
+    }
+
+    private static LocalTaskDevice device(String extra) {
         try (LocalTaskDriver driver = new LocalTaskDriver(TestLoaders.standard(), LocalTaskOptions.DEFAULTS,
                 QueueAxes.process())) {
-            return (LocalTaskDevice) driver.createDevice(DeviceUri.parse("local-task://?task_topology_group_count=2"));
+            return (LocalTaskDevice) driver.createDevice(
+                    DeviceUri.parse("local-task://?task_topology_group_count=2" + extra));
         }
     }
 
@@ -70,10 +84,7 @@ class DirectIssueTest {
         try (LocalTaskDevice device = device(); Semaphore hostDone = device.createSemaphore(0);
                 Semaphore done = device.createSemaphore(0);
                 Buffer target = device.allocator().allocateBuffer(BufferParams.hostLocal(), 16);
-                CommandBuffer cb = device.createCommandBuffer(0, CommandCategory.ANY, Device.QUEUE_AFFINITY_ANY, 0)) {
-            cb.begin();
-            cb.fillBuffer(BufferRef.of(target), 7, 4, 0);
-            cb.end();
+                CommandBuffer cb = fillOf(device, target)) {
             try {
                 blockQueueProcess(device, entered, release, hostDone);
                 long before = device.directIssues(0);
@@ -120,16 +131,9 @@ class DirectIssueTest {
 
     @Test
     void aDeviceWithLingeringWorkersRunsBackToBackSubmissions() {
-        try (LocalTaskDriver driver = new LocalTaskDriver(TestLoaders.standard(), LocalTaskOptions.DEFAULTS,
-                QueueAxes.process());
-                LocalTaskDevice device = (LocalTaskDevice) driver.createDevice(
-                        DeviceUri.parse("local-task://?task_topology_group_count=2&task_worker_linger_us=50"));
-                Semaphore done = device.createSemaphore(0);
+        try (LocalTaskDevice device = device("&task_worker_linger_us=50"); Semaphore done = device.createSemaphore(0);
                 Buffer target = device.allocator().allocateBuffer(BufferParams.hostLocal(), 16);
-                CommandBuffer cb = device.createCommandBuffer(0, CommandCategory.ANY, Device.QUEUE_AFFINITY_ANY, 0)) {
-            cb.begin();
-            cb.fillBuffer(BufferRef.of(target), 7, 4, 0);
-            cb.end();
+                CommandBuffer cb = fillOf(device, target)) {
             for (int i = 1; i <= 200; i++) {
                 device.queueExecute(Device.QUEUE_AFFINITY_ANY, NONE, SemaphoreList.of(done, i), cb,
                         BindingTable.empty(), 0);
@@ -140,13 +144,9 @@ class DirectIssueTest {
 
     @Test
     void aNegativeLingerIsRejectedWithItsName() {
-        try (LocalTaskDriver driver = new LocalTaskDriver(TestLoaders.standard(), LocalTaskOptions.DEFAULTS,
-                QueueAxes.process())) {
-            StatusException e = assertThrows(StatusException.class,
-                    () -> driver.createDevice(DeviceUri.parse("local-task://?task_worker_linger_us=-1")));
-            assertEquals(StatusCode.INVALID_ARGUMENT, e.code());
-            assertTrue(e.getMessage().contains("task_worker_linger_us"), e.getMessage());
-        }
+        StatusException e = assertThrows(StatusException.class, () -> device("&task_worker_linger_us=-1"));
+        assertEquals(StatusCode.INVALID_ARGUMENT, e.code());
+        assertTrue(e.getMessage().contains("task_worker_linger_us"), e.getMessage());
     }
 
     /**
