@@ -88,6 +88,7 @@ public interface Executor extends AutoCloseable {
         private Topology topology;
         private int workerCount;
         private long spinNanos = 50_000L;
+        private long lingerNanos;
         private ScanPolicy scanPolicy = ScanPolicy.ROUND_ROBIN;
         private String name = "ortho";
 
@@ -129,6 +130,24 @@ public interface Executor extends AutoCloseable {
             return this;
         }
 
+        /**
+         * How long a worker that has just finished work polls for more (yielding its core
+         * between polls) before its idle path (spin, then park); 0 (default) never. At most one worker lingers at a time, and a
+         * scheduler that finds it lingering hands it the work instead of waking a parked
+         * worker, so work that arrives within the window (the next submission of a caller that
+         * was waiting for the last one) starts with no wake-up at all. Unlike
+         * {@link #spinNanos}, an executor that stays idle spins nowhere.
+         *
+         * @throws StatusException INVALID_ARGUMENT if negative
+         */
+        public Builder lingerNanos(long nanos) {
+            if (nanos < 0) {
+                throw new StatusException(StatusCode.INVALID_ARGUMENT, "linger time " + nanos + " ns is negative");
+            }
+            this.lingerNanos = nanos;
+            return this;
+        }
+
         /** Compute-slot scan policy (default {@link ScanPolicy#ROUND_ROBIN}). */
         public Builder scanPolicy(ScanPolicy policy) {
             this.scanPolicy = java.util.Objects.requireNonNull(policy, "policy");
@@ -145,7 +164,7 @@ public interface Executor extends AutoCloseable {
         public Executor build() {
             Topology t = topology != null ? topology : Topology.detect();
             int count = workerCount > 0 ? workerCount : t.groupCount();
-            return new ExecutorImpl(name, t, count, spinNanos, scanPolicy);
+            return new ExecutorImpl(name, t, count, spinNanos, lingerNanos, scanPolicy);
         }
     }
 }

@@ -36,6 +36,9 @@ import java.util.concurrent.locks.LockSupport;
  * context (module states permitting).
  */
 public final class Invocation {
+    /** How long a synchronous wait on wait sources polls before it parks (see {@code waitSync}). */
+    private static final long WAIT_SPIN_NANOS = 50_000L;
+
     private Invocation() {
     }
 
@@ -149,6 +152,12 @@ public final class Invocation {
         Thread self = Thread.currentThread();
         Waiter waiter = new Waiter(wait, () -> LockSupport.unpark(self));
         waiter.arm();
+        // Poll briefly before parking: a wait on a short device operation (a small graph on
+        // local-task) then ends without a park/unpark round trip through the OS.
+        long spinStart = System.nanoTime();
+        while (!waiter.finished && System.nanoTime() - spinStart < WAIT_SPIN_NANOS && !deadline.hasExpired()) {
+            Thread.yield(); // not onSpinWait: on a loaded machine the thread we wait for may need this core
+        }
         while (!waiter.finished) {
             if (deadline.hasExpired()) {
                 return new StatusException(StatusCode.DEADLINE_EXCEEDED, "wait deadline exceeded");

@@ -70,6 +70,13 @@ public final class TimelineSemaphore implements Semaphore {
         }
     }
 
+    /**
+     * How long {@link #await} polls before it parks: about the time the OS takes to wake a parked
+     * thread on a busy machine, several times over, so a wait for a short queue operation ends
+     * without one, and short enough to cost little when the operation is long.
+     */
+    private static final long AWAIT_SPIN_NANOS = 50_000L;
+
     /** Default number of recent values whose frontiers are kept. */
     public static final int DEFAULT_FRONTIER_VALUES = 8;
     /** Default number of axes each recorded frontier holds before it evicts and taints. */
@@ -277,6 +284,13 @@ public final class TimelineSemaphore implements Semaphore {
         dispatch(detached, status);
     }
 
+    /**
+     * {@inheritDoc}
+     *
+     * <p>Polls the value for up to 50 µs (bounded by the timeout), yielding the core between
+     * polls, before it registers a timepoint and parks: a signal that comes within that window (a
+     * short queue operation) is seen with no park/unpark round trip through the OS.
+     */
     @Override
     public void await(long target, Timeout timeout) {
         if (value >= target) {
@@ -289,6 +303,9 @@ public final class TimelineSemaphore implements Semaphore {
         long deadline = timeout.toDeadlineNanos();
         if (deadline == Deadline.INFINITE_PAST_NANOS) {
             throw deadlineExceeded(target);
+        }
+        if (spinUntil(target, deadline)) {
+            return;
         }
         Waiter waiter = new Waiter(Thread.currentThread());
         SemaphoreWaitEvent event = HalTracing.AVAILABLE ? SemaphoreWaitEvent.start(name, target) : null; // null unless recording
@@ -318,6 +335,25 @@ public final class TimelineSemaphore implements Semaphore {
         if (waiter.failure != null) {
             throw copyOf(waiter.failure);
         }
+    }
+
+    /**
+     * Polls for {@code target} up to {@link #AWAIT_SPIN_NANOS} and not past {@code deadline};
+     * true if reached (a failure is left for the caller's timepoint, which reports it).
+     */
+    private boolean spinUntil(long target, long deadline) {
+        long start = System.nanoTime();
+        long limit = Math.min(AWAIT_SPIN_NANOS, Deadline.remainingNanos(deadline, start));
+        while (System.nanoTime() - start < limit) {
+            if (value >= target) {
+                return true;
+            }
+            if (failure != null || Thread.currentThread().isInterrupted()) {
+                return false;
+            }
+            Thread.yield(); // not onSpinWait: on a loaded machine the thread we wait for may need this core
+        }
+        return value >= target;
     }
 
     @Override

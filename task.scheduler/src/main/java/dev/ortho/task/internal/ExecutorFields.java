@@ -28,8 +28,21 @@ abstract class ExecutorPad2 extends ExecutorSlotVersion {
     long p50, p51, p52, p53, p54, p55, p56, p57;
 }
 
+/**
+ * The linger token: 1 while a worker that just finished work spins for more and may be claimed by
+ * a scheduler instead of waking a parked worker; 0 otherwise (see {@code Worker.linger}).
+ */
+abstract class ExecutorLinger extends ExecutorPad2 {
+    volatile int lingering;
+}
+
+abstract class ExecutorPad3 extends ExecutorLinger {
+    long p60, p61, p62, p63, p64, p65, p66, p67;
+    long p70, p71, p72, p73, p74, p75, p76, p77;
+}
+
 /** Cold lifecycle state: read by workers once per loop, written at shutdown. */
-abstract class ExecutorLifecycle extends ExecutorPad2 {
+abstract class ExecutorLifecycle extends ExecutorPad3 {
     volatile int runState;
     volatile boolean exitRequested;
     volatile int sweepClaim;

@@ -34,6 +34,7 @@ public final class ExecutorImpl extends ExecutorLifecycle implements Executor {
     private static final VarHandle DESIRED_WAKE;
     private static final VarHandle SLOT_VERSION;
     private static final VarHandle SWEEP_CLAIM;
+    private static final VarHandle LINGERING;
 
     static {
         try {
@@ -41,6 +42,7 @@ public final class ExecutorImpl extends ExecutorLifecycle implements Executor {
             DESIRED_WAKE = l.findVarHandle(ExecutorDesiredWake.class, "desiredWake", int.class);
             SLOT_VERSION = l.findVarHandle(ExecutorSlotVersion.class, "slotVersion", int.class);
             SWEEP_CLAIM = l.findVarHandle(ExecutorLifecycle.class, "sweepClaim", int.class);
+            LINGERING = l.findVarHandle(ExecutorLinger.class, "lingering", int.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -48,6 +50,7 @@ public final class ExecutorImpl extends ExecutorLifecycle implements Executor {
 
     private final String name;
     private final long spinNanos;
+    private final long lingerNanos;
     private final Worker[] workers;
     private final Worker sweeper;
     final IdleMask idleMask;
@@ -57,14 +60,21 @@ public final class ExecutorImpl extends ExecutorLifecycle implements Executor {
     private final LiveList live = new LiveList();
     private volatile ScanPolicy scanPolicy;
 
-    /** Starts {@code workerCount} workers; see {@link Executor.Builder}. */
+    /** Starts {@code workerCount} workers that do not linger; see {@link Executor.Builder}. */
     public ExecutorImpl(String name, Topology topology, int workerCount, long spinNanos, ScanPolicy policy) {
+        this(name, topology, workerCount, spinNanos, 0, policy);
+    }
+
+    /** Starts {@code workerCount} workers; see {@link Executor.Builder}. */
+    public ExecutorImpl(String name, Topology topology, int workerCount, long spinNanos, long lingerNanos,
+            ScanPolicy policy) {
         if (workerCount < 1 || workerCount > Topology.MAX_GROUPS) {
             throw new StatusException(StatusCode.INVALID_ARGUMENT,
                     "worker count " + workerCount + " outside [1, " + Topology.MAX_GROUPS + "]");
         }
         this.name = name;
         this.spinNanos = spinNanos;
+        this.lingerNanos = lingerNanos;
         this.scanPolicy = policy;
         this.idleMask = new IdleMask(workerCount);
         for (int i = 0; i < slots.length; i++) {
@@ -368,6 +378,11 @@ public final class ExecutorImpl extends ExecutorLifecycle implements Executor {
      * of the demand in {@code desiredWake} for the woken workers to relay (wake tree).
      */
     void wakeWorkers(int count) {
+        if (count > 0 && claimLingerer()) {
+            if (--count == 0) {
+                return;  // the lingering worker takes the work: nobody to unpark
+            }
+        }
         int remaining = count;
         int direct = Math.min(count, Tuning.DIRECT_WAKE_LIMIT);
         while (direct-- > 0) {
@@ -383,6 +398,39 @@ public final class ExecutorImpl extends ExecutorLifecycle implements Executor {
             // active and will see the new work on its next scan, so nothing to relay.
             DESIRED_WAKE.getAndAdd(this, remaining);  // volatile RMW: pairs with claimDesiredWake
         }
+    }
+
+    /**
+     * Claims the lingering worker, if one is lingering: it will scan again (never park without
+     * scanning), so it counts as one woken worker. Volatile read, then CAS 1 → 0: the CAS comes
+     * after the caller published its work, and the lingerer that finds the token taken (its own
+     * CAS fails) scans after that, so it sees the work. See {@code Worker.linger}.
+     */
+    private boolean claimLingerer() {
+        return (int) LINGERING.getVolatile(this) == 1 && LINGERING.compareAndSet(this, 1, 0);
+    }
+
+    /** A worker that just finished work tries to take the linger token (at most one lingers). */
+    boolean tryStartLinger() {
+        return lingerNanos > 0 && (int) LINGERING.getVolatile(this) == 0 && LINGERING.compareAndSet(this, 0, 1);
+    }
+
+    /** Whether the lingerer's token is still unclaimed (a hint; the decision is {@link #endLinger}). */
+    boolean lingerUnclaimed() {
+        return (int) LINGERING.getVolatile(this) == 1;
+    }
+
+    /**
+     * The lingerer gives the token back. Returns true if it was unclaimed (nobody counted on the
+     * lingerer: it may go on to park), false if a scheduler claimed it (it must scan).
+     */
+    boolean endLinger() {
+        return LINGERING.compareAndSet(this, 1, 0);
+    }
+
+    /** How long a worker that just finished work spins for more before its idle path (0: never). */
+    long lingerNanos() {
+        return lingerNanos;
     }
 
     void post(int target) {

@@ -85,6 +85,11 @@ final class Worker extends WorkerPad1 implements WorkerContext, Runnable {
     private ProcessImpl handoff;
     /** This worker set its idle bit before parking and has not cleared it since. */
     private boolean markedIdle = true;
+    /** This worker drained something since its last idle phase (it may linger; see {@link #linger}). */
+    private boolean workedSinceIdle;
+    /** While {@link #lingerArmed}: when the current linger window ends ({@code System.nanoTime}). */
+    private long lingerDeadline;
+    private boolean lingerArmed;
     Thread thread;
 
     Worker(ExecutorImpl executor, int index, int processorId, boolean sweeper) {
@@ -166,13 +171,63 @@ final class Worker extends WorkerPad1 implements WorkerContext, Runnable {
                         did = true;
                     }
                 }
-                if (!did) {
+                if (did) {
+                    workedSinceIdle = true;
+                } else if (!linger(version)) {
                     idleUntilWork(version);
                 }
             }
         } finally {
             idle.setActive(index);
             soState(EXITED);
+        }
+    }
+
+    /**
+     * After work, before the idle path: if the executor lingers and no other worker does, spin
+     * until the linger window (opened by the first idle scan after work) ends, watching for new
+     * work while holding the executor's linger token, which a scheduler claims instead of
+     * unparking a parked worker ({@link ExecutorImpl#wakeWorkers}). A scan that finds nothing
+     * (the run lists changed without work for us, e.g. a slot was released) resumes the same
+     * window; a scan that finds work opens a new one after it.
+     *
+     * <p>No lost wake: a scheduler publishes its work, then claims the token (CAS 1 → 0). The
+     * lingerer leaves either because it saw new work, or because its own CAS 1 → 0 failed
+     * (claimed: the work was published before), and then scans; or its CAS succeeded at the end
+     * of the window, so no scheduler counted on it and it takes the normal idle path (idle bit,
+     * re-check, park).
+     *
+     * @return true to scan again (new work or claimed), false to go on to the idle path
+     */
+    private boolean linger(int seenVersion) {
+        long limit = executor.lingerNanos();
+        if (limit == 0 || sweeper) {
+            return false;
+        }
+        long now = System.nanoTime();
+        if (workedSinceIdle) {
+            workedSinceIdle = false;
+            lingerArmed = true;
+            lingerDeadline = now + limit;
+        }
+        if (!lingerArmed || now - lingerDeadline >= 0) {
+            lingerArmed = false;
+            return false;
+        }
+        if (!executor.tryStartLinger()) {
+            return false;  // another worker lingers
+        }
+        soState(SPINNING);
+        while (true) {
+            if (executor.hasNewWork(seenVersion) || !executor.lingerUnclaimed()) {
+                executor.endLinger();  // if still ours; either way we scan
+                return true;
+            }
+            if (System.nanoTime() - lingerDeadline >= 0) {
+                lingerArmed = false;
+                return !executor.endLinger();  // failed: claimed just now, so scan
+            }
+            Thread.yield(); // not onSpinWait: on a loaded machine the thread we wait for may need this core
         }
     }
 

@@ -29,6 +29,10 @@ import org.osgi.service.metatype.annotations.Option;
     @AttributeDefinition(description = "Microseconds an idle worker spins before parking (IREE's default 0)", min = "0")
     long task__worker__spin__us() default 0;
 
+    @AttributeDefinition(description = "Microseconds a worker that has just finished work polls for more before"
+            + " parking, one worker at a time (0: never)", min = "0")
+    long task__worker__linger__us() default 0;
+
     @AttributeDefinition(description = "Most bytes the stream-ordered allocation pool commits at once", min = "1")
     long pool__quota__bytes() default Long.MAX_VALUE;
 

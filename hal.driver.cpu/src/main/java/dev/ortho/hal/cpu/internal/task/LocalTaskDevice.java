@@ -26,6 +26,7 @@ import dev.ortho.hal.frontier.Frontier;
 import dev.ortho.hal.frontier.QueueAxes;
 import dev.ortho.hal.spi.RecordedCommand;
 import dev.ortho.task.Executor;
+import dev.ortho.task.ExecutorStats;
 import dev.ortho.task.Topology;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -91,7 +92,7 @@ public final class LocalTaskDevice extends LocalDevice {
         this.liveDevices = liveDevices;
         int workers = options.workerCount(options.groupCount() > 0 ? options.groupCount() : Topology.detect().groupCount());
         this.executor = Executor.builder().topology(Topology.ofGroupCount(workers)).workerCount(workers)
-                .spinNanos(options.spinMicros() * 1000).name(info().name()).build();
+                .spinNanos(options.spinMicros() * 1000).lingerNanos(options.lingerMicros() * 1000).name(info().name()).build();
         this.pool = new DevicePool(info().name() + " default pool", this, allocator, BufferParams.deviceLocal(),
                 options.poolQuotaBytes());
         this.queues = new TaskQueue[options.queueCount()];
@@ -191,6 +192,20 @@ public final class LocalTaskDevice extends LocalDevice {
      */
     public long skippedImports(int index) {
         return queues[index].skippedImports();
+    }
+
+    /**
+     * Operations of queue {@code index} issued by the thread that made them ready, without a hop
+     * through the queue process: command buffers from any thread, barriers, allocas and
+     * deallocas from the submitting thread when their waits were already reached.
+     */
+    public long directIssues(int index) {
+        return queues[index].directIssues();
+    }
+
+    /** A snapshot of the device executor's worker counters (parks, wakes, drains). */
+    public ExecutorStats executorStats() {
+        return executor.stats();
     }
 
     /** Streamed operations of queue {@code index} that found its ring full and waited in its overflow list. */

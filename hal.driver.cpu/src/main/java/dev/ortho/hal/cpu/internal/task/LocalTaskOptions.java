@@ -31,9 +31,12 @@ import java.util.Set;
  * @param inlineTransferBytes transfers up to this size run on the queue process
  * @param kernelExecution how VMVX dispatch functions run; null: as the driver's VMVX loader says
  * @param fifoQueues whether queues run their operations in submission order ({@code queue_order=fifo})
+ * @param lingerMicros how long a worker that has just finished work polls for more before parking
+ *     ({@code task_worker_linger_us}; see {@link dev.ortho.task.Executor.Builder#lingerNanos})
  */
 public record LocalTaskOptions(int queueCount, int groupCount, int maxGroupCount, long spinMicros,
-        long poolQuotaBytes, long inlineTransferBytes, ExecutionMode kernelExecution, boolean fifoQueues) {
+        long poolQuotaBytes, long inlineTransferBytes, ExecutionMode kernelExecution, boolean fifoQueues,
+        long lingerMicros) {
     /** The {@code queue_order} value of IREE's local-task order (the default). */
     public static final String QUEUE_ORDER_UNORDERED = "unordered";
     /** The {@code queue_order} value of in-order queues. */
@@ -49,12 +52,19 @@ public record LocalTaskOptions(int queueCount, int groupCount, int maxGroupCount
             DEFAULT_INLINE_TRANSFER_BYTES);
     private static final Set<String> KEYS = Set.of("queue_count", "task_topology_group_count",
             "task_topology_max_group_count", "task_worker_spin_us", "pool_quota_bytes", "inline_transfer_bytes",
-            VmvxLoader.COMPILE_OPTION, "queue_order");
+            VmvxLoader.COMPILE_OPTION, "queue_order", "task_worker_linger_us");
 
     /** Options whose VMVX dispatch functions run as the driver's VMVX loader says. */
     public LocalTaskOptions(int queueCount, int groupCount, int maxGroupCount, long spinMicros, long poolQuotaBytes,
             long inlineTransferBytes) {
-        this(queueCount, groupCount, maxGroupCount, spinMicros, poolQuotaBytes, inlineTransferBytes, null, false);
+        this(queueCount, groupCount, maxGroupCount, spinMicros, poolQuotaBytes, inlineTransferBytes, null, false, 0);
+    }
+
+    /** Options with no worker linger ({@code task_worker_linger_us=0}). */
+    public LocalTaskOptions(int queueCount, int groupCount, int maxGroupCount, long spinMicros, long poolQuotaBytes,
+            long inlineTransferBytes, ExecutionMode kernelExecution, boolean fifoQueues) {
+        this(queueCount, groupCount, maxGroupCount, spinMicros, poolQuotaBytes, inlineTransferBytes, kernelExecution,
+                fifoQueues, 0);
     }
 
 
@@ -64,6 +74,7 @@ public record LocalTaskOptions(int queueCount, int groupCount, int maxGroupCount
         check("task_topology_group_count", groupCount, 0, Topology.MAX_GROUPS);
         check("task_topology_max_group_count", maxGroupCount, 1, Topology.MAX_GROUPS);
         check("task_worker_spin_us", spinMicros, 0, 10_000_000);
+        check("task_worker_linger_us", lingerMicros, 0, 10_000_000);
         check("pool_quota_bytes", poolQuotaBytes, 1, Long.MAX_VALUE);
         check("inline_transfer_bytes", inlineTransferBytes, 0, Long.MAX_VALUE);
     }
@@ -90,7 +101,8 @@ public record LocalTaskOptions(int queueCount, int groupCount, int maxGroupCount
                 number(params, "inline_transfer_bytes", inlineTransferBytes),
                 params.containsKey(VmvxLoader.COMPILE_OPTION) ? VmvxLoader.parseKernelExecution(
                         "local-task device parameter", params.get(VmvxLoader.COMPILE_OPTION)) : kernelExecution,
-                params.containsKey("queue_order") ? parseQueueOrder(params.get("queue_order")) : fifoQueues);
+                params.containsKey("queue_order") ? parseQueueOrder(params.get("queue_order")) : fifoQueues,
+                number(params, "task_worker_linger_us", lingerMicros));
     }
 
     /**

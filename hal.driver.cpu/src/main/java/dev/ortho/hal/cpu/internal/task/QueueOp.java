@@ -23,7 +23,8 @@ import java.lang.invoke.VarHandle;
  * <p><b>Waits.</b> The wait count starts at the number of waits plus one guard held by the
  * submitting thread while it registers timepoints (plus one for the predecessor on a FIFO
  * queue). Each satisfied timepoint decrements it; the thread that brings it to zero makes the
- * operation ready ({@link TaskQueue#onReady}) — direct wake, no scanning. A failed wait retires
+ * operation ready ({@link TaskQueue#onReady}) — direct wake, no scanning; if that is the
+ * submitting thread itself (every wait already reached), it may issue the operation at once. A failed wait retires
  * the operation at once with that failure.
  *
  * <p><b>FIFO queues</b> ({@code queue_order=fifo}): operations are linked in submission order and
@@ -161,7 +162,7 @@ final class QueueOp extends MpscQueue.Node implements TimepointCallback {
                 return;
             }
         }
-        release();
+        release(true);
     }
 
     /**
@@ -182,7 +183,7 @@ final class QueueOp extends MpscQueue.Node implements TimepointCallback {
             cancelTimepoints();
             return;
         }
-        release();
+        release(false); // not the submitting thread: a barrier goes through the ready list
     }
 
     /** Counts wait {@code i} as reached or registers its timepoint; false if the operation retired meanwhile. */
@@ -225,13 +226,19 @@ final class QueueOp extends MpscQueue.Node implements TimepointCallback {
             queue.retire(this, failure, true);
             return;
         }
-        release();
+        release(false);
     }
 
-    private void release() {
+    /**
+     * Drops one wait; the thread reaching zero makes the operation ready.
+     *
+     * @param submitting whether this is the submitting thread's guard, dropped at the end of
+     *     {@link #arm} (not a timepoint callback or a predecessor's retirement)
+     */
+    private void release(boolean submitting) {
         // getAndAdd (volatile): the thread reaching zero sees every earlier decrement's writes.
         if ((int) WAIT_COUNT.getAndAdd(this, -1) == 1 && !isRetired()) {
-            queue.onReady(this);
+            queue.onReady(this, submitting);
         }
     }
 
@@ -272,7 +279,7 @@ final class QueueOp extends MpscQueue.Node implements TimepointCallback {
      */
     static void predecessorFinished(QueueOp op) {
         for (QueueOp next = op; next != null; ) {
-            next.release();
+            next.release(false);
             if ((int) FIFO_HOLD.getAndAdd(next, -1) != 1) {
                 return;
             }

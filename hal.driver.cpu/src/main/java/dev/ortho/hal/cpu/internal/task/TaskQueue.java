@@ -37,8 +37,10 @@ import org.slf4j.LoggerFactory;
  * queue already implies, confirmed when the operation becomes ready (see {@link FifoLedger}).
  * A FIFO queue, like a CUDA stream, must not wait on a value that only a later submission to the
  * same queue signals.
- * Dispatches and large transfers go straight to the streaming processor from the thread that
- * made them ready; everything else is pushed onto the ready list and the queue process is
+ * Dispatches and large transfers go straight to the streaming processor, and command buffers
+ * to the compute processor, from the thread that made them ready; barriers, allocas and
+ * deallocas whose waits were all reached at submission are handled on the submitting thread
+ * (see {@link #onReady}). Everything else is pushed onto the ready list and the queue process is
  * scheduled (direct wake). Its drain pops one operation per call and handles it inline:
  * barriers, host calls, alloca/dealloca (pool), small fills/copies/updates; command buffers are
  * prepared and handed to the compute processor.
@@ -60,6 +62,7 @@ final class TaskQueue implements DrainFunction {
     private static final VarHandle SKIPPED;
     private static final VarHandle IMPORTED;
     private static final VarHandle UNCONFIRMED;
+    private static final VarHandle DIRECT;
 
     static {
         try {
@@ -68,6 +71,7 @@ final class TaskQueue implements DrainFunction {
             SKIPPED = l.findVarHandle(TaskQueue.class, "skippedImports", long.class);
             IMPORTED = l.findVarHandle(TaskQueue.class, "importedWaits", long.class);
             UNCONFIRMED = l.findVarHandle(TaskQueue.class, "unconfirmedWaits", long.class);
+            DIRECT = l.findVarHandle(TaskQueue.class, "directIssues", long.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -98,6 +102,7 @@ final class TaskQueue implements DrainFunction {
     private volatile long unconfirmedWaits;
     private volatile long skippedImports;
     private volatile long importedWaits;
+    private volatile long directIssues;
 
     /** {@code ledger}: the device's FIFO ledger, or null for IREE's order (unordered). */
     TaskQueue(LocalTaskDevice device, int index, long axis, Executor executor, long inlineThreshold,
@@ -152,6 +157,11 @@ final class TaskQueue implements DrainFunction {
     /** Streamed operations that waited in the streaming ring's overflow list. */
     long streamingOverflows() {
         return streaming.overflowed();
+    }
+
+    /** Barriers, allocas, deallocas and command buffers issued by the thread that made them ready (see {@link #onReady}). */
+    long directIssues() {
+        return directIssues;
     }
 
     /** Waits whose frontier had to be merged into the queue's. */
@@ -269,8 +279,23 @@ final class TaskQueue implements DrainFunction {
         }
     }
 
-    /** Called by the thread that satisfied {@code op}'s last wait. */
-    void onReady(QueueOp op) {
+    /**
+     * Called by the thread that satisfied {@code op}'s last wait ({@code submitting}: the
+     * submitting thread itself, every wait already reached; otherwise a timepoint callback or a
+     * FIFO predecessor's retirement).
+     *
+     * <p>Issued here, with no hop through the queue process: dispatches and large transfers
+     * (to the streaming processor) and command buffers (to the compute processor; the thread
+     * prepares the first region and schedules the compute process, which wakes one worker) from
+     * any thread, since neither retires on success before a worker ran it; and on the submitting
+     * thread also barriers, allocas and deallocas, which retire at once (signalling from the
+     * submitting thread, as IREE's synchronous pool operations do). From a callback those go to
+     * the ready list instead, so a chain of operations waiting on each other's signals never
+     * recurses through retirements. Host calls and small transfers always run on the queue
+     * process. {@link #directIssues()} counts the operations issued here. A FIFO operation with
+     * provisionally elided waits confirms them first ({@link #confirmProvisionalElisions}).
+     */
+    void onReady(QueueOp op, boolean submitting) {
         if (op.crossElided != 0 && !confirmProvisionalElisions(op)) {
             return; // re-armed: ready again once the waits it could not confirm are reached
         }
@@ -281,6 +306,12 @@ final class TaskQueue implements DrainFunction {
         if (op.kind == QueueOp.Kind.DISPATCH
                 || (op.kind == QueueOp.Kind.TRANSFER && op.transferBytes > inlineThreshold)) {
             stream(op);
+            return;
+        }
+        if (op.kind == QueueOp.Kind.EXECUTE || (submitting && (op.kind == QueueOp.Kind.BARRIER
+                || op.kind == QueueOp.Kind.ALLOCA || op.kind == QueueOp.Kind.DEALLOCA))) {
+            DIRECT.getAndAdd(this, 1L);
+            issue(op);
             return;
         }
         requeue(op);
@@ -312,6 +343,15 @@ final class TaskQueue implements DrainFunction {
             return;
         }
         result.didWork();
+        issue(op);
+    }
+
+    /**
+     * Issues a ready {@code op} (queue process, or the thread that made it ready; see
+     * {@link #onReady}): imports its waits' frontiers and handles it by kind, retiring it on
+     * failure.
+     */
+    private void issue(QueueOp op) {
         if (!op.claimIssue()) {
             return; // retired meanwhile (cancelled or failed)
         }
