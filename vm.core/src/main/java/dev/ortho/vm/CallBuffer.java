@@ -53,6 +53,35 @@ public final class CallBuffer {
         refCount = refSlots;
     }
 
+    /**
+     * Sizes the buffer like {@link #reset(int, int)} but leaves the primitive slots as they were
+     * (stale values, not zeros): for a caller that writes every primitive slot before anything
+     * reads one, such as the interpreter marshalling an import's arguments on every call. Ref
+     * slots are cleared (without releasing) as by {@code reset}.
+     *
+     * @throws StatusException INVALID_ARGUMENT for negative sizes
+     */
+    public void resize(int primitiveSlots, int refSlots) {
+        if (primitiveSlots < 0 || refSlots < 0) {
+            throw new StatusException(StatusCode.INVALID_ARGUMENT,
+                    "negative call buffer size " + primitiveSlots + "/" + refSlots);
+        }
+        if (primitiveSlots > prims.length) {
+            prims = new long[Math.max(primitiveSlots, prims.length * 2)];
+        }
+        if (refSlots > refs.length) {
+            refs = new RefObject[Math.max(refSlots, refs.length * 2)];
+        } else {
+            for (int i = 0; i < refCount; i++) {
+                if (refs[i] != null) { // usually null already (the last call released them): no store
+                    refs[i] = null;
+                }
+            }
+        }
+        primCount = primitiveSlots;
+        refCount = refSlots;
+    }
+
     /** Sizes the buffer for a fixed (non-variadic) fragment; see {@link #reset(int, int)}. */
     public void reset(CallingConvention.Fragment fragment) {
         reset(fragment.primitiveSlots(), fragment.refSlots());

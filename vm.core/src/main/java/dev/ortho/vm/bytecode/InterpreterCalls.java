@@ -85,7 +85,7 @@ final class InterpreterCalls {
             throw new StatusException(StatusCode.NOT_FOUND, "optional import `" + printable(decl.name()) + "` (ordinal "
                     + (ordinal & 0x7FFF_FFFF) + ") not resolved");
         }
-        Call out = frame.outgoing().prepare(f);
+        Call out = frame.outgoing().prepareToFill(f); // marshalImportArguments writes every argument slot
         marshalImportArguments(f, c, segments, args, r, refs, out.arguments());
         CallOutcome outcome;
         try {
@@ -154,7 +154,7 @@ final class InterpreterCalls {
                     prims++;
                 }
             }
-            out.reset(prims, refCount);
+            out.resize(prims, refCount); // every slot is written below
         }
         int n = u16(c, args);
         int reg = 0;
