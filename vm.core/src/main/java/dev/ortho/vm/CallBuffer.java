@@ -22,6 +22,11 @@ public final class CallBuffer {
     private long[] prims = new long[4];
     private RefObject[] refs = new RefObject[2];
     private int primCount;
+    /**
+     * Primitive slots at and above this index are zero: writes stay below {@link #primCount}, which
+     * {@link #resize} may lower without zeroing, so {@link #reset} zeroes up to here.
+     */
+    private int dirtyPrims;
     private int refCount;
 
     /** Creates an empty buffer. */
@@ -35,22 +40,7 @@ public final class CallBuffer {
      * @throws StatusException INVALID_ARGUMENT for negative sizes
      */
     public void reset(int primitiveSlots, int refSlots) {
-        if (primitiveSlots < 0 || refSlots < 0) {
-            throw new StatusException(StatusCode.INVALID_ARGUMENT,
-                    "negative call buffer size " + primitiveSlots + "/" + refSlots);
-        }
-        if (primitiveSlots > prims.length) {
-            prims = new long[Math.max(primitiveSlots, prims.length * 2)];
-        } else {
-            Arrays.fill(prims, 0, primCount, 0L);
-        }
-        if (refSlots > refs.length) {
-            refs = new RefObject[Math.max(refSlots, refs.length * 2)];
-        } else {
-            Arrays.fill(refs, 0, refCount, null);
-        }
-        primCount = primitiveSlots;
-        refCount = refSlots;
+        size(primitiveSlots, refSlots, true);
     }
 
     /**
@@ -62,18 +52,28 @@ public final class CallBuffer {
      * @throws StatusException INVALID_ARGUMENT for negative sizes
      */
     public void resize(int primitiveSlots, int refSlots) {
+        size(primitiveSlots, refSlots, false);
+    }
+
+    private void size(int primitiveSlots, int refSlots, boolean zero) {
         if (primitiveSlots < 0 || refSlots < 0) {
             throw new StatusException(StatusCode.INVALID_ARGUMENT,
                     "negative call buffer size " + primitiveSlots + "/" + refSlots);
         }
         if (primitiveSlots > prims.length) {
             prims = new long[Math.max(primitiveSlots, prims.length * 2)];
+            dirtyPrims = primitiveSlots;
+        } else if (zero) {
+            Arrays.fill(prims, 0, dirtyPrims, 0L);
+            dirtyPrims = primitiveSlots;
+        } else {
+            dirtyPrims = Math.max(dirtyPrims, primitiveSlots);
         }
         if (refSlots > refs.length) {
             refs = new RefObject[Math.max(refSlots, refs.length * 2)];
         } else {
             for (int i = 0; i < refCount; i++) {
-                if (refs[i] != null) { // usually null already (the last call released them): no store
+                if (refs[i] != null) { // usually null already (moved out or released): no store
                     refs[i] = null;
                 }
             }

@@ -32,6 +32,19 @@ class CallBufferResizeTest {
     }
 
     @Test
+    void resetZeroesSlotsAShrinkingResizeLeftBehind() {
+        CallBuffer b = new CallBuffer();
+        b.resize(3, 0);
+        b.setBits(2, 99);
+        b.resize(1, 0); // slot 2 keeps its value, out of range now
+        b.resize(1, 0);
+        b.reset(3, 0);
+        assertEquals(0, b.bits(2), "reset zeroes every slot a caller may have written");
+        b.resize(3, 0);
+        assertEquals(0, b.bits(2));
+    }
+
+    @Test
     void resizeGrowsAndChecksBounds() {
         CallBuffer b = new CallBuffer();
         b.resize(40, 9);

@@ -27,9 +27,13 @@ import org.junit.jupiter.params.provider.CsvSource;
  * <p>IREE allocates per call what the program asks for (buffer views, subspans, fences,
  * semaphores, the transient buffer) and nothing else. Before the fixed costs were cut (issue 16,
  * the {@code zoosync} work) Ortho also built message strings for every valid binding, a second
- * buffer object per queue alloca, a dispatch cache entry per submission and per-semaphore
- * frontier arrays: ≈ 3.3 KB per {@code zoo_cast} call. The bounds sit well below that and above
- * what is left, with room for a loaded machine whose best round still runs less optimised code.
+ * buffer object per queue alloca, a new dispatch state, cache entry and {@code vm.buffer} views
+ * per dispatch per call (the cache keyed on buffer objects, which a queue alloca makes anew on
+ * every call) and copies of a fence's arrays per use: 10.6 KB per {@code zoo_cast} call and
+ * 4.2 KB per {@code zoo_transpose} call; 5.2 and 2.9 KB after (most of the rest: the compiled
+ * kernels' register arrays per workgroup, the semaphores' frontier tables, the views and
+ * buffers IREE makes too). The bounds sit between, with room for a loaded machine whose best
+ * round still runs less optimised code.
  */
 class ZooCallAllocationTest {
     private static final Path MODELS = Path.of("..", "models").toAbsolutePath().normalize();
@@ -37,8 +41,8 @@ class ZooCallAllocationTest {
 
     @ParameterizedTest(name = "{0}")
     @CsvSource({
-        "zoo_cast,     2, 2200",
-        "zoo_transpose, 1, 1800",
+        "zoo_cast,      2, 7500",
+        "zoo_transpose, 1, 3600",
     })
     void perCallGarbageStaysBelowTheBound(String model, int inputs, long bound) {
         long perCall = bytesPerCall(model, inputs);
