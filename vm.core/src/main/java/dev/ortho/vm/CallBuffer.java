@@ -28,6 +28,8 @@ public final class CallBuffer {
      */
     private int dirtyPrims;
     private int refCount;
+    /** Bit {@code i}: ref slot {@code i} holds a borrowed ref ({@link #setBorrowedRef}), which carries no count. */
+    private long borrowed;
 
     /** Creates an empty buffer. */
     public CallBuffer() {
@@ -80,6 +82,7 @@ public final class CallBuffer {
         }
         primCount = primitiveSlots;
         refCount = refSlots;
+        borrowed = 0;
     }
 
     /** Sizes the buffer for a fixed (non-variadic) fragment; see {@link #reset(int, int)}. */
@@ -183,21 +186,51 @@ public final class CallBuffer {
      */
     public void setRef(int slot, RefObject ref) {
         refs[r(slot)] = ref;
+        if (slot < Long.SIZE) {
+            borrowed &= ~(1L << slot);
+        }
+    }
+
+    /**
+     * Stores {@code ref} as a ref the buffer does not own: {@link #releaseRefs} clears the slot
+     * without releasing it, {@link #takeRef} retains it for the taker. For an argument the caller
+     * keeps alive for the whole call (the interpreter passing a register it does not move), which
+     * spares a retain and a release per argument. Slots from 64 on have no borrowed bit: there the
+     * buffer retains {@code ref} and owns that count.
+     */
+    public void setBorrowedRef(int slot, RefObject ref) {
+        refs[r(slot)] = ref;
+        if (slot < Long.SIZE) {
+            borrowed |= 1L << slot;
+        } else if (ref != null) {
+            ref.retain();
+        }
     }
 
     /** Returns the ref in {@code slot} and clears the slot (moves its count to the caller). */
     public RefObject takeRef(int slot) {
         RefObject ref = refs[r(slot)];
         refs[slot] = null;
+        if (slot < Long.SIZE && (borrowed & 1L << slot) != 0) {
+            borrowed &= ~(1L << slot);
+            RefObject.retain(ref); // a borrowed ref carries no count: the taker gets its own
+        }
         return ref;
     }
 
-    /** Releases and clears every ref slot (used on owned result buffers). */
+    /**
+     * Releases and clears every ref slot (used on owned result buffers, and on argument buffers
+     * after the call); borrowed refs ({@link #setBorrowedRef}) are cleared without releasing.
+     */
     public void releaseRefs() {
+        long skip = borrowed;
+        borrowed = 0;
         for (int i = 0; i < refCount; i++) {
             RefObject ref = refs[i];
             refs[i] = null;
-            RefObject.release(ref);
+            if (i >= Long.SIZE || (skip & 1L << i) == 0) {
+                RefObject.release(ref);
+            }
         }
     }
 }
