@@ -18,12 +18,20 @@ import java.util.concurrent.atomic.AtomicInteger;
  * snapshot.
  */
 public final class Fence implements Resource {
+    private static final Semaphore[] NO_SEMAPHORES = {};
+    private static final long[] NO_VALUES = {};
     private final Object lock = new Object();
     private final RefCount references = new RefCount();
     private Semaphore[] semaphores = new Semaphore[2]; // guarded by lock
     private long[] values = new long[2]; // guarded by lock
     private int count; // guarded by lock
     private boolean destroyed; // guarded by lock
+    /**
+     * The timepoints as a list, made by the first {@link #toSemaphoreList} after a change and
+     * shared by the later ones (a fence is read far more often than changed: every queue
+     * operation it is passed to reads it); null when stale. Guarded by lock.
+     */
+    private SemaphoreList snapshot;
 
     /** An empty fence; it is reached at once. */
     public Fence() {}
@@ -65,7 +73,10 @@ public final class Fence implements Resource {
             }
             for (int i = 0; i < count; i++) {
                 if (semaphores[i] == semaphore) {
-                    values[i] = Math.max(values[i], value);
+                    if (value > values[i]) {
+                        values[i] = value;
+                        snapshot = null;
+                    }
                     return;
                 }
             }
@@ -77,6 +88,7 @@ public final class Fence implements Resource {
             semaphores[count] = semaphore;
             values[count] = value;
             count++;
+            snapshot = null;
         }
     }
 
@@ -95,10 +107,19 @@ public final class Fence implements Resource {
         }
     }
 
-    /** A snapshot of the fence's timepoints, valid while the fence (or the caller) retains them. */
+    /**
+     * A snapshot of the fence's timepoints, valid while the fence (or the caller) retains them.
+     * Allocation-free while the fence is unchanged (the snapshot is kept until the next insertion).
+     */
     public SemaphoreList toSemaphoreList() {
         synchronized (lock) {
-            return SemaphoreList.of(Arrays.copyOf(semaphores, count), Arrays.copyOf(values, count));
+            SemaphoreList list = snapshot;
+            if (list == null) {
+                list = count == 0 ? SemaphoreList.empty()
+                        : SemaphoreList.adopt(Arrays.copyOf(semaphores, count), Arrays.copyOf(values, count));
+                snapshot = list;
+            }
+            return list;
         }
     }
 
@@ -177,9 +198,10 @@ public final class Fence implements Resource {
             destroyed = true;
             held = semaphores;
             heldCount = count;
-            semaphores = new Semaphore[0];
-            values = new long[0];
+            semaphores = NO_SEMAPHORES;
+            values = NO_VALUES;
             count = 0;
+            snapshot = null;
         }
         for (int i = 0; i < heldCount; i++) {
             held[i].release();

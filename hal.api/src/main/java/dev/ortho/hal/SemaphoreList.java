@@ -54,6 +54,15 @@ public final class SemaphoreList {
         return semaphores.length == 0 ? EMPTY : new SemaphoreList(semaphores.clone(), values.clone());
     }
 
+    /**
+     * A list over {@code semaphores} and {@code values} themselves, not copied: for callers in
+     * this package that made the arrays (checked: no null, equal lengths, at least one entry) and
+     * never write them again.
+     */
+    static SemaphoreList adopt(Semaphore[] semaphores, long[] values) {
+        return new SemaphoreList(semaphores, values);
+    }
+
     public int size() {
         return semaphores.length;
     }

@@ -30,6 +30,23 @@ public final class Call {
         return this;
     }
 
+    /**
+     * As {@link #prepare}, but sizes a fixed argument buffer with {@link CallBuffer#resize}
+     * (primitive slots not zeroed): for a caller that writes every argument slot before the call,
+     * as the interpreter's import calls do. Results are reset as by {@code prepare}.
+     */
+    public Call prepareToFill(Function function) {
+        this.function = function;
+        CallingConvention cc = function.cconv();
+        if (!cc.arguments().isVariadic()) {
+            arguments.resize(cc.arguments().primitiveSlots(), cc.arguments().refSlots());
+        }
+        if (!cc.results().isVariadic()) {
+            results.reset(cc.results());
+        }
+        return this;
+    }
+
     /** The function called. */
     public Function function() {
         return function;

@@ -22,7 +22,14 @@ public final class CallBuffer {
     private long[] prims = new long[4];
     private RefObject[] refs = new RefObject[2];
     private int primCount;
+    /**
+     * Primitive slots at and above this index are zero: writes stay below {@link #primCount}, which
+     * {@link #resize} may lower without zeroing, so {@link #reset} zeroes up to here.
+     */
+    private int dirtyPrims;
     private int refCount;
+    /** Bit {@code i}: ref slot {@code i} holds a borrowed ref ({@link #setBorrowedRef}), which carries no count. */
+    private long borrowed;
 
     /** Creates an empty buffer. */
     public CallBuffer() {
@@ -35,22 +42,47 @@ public final class CallBuffer {
      * @throws StatusException INVALID_ARGUMENT for negative sizes
      */
     public void reset(int primitiveSlots, int refSlots) {
+        size(primitiveSlots, refSlots, true);
+    }
+
+    /**
+     * Sizes the buffer like {@link #reset(int, int)} but leaves the primitive slots as they were
+     * (stale values, not zeros): for a caller that writes every primitive slot before anything
+     * reads one, such as the interpreter marshalling an import's arguments on every call. Ref
+     * slots are cleared (without releasing) as by {@code reset}.
+     *
+     * @throws StatusException INVALID_ARGUMENT for negative sizes
+     */
+    public void resize(int primitiveSlots, int refSlots) {
+        size(primitiveSlots, refSlots, false);
+    }
+
+    private void size(int primitiveSlots, int refSlots, boolean zero) {
         if (primitiveSlots < 0 || refSlots < 0) {
             throw new StatusException(StatusCode.INVALID_ARGUMENT,
                     "negative call buffer size " + primitiveSlots + "/" + refSlots);
         }
         if (primitiveSlots > prims.length) {
             prims = new long[Math.max(primitiveSlots, prims.length * 2)];
+            dirtyPrims = primitiveSlots;
+        } else if (zero) {
+            Arrays.fill(prims, 0, dirtyPrims, 0L);
+            dirtyPrims = primitiveSlots;
         } else {
-            Arrays.fill(prims, 0, primCount, 0L);
+            dirtyPrims = Math.max(dirtyPrims, primitiveSlots);
         }
         if (refSlots > refs.length) {
             refs = new RefObject[Math.max(refSlots, refs.length * 2)];
         } else {
-            Arrays.fill(refs, 0, refCount, null);
+            for (int i = 0; i < refCount; i++) {
+                if (refs[i] != null) { // usually null already (moved out or released): no store
+                    refs[i] = null;
+                }
+            }
         }
         primCount = primitiveSlots;
         refCount = refSlots;
+        borrowed = 0;
     }
 
     /** Sizes the buffer for a fixed (non-variadic) fragment; see {@link #reset(int, int)}. */
@@ -154,21 +186,51 @@ public final class CallBuffer {
      */
     public void setRef(int slot, RefObject ref) {
         refs[r(slot)] = ref;
+        if (slot < Long.SIZE) {
+            borrowed &= ~(1L << slot);
+        }
+    }
+
+    /**
+     * Stores {@code ref} as a ref the buffer does not own: {@link #releaseRefs} clears the slot
+     * without releasing it, {@link #takeRef} retains it for the taker. For an argument the caller
+     * keeps alive for the whole call (the interpreter passing a register it does not move), which
+     * spares a retain and a release per argument. Slots from 64 on have no borrowed bit: there the
+     * buffer retains {@code ref} and owns that count.
+     */
+    public void setBorrowedRef(int slot, RefObject ref) {
+        refs[r(slot)] = ref;
+        if (slot < Long.SIZE) {
+            borrowed |= 1L << slot;
+        } else if (ref != null) {
+            ref.retain();
+        }
     }
 
     /** Returns the ref in {@code slot} and clears the slot (moves its count to the caller). */
     public RefObject takeRef(int slot) {
         RefObject ref = refs[r(slot)];
         refs[slot] = null;
+        if (slot < Long.SIZE && (borrowed & 1L << slot) != 0) {
+            borrowed &= ~(1L << slot);
+            RefObject.retain(ref); // a borrowed ref carries no count: the taker gets its own
+        }
         return ref;
     }
 
-    /** Releases and clears every ref slot (used on owned result buffers). */
+    /**
+     * Releases and clears every ref slot (used on owned result buffers, and on argument buffers
+     * after the call); borrowed refs ({@link #setBorrowedRef}) are cleared without releasing.
+     */
     public void releaseRefs() {
+        long skip = borrowed;
+        borrowed = 0;
         for (int i = 0; i < refCount; i++) {
             RefObject ref = refs[i];
             refs[i] = null;
-            RefObject.release(ref);
+            if (i >= Long.SIZE || (skip & 1L << i) == 0) {
+                RefObject.release(ref);
+            }
         }
     }
 }

@@ -111,12 +111,28 @@ public final class CallingConvention {
         private final boolean variadic;
         private final int primitiveSlots;
         private final int refSlots;
+        /** Primitive and ref slots of one tuple of the one span, or -1 unless there is exactly one span. */
+        private final int spanPrims;
+        private final int spanRefs;
 
         private Fragment(String types, boolean variadic, int primitiveSlots, int refSlots) {
             this.types = types;
             this.variadic = variadic;
             this.primitiveSlots = primitiveSlots;
             this.refSlots = refSlots;
+            int start = types.indexOf('C');
+            int end = types.indexOf('D');
+            if (start >= 0 && types.indexOf('C', start + 1) < 0) {
+                int refs = 0;
+                for (int i = start + 1; i < end; i++) {
+                    refs += types.charAt(i) == 'r' ? 1 : 0;
+                }
+                this.spanRefs = refs;
+                this.spanPrims = end - start - 1 - refs;
+            } else {
+                this.spanPrims = -1;
+                this.spanRefs = -1;
+            }
         }
 
         static Fragment parse(String s, String whole) {
@@ -226,6 +242,31 @@ public final class CallingConvention {
          *     non-negative entry per span
          */
         public long slotsFor(int... spanCounts) {
+            if (spanCounts.length == 1) {
+                return slotsFor(spanCounts[0]);
+            }
+            return slotsForSpans(spanCounts);
+        }
+
+        /**
+         * {@link #slotsFor(int...)} for one span count, allocation-free for a fragment with one
+         * span (the variadic HAL imports: a call decodes its layout with this on every call).
+         *
+         * @throws StatusException as {@link #slotsFor(int...)}
+         */
+        public long slotsFor(int spanCount) {
+            if (spanPrims < 0 || spanCount < 0) {
+                return slotsForSpans(new int[] {spanCount}); // fails as the general form does
+            }
+            long prims = primitiveSlots + (long) spanPrims * spanCount;
+            long refs = refSlots + (long) spanRefs * spanCount;
+            if (prims > Integer.MAX_VALUE || refs > Integer.MAX_VALUE) {
+                throw new StatusException(StatusCode.OUT_OF_RANGE, "variadic call too large");
+            }
+            return prims | refs << 32;
+        }
+
+        private long slotsForSpans(int[] spanCounts) {
             long prims = primitiveSlots;
             long refs = refSlots;
             int span = -1;

@@ -54,6 +54,32 @@ class CallingConventionTest {
         assertStatus(StatusCode.INVALID_ARGUMENT, () -> cc.arguments().slotsFor(1, -1));
     }
 
+    @ParameterizedTest
+    @CsvSource({
+        "0rIrrrICrIID_v, 0",
+        "0rIrrrICrIID_v, 3",
+        "0rIIiiCID_r, 4",
+        "0rCrD_v, 1",
+        "0CiD_v, 7",
+    })
+    void oneSpanCountGivesTheSlotsOfTheGeneralForm(String cconv, int count) {
+        CallingConvention.Fragment args = CallingConvention.parse(cconv).arguments();
+        int[] counts = {count};
+        assertEquals(args.slotsFor(counts), args.slotsFor(count));
+    }
+
+    @Test
+    void oneSpanCountFailsAsTheGeneralFormDoes() {
+        CallingConvention.Fragment twoSpans = CallingConvention.parse("0iCirDCiD_r").arguments();
+        assertStatus(StatusCode.INVALID_ARGUMENT, () -> twoSpans.slotsFor(1));
+        CallingConvention.Fragment oneSpan = CallingConvention.parse("0rCrD_v").arguments();
+        assertStatus(StatusCode.INVALID_ARGUMENT, () -> oneSpan.slotsFor(-1));
+        CallingConvention.Fragment fixed = CallingConvention.parse("0ri_v").arguments();
+        assertStatus(StatusCode.INVALID_ARGUMENT, () -> fixed.slotsFor(0));
+        assertStatus(StatusCode.OUT_OF_RANGE, () -> oneSpan.slotsFor(Integer.MAX_VALUE));
+        assertEquals(1 | 1L << 32, fixed.slotsFor(new int[0]));
+    }
+
     @Test
     void unsupportedVersionOrTypeIsUnimplemented() {
         assertStatus(StatusCode.UNIMPLEMENTED, () -> CallingConvention.parse("1i"));

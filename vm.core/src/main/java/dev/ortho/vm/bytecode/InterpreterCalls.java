@@ -85,7 +85,7 @@ final class InterpreterCalls {
             throw new StatusException(StatusCode.NOT_FOUND, "optional import `" + printable(decl.name()) + "` (ordinal "
                     + (ordinal & 0x7FFF_FFFF) + ") not resolved");
         }
-        Call out = frame.outgoing().prepare(f);
+        Call out = frame.outgoing().prepareToFill(f); // marshalImportArguments writes every argument slot
         marshalImportArguments(f, c, segments, args, r, refs, out.arguments());
         CallOutcome outcome;
         try {
@@ -154,7 +154,7 @@ final class InterpreterCalls {
                     prims++;
                 }
             }
-            out.reset(prims, refCount);
+            out.resize(prims, refCount); // every slot is written below
         }
         int n = u16(c, args);
         int reg = 0;
@@ -177,7 +177,7 @@ final class InterpreterCalls {
                         reg++;
                         char e = types.charAt(j);
                         if (e == 'r') {
-                            out.setRef(q++, takeArgRef(refs, x));
+                            passArgRef(refs, x, out, q++);
                         } else {
                             out.setBits(p++, e == 'I' || e == 'F' ? rl(r, x) : r[x]);
                         }
@@ -188,11 +188,27 @@ final class InterpreterCalls {
                 int x = reg < n ? u16(c, args + 2 + 2 * reg) : 0;
                 reg++;
                 if (t == 'r') {
-                    out.setRef(q++, takeArgRef(refs, x));
+                    passArgRef(refs, x, out, q++);
                 } else {
                     out.setBits(p++, t == 'I' || t == 'F' ? rl(r, x) : r[x]);
                 }
             }
+        }
+    }
+
+    /**
+     * Passes register {@code reg} as import argument ref {@code slot}: a moved register's count
+     * goes to the buffer (released after the call), any other is borrowed: the caller's register
+     * keeps it alive for the whole call, so it is neither retained nor released (IREE retains and
+     * releases it: two atomic operations per ref argument of every import call).
+     */
+    static void passArgRef(RefObject[] refs, int reg, CallBuffer out, int slot) {
+        int r = reg & REF_MASK;
+        if ((reg & MOVE_BIT) != 0) {
+            out.setRef(slot, refs[r]);
+            refs[r] = null;
+        } else {
+            out.setBorrowedRef(slot, refs[r]);
         }
     }
 

@@ -126,7 +126,15 @@ public final class Args {
      * @throws StatusException INVALID_ARGUMENT "argument/result signature mismatch" otherwise
      */
     static void requireLayout(NativeCall call, int... spanCounts) {
-        long slots = call.function().cconv().arguments().slotsFor(spanCounts);
+        requireSlots(call, call.function().cconv().arguments().slotsFor(spanCounts));
+    }
+
+    /** {@link #requireLayout(NativeCall, int...)} for one span, allocation-free (every variadic call runs it). */
+    static void requireLayout(NativeCall call, int spanCount) {
+        requireSlots(call, call.function().cconv().arguments().slotsFor(spanCount));
+    }
+
+    private static void requireSlots(NativeCall call, long slots) {
         CallBuffer args = call.args();
         if (args.primitiveCount() != (int) slots || args.refCount() != (int) (slots >>> 32)) {
             throw mismatch();

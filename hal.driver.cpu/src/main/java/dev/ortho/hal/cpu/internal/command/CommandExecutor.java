@@ -3,6 +3,7 @@ package dev.ortho.hal.cpu.internal.command;
 import dev.ortho.base.StatusCode;
 import dev.ortho.base.StatusException;
 import dev.ortho.hal.BindingTable;
+import dev.ortho.hal.Buffer;
 import dev.ortho.hal.BufferRef;
 import dev.ortho.hal.cpu.internal.executable.DispatchRunner;
 import dev.ortho.hal.cpu.internal.heap.HeapBuffer;
@@ -178,14 +179,14 @@ public final class CommandExecutor {
                     List<BufferRef> refs = d.bindings();
                     MemorySegment[] bindings = new MemorySegment[refs.size()];
                     for (int i = 0; i < bindings.length; i++) {
-                        bindings[i] = resolve(refs.get(i), "dispatch binding " + i);
+                        bindings[i] = resolve(refs.get(i), "dispatch binding ", i);
                     }
                     BufferRef countRef = LocalCommands.countRef(d);
-                    MemorySegment count = countRef == null ? null : resolve(countRef, "dispatch workgroup count");
+                    MemorySegment count = countRef == null ? null : resolve(countRef, "dispatch workgroup count", -1);
                     state = DispatchRunner.state(function, d.config(), LocalCommands.constants(d), bindings, count,
                             workers);
                     if (program != null && program.cachesDispatch(k)) {
-                        program.setDispatchCache(k, DispatchCacheEntry.of(d, table, workers, state));
+                        program.setDispatchCache(k, DispatchCacheEntry.of(d, table, workers, state)); // null: uncached
                     }
                 }
                 states[k] = state;
@@ -204,8 +205,8 @@ public final class CommandExecutor {
                 return chunks(length);
             }
             case RecordedCommand.Copy c -> {
-                MemorySegment source = resolve(c.source(), "copy source");
-                MemorySegment target = resolve(c.target(), "copy target");
+                MemorySegment source = resolve(c.source(), "copy source", -1);
+                MemorySegment target = resolve(c.target(), "copy target", -1);
                 if (source.byteSize() != target.byteSize()) {
                     throw new StatusException(StatusCode.INVALID_ARGUMENT, "copy source length " + source.byteSize()
                             + " differs from target length " + target.byteSize());
@@ -218,7 +219,7 @@ public final class CommandExecutor {
                 return chunks(source.byteSize());
             }
             case RecordedCommand.Update u -> {
-                targets[k] = resolve(u.target(), "update target");
+                targets[k] = resolve(u.target(), "update target", -1);
                 return u.data().length == 0 ? 0 : 1;
             }
             default -> {
@@ -244,8 +245,43 @@ public final class CommandExecutor {
         return ref.isIndirect() ? range + " of binding table slot " + ref.bufferSlot() : range;
     }
 
-    /** The memory {@code ref} names, through the binding table for indirect references. */
-    private MemorySegment resolve(BufferRef ref, String what) {
+    /**
+     * The memory {@code ref} names, through the binding table for indirect references; {@code
+     * what} (with {@code index} appended unless negative) names it in a failure. Runs for every
+     * reference of every submission, so a valid reference costs one slice and no message: the
+     * checks run on numbers first and only a failing reference goes through
+     * {@link #resolveSlowPath}, which builds the names and throws what it always threw.
+     */
+    private MemorySegment resolve(BufferRef ref, String what, int index) {
+        long offset = ref.offset();
+        long length = ref.length();
+        if (!ref.isIndirect()) {
+            if (ref.buffer() instanceof HeapBuffer heap && Ranges.fits(offset, length, heap.byteLength())) {
+                MemorySegment root = heap.committedMemoryOrNull();
+                if (root != null) {
+                    return root.asSlice(heap.byteOffset() + offset,
+                            length == Buffer.WHOLE_BUFFER ? heap.byteLength() - offset : length);
+                }
+            }
+            return resolveSlowPath(ref, index < 0 ? what : what + index);
+        }
+        int slot = ref.bufferSlot();
+        if (table.buffer(slot) instanceof HeapBuffer heap
+                && Ranges.fits(table.offset(slot), table.length(slot), heap.byteLength())) {
+            long slotOffset = table.offset(slot);
+            long slotLength = table.length(slot) == Buffer.WHOLE_BUFFER ? heap.byteLength() - slotOffset
+                    : table.length(slot);
+            MemorySegment root = heap.committedMemoryOrNull();
+            if (root != null && Ranges.fits(offset, length, slotLength)) {
+                return root.asSlice(heap.byteOffset() + slotOffset + offset,
+                        length == Buffer.WHOLE_BUFFER ? slotLength - offset : length);
+            }
+        }
+        return resolveSlowPath(ref, index < 0 ? what : what + index);
+    }
+
+    /** {@link #resolve} with the names built: throws the failure of an invalid reference. */
+    private MemorySegment resolveSlowPath(BufferRef ref, String what) {
         if (!ref.isIndirect()) {
             return HeapBuffer.cast(ref.buffer(), what).range(what, ref.offset(), ref.length());
         }
@@ -271,6 +307,17 @@ public final class CommandExecutor {
             return length;
         }
         int slot = ref.bufferSlot();
+        if (table.buffer(slot) instanceof HeapBuffer heap
+                && Ranges.fits(table.offset(slot), table.length(slot), heap.byteLength())) {
+            long slotLength = table.length(slot) == Buffer.WHOLE_BUFFER ? heap.byteLength() - table.offset(slot)
+                    : table.length(slot);
+            MemorySegment root = heap.committedMemoryOrNull();
+            if (root != null && Ranges.fits(ref.offset(), ref.length(), slotLength)) { // valid: no names built
+                targets[k] = root;
+                targetOffsets[k] = heap.byteOffset() + table.offset(slot) + ref.offset();
+                return ref.length() == Buffer.WHOLE_BUFFER ? slotLength - ref.offset() : ref.length();
+            }
+        }
         String slotName = "binding table slot " + slot;
         HeapBuffer heap = HeapBuffer.cast(table.buffer(slot), slotName);
         long slotLength = heap.checkRange(slotName, table.offset(slot), table.length(slot));

@@ -4,20 +4,26 @@ import dev.ortho.hal.BindingTable;
 import dev.ortho.hal.Buffer;
 import dev.ortho.hal.BufferRef;
 import dev.ortho.hal.cpu.internal.heap.HeapBuffer;
+import dev.ortho.hal.cpu.internal.heap.Ranges;
 import dev.ortho.hal.cpu.kernel.DispatchState;
 import dev.ortho.hal.spi.RecordedCommand;
+import java.lang.foreign.MemorySegment;
 import java.util.List;
 
 /**
  * A {@link DispatchState} cached in a {@link BlockProgram} slot together with what it was built
  * from, so a resubmitted command buffer reuses it instead of building one per dispatch.
  *
- * <p>A state's binding segments are views of specific buffers' memory. For a direct binding the
- * buffer is fixed by the recorded command; for a binding-table slot the entry remembers the
- * table's buffer object, offset and length. The entry {@link #matches} a submission when every
- * slot binds the same buffer object with the same range, no bound buffer's memory was given up
- * (dealloca or last release) and the concurrency is the same. A transient (queue-allocated)
- * buffer object is committed at most once, so the same object means the same memory.
+ * <p>A state's binding segments are views of specific memory. For a direct binding the buffer is
+ * fixed by the recorded command (the entry matches while its memory was not given up). For a
+ * binding-table slot the entry remembers the <em>memory</em> the slot resolved to: the address,
+ * length, liveness scope and read-only bit of the slot's range of the buffer's committed root
+ * memory. A submission matches when every slot resolves to the same memory, still alive, and the
+ * concurrency is the same; then the cached segments are exactly the ones a rebuild would make.
+ * Keying on memory rather than on the buffer object lets the state survive what IREE-compiled
+ * programs do on every call: bind a buffer their queue alloca just made, which the device's pool
+ * serves from the same recycled block as the last call's. Only native memory is keyed that way
+ * (a heap segment's address is an offset into one of many arrays), others never match.
  *
  * <p>Immutable (final fields, arrays never written after construction): safe to publish racily
  * through the program's cache slot.
@@ -25,36 +31,51 @@ import java.util.List;
 final class DispatchCacheEntry {
     private final DispatchState state;
     private final int workers;
-    /** Per binding: the table's buffer for an indirect binding, null for a direct one. */
-    private final Buffer[] slotBuffers;
-    private final long[] slotOffsets;
+    /** Per binding: the scope of the slot's memory for an indirect binding, null for a direct one. */
+    private final MemorySegment.Scope[] slotScopes;
+    private final long[] slotAddresses;
     private final long[] slotLengths;
+    private final boolean[] slotReadOnly;
 
-    private DispatchCacheEntry(DispatchState state, int workers, Buffer[] slotBuffers, long[] slotOffsets,
-            long[] slotLengths) {
+    private DispatchCacheEntry(DispatchState state, int workers, MemorySegment.Scope[] slotScopes,
+            long[] slotAddresses, long[] slotLengths, boolean[] slotReadOnly) {
         this.state = state;
         this.workers = workers;
-        this.slotBuffers = slotBuffers;
-        this.slotOffsets = slotOffsets;
+        this.slotScopes = slotScopes;
+        this.slotAddresses = slotAddresses;
         this.slotLengths = slotLengths;
+        this.slotReadOnly = slotReadOnly;
     }
 
-    /** The entry for {@code state}, just built for {@code dispatch} with {@code table}. */
+    /**
+     * The entry for {@code state}, just built for {@code dispatch} with {@code table}; null if a
+     * slot's memory cannot be keyed (not native), so the state is not cached.
+     */
     static DispatchCacheEntry of(RecordedCommand.Dispatch dispatch, BindingTable table, int workers,
             DispatchState state) {
         List<BufferRef> refs = dispatch.bindings();
-        Buffer[] buffers = new Buffer[refs.size()];
-        long[] offsets = new long[buffers.length];
-        long[] lengths = new long[buffers.length];
-        for (int i = 0; i < buffers.length; i++) {
+        int n = refs.size();
+        MemorySegment.Scope[] scopes = new MemorySegment.Scope[n];
+        long[] addresses = new long[n];
+        long[] lengths = new long[n];
+        boolean[] readOnly = new boolean[n];
+        for (int i = 0; i < n; i++) {
             if (refs.get(i).isIndirect()) {
                 int slot = refs.get(i).bufferSlot();
-                buffers[i] = table.buffer(slot);
-                offsets[i] = table.offset(slot);
-                lengths[i] = table.length(slot);
+                HeapBuffer heap = (HeapBuffer) table.buffer(slot); // resolved just now: a committed heap buffer
+                MemorySegment root = heap.committedMemoryOrNull();
+                if (root == null || !root.isNative()) {
+                    return null;
+                }
+                long offset = table.offset(slot);
+                scopes[i] = root.scope();
+                addresses[i] = root.address() + heap.byteOffset() + offset;
+                lengths[i] = table.length(slot) == Buffer.WHOLE_BUFFER ? heap.byteLength() - offset
+                        : table.length(slot);
+                readOnly[i] = root.isReadOnly();
             }
         }
-        return new DispatchCacheEntry(state, workers, buffers, offsets, lengths);
+        return new DispatchCacheEntry(state, workers, scopes, addresses, lengths, readOnly);
     }
 
     DispatchState state() {
@@ -69,18 +90,23 @@ final class DispatchCacheEntry {
         List<BufferRef> refs = dispatch.bindings();
         for (int i = 0; i < refs.size(); i++) {
             BufferRef ref = refs.get(i);
-            Buffer buffer;
             if (ref.isIndirect()) {
                 int slot = ref.bufferSlot();
-                buffer = table.buffer(slot);
-                if (buffer != slotBuffers[i] || table.offset(slot) != slotOffsets[i]
-                        || table.length(slot) != slotLengths[i]) {
+                if (slotScopes[i] == null || !(table.buffer(slot) instanceof HeapBuffer heap)) {
                     return false;
                 }
-            } else {
-                buffer = ref.buffer();
-            }
-            if (!(buffer instanceof HeapBuffer heap) || heap.isDecommitted()) {
+                long offset = table.offset(slot);
+                long length = table.length(slot);
+                if (!Ranges.fits(offset, length, heap.byteLength())) {
+                    return false; // rebuild: resolving reports the range
+                }
+                MemorySegment root = heap.committedMemoryOrNull(); // null: given up or not committed
+                if (root == null || !root.isNative() || root.address() + heap.byteOffset() + offset != slotAddresses[i]
+                        || (length == Buffer.WHOLE_BUFFER ? heap.byteLength() - offset : length) != slotLengths[i]
+                        || root.isReadOnly() != slotReadOnly[i] || !root.scope().equals(slotScopes[i])) {
+                    return false;
+                }
+            } else if (!(ref.buffer() instanceof HeapBuffer heap) || heap.isDecommitted()) {
                 return false; // rebuild: resolving reports the freed memory
             }
         }

@@ -170,6 +170,16 @@ public final class HeapBuffer extends RootedBuffer<HeapBuffer> {
     }
 
     /**
+     * {@link #rootMemory} for hot paths: the root allocation's memory, or null where
+     * {@code rootMemory} would fail (given up, or not committed yet), building no message.
+     */
+    public MemorySegment committedMemoryOrNull() {
+        HeapBuffer root = root();
+        MemorySegment rootMemory = root.memory; // volatile: pairs with the store in commit
+        return rootMemory == null || root.freed.get() ? null : rootMemory;
+    }
+
+    /**
      * Checks {@code [offset, offset + length)} (length may be {@link #WHOLE_BUFFER}) against this
      * buffer without touching its memory, so transient buffers can be recorded before they exist.
      *

@@ -113,23 +113,24 @@ public final class LocalSyncDevice extends LocalDevice {
     protected Buffer engineAlloca(int queue, SemaphoreList waits, SemaphoreList signals, BlockPool<?> from,
             BufferParams params, long size, long flags) {
         SyncPool pool = (SyncPool) from;
-        HeapBuffer empty = allocator.uncommitted(params, size); // checks params and size before waiting
-        StatusException waitFailure = awaitWaits(waits);
-        if (waitFailure != null) {
-            signals.fail(waitFailure);
-            return empty; // nothing allocated: the caller releases a buffer without memory
+        HeapBuffer buffer = allocator.transientBuffer(params, size); // checks params and size before waiting
+        StatusException failure = awaitWaits(waits);
+        if (failure == null) {
+            try {
+                pool.commit(buffer, params.minAlignment(), flags);
+            } catch (StatusException e) {
+                failure = e;
+            }
+            if (failure == null) {
+                signals.signal();
+                return buffer;
+            }
         }
-        HeapBuffer buffer = allocator.transientBuffer(params, size);
-        try {
-            pool.commit(buffer, params.minAlignment(), flags);
-        } catch (StatusException e) {
-            buffer.release();
-            signals.fail(e);
-            return empty;
-        }
-        empty.release();
-        signals.signal();
-        return buffer;
+        // Nothing allocated: the caller gets (and releases) a buffer without memory. Built only
+        // here, so the steady path makes one buffer object per alloca, not two.
+        buffer.release();
+        signals.fail(failure);
+        return allocator.uncommitted(params, size);
     }
 
     @Override

@@ -26,9 +26,11 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * a context linking the common modules and the executable's bytecode module, a reused
  * {@link Stack}, and the {@code vm.buffer} views of the current dispatch.
  *
- * <p>Views are rebuilt only when the dispatch changes (a different {@link DispatchState}
- * object, whose binding segments are then different) or the workgroup's local memory segment
- * changes; running another workgroup of the same dispatch allocates nothing. Binding views
+ * <p>Views are kept per dispatch for the last {@value #VIEW_SETS} {@link DispatchState}s the
+ * worker ran (a state's binding segments never change) and rebuilt only for a state not among
+ * them, or when the workgroup's local memory segment changes: running another workgroup of the
+ * same dispatch allocates nothing, and neither does a program that runs a few dispatches in turn
+ * on every call, when the device reuses their states (a resubmitted command buffer). Binding views
  * alias the mapped HAL memory (no copy) and are mutable; the constants view is read-only.
  *
  * <p>Not thread-safe: one thread at a time owns a worker ({@link #tryAcquire}/{@link #release}).
@@ -42,10 +44,11 @@ final class VmvxWorker {
     private final Stack stack;
     private final AtomicBoolean busy = new AtomicBoolean();
     private final Arena arena = Arena.ofShared();
-    private final VmList bindings = VmList.ofRefs(RefType.VM_BUFFER, 4);
-    private MemorySegment constantStorage = MemorySegment.NULL;
-    private VmBuffer constants;
-    private DispatchState lastDispatch;
+    /** How many dispatches' views a worker keeps. */
+    static final int VIEW_SETS = 8;
+    private final Views[] views = new Views[VIEW_SETS];
+    /** The set a view miss rebuilds next (round robin). */
+    private int nextViews;
     private MemorySegment lastLocal;
     private VmBuffer local;
     private boolean spare;
@@ -82,9 +85,9 @@ final class VmvxWorker {
      * @throws StatusException the function's failure annotated with the VM backtrace
      */
     void run(Function function, DispatchState dispatch, WorkgroupState workgroup) {
-        if (dispatch != lastDispatch || bindings.size() != dispatch.bindingCount()) { // a kernel may resize the list
-            bind(dispatch);
-        }
+        Views bound = views(dispatch);
+        VmBuffer constants = bound.constants;
+        VmList bindings = bound.bindings;
         MemorySegment localMemory = workgroup.localMemory();
         if (localMemory != lastLocal) {
             local = VmBuffer.wrap(BINDING_ACCESS, localMemory, null);
@@ -124,39 +127,73 @@ final class VmvxWorker {
         }
     }
 
-    /** Rebuilds the constant and binding views for a new dispatch. */
-    private void bind(DispatchState dispatch) {
-        int constantCount = dispatch.constantCount();
-        long constantBytes = 4L * constantCount;
-        if (constantStorage.byteSize() < constantBytes) {
-            constantStorage = arena.allocate(Math.max(constantBytes, 64), 64);
-            constants = null; // the old view aliases the old storage
+    /** The views of {@code dispatch}: kept ones, or rebuilt in the next set. */
+    private Views views(DispatchState dispatch) {
+        for (Views v : views) {
+            if (v != null && v.dispatch == dispatch && v.bindings.size() == dispatch.bindingCount()) {
+                return v; // a kernel may resize the list: then rebuilt
+            }
         }
-        for (int i = 0; i < constantCount; i++) {
-            constantStorage.set(U32, 4L * i, dispatch.constant(i));
+        Views v = views[nextViews];
+        if (v == null) {
+            v = new Views();
+            views[nextViews] = v;
         }
-        if (constants == null || constants.length() != constantBytes) {
-            constants = VmBuffer.wrap(VmBuffer.ACCESS_ORIGIN_HOST, constantStorage.asSlice(0, constantBytes).asReadOnly(),
-                    null);
+        nextViews = (nextViews + 1) % VIEW_SETS;
+        v.bind(dispatch, arena);
+        return v;
+    }
+
+    /** The constant and binding views of one dispatch. */
+    private static final class Views {
+        final VmList bindings = VmList.ofRefs(RefType.VM_BUFFER, 4);
+        MemorySegment constantStorage = MemorySegment.NULL;
+        VmBuffer constants;
+        DispatchState dispatch;
+
+        /** Rebuilds the views for {@code dispatch}, taking constant storage from {@code arena}. */
+        void bind(DispatchState dispatch, Arena arena) {
+            this.dispatch = null; // not valid until rebuilt
+            int constantCount = dispatch.constantCount();
+            long constantBytes = 4L * constantCount;
+            if (constantStorage.byteSize() < constantBytes) {
+                constantStorage = arena.allocate(Math.max(constantBytes, 64), 64);
+                constants = null; // the old view aliases the old storage
+            }
+            for (int i = 0; i < constantCount; i++) {
+                constantStorage.set(U32, 4L * i, dispatch.constant(i));
+            }
+            if (constants == null || constants.length() != constantBytes) {
+                constants = VmBuffer.wrap(VmBuffer.ACCESS_ORIGIN_HOST,
+                        constantStorage.asSlice(0, constantBytes).asReadOnly(), null);
+            }
+            bindings.clear();
+            for (int i = 0; i < dispatch.bindingCount(); i++) {
+                // Read-only memory (an immutable import, e.g. constants imported from rodata) becomes a
+                // read-only vm.buffer: kernels may read it; a write fails with PERMISSION_DENIED.
+                MemorySegment binding = dispatch.binding(i);
+                bindings.pushRefMove(VmBuffer.wrap(binding.isReadOnly() ? READ_ONLY_BINDING_ACCESS : BINDING_ACCESS,
+                        binding, null));
+            }
+            this.dispatch = dispatch;
         }
-        bindings.clear();
-        for (int i = 0; i < dispatch.bindingCount(); i++) {
-            // Read-only memory (an immutable import, e.g. constants imported from rodata) becomes a
-            // read-only vm.buffer: kernels may read it; a write fails with PERMISSION_DENIED.
-            MemorySegment binding = dispatch.binding(i);
-            bindings.pushRefMove(VmBuffer.wrap(binding.isReadOnly() ? READ_ONLY_BINDING_ACCESS : BINDING_ACCESS,
-                    binding, null));
+
+        void clear() {
+            bindings.clear();
+            constants = null;
+            dispatch = null;
         }
-        lastDispatch = dispatch;
     }
 
     /** Frees the context and the worker's memory; the worker must not be used afterwards. */
     void close() {
-        bindings.clear();
-        lastDispatch = null;
+        for (Views v : views) {
+            if (v != null) {
+                v.clear();
+            }
+        }
         lastLocal = null;
         local = null;
-        constants = null;
         context.close();
         arena.close();
     }
