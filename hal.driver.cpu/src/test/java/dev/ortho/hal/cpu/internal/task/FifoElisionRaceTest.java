@@ -6,14 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import dev.ortho.base.StatusCode;
 import dev.ortho.base.StatusException;
 import dev.ortho.base.Timeout;
-import dev.ortho.hal.DeviceUri;
 import dev.ortho.hal.Semaphore;
 import dev.ortho.hal.SemaphoreList;
 import dev.ortho.hal.Timepoint;
 import dev.ortho.hal.TimepointCallback;
-import dev.ortho.hal.cpu.internal.executable.TestLoaders;
 import dev.ortho.hal.frontier.Frontier;
-import dev.ortho.hal.frontier.QueueAxes;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
@@ -68,12 +65,7 @@ class FifoElisionRaceTest {
 
     @Test
     void aProvisionallyElidedWaitWhoseSemaphoreFailsWhileConfirmedFailsItsOperation() {
-        LocalTaskDevice device;
-        try (LocalTaskDriver driver = new LocalTaskDriver(TestLoaders.standard(), LocalTaskOptions.DEFAULTS,
-                QueueAxes.process())) {
-            device = (LocalTaskDevice) driver.createDevice(DeviceUri.parse(
-                    "local-task://?queue_count=2&task_topology_group_count=2&queue_order=fifo"));
-        }
+        LocalTaskDevice device = FifoQueueTest.twoQueues("fifo");
         try (device; Semaphore gate = device.createSemaphore(0); Semaphore t = device.createSemaphore(0);
                 Semaphore done = device.createSemaphore(0);
                 FailsDuringConfirm s = new FailsDuringConfirm(device.createSemaphore(0))) {
@@ -98,12 +90,7 @@ class FifoElisionRaceTest {
      */
     @Test
     void aFailedProvisionallyElidedWaitFailsItsOperationWithoutWaitingForItsOtherWaits() {
-        LocalTaskDevice device;
-        try (LocalTaskDriver driver = new LocalTaskDriver(TestLoaders.standard(), LocalTaskOptions.DEFAULTS,
-                QueueAxes.process())) {
-            device = (LocalTaskDevice) driver.createDevice(DeviceUri.parse(
-                    "local-task://?queue_count=2&task_topology_group_count=2&queue_order=fifo"));
-        }
+        LocalTaskDevice device = FifoQueueTest.twoQueues("fifo");
         try (device; Semaphore gate = device.createSemaphore(0); Semaphore t = device.createSemaphore(0);
                 Semaphore s = device.createSemaphore(0); Semaphore u = device.createSemaphore(0);
                 Semaphore done = device.createSemaphore(0)) {

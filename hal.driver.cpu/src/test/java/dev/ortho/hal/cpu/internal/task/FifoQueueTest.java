@@ -157,7 +157,7 @@ class FifoQueueTest {
 
     private static final long Q1 = 2L;
 
-    private static LocalTaskDevice twoQueues(String order) {
+    static LocalTaskDevice twoQueues(String order) {
         try (LocalTaskDriver driver = new LocalTaskDriver(TestLoaders.standard(), LocalTaskOptions.DEFAULTS,
                 QueueAxes.process())) {
             return (LocalTaskDevice) driver.createDevice(DeviceUri.parse(
@@ -175,6 +175,15 @@ class FifoQueueTest {
         }
     }
 
+    /** The submissions of the two tests below (see the first one). */
+    private static void fillThenCopyAcrossQueues(LocalTaskDevice device, Semaphore gate, Semaphore s, Semaphore t,
+            Semaphore done, Buffer a, Buffer b, int pattern) {
+        device.queueFill(Q0, SemaphoreList.of(gate, 1), SemaphoreList.of(t, 1), a, 0, 64, pattern, 4, 0);
+        device.queueBarrier(Q0, NONE, SemaphoreList.of(s, 1), 0);
+        device.queueBarrier(Q1, SemaphoreList.of(s, 1), NONE, 0);
+        device.queueCopy(Q1, SemaphoreList.of(t, 1), SemaphoreList.of(done, 1), a, 0, b, 0, 64, 0);
+    }
+
     /**
      * Queue 0 fills {@code a} (held by a gate, signals t=1) then signals s=1; queue 1 waits on s,
      * then copies {@code a} waiting on t. Queue 0's FIFO order puts the fill before the signal of
@@ -188,10 +197,7 @@ class FifoQueueTest {
                 Semaphore done = device.createSemaphore(0);
                 Buffer a = device.allocator().allocateBuffer(BufferParams.hostLocal(), 64);
                 Buffer b = device.allocator().allocateBuffer(BufferParams.hostLocal(), 64)) {
-            device.queueFill(Q0, SemaphoreList.of(gate, 1), SemaphoreList.of(t, 1), a, 0, 64, 5, 4, 0);
-            device.queueBarrier(Q0, NONE, SemaphoreList.of(s, 1), 0);
-            device.queueBarrier(Q1, SemaphoreList.of(s, 1), NONE, 0);
-            device.queueCopy(Q1, SemaphoreList.of(t, 1), SemaphoreList.of(done, 1), a, 0, b, 0, 64, 0);
+            fillThenCopyAcrossQueues(device, gate, s, t, done, a, b, 5);
             gate.signal(1);
             done.await(1, Timeout.infinite());
             assertEquals(5, readInt(b, 60));
@@ -215,10 +221,7 @@ class FifoQueueTest {
                 Semaphore done = device.createSemaphore(0);
                 Buffer a = device.allocator().allocateBuffer(BufferParams.hostLocal(), 64);
                 Buffer b = device.allocator().allocateBuffer(BufferParams.hostLocal(), 64)) {
-            device.queueFill(Q0, SemaphoreList.of(gate, 1), SemaphoreList.of(t, 1), a, 0, 64, 6, 4, 0);
-            device.queueBarrier(Q0, NONE, SemaphoreList.of(s, 1), 0);
-            device.queueBarrier(Q1, SemaphoreList.of(s, 1), NONE, 0);
-            device.queueCopy(Q1, SemaphoreList.of(t, 1), SemaphoreList.of(done, 1), a, 0, b, 0, 64, 0);
+            fillThenCopyAcrossQueues(device, gate, s, t, done, a, b, 6);
             s.fail(new StatusException(StatusCode.ABORTED, "s aborted")); // fails queue 1's first operation
             assertFalse(reachedWithin(done, 1, 100), "the copy ran before the fill it waits for");
             assertEquals(1, device.unconfirmedWaits(1));
