@@ -94,7 +94,6 @@ final class TaskQueue implements DrainFunction {
     private final Frontier frontier = new Frontier(FRONTIER_CAPACITY); // guarded by frontierLock
     private final Frontier scratch = new Frontier(FRONTIER_CAPACITY); // guarded by frontierLock
     private long epoch; // guarded by frontierLock
-    private final boolean fifo;
     /** FIFO: the device's ledger and this queue's lane in it (null on an unordered queue). */
     private final FifoLedger ledger;
     private final FifoLedger.Lane lane;
@@ -111,7 +110,6 @@ final class TaskQueue implements DrainFunction {
         this.index = index;
         this.axis = axis;
         this.inlineThreshold = inlineThreshold;
-        this.fifo = ledger != null;
         this.ledger = ledger;
         this.lane = ledger != null ? ledger.newLane(axis) : null;
         String name = device.info().name() + " queue " + index;
@@ -136,7 +134,7 @@ final class TaskQueue implements DrainFunction {
 
     /** Whether the queue runs its operations in submission order. */
     boolean isFifo() {
-        return fifo;
+        return ledger != null;
     }
 
     /** FIFO: waits skipped (no timepoint, no import), decided at submission. Always 0 on an unordered queue. */
@@ -188,7 +186,7 @@ final class TaskQueue implements DrainFunction {
         op.trace = HalTracing.AVAILABLE // null if off
                 ? QueueOperationEvent.start(device.info().name(), index, op.kind.name()) : null;
         device.register(op);
-        if (fifo) {
+        if (ledger != null) {
             sequence(op);
         }
         op.arm();
@@ -524,7 +522,7 @@ final class TaskQueue implements DrainFunction {
                 }
             }
             op.signals.fail(error);
-            if (fifo) {
+            if (ledger != null) {
                 finishInOrder(op); // after the failure, which successors that elided a wait on it must see
             }
         } else {
@@ -535,7 +533,7 @@ final class TaskQueue implements DrainFunction {
             SemaphoreList signals = op.signals;
             Frontier carried = null;
             synchronized (frontierLock) {
-                epoch = fifo ? Math.max(epoch, op.epoch) : epoch + 1; // FIFO: the epoch the ledger predicted
+                epoch = ledger != null ? Math.max(epoch, op.epoch) : epoch + 1; // FIFO: the epoch the ledger predicted
                 if (axis != NO_AXIS) {
                     frontier.insertOrRaise(axis, epoch);
                 }
@@ -558,7 +556,7 @@ final class TaskQueue implements DrainFunction {
                     }
                 }
             }
-            if (fifo) {
+            if (ledger != null) {
                 // After the signals (a successor may signal the same semaphore higher) and before
                 // the semaphores are released: the shortest wait for the next operation.
                 finishInOrder(op);
