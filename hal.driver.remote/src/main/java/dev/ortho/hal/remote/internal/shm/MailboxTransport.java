@@ -218,6 +218,9 @@ public final class MailboxTransport implements Transport {
             finish(e);
         } catch (RuntimeException e) {
             finish(new StatusException(StatusCode.INTERNAL, "mailbox transport to " + peer + " failed: " + e, e));
+        } catch (Error e) {
+            // a listener's Error while the pump delivered: the transport fails naming it (as on a caller's thread)
+            finish(unavailable("the mailbox pump was stopped by " + e));
         } finally {
             if (parent) {
                 mailbox.soReady(false); // the worker is not serving a new client until it has reset
