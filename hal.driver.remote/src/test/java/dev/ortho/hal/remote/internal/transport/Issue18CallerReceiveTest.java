@@ -53,6 +53,9 @@ class Issue18CallerReceiveTest {
             ThreadRecordingInbox inbox = new ThreadRecordingInbox();
             SocketChannel[] peer = new SocketChannel[1];
             TcpConnection connection = connect(loop, acceptor, inbox, peer);
+            // The writer's probe can also succeed between two holders of the role, so a round's
+            // frame may be read by the loop; with caller receiving broken, none is read by the caller.
+            int onCaller = 0;
             for (int round = 1; round <= 20; round++) {
                 int expected = round;
                 Thread writer = Thread.ofPlatform().start(() -> {
@@ -71,10 +74,13 @@ class Issue18CallerReceiveTest {
                     assertTrue(System.nanoTime() < deadline, "hang guard");
                 }
                 assertFalse(inbox.frames.isEmpty(), "returned with its frame, before the hang guard");
-                assertEquals(Thread.currentThread(), inbox.threads.getLast(), "delivered on the caller's thread");
+                if (inbox.threads.getLast() == Thread.currentThread()) {
+                    onCaller++;
+                }
                 assertEquals(expected, seed(inbox.next()));
                 writer.join();
             }
+            assertTrue(onCaller >= 10, "frames delivered on the caller's thread: " + onCaller + " of 20");
             writeFully(peer[0], frame(99)); // nobody waits: the loop reads it (after the role came back)
             assertEquals(99, seed(inbox.next()));
             assertTrue(inbox.threads.getLast().getName().startsWith("ortho-remote-io-"), inbox.threads.getLast().getName());
