@@ -67,6 +67,8 @@ final class RemoteConnection implements Transport.Listener {
     private volatile StatusException failure;
     /** Set once a one-way request failed: the device is lost (see the class comment). */
     private volatile StatusException lost;
+    /** Why the owner closed the connection ({@link #close}), else null: pending work fails CANCELLED, not UNAVAILABLE. */
+    private volatile StatusException closedByOwner;
     private final java.util.concurrent.atomic.AtomicBoolean closedOnce = new java.util.concurrent.atomic.AtomicBoolean();
     private volatile long lastPingNanos = System.nanoTime();
     private volatile boolean authenticated;
@@ -127,6 +129,11 @@ final class RemoteConnection implements Transport.Listener {
 
     boolean isOpen() {
         return failure == null;
+    }
+
+    /** Whether the device's owner closed this connection ({@link #closeByOwner}). */
+    boolean isClosedByOwner() {
+        return closedByOwner != null;
     }
 
     /** Queued bytes above which callers of {@link #send} wait for the transport to drain. */
@@ -430,7 +437,17 @@ final class RemoteConnection implements Transport.Listener {
         }
     }
 
-    /** Closes the connection; pending work fails with {@code status}. */
+    /**
+     * Closes the connection because its owner closed the device: pending work (waiting calls,
+     * semaphores the server owes a value) fails with CANCELLED naming {@code status}, as a local
+     * device's does when closed, rather than with the UNAVAILABLE of a lost connection.
+     */
+    void closeByOwner(StatusException status) {
+        closedByOwner = status;
+        close(status);
+    }
+
+    /** Closes the connection; pending work fails with UNAVAILABLE naming {@code status}. */
     void close(StatusException status) {
         Transport t = transport;
         if (t != null) {
@@ -458,8 +475,11 @@ final class RemoteConnection implements Transport.Listener {
 
     @Override
     public void onClosed(StatusException reason) {
-        failAll(new StatusException(StatusCode.UNAVAILABLE, "remote device " + peer
-                + " is unavailable: " + reason.getMessage()));
+        StatusException owner = closedByOwner;
+        failAll(owner != null
+                ? new StatusException(StatusCode.CANCELLED, "remote device " + peer + " closed: " + owner.getMessage())
+                : new StatusException(StatusCode.UNAVAILABLE, "remote device " + peer + " is unavailable: "
+                        + reason.getMessage()));
         if (closedOnce.compareAndSet(false, true)) {
             afterClose.run();
         }

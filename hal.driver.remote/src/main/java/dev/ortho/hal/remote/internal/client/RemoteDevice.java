@@ -529,7 +529,7 @@ public final class RemoteDevice implements Device {
         }
         closed = true;
         imports.clear();
-        connection.close(new StatusException(StatusCode.CANCELLED, "device closed by its owner"));
+        connection.closeByOwner(new StatusException(StatusCode.CANCELLED, "device closed by its owner"));
         hostCalls.shutdown();
         onClose.run();
     }

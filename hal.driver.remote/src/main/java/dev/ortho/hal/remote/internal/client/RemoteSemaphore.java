@@ -74,6 +74,12 @@ final class RemoteSemaphore implements Semaphore, RemoteConnection.Target {
 
     @Override
     public void signal(long value, Frontier frontier) {
+        if (connection.isClosedByOwner()) {
+            // the device is closed and its server-side work cancelled: the host's signal still
+            // advances the semaphore for host waiters, as a local device's semaphore outlives it
+            mirror.signal(value, frontier);
+            return;
+        }
         connection.checkOpen();
         mirror.signal(value, frontier);
         connection.wakeReceiver(); // a caller receiving for the connection may wait for this value
