@@ -1,8 +1,6 @@
 package dev.ortho.hal.remote.cts;
 
 import dev.ortho.hal.Device;
-import dev.ortho.hal.cts.AsyncQueueSuite;
-import dev.ortho.hal.remote.ServerOptions;
 import dev.ortho.hal.remote.Shm;
 
 /**
@@ -10,19 +8,9 @@ import dev.ortho.hal.remote.Shm;
  * JVM (PROCESS mode), whose sessions have the default per-client quota of 1,024 operations in
  * flight: the suite's 10,000-operation pipeline checks that the worker refuses past the quota.
  */
-class RemoteShmAsyncQueueTest extends AsyncQueueSuite {
+class RemoteShmAsyncQueueTest extends RemoteAsyncQueueSuite {
     @Override
     protected Device createDevice() {
         return Shm.connect("process");
-    }
-
-    @Override
-    protected int inFlightQuota() {
-        return ServerOptions.defaults(new byte[] {1}).maxInFlight();
-    }
-
-    @Override
-    protected boolean resourcesOutliveTheirDevice() {
-        return false; // the server freed the device's buffers when it disconnected
     }
 }

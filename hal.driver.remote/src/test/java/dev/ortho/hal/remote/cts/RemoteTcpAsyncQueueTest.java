@@ -1,7 +1,6 @@
 package dev.ortho.hal.remote.cts;
 
 import dev.ortho.hal.Device;
-import dev.ortho.hal.cts.AsyncQueueSuite;
 import dev.ortho.hal.remote.Loopback;
 
 /**
@@ -9,13 +8,14 @@ import dev.ortho.hal.remote.Loopback;
  * server serving local-sync whose per-client in-flight quota (16,384) admits the suite's
  * 10,000-operation pipeline, so it runs the pipeline itself.
  */
-class RemoteTcpAsyncQueueTest extends AsyncQueueSuite {
+class RemoteTcpAsyncQueueTest extends RemoteAsyncQueueSuite {
+    private static final int QUOTA = 16_384;
     private static Loopback server;
 
     private static synchronized Loopback server() {
         if (server == null) {
             server = Loopback.start(options -> options.withQuotas(options.maxMemoryBytes(), options.maxHandles(),
-                    16_384));
+                    QUOTA));
         }
         return server;
     }
@@ -26,7 +26,7 @@ class RemoteTcpAsyncQueueTest extends AsyncQueueSuite {
     }
 
     @Override
-    protected boolean resourcesOutliveTheirDevice() {
-        return false; // the server freed the device's buffers when it disconnected
+    protected int inFlightQuota() {
+        return QUOTA;
     }
 }
