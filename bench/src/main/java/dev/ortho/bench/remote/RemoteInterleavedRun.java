@@ -22,7 +22,8 @@ import java.util.Locale;
  * {@code rt}: {@code remote-fill} round trips against the raw TCP ping-pong (100 per round);
  * {@code pipelined}: 64 pipelined remote dispatches against local-sync in process; {@code bulk}:
  * 16 MiB write + read (from and into a {@code byte[]}; {@code bulk-native}: off-heap memory, as
- * the peer's) against raw socket streaming (direct buffers); {@code shm}: single shared-memory round trips
+ * the peer's) against raw socket streaming (direct buffers; for {@code bulk} also from and into a
+ * {@code byte[]}, 256 KiB per socket call: {@code raw-socket-heap}); {@code shm}: single shared-memory round trips
  * ({@code shm-fill}, child JVM), each timed, printed as percentiles (no peer).
  */
 public final class RemoteInterleavedRun {
@@ -55,9 +56,13 @@ public final class RemoteInterleavedRun {
                     b.host = which.equals("bulk-native") ? "native" : "heap";
                     b.setUp();
                     sides.add(which.startsWith("bulk") ? new Side(impl.equals("local") ? "raw-socket" : "ortho-" + impl,
-                            b::bulkTransfer, 1, b::tearDown)
+                            b::bulkTransfer, 1, impl.equals("local") && which.equals("bulk") ? () -> { } : b::tearDown)
                             : new Side(impl.equals("local") ? impl : "ortho-" + impl, b::pipelinedDispatches, 64,
                                     b::tearDown));
+                    if (impl.equals("local") && which.equals("bulk")) {
+                        // the same raw socket streaming from and into a byte[], as ortho's host memory here
+                        sides.add(new Side("raw-socket-heap", b::bulkTransferRawHeap, 1, b::tearDown));
+                    }
                 }
             }
             case "shm" -> {

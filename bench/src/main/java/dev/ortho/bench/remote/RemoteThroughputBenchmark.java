@@ -73,6 +73,7 @@ public class RemoteThroughputBenchmark {
     private java.lang.foreign.Arena bulkArena;
     private RawPingPong raw;
     private ByteBuffer rawBulk;
+    private byte[] rawHeap;
 
     @Setup(Level.Trial)
     public void setUp() {
@@ -126,6 +127,20 @@ public class RemoteThroughputBenchmark {
         bulk.write(0, bulkHost);
         bulk.read(0, bulkHost);
         return bulkHost.byteSize();
+    }
+
+    /**
+     * The {@code local} row's raw-socket streaming from and into a {@code byte[]} (256 KiB per
+     * socket call) instead of direct buffers: the peer for {@code remote} with {@code host=heap},
+     * which must move heap bytes the same way. Used by {@link RemoteInterleavedRun} ({@code bulk}).
+     */
+    public long bulkTransferRawHeap() throws IOException {
+        if (rawHeap == null) {
+            rawHeap = new byte[BULK];
+        }
+        raw.sendHeap(rawHeap, 256 << 10);
+        raw.receiveHeap(rawHeap, 256 << 10);
+        return BULK;
     }
 
     @TearDown(Level.Trial)
