@@ -318,13 +318,7 @@ public final class TcpConnection implements Transport, IoLoop.Handler {
     private boolean awaitWritable() throws IOException {
         java.nio.channels.Selector selector = writeSelector;
         if (selector == null) {
-            selector = java.nio.channels.Selector.open();
-            channel.register(selector, SelectionKey.OP_WRITE);
-            writeSelector = selector;
-            if (closed.get()) { // close() may have missed it
-                selector.close();
-                throw new java.nio.channels.ClosedSelectorException();
-            }
+            selector = ownSelector(SelectionKey.OP_WRITE, opened -> writeSelector = opened);
         }
         boolean interrupted = Thread.interrupted();
         selector.select(CALLER_SELECT_MILLIS);
@@ -737,13 +731,23 @@ public final class TcpConnection implements Transport, IoLoop.Handler {
     private java.nio.channels.Selector callerSelector() throws IOException {
         java.nio.channels.Selector selector = callerSelector;
         if (selector == null) {
-            selector = java.nio.channels.Selector.open();
-            channel.register(selector, SelectionKey.OP_READ);
-            callerSelector = selector;
-            if (closed.get()) { // close() may have missed it
-                selector.close();
-                throw new java.nio.channels.ClosedSelectorException();
-            }
+            selector = ownSelector(SelectionKey.OP_READ, opened -> callerSelector = opened);
+        }
+        return selector;
+    }
+
+    /**
+     * A selector of its own on this channel for {@code ops}, for a caller to block in, handed to
+     * {@code publish} (the field close() closes it through); fails if the connection closed meanwhile.
+     */
+    private java.nio.channels.Selector ownSelector(int ops,
+            java.util.function.Consumer<java.nio.channels.Selector> publish) throws IOException {
+        java.nio.channels.Selector selector = java.nio.channels.Selector.open();
+        channel.register(selector, ops);
+        publish.accept(selector);
+        if (closed.get()) { // close() may have missed it
+            selector.close();
+            throw new java.nio.channels.ClosedSelectorException();
         }
         return selector;
     }
