@@ -124,4 +124,68 @@ public final class ReadRoleStress {
             r.r3 = rearmed || asked || !role.loopOff() ? 1 : 0;
         }
     }
+
+    /**
+     * Result: (what the urgent return asked for: 0 nothing, 1 rearm now, 2 rearm later; what the
+     * already scheduled later rearm found: 0 a caller holds, 1 watch again and read, 2 read).
+     */
+    @JCStressTest
+    @Description("ReadRole: a caller returns expecting frames nobody waits for while a later rearm is scheduled")
+    @Outcome(id = {"1, 0", "1, 1"}, expect = ACCEPTABLE, desc = "the loop watches again now, whatever the later rearm finds")
+    @Outcome(expect = FORBIDDEN, desc = "the loop may stay deaf until the later rearm: a late frame")
+    @State
+    public static class UrgentReturnWithALaterRearmScheduled {
+        final ReadRole role = new ReadRole();
+
+        public UrgentReturnWithALaterRearmScheduled() {
+            role.takeForCaller();
+            role.takeForLoop(); // woken while the caller held it: stops watching
+            role.releaseByCaller(false); // REARM_LATER: scheduled (the rearm actor)
+            role.takeForCaller(); // the next caller, back to back
+        }
+
+        @Actor
+        public void caller(II_Result r) {
+            r.r1 = role.releaseByCaller(false, true);
+        }
+
+        @Actor
+        public void rearm(II_Result r) {
+            r.r2 = role.rearm();
+        }
+    }
+
+    /**
+     * Result: (1 if the loop took the role, else 0: it stopped watching reads; what the caller's
+     * urgent return asked for: 0 nothing, 1 rearm now, 2 rearm later).
+     */
+    @JCStressTest
+    @Description("ReadRole: a caller returns expecting frames while the loop is woken for the same bytes")
+    @Outcome(id = {"1, 0"}, expect = ACCEPTABLE, desc = "the caller returned first; the loop reads (no needless wake-up)")
+    @Outcome(id = {"0, 1"}, expect = ACCEPTABLE, desc = "the loop stopped watching; the return rearms it now")
+    @Outcome(id = {"0, 0"}, expect = FORBIDDEN, desc = "lost wake-up")
+    @Outcome(id = {"0, 2"}, expect = FORBIDDEN, desc = "a late rearm although frames are expected")
+    @Outcome(expect = FORBIDDEN, desc = "anything else")
+    @State
+    public static class UrgentReturnVsLoopWakes {
+        final ReadRole role = new ReadRole();
+
+        public UrgentReturnVsLoopWakes() {
+            role.takeForCaller();
+        }
+
+        @Actor
+        public void caller(II_Result r) {
+            r.r2 = role.releaseByCaller(false, true);
+        }
+
+        @Actor
+        public void loop(II_Result r) {
+            boolean took = role.takeForLoop();
+            r.r1 = took ? 1 : 0;
+            if (took) {
+                role.releaseByLoop();
+            }
+        }
+    }
 }

@@ -95,6 +95,32 @@ final class RawPingPong implements AutoCloseable {
         }
     }
 
+    /**
+     * Sends the bytes of {@code data} whole from the heap, {@code slice} bytes per write: what a
+     * program streaming a {@code byte[]} does (the JDK copies each write's heap bytes into a
+     * temporary direct buffer; a whole 16 MiB array per call would be copied again on every
+     * partial write).
+     */
+    void sendHeap(byte[] data, int slice) throws IOException {
+        for (int done = 0; done < data.length; ) {
+            ByteBuffer piece = ByteBuffer.wrap(data, done, Math.min(slice, data.length - done));
+            while (piece.hasRemaining()) {
+                done += client.write(piece);
+            }
+        }
+    }
+
+    /** Reads {@code data.length} response bytes into the heap array, at most {@code slice} per read. */
+    void receiveHeap(byte[] data, int slice) throws IOException {
+        for (int done = 0; done < data.length; ) {
+            int n = client.read(ByteBuffer.wrap(data, done, Math.min(slice, data.length - done)));
+            if (n < 0) {
+                throw new IOException("echo closed");
+            }
+            done += n;
+        }
+    }
+
     @Override
     public void close() throws IOException {
         client.close();

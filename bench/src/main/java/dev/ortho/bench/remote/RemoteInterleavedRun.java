@@ -15,12 +15,15 @@ import java.util.Locale;
  * java -cp bench/target/benchmarks.jar dev.ortho.bench.remote.RemoteInterleavedRun rt 300
  * java -cp bench/target/benchmarks.jar dev.ortho.bench.remote.RemoteInterleavedRun pipelined 300
  * java -cp bench/target/benchmarks.jar dev.ortho.bench.remote.RemoteInterleavedRun bulk 40
+ * java -cp bench/target/benchmarks.jar dev.ortho.bench.remote.RemoteInterleavedRun bulk-native 40
  * java -cp bench/target/benchmarks.jar dev.ortho.bench.remote.RemoteInterleavedRun shm 20000
  * </pre>
  *
  * {@code rt}: {@code remote-fill} round trips against the raw TCP ping-pong (100 per round);
  * {@code pipelined}: 64 pipelined remote dispatches against local-sync in process; {@code bulk}:
- * 16 MiB write + read against raw socket streaming; {@code shm}: single shared-memory round trips
+ * 16 MiB write + read (from and into a {@code byte[]}; {@code bulk-native}: off-heap memory, as
+ * the peer's) against raw socket streaming (direct buffers; for {@code bulk} also from and into a
+ * {@code byte[]}, 256 KiB per socket call: {@code raw-socket-heap}); {@code shm}: single shared-memory round trips
  * ({@code shm-fill}, child JVM), each timed, printed as percentiles (no peer).
  */
 public final class RemoteInterleavedRun {
@@ -46,22 +49,27 @@ public final class RemoteInterleavedRun {
                     }, ROUND_TRIPS, b::tearDown));
                 }
             }
-            case "pipelined", "bulk" -> {
+            case "pipelined", "bulk", "bulk-native" -> {
                 for (String impl : new String[] {"remote", "local"}) {
                     RemoteThroughputBenchmark b = new RemoteThroughputBenchmark();
                     b.impl = impl;
+                    b.host = which.equals("bulk-native") ? "native" : "heap";
                     b.setUp();
-                    sides.add(which.equals("bulk") ? new Side(impl.equals("local") ? "raw-socket" : "ortho-" + impl,
-                            b::bulkTransfer, 1, b::tearDown)
+                    sides.add(which.startsWith("bulk") ? new Side(impl.equals("local") ? "raw-socket" : "ortho-" + impl,
+                            b::bulkTransfer, 1, impl.equals("local") && which.equals("bulk") ? () -> { } : b::tearDown)
                             : new Side(impl.equals("local") ? impl : "ortho-" + impl, b::pipelinedDispatches, 64,
                                     b::tearDown));
+                    if (impl.equals("local") && which.equals("bulk")) {
+                        // the same raw socket streaming from and into a byte[], as ortho's host memory here
+                        sides.add(new Side("raw-socket-heap", b::bulkTransferRawHeap, 1, b::tearDown));
+                    }
                 }
             }
             case "shm" -> {
                 shm(rounds);
                 return;
             }
-            default -> throw new IllegalArgumentException("unknown benchmark " + which + " (rt, pipelined, bulk, shm)");
+            default -> throw new IllegalArgumentException("unknown benchmark " + which + " (rt, pipelined, bulk, bulk-native, shm)");
         }
         InterleavedRun.compare(which, sides, rounds);
     }

@@ -35,8 +35,9 @@ import org.openjdk.jmh.annotations.Warmup;
 /**
  * Throughput of the remote HAL: pipelined 1-tile dispatches ({@code fill_x32} of 64 elements,
  * 64 submitted back to back, one host wait at the end) against the same work on a local-sync
- * device in process; and bulk transfer (16 MiB host write then read back) against streaming the
- * same bytes both ways over a raw loopback socket.
+ * device in process; and bulk transfer (16 MiB host write then read back, from and into a
+ * {@code byte[]} or, with {@code -p host=native}, off-heap memory) against streaming the same
+ * bytes both ways over a raw loopback socket (direct buffers).
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
@@ -51,6 +52,13 @@ public class RemoteThroughputBenchmark {
     @Param({"remote", "local"})
     public String impl;
 
+    /**
+     * The host memory {@code bulkTransfer} writes from and reads into: {@code heap} (a
+     * {@code byte[]}) or {@code native} (off-heap, as the raw-socket peer's direct buffers).
+     */
+    @Param({"heap"})
+    public String host = "heap";
+
     private RemoteFixture fixture;
     private Device device;
     private ExecutableCache cache;
@@ -62,8 +70,10 @@ public class RemoteThroughputBenchmark {
     private long value;
     private MemorySegment constants;
     private MemorySegment bulkHost;
+    private java.lang.foreign.Arena bulkArena;
     private RawPingPong raw;
     private ByteBuffer rawBulk;
+    private byte[] rawHeap;
 
     @Setup(Level.Trial)
     public void setUp() {
@@ -75,7 +85,12 @@ public class RemoteThroughputBenchmark {
         fill = executable.lookupFunction("fill_x32");
         out = device.allocator().allocateBuffer(BufferParams.hostLocal(), 256);
         bulk = device.allocator().allocateBuffer(BufferParams.hostLocal(), BULK);
-        bulkHost = MemorySegment.ofArray(new byte[BULK]);
+        if (host.equals("native")) {
+            bulkArena = java.lang.foreign.Arena.ofShared();
+            bulkHost = bulkArena.allocate(BULK);
+        } else {
+            bulkHost = MemorySegment.ofArray(new byte[BULK]);
+        }
         done = device.createSemaphore(0);
         constants = MemorySegment.ofArray(new int[] {64, 5});
         if (impl.equals("local")) {
@@ -114,6 +129,20 @@ public class RemoteThroughputBenchmark {
         return bulkHost.byteSize();
     }
 
+    /**
+     * The {@code local} row's raw-socket streaming from and into a {@code byte[]} (256 KiB per
+     * socket call) instead of direct buffers: the peer for {@code remote} with {@code host=heap},
+     * which must move heap bytes the same way. Used by {@link RemoteInterleavedRun} ({@code bulk}).
+     */
+    public long bulkTransferRawHeap() throws IOException {
+        if (rawHeap == null) {
+            rawHeap = new byte[BULK];
+        }
+        raw.sendHeap(rawHeap, 256 << 10);
+        raw.receiveHeap(rawHeap, 256 << 10);
+        return BULK;
+    }
+
     @TearDown(Level.Trial)
     public void tearDown() throws IOException {
         done.release();
@@ -125,6 +154,9 @@ public class RemoteThroughputBenchmark {
         fixture.close();
         if (raw != null) {
             raw.close();
+        }
+        if (bulkArena != null) {
+            bulkArena.close();
         }
     }
 }

@@ -262,8 +262,10 @@ final class RemoteBuffer extends RootedBuffer<RemoteBuffer> implements RemoteCon
         try {
             for (; i < chunks; i++) {
                 long done = (long) i * Protocol.TRANSFER_CHUNK_BYTES;
-                calls[i] = connection.start(connection.request(Protocol.BUFFER_READ).putI64(handle)
-                        .putI64(offset + done).putI64(Math.min(size - done, Protocol.TRANSFER_CHUNK_BYTES)));
+                long chunk = Math.min(size - done, Protocol.TRANSFER_CHUNK_BYTES);
+                // a large reply's data may land straight in the target (no body buffer, no copy)
+                calls[i] = connection.startRead(connection.request(Protocol.BUFFER_READ).putI64(handle)
+                        .putI64(offset + done).putI64(chunk), target.asSlice(done, chunk));
             }
             for (i = 0; i < chunks; i++) {
                 long done = (long) i * Protocol.TRANSFER_CHUNK_BYTES;
@@ -271,6 +273,9 @@ final class RemoteBuffer extends RootedBuffer<RemoteBuffer> implements RemoteCon
                 RemoteConnection.Call call = calls[i];
                 calls[i] = null; // awaited (even if it fails): not abandoned below
                 FrameReader reply = connection.await(call, "read of " + this);
+                if (call.landed()) {
+                    continue;
+                }
                 var bytes = reply.bytes("data");
                 if (bytes.remaining() != chunk) {
                     throw new StatusException(StatusCode.DATA_LOSS, "read of " + this + " returned "
@@ -297,6 +302,15 @@ final class RemoteBuffer extends RootedBuffer<RemoteBuffer> implements RemoteCon
         long size = source.byteSize();
         for (long done = 0; done < size; ) {
             int chunk = (int) Math.min(size - done, Protocol.TRANSFER_CHUNK_BYTES);
+            java.nio.ByteBuffer view = chunk > Protocol.DIRECT_FRAME_BYTES
+                    ? RemoteConnection.sourceOrNull(source.asSlice(done, chunk)) : null;
+            if (view != null) {
+                // written from the source itself on this thread: no frame to build, no copy
+                connection.sendWithPayload(connection.request(opcode, 24).putI64(handle).putI64(offset + done)
+                        .putI32(chunk), view);
+                done += chunk;
+                continue;
+            }
             FrameWriter frame = chunk > Protocol.DIRECT_FRAME_BYTES
                     ? FrameWriter.directFrame(opcode, connection.newRequestId(), chunk + 24) // no JDK copy on write
                     : connection.request(opcode, chunk + 24);

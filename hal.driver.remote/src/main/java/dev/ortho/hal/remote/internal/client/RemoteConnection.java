@@ -7,6 +7,7 @@ import dev.ortho.hal.frontier.Frontier;
 import dev.ortho.hal.remote.internal.protocol.FrameReader;
 import dev.ortho.hal.remote.internal.protocol.FrameWriter;
 import dev.ortho.hal.remote.internal.protocol.Protocol;
+import dev.ortho.hal.remote.internal.transport.BodySink;
 import dev.ortho.hal.remote.internal.transport.Transport;
 import dev.ortho.hal.trace.RemoteFrameEvent;
 import java.nio.ByteBuffer;
@@ -55,6 +56,17 @@ final class RemoteConnection implements Transport.Listener {
         final Thread waiter = Thread.currentThread();
         volatile FrameReader reply;
         volatile StatusException failure;
+        /** Where a buffer read's data may be received directly (a {@link BodySink}), or null. */
+        final ByteBuffer target;
+        /** The data landed in {@link #target} (the reply carries none). */
+        volatile boolean landed;
+        /** The caller stopped waiting (guarded by this, with {@link #sink}). */
+        private boolean abandoned;
+        private BodySink sink;
+
+        Pending(ByteBuffer target) {
+            this.target = target;
+        }
     }
 
     private final String peer;
@@ -63,6 +75,11 @@ final class RemoteConnection implements Transport.Listener {
     private final AtomicLong handles = new AtomicLong();
     private final Map<Long, Pending> pending = new ConcurrentHashMap<>();
     private final Map<Long, Target> targets = new ConcurrentHashMap<>();
+    /**
+     * Targets the server still owes a report: semaphores a submitted operation will signal that
+     * have not reached that value yet, and imports of other devices' semaphores in use.
+     */
+    private final java.util.Set<Target> owing = ConcurrentHashMap.newKeySet();
     private volatile Transport transport;
     private volatile StatusException failure;
     /** Set once a one-way request failed: the device is lost (see the class comment). */
@@ -183,6 +200,23 @@ final class RemoteConnection implements Transport.Listener {
         }
     }
 
+    /**
+     * Sends a one-way request whose last field is {@code payload}'s bytes ({@code head} ends with
+     * their {@code u32} length), without copying them into a frame: the transport writes them
+     * from {@code payload} ({@link Transport#sendWithPayload}) and this returns once they are no
+     * longer needed. UNAVAILABLE if the connection has failed; the burst before it is written first.
+     */
+    void sendWithPayload(FrameWriter head, ByteBuffer payload) {
+        checkOpen();
+        int bytes = payload.remaining();
+        ByteBuffer frame = head.finishWithPayload(bytes);
+        if (HalTracing.AVAILABLE && RemoteFrameEvent.enabled()) {
+            RemoteFrameEvent.oneWay(peer, frame.getInt(Protocol.LENGTH_BYTES), frame.remaining() + bytes);
+        }
+        lastSendNanos = System.nanoTime();
+        transport.sendWithPayload(frame, payload);
+    }
+
     /** Sends if still open; for notifications and releases that may race a failure. */
     void sendQuietly(FrameWriter frame) {
         if (failure == null) {
@@ -253,6 +287,11 @@ final class RemoteConnection implements Transport.Listener {
             this.giveUp = giveUp;
             this.event = event;
         }
+
+        /** Whether a {@link #startRead} reply's data landed in its target (the reply carries none). */
+        boolean landed() {
+            return pending.landed;
+        }
     }
 
     /**
@@ -261,9 +300,35 @@ final class RemoteConnection implements Transport.Listener {
      * {@link #abandon}s it.
      */
     Call start(FrameWriter frame) {
+        return start(frame, null);
+    }
+
+    /**
+     * As {@link #start(FrameWriter)} for a {@link Protocol#BUFFER_READ}: the reply's data may
+     * land straight in {@code target} (exactly the data's length; a heap {@code byte[]} or native
+     * segment), without a body buffer or a copy; then {@link Call#landed} answers true and the
+     * reply {@link #await} returns carries no data. Until the call is awaited or abandoned the
+     * transport may write {@code target}; afterwards never.
+     */
+    Call startRead(FrameWriter frame, java.lang.foreign.MemorySegment target) {
+        return start(frame, BodySink.sharedView(target, true));
+    }
+
+    /**
+     * {@code segment} as a byte buffer the calling thread can write to a socket, or null (a heap
+     * array other than {@code byte[]}, or read-only heap memory).
+     */
+    static ByteBuffer sourceOrNull(java.lang.foreign.MemorySegment segment) {
+        if (!segment.isNative() && !(segment.heapBase().orElse(null) instanceof byte[])) {
+            return null;
+        }
+        return segment.asByteBuffer();
+    }
+
+    private Call start(FrameWriter frame, ByteBuffer target) {
         ByteBuffer bytes = frame.finish();
         long id = bytes.getLong(Protocol.LENGTH_BYTES + 4);
-        Pending call = new Pending();
+        Pending call = new Pending(target);
         pending.put(id, call);
         RemoteFrameEvent event = HalTracing.AVAILABLE && RemoteFrameEvent.enabled() // null unless recording
                 ? RemoteFrameEvent.start(peer, bytes.getInt(Protocol.LENGTH_BYTES), bytes.remaining()) : null;
@@ -285,6 +350,17 @@ final class RemoteConnection implements Transport.Listener {
     }
 
     private void finish(Call started) {
+        Pending call = started.pending;
+        if (call.target != null) {
+            BodySink lent;
+            synchronized (call) {
+                call.abandoned = true;
+                lent = call.sink;
+            }
+            if (lent != null) {
+                lent.abort(); // after this the transport writes no byte into the caller's target
+            }
+        }
         pending.remove(started.id);
         if (started.event != null) {
             RemoteFrameEvent.finish(started.event, started.pending.reply == null);
@@ -302,7 +378,7 @@ final class RemoteConnection implements Transport.Listener {
     FrameReader await(Call started, String what) {
         Pending call = started.pending;
         try {
-            if (pending.size() > 1) {
+            if (pending.size() > 1 && call.target == null) {
                 // several replies in flight (a chunked read): the transport's thread receives the
                 // next while this one copies out this one
                 transport.receiveOnOwnThread();
@@ -350,6 +426,71 @@ final class RemoteConnection implements Transport.Listener {
             throw new StatusException(status, reply.string("status message"));
         }
         return reply;
+    }
+
+    /**
+     * A reply to a {@link #startRead} whose data fits its target: received straight into it.
+     * Anything else (another frame, a failure, a length that does not match) is received whole
+     * and handled by {@link #onFrame} as usual.
+     */
+    @Override
+    public BodySink bodySink(ByteBuffer prefix, int bodyLength) {
+        if (prefix.getInt(0) != Protocol.REPLY || prefix.getInt(Protocol.HEADER_BYTES) != 0) {
+            return null;
+        }
+        long id = prefix.getLong(4);
+        Pending call = pending.get(id);
+        int dataOffset = Protocol.HEADER_BYTES + 8; // status code, data length
+        if (call == null || call.target == null || prefix.getInt(Protocol.HEADER_BYTES + 4) != call.target.remaining()
+                || bodyLength - dataOffset != call.target.remaining()) {
+            return null;
+        }
+        synchronized (call) {
+            if (call.abandoned || call.reply != null) {
+                return null;
+            }
+            call.sink = new BodySink(dataOffset, call.target) {
+                @Override
+                protected void complete() {
+                    call.landed = true;
+                    call.reply = new FrameReader(ByteBuffer.allocate(Protocol.HEADER_BYTES + 4)
+                            .order(java.nio.ByteOrder.LITTLE_ENDIAN).putInt(Protocol.REPLY).putLong(id).putInt(0).flip());
+                    LockSupport.unpark(call.waiter);
+                }
+
+                @Override
+                protected void release() {
+                    // the caller's memory: nothing to give back
+                }
+            };
+            return call.sink;
+        }
+    }
+
+    /**
+     * Whether a frame may come that nobody is receiving for: a reply a caller waits for, or the
+     * report of a semaphore an operation will still signal (a waiter, a timepoint callback).
+     */
+    @Override
+    public boolean expectsFrames() {
+        if (!owing.isEmpty()) {
+            return true;
+        }
+        for (Pending call : pending.values()) {
+            if (call.reply == null && call.failure == null) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** {@code semaphore} is owed a report by the server ({@code owes}), or no longer. */
+    void owing(Target semaphore, boolean owes) {
+        if (owes) {
+            owing.add(semaphore);
+        } else {
+            owing.remove(semaphore);
+        }
     }
 
     void register(long handle, Target target) {

@@ -54,6 +54,22 @@ final class RemoteSemaphore implements Semaphore, RemoteConnection.Target {
     /** Records that a submitted operation will signal {@code value}. */
     void owe(long value) {
         owed.accumulateAndGet(value, Math::max);
+        syncOwing();
+    }
+
+    /**
+     * Tells the connection whether this semaphore still waits for a report
+     * ({@link RemoteConnection#expectsFrames}); after every change of the owed value or the
+     * mirror's, so the last call sees the last state (serialised, so it is also the last to write).
+     */
+    private synchronized void syncOwing() {
+        boolean owes;
+        try {
+            owes = mirror.failure() == null && mirror.query() < owed.get();
+        } catch (StatusException failedMeanwhile) {
+            owes = false; // a failed semaphore is owed nothing more
+        }
+        connection.owing(this, owes);
     }
 
     @Override
@@ -82,6 +98,7 @@ final class RemoteSemaphore implements Semaphore, RemoteConnection.Target {
         }
         connection.checkOpen();
         mirror.signal(value, frontier);
+        syncOwing();
         connection.wakeReceiver(); // a caller receiving for the connection may wait for this value
         connection.send(connection.request(Protocol.SEMAPHORE_SIGNAL).putI64(handle).putI64(value)
                 .putFrontier(frontier));
@@ -95,6 +112,7 @@ final class RemoteSemaphore implements Semaphore, RemoteConnection.Target {
     @Override
     public void fail(StatusException status) {
         mirror.fail(status);
+        syncOwing();
         connection.wakeReceiver();
         connection.sendQuietly(connection.request(Protocol.SEMAPHORE_FAIL).putI64(handle).putStatus(status));
     }
@@ -127,11 +145,13 @@ final class RemoteSemaphore implements Semaphore, RemoteConnection.Target {
                 // a host signal got there first: the value is reached either way
             }
         }
+        syncOwing();
     }
 
     @Override
     public void failed(StatusException status) {
         mirror.fail(status);
+        syncOwing();
     }
 
     @Override
@@ -139,6 +159,7 @@ final class RemoteSemaphore implements Semaphore, RemoteConnection.Target {
         if (mirror.failure() == null && mirror.query() < owed.get()) {
             mirror.fail(status);
         }
+        syncOwing();
     }
 
     @Override
@@ -149,6 +170,7 @@ final class RemoteSemaphore implements Semaphore, RemoteConnection.Target {
     @Override
     public void release() {
         if (references.release(this)) {
+            connection.owing(this, false);
             connection.unregister(handle);
             connection.sendQuietly(connection.request(Protocol.RELEASE).putI64(handle));
             mirror.release();

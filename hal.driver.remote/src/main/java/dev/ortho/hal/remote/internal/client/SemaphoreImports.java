@@ -122,6 +122,7 @@ final class SemaphoreImports {
             semaphore.retain();
             imports.put(semaphore, created);
             connection.register(handle, created);
+            connection.owing(created, true); // its owed signals are reported (conservatively: while in use)
             connection.send(connection.request(Protocol.SEMAPHORE_IMPORT).putI64(handle).putI64(current));
             if (failed != null) {
                 connection.send(connection.request(Protocol.SEMAPHORE_FAIL).putI64(handle).putStatus(failed));
@@ -138,6 +139,7 @@ final class SemaphoreImports {
             }
             imports.remove(imported.semaphore);
         }
+        connection.owing(imported, false);
         connection.unregister(imported.handle);
         connection.sendQuietly(connection.request(Protocol.RELEASE).putI64(imported.handle));
         imported.semaphore.release();

@@ -144,6 +144,15 @@ public final class FrameWriter {
         return this;
     }
 
+    /**
+     * As {@link #finish} for a frame whose last {@code payloadBytes} bytes are sent from
+     * elsewhere right after these ({@code Transport.sendWithPayload}): the length prefix counts them.
+     */
+    public ByteBuffer finishWithPayload(int payloadBytes) {
+        buffer.putInt(0, buffer.position() - Protocol.LENGTH_BYTES + payloadBytes);
+        return buffer.flip();
+    }
+
     /** Patches the length prefix and returns the frame, positioned for reading. */
     public ByteBuffer finish() {
         buffer.putInt(0, buffer.position() - Protocol.LENGTH_BYTES);

@@ -88,6 +88,17 @@ final class Outbox {
         }
     }
 
+    /**
+     * Sends the frame {@code head} + {@code payload} after every waiting report
+     * ({@link Transport#sendLent}: {@code returned} runs once the payload is no longer needed).
+     */
+    void sendLent(ByteBuffer head, ByteBuffer payload, Runnable returned) {
+        synchronized (this) {
+            sendWaiting(null);
+            transport.sendLent(head, payload, returned);
+        }
+    }
+
     /** Sends the waiting reports (the end of a burst). */
     void flush() {
         synchronized (this) {

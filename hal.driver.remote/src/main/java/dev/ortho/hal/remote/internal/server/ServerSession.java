@@ -10,7 +10,10 @@ import dev.ortho.hal.Executable;
 import dev.ortho.hal.ExecutableCache;
 import dev.ortho.hal.ExecutableFunctionInfo;
 import dev.ortho.hal.ExecutableParams;
+import dev.ortho.hal.MappedMemory;
+import dev.ortho.hal.MemoryAccess;
 import dev.ortho.hal.MemoryHeap;
+import dev.ortho.hal.MemoryType;
 import dev.ortho.hal.Resource;
 import dev.ortho.hal.Semaphore;
 import dev.ortho.hal.frontier.Frontier;
@@ -22,6 +25,7 @@ import dev.ortho.hal.remote.internal.sync.Gate;
 import dev.ortho.hal.remote.internal.sync.SerialExecutor;
 import dev.ortho.hal.remote.internal.protocol.FrameWriter;
 import dev.ortho.hal.remote.internal.protocol.Protocol;
+import dev.ortho.hal.remote.internal.transport.BodySink;
 import dev.ortho.hal.remote.internal.transport.Transport;
 import dev.ortho.hal.spi.TimelineSemaphore;
 import java.lang.foreign.MemorySegment;
@@ -133,6 +137,95 @@ public final class ServerSession implements Transport.Listener {
                 LOG.debug("{} request {} (opcode {}) failed: {}", name, id, in.opcode(), e.toString());
             }
         }
+    }
+
+    /**
+     * A large {@link Protocol#BUFFER_WRITE} or {@link Protocol#MAPPING_WRITE_BACK} that would
+     * succeed: its data is received straight into the buffer's mapped memory (no body buffer, no
+     * copy), in order with the client's other frames as if {@link #handle} wrote it on arrival
+     * (the buffer's bytes change as they arrive; a client that closes mid-frame leaves the range
+     * partly written, and its session ends). Anything this cannot map now is received whole and
+     * handled (and its failure reported) as usual.
+     */
+    @Override
+    public BodySink bodySink(ByteBuffer prefix, int bodyLength) {
+        int opcode = prefix.getInt(0);
+        if (device == null || closed.get() || opcode != Protocol.BUFFER_WRITE && opcode != Protocol.MAPPING_WRITE_BACK) {
+            return null;
+        }
+        int dataOffset = Protocol.HEADER_BYTES + 20; // handle, offset, data length
+        long handle = prefix.getLong(Protocol.HEADER_BYTES);
+        long offset = prefix.getLong(Protocol.HEADER_BYTES + 8);
+        int length = prefix.getInt(Protocol.HEADER_BYTES + 16);
+        if (length != bodyLength - dataOffset) {
+            return null; // trailing bytes or a short frame: handle() reports it
+        }
+        Buffer buffer;
+        MappedMemory mapping;
+        try {
+            buffer = handles.get(handle, Buffer.class, "written buffer");
+            mapping = buffer.map(MemoryAccess.WRITE, offset, length); // the checks Buffer.write makes
+        } catch (StatusException e) {
+            return null; // handle() fails the same way and reports it
+        }
+        ByteBuffer target;
+        boolean coherent;
+        try {
+            target = BodySink.sharedView(mapping.contents(), true);
+            if (target == null) {
+                mapping.close();
+                return null; // memory a socket cannot fill from any thread: received whole and written as before
+            }
+            coherent = MemoryType.has(buffer.memoryType(), MemoryType.HOST_COHERENT);
+        } catch (RuntimeException e) {
+            mapping.close();
+            return null;
+        }
+        return new BodySink(dataOffset, target) {
+            @Override
+            protected void complete() {
+                if (!coherent) {
+                    mapping.flush(0, length);
+                }
+            }
+
+            @Override
+            protected void release() {
+                mapping.close();
+            }
+        };
+    }
+
+    /**
+     * Answers a large {@link Protocol#BUFFER_READ} from the buffer's mapped memory itself, kept
+     * mapped until the socket took the bytes ({@link Transport#sendLent}): no reply frame to
+     * allocate, no copy. The bytes are those in the buffer when they are written, as with any
+     * host read racing device work. False (nothing sent) if the buffer cannot be mapped so:
+     * {@link Buffer#read} then answers as before, failing as it fails.
+     */
+    private boolean sendMapped(long id, Buffer buffer, long offset, int length) {
+        MappedMemory mapping;
+        try {
+            mapping = buffer.map(MemoryAccess.READ, offset, length); // the checks Buffer.read makes
+        } catch (StatusException e) {
+            return false;
+        }
+        ByteBuffer data;
+        try {
+            if (!MemoryType.has(buffer.memoryType(), MemoryType.HOST_COHERENT)) {
+                mapping.invalidate(0, length);
+            }
+            data = BodySink.sharedView(mapping.contents(), false); // written by whichever thread writes the socket
+        } catch (RuntimeException e) {
+            data = null;
+        }
+        if (data == null) {
+            mapping.close();
+            return false;
+        }
+        ByteBuffer head = FrameWriter.frame(Protocol.REPLY, id, 8).putI32(0).putI32(length).finishWithPayload(length);
+        outbox.sendLent(head, data, mapping::close);
+        return true;
     }
 
     private static boolean isRoundTrip(int opcode) {
@@ -308,6 +401,9 @@ public final class ServerSession implements Transport.Listener {
                 if (length < 0 || length > Protocol.TRANSFER_CHUNK_BYTES) {
                     throw new StatusException(StatusCode.INVALID_ARGUMENT, "read length " + length + " is outside [0, "
                             + Protocol.TRANSFER_CHUNK_BYTES + "]");
+                }
+                if (length > Protocol.DIRECT_FRAME_BYTES && sendMapped(id, buffer, offset, (int) length)) {
+                    return;
                 }
                 FrameWriter out = (length > Protocol.DIRECT_FRAME_BYTES ? FrameWriter.directFrame(Protocol.REPLY, id,
                         (int) length + 8) : FrameWriter.frame(Protocol.REPLY, id, (int) length + 8)).putI32(0);

@@ -53,15 +53,29 @@ public final class ReadRole {
      * @return {@link #NOTHING}, {@link #REARM_NOW} or {@link #REARM_LATER}
      */
     public int releaseByCaller(boolean leftover) {
+        return releaseByCaller(leftover, false);
+    }
+
+    /**
+     * The caller hands the role back; {@code leftover}: it left received bytes unparsed;
+     * {@code urgent}: a frame nobody waits for may come, so if the loop stopped watching it must
+     * watch again now, not later (even if a later rearm is already scheduled: that one then
+     * finds nothing to do).
+     *
+     * @return {@link #NOTHING}, {@link #REARM_NOW} or {@link #REARM_LATER}
+     */
+    public int releaseByCaller(boolean leftover, boolean urgent) {
         while (true) {
             int s = state.get();
-            boolean rearm = (s & LOOP_OFF) != 0 || leftover;
+            boolean off = (s & LOOP_OFF) != 0;
+            boolean rearm = off || leftover;
+            boolean now = leftover || urgent && off;
             int next = rearm ? (s & ~HELD) | REARM_PENDING : s & ~HELD;
             if (state.compareAndSet(s, next)) {
-                if (!rearm || (s & REARM_PENDING) != 0 && !leftover) {
+                if (!rearm || (s & REARM_PENDING) != 0 && !now) {
                     return NOTHING; // nothing to do, or a rearm is already on its way
                 }
-                return leftover ? REARM_NOW : REARM_LATER;
+                return now ? REARM_NOW : REARM_LATER;
             }
         }
     }

@@ -38,7 +38,19 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * like a blocking socket, not caller → peer → loop → caller. If the loop is woken for the same
  * bytes meanwhile, it finds the role taken, stops watching reads and marks the role; the caller
  * hands the role back on return and, if so marked, has the loop watch reads again (and parse
- * what the caller left in the receive buffer): {@link ReadRole}.
+ * what the caller left in the receive buffer): {@link ReadRole}. It does so at once when a frame
+ * may come that nobody is receiving for ({@link Transport.Listener#expectsFrames}: a reply a
+ * parked caller waits for, a report owed to a timepoint callback; or the rest of a frame), else
+ * about {@link #REARM_NANOS} later, so callers waiting back to back do not wake the loop per
+ * round trip.
+ *
+ * <p><b>Bulk.</b> A caller sending a frame with a large payload writes it itself
+ * ({@link #sendWithPayload}: from the payload's memory, blocking while the socket is full; no
+ * frame is built, nothing is handed to the loop). A frame queued with a lent payload
+ * ({@link #sendLent}) is written from the payload's memory, which is given back once written. A
+ * large received frame whose listener lends a {@link BodySink} (the memory its bytes are bound
+ * for) is read straight into it: no body buffer, no copy; a frame nobody lends memory for is
+ * received into a body as above.
  */
 public final class TcpConnection implements Transport, IoLoop.Handler {
     private static final int MAX_FRAMES_PER_READY = 64;
@@ -80,9 +92,14 @@ public final class TcpConnection implements Transport, IoLoop.Handler {
     private volatile java.nio.channels.Selector callerSelector;
     /** Longest one block of a receiving caller, so conditions nobody wakes it for are seen. */
     static final long CALLER_SELECT_MILLIS = 50;
+    private final java.util.concurrent.atomic.AtomicLong handOffs = new java.util.concurrent.atomic.AtomicLong();
     /** A loop task will write what {@link #sendDeferred} queued. */
     private final AtomicBoolean flushScheduled = new AtomicBoolean();
     private final ByteBuffer[] batch = new ByteBuffer[BATCH];
+    /** Payloads queued by {@link #sendLent} and what gives each back (by identity; guarded by {@link #outbound}'s monitor). */
+    private final java.util.Map<ByteBuffer, Runnable> lent = new java.util.IdentityHashMap<>();
+    /** {@link #lent}'s size (written under the monitor; read without it as a hint). */
+    private volatile int lentCount;
     /** The frames {@link #batch} holds or slices. */
     private final ByteBuffer[] sources = new ByteBuffer[BATCH];
     /** The last {@link #fill} of this wake-up left room in {@link #in}, so the socket is empty (plain TCP). */
@@ -95,6 +112,15 @@ public final class TcpConnection implements Transport, IoLoop.Handler {
     private final long openedNanos = System.nanoTime();
     private volatile StatusException closeAfterFlush;
     private ByteBuffer body; // holder of the read role only
+    /** A large frame's length was read and its first bytes are awaited, for {@link Transport.Listener#bodySink}. */
+    private boolean awaitingPrefix; // holder of the read role only
+    /** Where the rest of the frame being received goes, or null (written by the holder of the read role). */
+    private volatile BodySink sink;
+    private int sinkLeft; // holder of the read role only: bytes of the sink's frame not received yet
+    /** The selector a caller writing a large frame blocks in until the socket takes bytes (guarded by {@code writing}). */
+    private volatile java.nio.channels.Selector writeSelector;
+    /** {@link #REARM_NANOS}, or longer in tests that must see that a prompt rearm was asked for. */
+    long rearmDelayNanos = REARM_NANOS;
     /** TLS between the frames and the socket, or null for plain TCP. */
     private final TlsLayer tls;
     private final boolean[] tlsFlag = new boolean[1]; // loop thread (handshake) or the writer (write)
@@ -210,18 +236,198 @@ public final class TcpConnection implements Transport, IoLoop.Handler {
         }
     }
 
+    /**
+     * Writes the frame on the calling thread (plain TCP; otherwise as {@link Transport}'s default):
+     * takes the write role (frames queued before go first), writes {@code head} and {@code payload}
+     * in gathering writes (a heap payload in {@value #IO_SLICE_BYTES}-byte slices) and blocks in a
+     * selector of its own while the socket is full, so a bulk transfer costs neither a copy into
+     * a frame nor a hand-off to the loop per socket-buffer-full. Frames other threads send
+     * meanwhile queue behind it. Returns once every byte is written or the connection closed (a
+     * peer that stops reading is closed by the liveness deadline, which wakes the writer); an
+     * interrupt does not cut a frame short (it is kept for the caller).
+     */
+    @Override
+    public void sendWithPayload(ByteBuffer head, ByteBuffer payload) {
+        if (tls != null || key == null || loop.inLoop()) {
+            Transport.super.sendWithPayload(head, payload);
+            return;
+        }
+        boolean interrupted = false;
+        if (!acquireWriting()) {
+            return; // closed: frames sent after close are dropped
+        }
+        try {
+            while (!drain()) { // what this and other threads queued before goes first
+                interrupted |= awaitWritable();
+            }
+            ByteBuffer[] parts = {head, null};
+            while (head.hasRemaining() || payload.hasRemaining()) {
+                ByteBuffer piece = payload.isDirect() || payload.remaining() <= IO_SLICE_BYTES ? payload
+                        : payload.slice(payload.position(), IO_SLICE_BYTES);
+                parts[1] = piece;
+                long presented = head.remaining() + piece.remaining();
+                long written = channel.write(parts, 0, 2);
+                if (piece != payload) {
+                    payload.position(payload.position() + piece.position());
+                }
+                if (written < presented) {
+                    interrupted |= awaitWritable(); // the socket is full
+                }
+            }
+        } catch (IOException e) {
+            close(unavailable("write failed: " + e.getMessage()));
+        } catch (java.nio.channels.ClosedSelectorException e) {
+            // closed meanwhile; close() has told the listener
+        } finally {
+            try {
+                finishWriting(); // frames queued meanwhile: written now, or handed to the loop
+            } catch (IOException e) {
+                releaseWriting();
+                close(unavailable("write failed: " + e.getMessage()));
+            }
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    /** Takes {@code writing}, waiting while another thread holds it; false if the connection closed. */
+    private boolean acquireWriting() {
+        for (int round = 0; !writing.compareAndSet(false, true); round++) {
+            if (closed.get()) {
+                return false;
+            }
+            if (round < 64) {
+                Thread.onSpinWait();
+            } else {
+                java.util.concurrent.locks.LockSupport.parkNanos(this, 20_000);
+            }
+        }
+        if (closed.get()) {
+            releaseWriting();
+            return false;
+        }
+        return true;
+    }
+
+    /**
+     * Blocks the holder of {@code writing} until the socket may take bytes again (at most
+     * {@value #CALLER_SELECT_MILLIS} ms; close() wakes it); whether the thread was interrupted
+     * (the flag is cleared, so the select blocks, and the caller restores it).
+     */
+    private boolean awaitWritable() throws IOException {
+        java.nio.channels.Selector selector = writeSelector;
+        if (selector == null) {
+            selector = ownSelector(SelectionKey.OP_WRITE, opened -> writeSelector = opened);
+        }
+        boolean interrupted = Thread.interrupted();
+        selector.select(CALLER_SELECT_MILLIS);
+        selector.selectedKeys().clear();
+        if (closed.get()) {
+            throw new java.nio.channels.ClosedSelectorException();
+        }
+        return interrupted | Thread.interrupted();
+    }
+
+    /**
+     * Queues the frame {@code head} then {@code payload} (never blocks) and runs {@code returned}
+     * once {@code payload}'s memory is no longer needed: when its last byte is written, or once
+     * the connection closed and no writer can touch it any more (possibly at once, on this
+     * thread). The payload is written from its own memory (no copy into a frame); TLS encrypts
+     * from it as it does from any frame.
+     */
+    @Override
+    public void sendLent(ByteBuffer head, ByteBuffer payload, Runnable returned) {
+        if (!enqueue(head, payload, returned)) {
+            returned.run(); // closed: it was never queued
+            return;
+        }
+        if (closed.get()) {
+            returnLent(); // close() may have returned what was lent before this was
+        }
+        tryWrite();
+    }
+
     /** Adds {@code frame} to the outbound queue; false if closed or over the queue limit (then closed). */
     private boolean enqueue(ByteBuffer frame) {
+        return enqueue(frame, null, null);
+    }
+
+    /**
+     * Adds {@code frame} and, unless null, the lent {@code payload} right behind it (nothing of
+     * another thread's comes between) to the outbound queue; false if closed or over the queue
+     * limit (then closed). Enqueuers hold the queue's monitor, so a frame and its payload stay together.
+     */
+    private boolean enqueue(ByteBuffer frame, ByteBuffer payload, Runnable returned) {
         if (closed.get()) {
             return false;
         }
-        if (queuedBytes.addAndGet(frame.remaining()) > maxQueuedBytes) {
+        long bytes = frame.remaining() + (payload == null ? 0 : payload.remaining());
+        if (queuedBytes.addAndGet(bytes) > maxQueuedBytes) {
             close(new StatusException(StatusCode.RESOURCE_EXHAUSTED, "more than " + maxQueuedBytes
                     + " bytes are waiting to be sent to " + peer + ", which is not reading them"));
             return false;
         }
-        outbound.add(frame);
+        synchronized (outbound) {
+            outbound.add(frame);
+            if (payload != null) {
+                lent.put(payload, returned);
+                lentCount++;
+                outbound.add(payload);
+            }
+        }
         return true;
+    }
+
+    /** Lets go of {@code writing}; if the connection closed meanwhile, returns what was lent. */
+    private void releaseWriting() {
+        writing.set(false);
+        if (lentCount != 0 && closed.get()) {
+            returnLent();
+        }
+    }
+
+    /** A written buffer left the queue (holder of {@code writing}): if it was lent, gives it back. */
+    private void giveBack(ByteBuffer gone) {
+        Runnable returned;
+        synchronized (outbound) {
+            returned = lent.remove(gone);
+            if (returned != null) {
+                lentCount--;
+            }
+        }
+        if (returned != null) {
+            runReturn(returned);
+        }
+    }
+
+    /**
+     * The connection closed: gives back everything still lent, once no writer can read it (this
+     * takes {@code writing}; if another thread holds it, that thread does this as it lets go).
+     */
+    private void returnLent() {
+        if (!writing.compareAndSet(false, true)) {
+            return;
+        }
+        java.util.List<Runnable> returns;
+        try {
+            synchronized (outbound) {
+                returns = new java.util.ArrayList<>(lent.values());
+                lent.clear();
+                lentCount = 0;
+            }
+            returns.forEach(TcpConnection::runReturn);
+        } finally {
+            writing.set(false);
+        }
+    }
+
+    private static void runReturn(Runnable returned) {
+        try {
+            returned.run();
+        } catch (RuntimeException e) {
+            org.slf4j.LoggerFactory.getLogger(TcpConnection.class).warn("giving back a sent payload failed", e);
+        }
     }
 
     /** Writes what is queued on the caller's thread unless another writer holds the socket. */
@@ -235,7 +441,7 @@ public final class TcpConnection implements Transport, IoLoop.Handler {
                     handToLoop();
                 }
             } catch (IOException e) {
-                writing.set(false);
+                releaseWriting();
                 close(unavailable("write failed: " + e.getMessage()));
             }
         }
@@ -278,7 +484,10 @@ public final class TcpConnection implements Transport, IoLoop.Handler {
                 }
             }
             while (done < n && !sources[done].hasRemaining()) {
-                outbound.poll(); // only the holder of `writing` removes, so the head is sources[done]
+                ByteBuffer gone = outbound.poll(); // only the holder of `writing` removes, so the head is sources[done]
+                if (lentCount != 0) {
+                    giveBack(gone);
+                }
                 done++;
             }
             java.util.Arrays.fill(batch, 0, n, null);
@@ -303,7 +512,10 @@ public final class TcpConnection implements Transport, IoLoop.Handler {
                 return false;
             }
             if (frame != null) {
-                outbound.poll(); // only the holder of `writing` removes
+                ByteBuffer gone = outbound.poll(); // only the holder of `writing` removes
+                if (lentCount != 0) {
+                    giveBack(gone);
+                }
             }
         }
         return true;
@@ -334,7 +546,7 @@ public final class TcpConnection implements Transport, IoLoop.Handler {
     /** Releases {@code writing}; re-acquires it if a frame slipped in meanwhile. */
     private void finishWriting() throws IOException {
         while (true) {
-            writing.set(false);
+            releaseWriting();
             if (closeAfterFlush != null && outbound.isEmpty()) {
                 close(closeAfterFlush);
                 return;
@@ -354,14 +566,32 @@ public final class TcpConnection implements Transport, IoLoop.Handler {
      * writable (the partly written frame keeps its position, so whoever writes next resumes it).
      */
     private void handToLoop() {
-        writing.set(false);
+        handOffs.incrementAndGet();
+        releaseWriting();
         loop.execute(this::flushFromLoop);
+    }
+
+    /** How often a sender found the socket full and handed the rest of its writing to the loop (a diagnostic). */
+    long handOffs() {
+        return handOffs.get();
+    }
+
+    /** Whether the loop stopped watching reads because a caller held the read role (a diagnostic). */
+    boolean loopStoppedWatching() {
+        return readRole.loopOff();
     }
 
     private void flushFromLoop() {
         SelectionKey k = key;
-        if (k == null || !k.isValid() || (tls != null && tls.handshaking()) || !writing.compareAndSet(false, true)) {
-            return; // a sender is writing; it hands over again if the socket fills
+        if (k == null || !k.isValid() || (tls != null && tls.handshaking())) {
+            return;
+        }
+        if (!writing.compareAndSet(false, true)) {
+            // a sender is writing; it hands over again if the socket fills. Stop watching for
+            // writability meanwhile: a caller writing a large frame may hold the socket for long,
+            // and a writable socket would wake this loop again and again
+            k.interestOps(k.interestOps() & ~SelectionKey.OP_WRITE);
+            return;
         }
         try {
             if (drain()) {
@@ -369,10 +599,10 @@ public final class TcpConnection implements Transport, IoLoop.Handler {
                 finishWriting();
             } else {
                 key.interestOps(key.interestOps() | SelectionKey.OP_WRITE);
-                writing.set(false);
+                releaseWriting();
             }
         } catch (IOException e) {
-            writing.set(false);
+            releaseWriting();
             close(unavailable("write failed: " + e.getMessage()));
         }
     }
@@ -474,26 +704,50 @@ public final class TcpConnection implements Transport, IoLoop.Handler {
             // connection fails (its waiters get UNAVAILABLE naming it) instead of the caller's thread
             close(unavailable("receiving on a waiting caller's thread stopped by " + e));
         } finally {
-            switch (readRole.releaseByCaller(in.hasRemaining())) {
+            // if the loop stopped watching reads while this caller held the role, it watches again
+            // at once when a frame may come that nobody waits for on a socket (a reply or report
+            // owed to a parked caller or a callback, the rest of a frame); else about a
+            // millisecond later, so callers waiting back to back do not wake it per round trip
+            boolean urgent = sink != null || awaitingPrefix || body != null || expectsFrames();
+            switch (readRole.releaseByCaller(in.hasRemaining(), urgent)) {
                 case ReadRole.REARM_NOW -> loop.execute(this::watchReadsAgain); // bytes already received: parse them
-                case ReadRole.REARM_LATER -> loop.executeLater(this::watchReadsAgain, REARM_NANOS);
+                case ReadRole.REARM_LATER -> loop.executeLater(this::watchReadsAgain, rearmDelayNanos);
                 default -> { } // the loop still watches, or a rearm is on its way
             }
         }
         return true;
     }
 
+    /** {@link Transport.Listener#expectsFrames}; true if it fails (a prompt rearm is always safe). */
+    private boolean expectsFrames() {
+        try {
+            return listener.expectsFrames();
+        } catch (RuntimeException e) {
+            return true;
+        }
+    }
+
     /** The receiving caller's selector, opened and registered at first use (read role held). */
     private java.nio.channels.Selector callerSelector() throws IOException {
         java.nio.channels.Selector selector = callerSelector;
         if (selector == null) {
-            selector = java.nio.channels.Selector.open();
-            channel.register(selector, SelectionKey.OP_READ);
-            callerSelector = selector;
-            if (closed.get()) { // close() may have missed it
-                selector.close();
-                throw new java.nio.channels.ClosedSelectorException();
-            }
+            selector = ownSelector(SelectionKey.OP_READ, opened -> callerSelector = opened);
+        }
+        return selector;
+    }
+
+    /**
+     * A selector of its own on this channel for {@code ops}, for a caller to block in, handed to
+     * {@code publish} (the field close() closes it through); fails if the connection closed meanwhile.
+     */
+    private java.nio.channels.Selector ownSelector(int ops,
+            java.util.function.Consumer<java.nio.channels.Selector> publish) throws IOException {
+        java.nio.channels.Selector selector = java.nio.channels.Selector.open();
+        channel.register(selector, ops);
+        publish.accept(selector);
+        if (closed.get()) { // close() may have missed it
+            selector.close();
+            throw new java.nio.channels.ClosedSelectorException();
         }
         return selector;
     }
@@ -523,6 +777,34 @@ public final class TcpConnection implements Transport, IoLoop.Handler {
         int frames = 0;
         drained = false;
         while (frames < MAX_FRAMES_PER_READY && !closed.get()) {
+            if (sink != null) {
+                int done = receiveIntoSink();
+                if (done <= 0) {
+                    return; // more later, or closed
+                }
+                frames++;
+                continue;
+            }
+            if (awaitingPrefix) {
+                if (in.remaining() < Transport.SINK_PREFIX_BYTES) {
+                    if (drained) {
+                        return;
+                    }
+                    if (fill() < 0) {
+                        close(unavailable("peer closed the connection inside a frame (" + in.remaining() + " of "
+                                + bodyLength + " bytes received)"));
+                        return;
+                    }
+                    if (in.remaining() < Transport.SINK_PREFIX_BYTES) {
+                        return; // the socket is drained; more later
+                    }
+                }
+                awaitingPrefix = false;
+                if (!lendBody()) {
+                    return; // closed
+                }
+                continue;
+            }
             if (body == null) {
                 if (in.remaining() < Protocol.LENGTH_BYTES) {
                     if (drained) {
@@ -548,6 +830,10 @@ public final class TcpConnection implements Transport, IoLoop.Handler {
                     return;
                 }
                 bodyLength = length;
+                if (length >= Transport.SINK_MIN_BODY_BYTES && tls == null) {
+                    awaitingPrefix = true; // the listener may lend the memory the bytes are bound for
+                    continue;
+                }
                 body = ByteBuffer.allocate(Math.min(length, FIRST_BODY_CHUNK));
             }
             if (in.hasRemaining()) {
@@ -611,6 +897,93 @@ public final class TcpConnection implements Transport, IoLoop.Handler {
                 }
             });
         }
+    }
+
+    /**
+     * The first bytes of a large frame are in {@link #in}: asks the listener for a sink
+     * ({@link Transport.Listener#bodySink}); without one, the frame is received into a body as
+     * usual. False if the connection closed.
+     */
+    private boolean lendBody() {
+        BodySink lent;
+        try {
+            lent = listener.bodySink(in.slice(in.position(), Transport.SINK_PREFIX_BYTES)
+                    .order(ByteOrder.LITTLE_ENDIAN), bodyLength);
+        } catch (StatusException e) {
+            close(e.annotate("while handling a frame from " + peer));
+            return false;
+        } catch (RuntimeException e) {
+            close(new StatusException(StatusCode.INTERNAL, "handling a frame from " + peer + " failed: " + e, e));
+            return false;
+        }
+        if (lent == null) {
+            body = ByteBuffer.allocate(Math.min(bodyLength, FIRST_BODY_CHUNK));
+            return true;
+        }
+        int offset = lent.dataOffset();
+        if (offset < Protocol.HEADER_BYTES || offset > Transport.SINK_PREFIX_BYTES
+                || lent.missing() != bodyLength - offset) {
+            lent.abort();
+            close(new StatusException(StatusCode.INTERNAL, "a body sink for a frame of " + bodyLength + " bytes from "
+                    + peer + " starts at " + offset + " and takes " + lent.missing() + " bytes"));
+            return false;
+        }
+        in.position(in.position() + offset);
+        sinkLeft = bodyLength - offset;
+        sink = lent;
+        if (closed.get()) {
+            lent.abort(); // close() may have missed it
+            return false;
+        }
+        return true;
+    }
+
+    /**
+     * Receives the sink's frame: what {@link #in} holds, then straight from the socket into the
+     * sink (through {@link #in}, and dropped, if it was aborted); 1 once the frame is complete
+     * (the sink completed), 0 if the socket is drained, -1 if the connection closed.
+     */
+    private int receiveIntoSink() throws IOException {
+        BodySink s = sink;
+        while (sinkLeft > 0) {
+            if (in.hasRemaining()) {
+                int take = Math.min(in.remaining(), sinkLeft);
+                s.put(in, take);
+                sinkLeft -= take;
+                continue;
+            }
+            if (drained) {
+                return 0; // the last read left room: nothing more now
+            }
+            int n = s.read(channel, IO_SLICE_BYTES);
+            if (n == BodySink.ABORTED) {
+                n = fill(); // nobody wants the rest: skip it through the receive buffer
+            } else if (n > 0) {
+                sinkLeft -= n;
+                lastReceiveNanos = System.nanoTime(); // a long frame still proves the peer alive
+                drained = s.lastReadShort();
+            }
+            if (n < 0) {
+                close(unavailable("peer closed the connection inside a frame (" + (bodyLength - sinkLeft) + " of "
+                        + bodyLength + " bytes received)"));
+                return -1;
+            }
+            if (n == 0) {
+                return 0;
+            }
+        }
+        sink = null;
+        lastReceiveNanos = System.nanoTime();
+        try {
+            s.finish();
+        } catch (StatusException e) {
+            close(e.annotate("while handling a frame from " + peer));
+            return -1;
+        } catch (RuntimeException e) {
+            close(new StatusException(StatusCode.INTERNAL, "handling a frame from " + peer + " failed: " + e, e));
+            return -1;
+        }
+        return 1;
     }
 
     /**
@@ -682,6 +1055,19 @@ public final class TcpConnection implements Transport, IoLoop.Handler {
                 // closing anyway
             }
         }
+        java.nio.channels.Selector writer = writeSelector;
+        if (writer != null) {
+            try {
+                writer.close(); // wakes a caller writing a large frame; it returns
+            } catch (IOException ignored) {
+                // closing anyway
+            }
+        }
+        BodySink lentSink = sink;
+        if (lentSink != null) {
+            lentSink.abort(); // no byte lands in the lent memory from now on (the reader may still be in a read)
+        }
+        returnLent(); // payloads queued and not written: given back (by the writer as it lets go, if one writes now)
         Listener l = listener;
         if (l != null) {
             l.onClosed(reason);

@@ -24,7 +24,37 @@ public interface Transport {
 
         /** The transport closed (called once); {@code reason} says why. */
         void onClosed(StatusException reason);
+
+        /**
+         * A frame of {@code bodyLength} bytes (after the length prefix) of at least
+         * {@link #SINK_MIN_BODY_BYTES} is arriving, of which {@code prefix} holds the first
+         * {@link #SINK_PREFIX_BYTES} (header included; read it without keeping it): a sink that
+         * receives the rest of the body straight into memory the bytes are bound for, or null to
+         * receive the frame whole and have it delivered to {@link #onFrame} as usual. A sink's
+         * frame is not delivered to {@code onFrame}: the sink {@linkplain BodySink#complete completes}
+         * instead. Answer null for anything {@code onFrame} would reject, so failures are reported
+         * as usual. Transports may never ask (TLS, shared memory). By default null.
+         */
+        default BodySink bodySink(ByteBuffer prefix, int bodyLength) {
+            return null;
+        }
+
+        /**
+         * Whether the listener expects frames now that nobody is waiting to receive: replies or
+         * reports owed to callers that are parked, or to callbacks. A transport that lends its
+         * receiving to waiting callers ({@link #receiveWhile}) and may watch the socket again
+         * only some time after the last of them returns does it at once when this answers true.
+         * Must be cheap and must not block. By default true.
+         */
+        default boolean expectsFrames() {
+            return true;
+        }
     }
+
+    /** Frames shorter than this are received whole ({@link Listener#bodySink} is not asked). */
+    int SINK_MIN_BODY_BYTES = 64 << 10;
+    /** The bytes of a large frame's body {@link Listener#bodySink} is shown. */
+    int SINK_PREFIX_BYTES = 32;
 
     /**
      * Queues {@code frame} (positioned for reading; not modified by the caller afterwards) for
@@ -50,6 +80,40 @@ public interface Transport {
         for (ByteBuffer frame : frames) {
             send(frame);
         }
+    }
+
+    /**
+     * Sends one frame made of {@code head} (its length prefix counting {@code payload} too, and
+     * the fields before the payload) followed by {@code payload}, in order with the calling
+     * thread's other frames, and returns once {@code payload} is no longer needed: the caller may
+     * reuse its memory at once. A transport that can write from the caller's thread does so
+     * (blocking until the socket takes the bytes, so a bulk transfer costs no copy and no hand-off);
+     * by default the two are copied into one frame and {@link #send sent}. Never call it from
+     * the transport's own thread, a listener or a timepoint callback.
+     */
+    default void sendWithPayload(ByteBuffer head, ByteBuffer payload) {
+        ByteBuffer frame = ByteBuffer.allocateDirect(head.remaining() + payload.remaining());
+        frame.put(head).put(payload).flip();
+        send(frame);
+    }
+
+    /**
+     * Queues one frame made of {@code head} (as in {@link #sendWithPayload}) followed by
+     * {@code payload} like {@link #send} (never blocks), and runs {@code returned} once
+     * {@code payload}'s memory is no longer needed: written, or the transport closed (possibly at
+     * once, on the calling thread). For a reply whose data is a device buffer's mapped memory: the
+     * mapping stays open until the socket took the bytes, and nothing is copied. By default the
+     * two are copied into one frame, which is sent, and {@code returned} runs at once.
+     */
+    default void sendLent(ByteBuffer head, ByteBuffer payload, Runnable returned) {
+        ByteBuffer frame;
+        try {
+            frame = ByteBuffer.allocateDirect(head.remaining() + payload.remaining());
+            frame.put(head).put(payload).flip();
+        } finally {
+            returned.run();
+        }
+        send(frame);
     }
 
     /**

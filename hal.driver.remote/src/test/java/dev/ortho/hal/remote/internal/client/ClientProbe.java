@@ -15,4 +15,9 @@ public final class ClientProbe {
     public static int machine(Device device) {
         return ((RemoteDevice) device).machine();
     }
+
+    /** Whether {@code device}'s connection expects a frame nobody is receiving for (a reply or an owed report). */
+    public static boolean expectsFrames(Device device) {
+        return ((RemoteDevice) device).connection().expectsFrames();
+    }
 }

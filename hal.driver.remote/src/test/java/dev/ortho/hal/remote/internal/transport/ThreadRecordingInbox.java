@@ -18,7 +18,7 @@ import java.util.concurrent.TimeUnit;
  * A transport listener for the caller-receive tests: keeps the frames, the thread each was
  * delivered on and the close reason, and checks that frames are delivered one at a time.
  */
-public final class ThreadRecordingInbox implements Transport.Listener {
+public class ThreadRecordingInbox implements Transport.Listener {
     public final BlockingQueue<ByteBuffer> frames = new LinkedBlockingQueue<>();
     public final List<Thread> threads = new CopyOnWriteArrayList<>();
     public final CompletableFuture<StatusException> closed = new CompletableFuture<>();
