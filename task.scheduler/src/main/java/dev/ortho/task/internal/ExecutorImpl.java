@@ -171,6 +171,15 @@ public final class ExecutorImpl extends ExecutorLifecycle implements Executor {
         return new ExecutorStats(name, scanPolicy, aggregateBudget(), occupied, live.count(), ws);
     }
 
+    /** Sum of the workers' idle-spin polls (each after a yield); for tests. */
+    long spinYields() {
+        long n = 0;
+        for (Worker w : workers) {
+            n += w.lpSpinYields();
+        }
+        return n;
+    }
+
     // ---- process registry -------------------------------------------------------------------
 
     void register(ProcessImpl p) {
@@ -188,6 +197,30 @@ public final class ExecutorImpl extends ExecutorLifecycle implements Executor {
         }
         if (p.scope != null) {
             p.scope.onProcessCreated();
+        }
+    }
+
+    /** Throws FAILED_PRECONDITION naming {@code p} unless the executor is running (re-arm's first check). */
+    void checkRunning(ProcessImpl p) {
+        if (lvRunState() != RUNNING) {
+            throw new StatusException(StatusCode.FAILED_PRECONDITION,
+                    "executor '" + name + "' is shut down; cannot re-arm process '" + p.name() + "'");
+        }
+    }
+
+    /**
+     * Makes a re-armed process (already SUSPENDED, its fields reset) live again. Then the same
+     * Dekker re-check as {@link #register}: either shutdown's snapshot sees the process live and
+     * cancels it, or this sees the new run state and cancels it here; either way the run that
+     * the re-arm started completes exactly once (terminate's state CAS decides which).
+     */
+    void rearmed(ProcessImpl p) {
+        live.revive(p);
+        if (lvRunState() != RUNNING) {
+            p.terminate(new StatusException(StatusCode.CANCELLED, "executor '" + name + "' is shutting down"),
+                    ProcessImpl.STATE_CANCELLED);
+            throw new StatusException(StatusCode.FAILED_PRECONDITION,
+                    "executor '" + name + "' is shut down; re-armed process '" + p.name() + "' was cancelled");
         }
     }
 

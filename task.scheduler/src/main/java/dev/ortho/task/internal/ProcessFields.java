@@ -29,6 +29,14 @@ abstract class ProcessColdFields {
     boolean computeSlotFlag;
     /** A queue process: the wake budget stays 1 (its drain state is single-consumer). */
     boolean fixedBudget;
+    /** Built with {@code reusable()}: {@code rearm} may start another run once this one is released. */
+    boolean reusable;
+    /**
+     * Reusable processes only: the suspend count and wake budget a run starts with (the built
+     * count plus one per {@code addDependent} edge targeting the process; edges are kept).
+     */
+    int armedSuspendCount;
+    int armedWakeBudget;
     IntFunction<?> workerStateFactory;
     /** Indexed by worker; element i written and read only by worker i. */
     Object[] workerStates;
@@ -48,10 +56,14 @@ abstract class ProcessColdFields {
 /** Activation and completion, written by signalling threads (IREE line 1). */
 abstract class ProcessActivationFields extends ProcessColdFields {
     volatile int suspendCount;
-    /** ProcessImpl.STATE_* in the low bits, plus the completion claim bit. */
+    /** ProcessImpl.STATE_* in the low bits, plus the completion claim and released bits. */
     volatile int state;
     volatile StatusException error;
-    /** Set once the completion path has run to its end (the live list then forgets it). */
+    /**
+     * Live-list membership (ProcessImpl.LIVE, RETIRED, UNLINKING, UNLINKED): RETIRED once the
+     * completion path has run to its end (the live list then forgets it); the last two only for
+     * reusable processes, whose re-arm races the pruner (see LiveList).
+     */
     volatile int retired;
 }
 

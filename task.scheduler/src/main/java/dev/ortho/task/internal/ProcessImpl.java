@@ -30,6 +30,20 @@ public final class ProcessImpl extends ProcessScheduleFields implements Process 
      * that moves RUNNABLE to COMPLETED: one atomic instead of a claim flag and a state CAS.
      */
     private static final int CLAIMED = 4;
+    /**
+     * Reusable processes only: set in the state word (volatile RMW) when the run's release
+     * starts, after which the executor no longer touches the process; {@link #rearm} requires it.
+     */
+    private static final int RELEASED = 8;
+
+    /** {@code retired}: registered, completion not yet finished. */
+    static final int LIVE = 0;
+    /** {@code retired}: completion finished; still linked in the live list. */
+    static final int RETIRED = 1;
+    /** {@code retired}, reusable processes only: the pruner is unlinking it (under its walk claim). */
+    static final int UNLINKING = 2;
+    /** {@code retired}, reusable processes only: unlinked; a re-arm must register it again. */
+    static final int UNLINKED = 3;
 
     /** Not on any run list (IREE SCHEDULE_IDLE). */
     static final int SCHED_IDLE = 0;
@@ -47,8 +61,9 @@ public final class ProcessImpl extends ProcessScheduleFields implements Process 
     private static final VarHandle PLACEMENT_EPOCH;
     private static final VarHandle NEXT;
     private static final VarHandle LIVE_NEXT;
-    private static final VarHandle RETIRED;
+    private static final VarHandle RETIRED_WORD;
     private static final VarHandle FIRST_DEPENDENT;
+    private static final VarHandle ARMED_SUSPEND_COUNT;
     /**
      * Stored into {@code error} by a successful completion so that a later {@code casError}
      * (cancel, fail, a drain failure) loses: the outcome the completion callback saw is final.
@@ -69,8 +84,9 @@ public final class ProcessImpl extends ProcessScheduleFields implements Process 
             PLACEMENT_EPOCH = l.findVarHandle(ProcessScheduleFields.class, "placementEpoch", int.class);
             NEXT = l.findVarHandle(ProcessScheduleFields.class, "next", ProcessImpl.class);
             LIVE_NEXT = l.findVarHandle(ProcessColdFields.class, "liveNext", ProcessImpl.class);
-            RETIRED = l.findVarHandle(ProcessActivationFields.class, "retired", int.class);
+            RETIRED_WORD = l.findVarHandle(ProcessActivationFields.class, "retired", int.class);
             FIRST_DEPENDENT = l.findVarHandle(ProcessColdFields.class, "firstDependent", ProcessImpl.class);
+            ARMED_SUSPEND_COUNT = l.findVarHandle(ProcessColdFields.class, "armedSuspendCount", int.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -93,6 +109,11 @@ public final class ProcessImpl extends ProcessScheduleFields implements Process 
         this.fixedBudget = b.fixedBudget;
         this.workerStateFactory = b.workerStateFactory;
         this.workerStates = b.workerStateFactory == null ? null : new Object[executor.workerCount()];
+        if (b.reusable) {
+            this.reusable = true;
+            this.armedSuspendCount = b.suspendCount;
+            this.armedWakeBudget = b.wakeBudget;
+        }
         // Plain initial stores: the process is published to other threads only through the
         // executor's live list (a CAS) or by the caller handing it over.
         SUSPEND_COUNT.set(this, b.suspendCount);
@@ -194,13 +215,37 @@ public final class ProcessImpl extends ProcessScheduleFields implements Process 
         LIVE_NEXT.setRelease(this, value);
     }
 
-    /** Release store: the completion has fully run; pairs with {@link #lvRetired} in LiveList. */
+    /**
+     * Release store of {@link #RETIRED}: the completion has fully run; pairs with
+     * {@link #lvRetired} in LiveList. Only the completing thread moves the word away from
+     * {@link #LIVE}, so a plain store suffices even for reusable processes.
+     */
     void soRetired() {
-        RETIRED.setRelease(this, 1);
+        RETIRED_WORD.setRelease(this, RETIRED);
     }
 
+    /**
+     * True unless {@link #LIVE}. Volatile: in {@code LiveList.snapshot} it is shutdown's half of
+     * the Dekker pair with a registration or re-arm (which makes the process live, then reads
+     * the executor's run state).
+     */
     boolean lvRetired() {
-        return (int) RETIRED.getAcquire(this) != 0;
+        return (int) RETIRED_WORD.getVolatile(this) != LIVE;
+    }
+
+    /** The raw live-list membership word ({@link #LIVE} … {@link #UNLINKED}). */
+    int lvRetiredWord() {
+        return (int) RETIRED_WORD.getVolatile(this);
+    }
+
+    /** CAS of the membership word: the pruner's RETIRED → UNLINKING and re-arm's RETIRED → LIVE race. */
+    boolean casRetired(int expect, int update) {
+        return RETIRED_WORD.compareAndSet(this, expect, update);
+    }
+
+    /** Release store of the membership word (the pruner's UNLINKED; re-arm's LIVE before its re-registration). */
+    void soRetiredWord(int value) {
+        RETIRED_WORD.setRelease(this, value);
     }
 
     // ---- public API -------------------------------------------------------------------------
@@ -271,6 +316,9 @@ public final class ProcessImpl extends ProcessScheduleFields implements Process 
         }
         // acq_rel: the dependent may be signalled concurrently by another upstream process.
         SUSPEND_COUNT.getAndAdd(d, 1);
+        if (d.reusable) {
+            ARMED_SUSPEND_COUNT.getAndAdd(d, 1);  // atomic: edges may be added from several threads
+        }
         // The first edge takes one CAS and no lock (a chain has one dependent per process);
         // concurrent callers that lose it append under the monitor. Completion reads both after
         // the schedule that must follow every addDependent (see the contract), which orders them.
@@ -405,6 +453,38 @@ public final class ProcessImpl extends ProcessScheduleFields implements Process 
         return (S) s;
     }
 
+    @Override
+    public void rearm() {
+        if (!reusable) {
+            throw new StatusException(StatusCode.FAILED_PRECONDITION,
+                    "process '" + name + "' was not built reusable; it runs once");
+        }
+        int s = (int) STATE.getVolatile(this);  // acquire: pairs with the RELEASED RMW in runRelease
+        if ((s & RELEASED) == 0) {
+            throw new StatusException(StatusCode.FAILED_PRECONDITION,
+                    "process '" + name + "' cannot be re-armed before its run is released (state "
+                            + State.values()[s & STATE_MASK] + ")");
+        }
+        executor.checkRunning(this);
+        // The run is over: no list, slot, worker or hand-off refers to the process, and only its
+        // owner acts on it (contract), so plain stores. They are published by the membership
+        // update in executor.rearmed (a CAS; the state store comes before it), which a worker
+        // that later gets the process (through a schedule that follows) or shutdown's snapshot
+        // (a volatile read of the word) reads first.
+        ERROR.set(this, (StatusException) null);
+        SUSPEND_COUNT.set(this, armedSuspendCount);
+        WAKE_BUDGET.set(this, armedWakeBudget);
+        SCHEDULE_STATE.set(this, SCHED_IDLE);
+        NEEDS_DRAIN.set(this, 0);
+        if (scope != null) {
+            scope.onProcessCreated();  // before it is live: a shutdown cancel's onProcessDone balances it
+        }
+        // release: ordered before the membership CAS in rearmed, whose readers (shutdown's
+        // snapshot, a later schedule) then see SUSPENDED and the resets above
+        STATE.setRelease(this, STATE_SUSPENDED);
+        executor.rearmed(this);
+    }
+
     // ---- executor-side helpers --------------------------------------------------------------
 
     boolean usesComputeSlots(int budget) {
@@ -487,8 +567,16 @@ public final class ProcessImpl extends ProcessScheduleFields implements Process 
         d.signalInternal(completer);
     }
 
-    /** Runs the release callback, if any. Called once, after the last drainer left. */
+    /**
+     * Runs the release callback, if any. Called once per run, after the last drainer left. A
+     * reusable process is marked {@link #RELEASED} first (volatile RMW: orders everything the
+     * executor did with this run before a {@link #rearm} that sees the bit); nothing here
+     * touches the process after that but the callback.
+     */
     void runRelease() {
+        if (reusable) {
+            STATE.getAndBitwiseOr(this, RELEASED);  // volatile RMW: pairs with rearm's state read
+        }
         if (releaseCallback != null) {
             try {
                 releaseCallback.onRelease(this);
