@@ -35,10 +35,9 @@ public final class LiveListStress {
     @State
     public static class ReviveVsPrune {
         final LiveList live = new LiveList();
-        final ProcessImpl p = new ProcessImpl("p");
+        final ProcessImpl p = ProcessImpl.reusableStub("p");
 
         public ReviveVsPrune() {
-            p.reusable = true;
             live.add(p);
             live.add(new ProcessImpl("head"));
             p.soRetired();

@@ -101,10 +101,10 @@ final class LiveList extends LiveListPad2 {
                 ProcessImpl next = cur.lvLiveNext();
                 // A reusable process may be re-armed right now (RETIRED → LIVE by CAS, see
                 // revive): the CAS to UNLINKING decides; losing it keeps the process linked.
-                if (cur.lvRetired() && (!cur.reusable || cur.casRetired(ProcessImpl.RETIRED, ProcessImpl.UNLINKING))) {
+                if (cur.lvRetired() && (!cur.isReusable() || cur.casRetired(ProcessImpl.RETIRED, ProcessImpl.UNLINKING))) {
                     pred.soLiveNext(next);  // release: unlinks cur for later walkers
                     cur.soLiveNext(null);  // a retained process must not retain older ones
-                    if (cur.reusable) {
+                    if (cur.isReusable()) {
                         cur.soRetiredWord(ProcessImpl.UNLINKED);  // release: revive may now link it again
                     }
                 } else {

@@ -3,7 +3,6 @@ package dev.ortho.task.internal;
 import dev.ortho.base.StatusException;
 import dev.ortho.task.DrainFunction;
 import dev.ortho.task.Process;
-import java.util.function.IntFunction;
 
 // Field groups of ProcessImpl; the JVM lays out superclass fields first, so the groups follow
 // each other in this order. There is no padding between them. The groups used to sit on lines
@@ -29,16 +28,20 @@ abstract class ProcessColdFields {
     boolean computeSlotFlag;
     /** A queue process: the wake budget stays 1 (its drain state is single-consumer). */
     boolean fixedBudget;
-    /** Built with {@code reusable()}: {@code rearm} may start another run once this one is released. */
-    boolean reusable;
     /**
-     * Reusable processes only: the suspend count and wake budget a run starts with (the built
-     * count plus one per {@code addDependent} edge targeting the process; edges are kept).
+     * Null unless built with {@code reusable()} ({@code rearm} may then start another run once
+     * this one is released): {@code [ARMED_COUNT]} the suspend count a run starts with (the built
+     * count plus one per {@code addDependent} edge targeting the process; edges are kept),
+     * {@code [ARMED_BUDGET]} its wake budget. One reference rather than two ints (and the
+     * worker-state factory folded into {@code workerStates}) keeps a one-shot process at 112
+     * bytes, as before reusable processes (two ints made it 120).
      */
-    int armedSuspendCount;
-    int armedWakeBudget;
-    IntFunction<?> workerStateFactory;
-    /** Indexed by worker; element i written and read only by worker i. */
+    int[] armed;
+    /**
+     * Null without a worker-state factory; else indexed by worker (element i written and read
+     * only by worker i), with the factory in the last element (one field instead of two keeps a
+     * process at 112 bytes).
+     */
     Object[] workerStates;
     /**
      * The first dependent (set by CAS, so that a single {@code addDependent} takes no lock) and

@@ -7,6 +7,7 @@ import dev.ortho.task.WorkerContext;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.Arrays;
+import java.util.function.IntFunction;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -63,7 +64,9 @@ public final class ProcessImpl extends ProcessScheduleFields implements Process 
     private static final VarHandle LIVE_NEXT;
     private static final VarHandle RETIRED_WORD;
     private static final VarHandle FIRST_DEPENDENT;
-    private static final VarHandle ARMED_SUSPEND_COUNT;
+    private static final VarHandle ARMED = MethodHandles.arrayElementVarHandle(int[].class);
+    private static final int ARMED_COUNT = 0;
+    private static final int ARMED_BUDGET = 1;
     /**
      * Stored into {@code error} by a successful completion so that a later {@code casError}
      * (cancel, fail, a drain failure) loses: the outcome the completion callback saw is final.
@@ -86,7 +89,6 @@ public final class ProcessImpl extends ProcessScheduleFields implements Process 
             LIVE_NEXT = l.findVarHandle(ProcessColdFields.class, "liveNext", ProcessImpl.class);
             RETIRED_WORD = l.findVarHandle(ProcessActivationFields.class, "retired", int.class);
             FIRST_DEPENDENT = l.findVarHandle(ProcessColdFields.class, "firstDependent", ProcessImpl.class);
-            ARMED_SUSPEND_COUNT = l.findVarHandle(ProcessColdFields.class, "armedSuspendCount", int.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -95,6 +97,18 @@ public final class ProcessImpl extends ProcessScheduleFields implements Process 
     /** A list stub: never scheduled, never drained. */
     ProcessImpl(String stubName) {
         this.name = stubName;
+    }
+
+    /** A stub marked reusable, for the live list's tests (never scheduled, never drained). */
+    static ProcessImpl reusableStub(String stubName) {
+        ProcessImpl p = new ProcessImpl(stubName);
+        p.armed = new int[] {0, 1};
+        return p;
+    }
+
+    /** Built with {@code reusable()}. */
+    boolean isReusable() {
+        return armed != null;
     }
 
     ProcessImpl(ProcessBuilderImpl b) {
@@ -107,12 +121,13 @@ public final class ProcessImpl extends ProcessScheduleFields implements Process 
         this.priority = b.priority;
         this.computeSlotFlag = b.computeSlot;
         this.fixedBudget = b.fixedBudget;
-        this.workerStateFactory = b.workerStateFactory;
-        this.workerStates = b.workerStateFactory == null ? null : new Object[executor.workerCount()];
+        if (b.workerStateFactory != null) {
+            Object[] states = new Object[executor.workerCount() + 1];
+            states[states.length - 1] = b.workerStateFactory;
+            this.workerStates = states;
+        }
         if (b.reusable) {
-            this.reusable = true;
-            this.armedSuspendCount = b.suspendCount;
-            this.armedWakeBudget = b.wakeBudget;
+            this.armed = new int[] {b.suspendCount, b.wakeBudget};
         }
         // Plain initial stores: the process is published to other threads only through the
         // executor's live list (a CAS) or by the caller handing it over.
@@ -316,8 +331,9 @@ public final class ProcessImpl extends ProcessScheduleFields implements Process 
         }
         // acq_rel: the dependent may be signalled concurrently by another upstream process.
         SUSPEND_COUNT.getAndAdd(d, 1);
-        if (d.reusable) {
-            ARMED_SUSPEND_COUNT.getAndAdd(d, 1);  // atomic: edges may be added from several threads
+        int[] dArmed = d.armed;
+        if (dArmed != null) {
+            ARMED.getAndAdd(dArmed, ARMED_COUNT, 1);  // atomic: edges may be added from several threads
         }
         // The first edge takes one CAS and no lock (a chain has one dependent per process);
         // concurrent callers that lose it append under the monitor. Completion reads both after
@@ -447,7 +463,7 @@ public final class ProcessImpl extends ProcessScheduleFields implements Process 
         int i = worker.workerIndex();
         Object s = workerStates[i];  // plain: element i is only ever touched by worker i
         if (s == null) {
-            s = workerStateFactory.apply(i);
+            s = ((IntFunction<?>) workerStates[workerStates.length - 1]).apply(i);
             workerStates[i] = s;
         }
         return (S) s;
@@ -455,7 +471,8 @@ public final class ProcessImpl extends ProcessScheduleFields implements Process 
 
     @Override
     public void rearm() {
-        if (!reusable) {
+        int[] a = armed;
+        if (a == null) {
             throw new StatusException(StatusCode.FAILED_PRECONDITION,
                     "process '" + name + "' was not built reusable; it runs once");
         }
@@ -472,8 +489,8 @@ public final class ProcessImpl extends ProcessScheduleFields implements Process 
         // that later gets the process (through a schedule that follows) or shutdown's snapshot
         // (a volatile read of the word) reads first.
         ERROR.set(this, (StatusException) null);
-        SUSPEND_COUNT.set(this, armedSuspendCount);
-        WAKE_BUDGET.set(this, armedWakeBudget);
+        SUSPEND_COUNT.set(this, a[ARMED_COUNT]);
+        WAKE_BUDGET.set(this, a[ARMED_BUDGET]);
         SCHEDULE_STATE.set(this, SCHED_IDLE);
         NEEDS_DRAIN.set(this, 0);
         if (scope != null) {
@@ -574,7 +591,7 @@ public final class ProcessImpl extends ProcessScheduleFields implements Process 
      * touches the process after that but the callback.
      */
     void runRelease() {
-        if (reusable) {
+        if (armed != null) {
             STATE.getAndBitwiseOr(this, RELEASED);  // volatile RMW: pairs with rearm's state read
         }
         if (releaseCallback != null) {

@@ -56,10 +56,8 @@ class LiveListTest {
     @Test
     void revivedReusableProcessIsListedExactlyOnce() {
         LiveList live = new LiveList();
-        ProcessImpl linked = new ProcessImpl("linked");
-        linked.reusable = true;
-        ProcessImpl pruned = new ProcessImpl("pruned");
-        pruned.reusable = true;
+        ProcessImpl linked = ProcessImpl.reusableStub("linked");
+        ProcessImpl pruned = ProcessImpl.reusableStub("pruned");
         live.add(pruned);
         live.add(linked);
         live.add(new ProcessImpl("head"));  // the pruner never unlinks the head
