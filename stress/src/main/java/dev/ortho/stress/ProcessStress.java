@@ -296,4 +296,45 @@ public final class ProcessStress {
             }
         }
     }
+    /**
+     * Issue 18: compute-slot placement races the release of another slot. Scanners visit only the
+     * slots the executor's occupancy mask marks, so a release that cleared the bit of a slot after
+     * a new placement into it had set it would hide that process from every worker (a hang).
+     * Two compute processes (budget 2) are scheduled at once while earlier ones complete and
+     * release their slots. Result: (1 if A completed, 1 if B completed).
+     */
+    @JCStressTest
+    @Description("Process: compute-slot placement races another slot's release (occupancy mask)")
+    @Outcome(id = "1, 1", expect = ACCEPTABLE, desc = "both placed, found and completed")
+    @Outcome(expect = FORBIDDEN, desc = "a placed process was never drained (hidden slot)")
+    @State
+    public static class ComputePlaceVsRelease {
+        final Probe a = new Probe();
+        final Probe b = new Probe();
+        final Process pa = compute("place-a", a);
+        final Process pb = compute("place-b", b);
+
+        private static Process compute(String name, Probe probe) {
+            return SharedExecutor.get().newProcess(name, (p, w, r) -> {
+                probe.drains.incrementAndGet();
+                r.complete();
+            }).wakeBudget(2).onComplete(probe::onComplete).build();
+        }
+
+        @Actor
+        public void scheduleA() {
+            pa.schedule();
+        }
+
+        @Actor
+        public void scheduleB() {
+            pb.schedule();
+        }
+
+        @Arbiter
+        public void check(II_Result r) {
+            r.r1 = a.await(pa) ? 1 : 0;
+            r.r2 = b.await(pb) ? 1 : 0;
+        }
+    }
 }

@@ -405,13 +405,19 @@ final class Worker extends WorkerPad1 implements WorkerContext, Runnable {
         }
         boolean did = false;
         int start = n == 0 ? 0 : scanCursor % n;
+        // Round robin visits only the slots the occupancy mask marks (one volatile read instead
+        // of one line per slot: with one process placed, a pass used to read 7.5 empty slots on
+        // average before its one-tile drain; issue 18, 64-tile chain profile). Same order.
+        long occupied = policy == ScanPolicy.ROUND_ROBIN ? executor.lvSlotMask() : -1L;
         for (int i = 0; i < n && !did; i++) {
             int at = start + i;
             if (at >= n) {
                 at -= n;
             }
             int slotIndex = policy == ScanPolicy.ROUND_ROBIN ? at : scanTable[at];
-            did = drainSlot(slots[slotIndex]);
+            if ((occupied & (1L << slotIndex)) != 0) {
+                did = drainSlot(slots[slotIndex]);
+            }
         }
         scanCursor = n == 0 ? 0 : (start + 1) % n;
         SCANS.setOpaque(this, scans + 1);
