@@ -221,4 +221,120 @@ public final class ProcessStress {
             r.r2 = second.await(d2) ? second.completions.get() : -1;
         }
     }
+    /**
+     * Issue 18: the owner of a reusable process re-arms it as soon as its completion callback
+     * has run, racing the worker that is still finishing the run (dependents, scope, release):
+     * {@link Process#rearm()} is refused until the release, then the second run must behave like
+     * the first. Result: (completion callbacks, drains, 1 if the second run succeeded); -1
+     * callbacks if a run never completed.
+     */
+    @JCStressTest
+    @Description("Process: re-arm of a reusable process races the end of its previous run")
+    @Outcome(id = "2, 2, 1", expect = ACCEPTABLE, desc = "re-armed after the release; ran and completed once more")
+    @Outcome(expect = FORBIDDEN, desc = "lost or duplicated run, or a stale error")
+    @State
+    public static class RearmAfterCompletion {
+        final AtomicInteger drains = new AtomicInteger();
+        final AtomicInteger completions = new AtomicInteger();
+        final CountDownLatch first = new CountDownLatch(1);
+        final CountDownLatch second = new CountDownLatch(2);
+        volatile StatusException secondError = new StatusException(StatusCode.UNKNOWN, "second run never completed");
+        final Process process = SharedExecutor.get()
+                .newProcess("rearm", (p, w, r) -> {
+                    drains.incrementAndGet();
+                    r.complete();
+                })
+                .reusable()
+                .onComplete((p, e) -> {
+                    if (completions.incrementAndGet() == 2) {
+                        secondError = e;
+                    }
+                    first.countDown();
+                    second.countDown();
+                }).build();
+
+        public RearmAfterCompletion() {
+            process.schedule();
+        }
+
+        @Actor
+        public void owner() {
+            try {
+                if (!first.await(HANG_SECONDS, TimeUnit.SECONDS)) {
+                    return;
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(HANG_SECONDS);
+            while (System.nanoTime() < deadline) {
+                try {
+                    process.rearm();
+                    process.schedule();
+                    return;
+                } catch (StatusException e) {
+                    Thread.onSpinWait();  // not released yet: the worker is finishing the run
+                }
+            }
+        }
+
+        @Arbiter
+        public void check(III_Result r) {
+            boolean done;
+            try {
+                done = second.await(HANG_SECONDS, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                done = false;
+            }
+            r.r1 = done ? completions.get() : -1;
+            r.r2 = drains.get();
+            r.r3 = secondError == null ? 1 : 0;
+            if (!done) {
+                process.cancel();
+            }
+        }
+    }
+    /**
+     * Issue 18: compute-slot placement races the release of another slot. Scanners visit only the
+     * slots the executor's occupancy mask marks, so a release that cleared the bit of a slot after
+     * a new placement into it had set it would hide that process from every worker (a hang).
+     * Two compute processes (budget 2) are scheduled at once while earlier ones complete and
+     * release their slots. Result: (1 if A completed, 1 if B completed).
+     */
+    @JCStressTest
+    @Description("Process: compute-slot placement races another slot's release (occupancy mask)")
+    @Outcome(id = "1, 1", expect = ACCEPTABLE, desc = "both placed, found and completed")
+    @Outcome(expect = FORBIDDEN, desc = "a placed process was never drained (hidden slot)")
+    @State
+    public static class ComputePlaceVsRelease {
+        final Probe a = new Probe();
+        final Probe b = new Probe();
+        final Process pa = compute("place-a", a);
+        final Process pb = compute("place-b", b);
+
+        private static Process compute(String name, Probe probe) {
+            return SharedExecutor.get().newProcess(name, (p, w, r) -> {
+                probe.drains.incrementAndGet();
+                r.complete();
+            }).wakeBudget(2).onComplete(probe::onComplete).build();
+        }
+
+        @Actor
+        public void scheduleA() {
+            pa.schedule();
+        }
+
+        @Actor
+        public void scheduleB() {
+            pb.schedule();
+        }
+
+        @Arbiter
+        public void check(II_Result r) {
+            r.r1 = a.await(pa) ? 1 : 0;
+            r.r2 = b.await(pb) ? 1 : 0;
+        }
+    }
 }

@@ -28,13 +28,22 @@ import org.osgi.annotation.versioning.ProviderType;
  * drained. The release callback runs after the last worker has left {@code drain}; from then on
  * nothing in the executor touches the process's user state.
  *
- * <p>Thread-safety: every method is thread-safe unless it says otherwise. Processes are
- * one-shot: once terminal they never run again.
+ * <p><b>Runs.</b> A process runs once: once terminal it never runs again, unless it was built
+ * with {@link Builder#reusable()} and its owner starts another run with {@link #rearm()} (same
+ * drain function, callbacks, scope, worker states and dependents; the state, suspend count,
+ * error and wake budget start over). Every statement about "the process" in this interface is
+ * about one run; callbacks run once per run.
+ *
+ * <p>Thread-safety: every method is thread-safe unless it says otherwise ({@link #rearm()}
+ * does).
  */
 @ProviderType
 public interface Process {
 
-    /** Lifecycle states; transitions are monotonic (IREE's {@code iree_task_process_state_t}). */
+    /**
+     * Lifecycle states; transitions are monotonic within a run (IREE's
+     * {@code iree_task_process_state_t}); only {@link Process#rearm()} goes back to SUSPENDED.
+     */
     enum State {
         /** Waiting for its suspend count to reach zero. */
         SUSPENDED,
@@ -61,7 +70,11 @@ public interface Process {
         void onComplete(Process process, StatusException error);
     }
 
-    /** Called once after completion when no worker is inside {@code drain} any more. */
+    /**
+     * Called once after completion when no worker is inside {@code drain} any more. For a
+     * {@link Builder#reusable() reusable} process this is where a run ends: from the start of
+     * this call on, the process may be {@link Process#rearm() re-armed}.
+     */
     @ConsumerType
     @FunctionalInterface
     interface ReleaseCallback {
@@ -102,6 +115,15 @@ public interface Process {
          * {@link Process#workerState(WorkerContext)}.
          */
         Builder workerState(IntFunction<?> factory);
+
+        /**
+         * Makes the process reusable: after a run is released (see {@link ReleaseCallback}) its
+         * owner may start another run with {@link Process#rearm()} instead of building a new
+         * process (no allocation, no builder). Default: the process runs once.
+         *
+         * @since 1.3
+         */
+        Builder reusable();
 
         /** Creates the process in state {@link State#SUSPENDED}. */
         Process build();
@@ -180,6 +202,30 @@ public interface Process {
      * the process.
      */
     void fail(StatusException error);
+
+    /**
+     * Starts another run of a {@link Builder#reusable() reusable} process whose last run has
+     * been released: it goes back to {@link State#SUSPENDED} with the suspend count it was built
+     * with plus one for every {@link #addDependent} edge that targets it, no error, and the wake
+     * budget it was built with. Kept: the drain function, callbacks, scope (it counts as pending
+     * again), worker states, and every dependent added so far (more may be added before the
+     * next {@link #schedule()}; an edge added again is a second edge). The executor holds it as
+     * live again until this run completes (shutdown cancels it).
+     *
+     * <p>Ownership and ordering (not thread-safe): the process has one owner, the thread that
+     * calls this; the call must happen after the previous run's {@link ReleaseCallback} started
+     * (inside it, or ordered after it, e.g. through a latch it counts down), and nothing else may
+     * use the process (schedule, signal, cancel, fail, addDependent, rearm) until this returns.
+     * Re-arm every process of a graph before any process it depends on can run again:
+     * a signal that reaches a process whose previous run is over, before its re-arm, is lost.
+     *
+     * @throws StatusException FAILED_PRECONDITION if the process was not built reusable, if its
+     *     run has not been released yet (it is left as it was), or if the executor is shut down
+     *     (the re-arm either did not happen, or the new run was cancelled at once and its
+     *     completion callback ran on this thread)
+     * @since 1.3
+     */
+    void rearm();
 
     /**
      * The calling worker's private state for this process, created by the builder's factory on

@@ -9,11 +9,13 @@ import java.util.Locale;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.openjdk.jmh.infra.Blackhole;
 
 /**
- * Where a 1-tile {@link DispatchChainBenchmark} chain spends its time, Ortho against
- * {@code forkjoin-cf} in alternating rounds (same idioms): building the {@value #LINKS} links,
+ * Where a 1-tile {@link DispatchChainBenchmark} chain spends its time, Ortho ({@code ortho}: built
+ * per round; {@code ortho-rearm}: a reusable chain re-armed per round, done when every link is
+ * released) against {@code forkjoin-cf} in rotating rounds (same idioms): building (re-arming) the {@value #LINKS} links,
  * running them (the external start until the last link's work is done), and handing the result
  * back (the last link done until the waiting thread returns from {@code await}/{@code join}).
  * Prints each phase's median and quartiles in ns per chain. Not a JMH benchmark.
@@ -30,6 +32,7 @@ public final class ChainPhaseSplit {
     static final int LINKS = DispatchChainBenchmark.LINKS;
     private static final String[] PHASES = {"build", "start -> last link done", "last done -> waiter back"};
     private static volatile long lastDone;
+    private static final String[] SIDES = {"ortho", "forkjoin-cf", "ortho-rearm"};
 
     private ChainPhaseSplit() {
     }
@@ -52,10 +55,29 @@ public final class ChainPhaseSplit {
             Blackhole.consumeCPU(tokens);
             lastDone = System.nanoTime();
         };
-        long[][][] ns = new long[2][PHASES.length][rounds];  // [ortho, forkjoin-cf][phase][round]
+        // ortho-rearm: built and run once here; every round re-arms it. Done = all links released.
+        Process[] reusable = new Process[LINKS];
+        AtomicInteger released = new AtomicInteger();
+        CountDownLatch[] allReleased = {new CountDownLatch(1)};
+        for (int i = 0; i < LINKS; i++) {
+            boolean last = i == LINKS - 1;
+            reusable[i] = executor.newProcess("link", tile).reusable()
+                    .onComplete(last ? (p, e) -> lastDone = System.nanoTime() : null)
+                    .onRelease(p -> {
+                        if (released.incrementAndGet() == LINKS) {
+                            allReleased[0].countDown();
+                        }
+                    }).build();
+            if (i > 0) {
+                reusable[i - 1].addDependent(reusable[i]);
+            }
+        }
+        reusable[0].schedule();
+        allReleased[0].await();
+        long[][][] ns = new long[SIDES.length][PHASES.length][rounds];  // [side][phase][round]
         for (int r = -rounds / 5; r < rounds; r++) {
-            for (int side = 0; side < 2; side++) {
-                int who = (r + side) & 1;  // alternate who goes first
+            for (int side = 0; side < SIDES.length; side++) {
+                int who = Math.floorMod(r + side, SIDES.length);  // rotate who goes first
                 long t0 = System.nanoTime();
                 long started;
                 long back;
@@ -83,6 +105,17 @@ public final class ChainPhaseSplit {
                     first.schedule();
                     done.await();
                     back = System.nanoTime();
+                } else if (who == 2) {
+                    CountDownLatch done = new CountDownLatch(1);
+                    allReleased[0] = done;
+                    released.set(0);
+                    for (Process p : reusable) {
+                        p.rearm();
+                    }
+                    started = System.nanoTime();
+                    reusable[0].schedule();
+                    done.await();
+                    back = System.nanoTime();
                 } else {
                     CompletableFuture<Void> head = new CompletableFuture<>();
                     CompletableFuture<Void> tail = head;
@@ -104,12 +137,14 @@ public final class ChainPhaseSplit {
         System.out.printf(Locale.ROOT, "chain phases, tokens=%d rounds=%d spin=%s (ns per chain of %d: median (p25..p75))%n",
                 tokens, rounds, args.length > 2 ? args[2] : "default", LINKS);
         for (int k = 0; k < PHASES.length; k++) {
-            long[] o = ns[0][k].clone();
-            long[] f = ns[1][k].clone();
-            Arrays.sort(o);
-            Arrays.sort(f);
-            System.out.printf(Locale.ROOT, "%-26s ortho %8d (%d..%d)   forkjoin-cf %8d (%d..%d)%n", PHASES[k],
-                    o[rounds / 2], o[rounds / 4], o[rounds * 3 / 4], f[rounds / 2], f[rounds / 4], f[rounds * 3 / 4]);
+            StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "%-26s", PHASES[k]));
+            for (int side = 0; side < SIDES.length; side++) {
+                long[] o = ns[side][k].clone();
+                Arrays.sort(o);
+                line.append(String.format(Locale.ROOT, "   %s %8d (%d..%d)", SIDES[side], o[rounds / 2], o[rounds / 4],
+                        o[rounds * 3 / 4]));
+            }
+            System.out.println(line);
         }
         executor.shutdown(Duration.ofSeconds(10));
         Pools.close(null, pool);

@@ -33,6 +33,11 @@ import org.openjdk.jmh.infra.Blackhole;
  *       one drain function shared by every link (no counter; as {@code forkjoin-cf} shares one
  *       {@code Runnable}); one external
  *       {@code schedule}, each completion activates the next link on the worker.
+ *   <li>{@code ortho-rearm}: the same chain of reusable processes ({@code Process.Builder.reusable()}),
+ *       built and linked once per trial; every call re-arms the 100 links ({@code Process.rearm()},
+ *       no allocation), schedules the first and waits until every link has been released (one
+ *       counter per chain, incremented by each link's release callback). The idiom of a
+ *       recorded-once, submitted-many-times graph (a reusable command buffer).
  *   <li>{@code forkjoin-cf} (the fair peer for the chaining cost): one external submission, links
  *       chained inside the pool as {@code CompletableFuture.thenRunAsync(link, pool)}; each link
  *       is its own pool task, submitted by the worker that finished the previous one, and runs
@@ -55,7 +60,7 @@ public class DispatchChainBenchmark {
     /** ~1.0 µs on the development machine (1.69 ns per token, ConsumeCpuCalibrationBenchmark). */
     static final long TILE_TOKENS = 600;
 
-    @Param({"ortho", "forkjoin-cf", "forkjoin-task", "forkjoin-roundtrip"})
+    @Param({"ortho", "ortho-rearm", "forkjoin-cf", "forkjoin-task", "forkjoin-roundtrip"})
     public String impl;
 
     @Param({"1", "64"})
@@ -70,11 +75,19 @@ public class DispatchChainBenchmark {
 
     private Executor executor;
     private ForkJoinPool pool;
+    /** {@code ortho-rearm}: the reusable chain, its per-link tile counters and the run's latch. */
+    private Process[] reusable;
+    private TileCounters[] counters;
+    private final AtomicInteger released = new AtomicInteger();
+    private volatile CountDownLatch allReleased;
 
     @Setup(Level.Trial)
     public void setUp() {
-        if (impl.equals("ortho")) {
+        if (impl.startsWith("ortho")) {
             executor = Pools.ortho();
+            if (impl.equals("ortho-rearm")) {
+                buildReusableChain();
+            }
         } else {
             pool = Pools.forkJoin();
         }
@@ -90,6 +103,7 @@ public class DispatchChainBenchmark {
     public void chain() throws InterruptedException {
         switch (impl) {
             case "ortho" -> orthoChain();
+            case "ortho-rearm" -> rearmedChain();
             case "forkjoin-cf" -> completableFutureChain();
             case "forkjoin-task" -> pool.invoke(new Chain(tiles, tileTokens));
             case "forkjoin-roundtrip" -> {
@@ -144,10 +158,78 @@ public class DispatchChainBenchmark {
         done.await();
     }
 
+    private void buildReusableChain() {
+        int budget = Math.min(tiles, executor.workerCount());
+        long tokens = tileTokens;
+        DrainFunction oneTile = (p, w, r) -> {
+            Blackhole.consumeCPU(tokens);
+            r.complete();
+        };
+        Process.ReleaseCallback onRelease = p -> {
+            if (released.incrementAndGet() == LINKS) {
+                allReleased.countDown();
+            }
+        };
+        reusable = new Process[LINKS];
+        counters = new TileCounters[LINKS];
+        for (int i = 0; i < LINKS; i++) {
+            DrainFunction drain = oneTile;
+            if (tiles > 1) {
+                counters[i] = new TileCounters();
+                drain = tileDrain(tiles, tokens, counters[i]);
+            }
+            reusable[i] = executor.newProcess("link", drain).wakeBudget(budget).reusable().onRelease(onRelease).build();
+            if (i > 0) {
+                reusable[i - 1].addDependent(reusable[i]);
+            }
+        }
+        // A fresh process has no released run to re-arm: run the chain once here.
+        CountDownLatch done = new CountDownLatch(1);
+        allReleased = done;
+        reusable[0].schedule();
+        try {
+            done.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private void rearmedChain() throws InterruptedException {
+        CountDownLatch done = new CountDownLatch(1);
+        allReleased = done;
+        released.set(0);
+        Process[] links = reusable;
+        for (int i = 0; i < LINKS; i++) {
+            TileCounters c = counters[i];
+            if (c != null) {
+                c.reset();  // the previous run is released: no worker is in its drain
+            }
+            links[i].rearm();
+        }
+        links[0].schedule();
+        done.await();
+    }
+
+    /** The tile claim and completion counters of one link (reset between runs of a reusable chain). */
+    static final class TileCounters {
+        final AtomicInteger next = new AtomicInteger();
+        final AtomicInteger finished = new AtomicInteger();
+
+        void reset() {
+            next.set(0);
+            finished.set(0);
+        }
+    }
+
     /** A link of {@code t} tiles: tiles claimed by an atomic counter, the last one completes. */
     private static DrainFunction tileDrain(int t, long tokens) {
-        AtomicInteger next = new AtomicInteger();
-        AtomicInteger finished = new AtomicInteger();
+        return tileDrain(t, tokens, new TileCounters());
+    }
+
+    private static DrainFunction tileDrain(int t, long tokens, TileCounters c) {
+        AtomicInteger next = c.next;
+        AtomicInteger finished = c.finished;
         return (p, w, r) -> {
             int tile = next.getAndIncrement();
             if (tile >= t) {

@@ -18,8 +18,9 @@ import java.util.Locale;
  * java -cp bench/target/benchmarks.jar dev.ortho.bench.task.InterleavedRun immediate 0 200
  * </pre>
  *
- * Arguments: the benchmark ({@code chain}: DispatchChainBenchmark, peers {@code forkjoin-cf}
- * and {@code forkjoin-task}; {@code immediate}: ImmediateThroughputBenchmark, Ortho as {@code ortho} (a process per item) and
+ * Arguments: the benchmark ({@code chain}: DispatchChainBenchmark, Ortho as {@code ortho} (a
+ * chain built per call) and {@code ortho-rearm} (a reusable chain re-armed per call), peers
+ * {@code forkjoin-cf} and {@code forkjoin-task}; {@code immediate}: ImmediateThroughputBenchmark, Ortho as {@code ortho} (a process per item) and
  * {@code ortho-queue} (one {@code QueueProcess})), tiles per link
  * (chain only), measured rounds (the first fifth more are warm-up and dropped), and for
  * {@code chain} the work per tile in {@code Blackhole.consumeCPU} tokens (default
@@ -46,7 +47,7 @@ public final class InterleavedRun {
         long tokens = args.length > 3 ? Long.parseLong(args[3]) : DispatchChainBenchmark.TILE_TOKENS;
         List<Side> sides = new ArrayList<>();
         if (which.equals("chain")) {
-            for (String impl : new String[] {"ortho", "forkjoin-cf", "forkjoin-task"}) {
+            for (String impl : new String[] {"ortho", "ortho-rearm", "forkjoin-cf", "forkjoin-task"}) {
                 DispatchChainBenchmark b = new DispatchChainBenchmark();
                 b.impl = impl;
                 b.tiles = tiles;

@@ -51,6 +51,13 @@ final class ComputeSlot extends ComputeSlotPad1 {
         }
     }
 
+    /** This slot's position in the executor's array (its bit in the occupancy mask). */
+    final int index;
+
+    ComputeSlot(int index) {
+        this.index = index;
+    }
+
     /** Acquire load; pairs with the release in {@link #soProcess}. */
     Object lvProcess() {
         return PROCESS.getAcquire(this);

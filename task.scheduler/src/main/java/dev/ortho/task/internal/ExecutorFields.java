@@ -18,9 +18,14 @@ abstract class ExecutorPad1 extends ExecutorDesiredWake {
     long p30, p31, p32, p33, p34, p35, p36, p37;
 }
 
-/** Bumped on every slot placement and release; idle workers compare it to detect new slots. */
+/**
+ * Bumped on every slot placement and release; idle workers compare it to detect new slots. Next
+ * to it (written in the same operations, read by the same scanners) the occupancy mask: bit i
+ * set while compute slot i holds a process.
+ */
 abstract class ExecutorSlotVersion extends ExecutorPad1 {
     volatile int slotVersion;
+    volatile long slotMask;
 }
 
 abstract class ExecutorPad2 extends ExecutorSlotVersion {

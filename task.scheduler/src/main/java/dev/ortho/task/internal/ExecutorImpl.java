@@ -33,6 +33,7 @@ public final class ExecutorImpl extends ExecutorLifecycle implements Executor {
 
     private static final VarHandle DESIRED_WAKE;
     private static final VarHandle SLOT_VERSION;
+    private static final VarHandle SLOT_MASK;
     private static final VarHandle SWEEP_CLAIM;
     private static final VarHandle LINGERING;
 
@@ -41,6 +42,7 @@ public final class ExecutorImpl extends ExecutorLifecycle implements Executor {
             MethodHandles.Lookup l = MethodHandles.lookup();
             DESIRED_WAKE = l.findVarHandle(ExecutorDesiredWake.class, "desiredWake", int.class);
             SLOT_VERSION = l.findVarHandle(ExecutorSlotVersion.class, "slotVersion", int.class);
+            SLOT_MASK = l.findVarHandle(ExecutorSlotVersion.class, "slotMask", long.class);
             SWEEP_CLAIM = l.findVarHandle(ExecutorLifecycle.class, "sweepClaim", int.class);
             LINGERING = l.findVarHandle(ExecutorLinger.class, "lingering", int.class);
         } catch (ReflectiveOperationException e) {
@@ -78,7 +80,7 @@ public final class ExecutorImpl extends ExecutorLifecycle implements Executor {
         this.scanPolicy = policy;
         this.idleMask = new IdleMask(workerCount);
         for (int i = 0; i < slots.length; i++) {
-            slots[i] = new ComputeSlot();
+            slots[i] = new ComputeSlot(i);
         }
         this.workers = new Worker[workerCount];
         List<Topology.Group> groups = topology.groups();
@@ -110,6 +112,15 @@ public final class ExecutorImpl extends ExecutorLifecycle implements Executor {
 
     int lvSlotVersion() {
         return (int) SLOT_VERSION.getVolatile(this);
+    }
+
+    /**
+     * Bit i set while compute slot i holds a process (a hint for the scan: a slot placed after
+     * this read is found on the next pass; the slot version, bumped after the bit is set, makes
+     * an idle worker rescan). Volatile: pairs with the RMWs in tryPlace and releaseSlot.
+     */
+    long lvSlotMask() {
+        return (long) SLOT_MASK.getVolatile(this);
     }
 
     ScanPolicy lvScanPolicy() {
@@ -171,6 +182,15 @@ public final class ExecutorImpl extends ExecutorLifecycle implements Executor {
         return new ExecutorStats(name, scanPolicy, aggregateBudget(), occupied, live.count(), ws);
     }
 
+    /** Sum of the workers' idle-spin polls (each after a yield); for tests. */
+    long spinYields() {
+        long n = 0;
+        for (Worker w : workers) {
+            n += w.lpSpinYields();
+        }
+        return n;
+    }
+
     // ---- process registry -------------------------------------------------------------------
 
     void register(ProcessImpl p) {
@@ -188,6 +208,30 @@ public final class ExecutorImpl extends ExecutorLifecycle implements Executor {
         }
         if (p.scope != null) {
             p.scope.onProcessCreated();
+        }
+    }
+
+    /** Throws FAILED_PRECONDITION naming {@code p} unless the executor is running (re-arm's first check). */
+    void checkRunning(ProcessImpl p) {
+        if (lvRunState() != RUNNING) {
+            throw new StatusException(StatusCode.FAILED_PRECONDITION,
+                    "executor '" + name + "' is shut down; cannot re-arm process '" + p.name() + "'");
+        }
+    }
+
+    /**
+     * Makes a re-armed process (already SUSPENDED, its fields reset) live again. Then the same
+     * Dekker re-check as {@link #register}: either shutdown's snapshot sees the process live and
+     * cancels it, or this sees the new run state and cancels it here; either way the run that
+     * the re-arm started completes exactly once (terminate's state CAS decides which).
+     */
+    void rearmed(ProcessImpl p) {
+        live.revive(p);
+        if (lvRunState() != RUNNING) {
+            p.terminate(new StatusException(StatusCode.CANCELLED, "executor '" + name + "' is shutting down"),
+                    ProcessImpl.STATE_CANCELLED);
+            throw new StatusException(StatusCode.FAILED_PRECONDITION,
+                    "executor '" + name + "' is shut down; re-armed process '" + p.name() + "' was cancelled");
         }
     }
 
@@ -276,11 +320,15 @@ public final class ExecutorImpl extends ExecutorLifecycle implements Executor {
 
     /** IREE {@code try_place_in_compute_slot}: reserve by CAS, publish epoch, publish process. */
     boolean tryPlace(ProcessImpl p) {
-        for (ComputeSlot slot : slots) {
+        for (int i = 0; i < slots.length; i++) {
+            ComputeSlot slot = slots[i];
             if (slot.lvProcess() == null && slot.casProcessFromEmpty(ComputeSlot.RESERVED)) {
                 int epoch = p.incrementPlacementEpoch();
                 slot.soPlacementEpoch(epoch);  // release: ordered before the process store below
                 slot.soProcess(p);  // release: pairs with the scanner's acquire in Worker.drainSlot
+                // volatile RMW, before the version bump: a scanner that sees the new version
+                // reads the mask afterwards and finds the bit (pairs with lvSlotMask)
+                SLOT_MASK.getAndBitwiseOr(this, 1L << i);
                 SLOT_VERSION.getAndAdd(this, 1);  // volatile RMW: idle workers' re-check sees it
                 return true;
             }
@@ -341,6 +389,9 @@ public final class ExecutorImpl extends ExecutorLifecycle implements Executor {
         int releaseEpoch = slot.lvPlacementEpoch();
         boolean isTerminal = terminal || p.isTerminal();
         slot.soPlacementEpoch(0);  // release: stale scanners reject the slot by epoch
+        // volatile RMW before the slot is emptied: a placement into this slot (possible as soon
+        // as it reads null below) sets the bit after this clear, never before it
+        SLOT_MASK.getAndBitwiseAnd(this, ~(1L << slot.index));
         slot.soProcess(null);  // release: no new scanner passes the quick check
         long nextGeneration = (sentinel & ~ComputeSlot.COUNT_MASK) + ComputeSlot.GEN_INCREMENT;
         // Scanners that raced in see the sentinel and back out; wait for their decrements.

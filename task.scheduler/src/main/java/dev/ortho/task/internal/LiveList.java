@@ -1,5 +1,7 @@
 package dev.ortho.task.internal;
 
+import dev.ortho.base.StatusCode;
+import dev.ortho.base.StatusException;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.ArrayList;
@@ -85,7 +87,8 @@ final class LiveList extends LiveListPad2 {
         }
     }
 
-    private void prune() {
+    /** Unlinks retired processes (but never the head); package-private for tests. */
+    void prune() {
         if (!WALK_CLAIM.compareAndSet(this, 0, 1)) {
             return;  // a walk is under way; the next due registration prunes
         }
@@ -96,9 +99,14 @@ final class LiveList extends LiveListPad2 {
             ProcessImpl cur = pred.lvLiveNext();
             while (cur != null) {
                 ProcessImpl next = cur.lvLiveNext();
-                if (cur.lvRetired()) {
+                // A reusable process may be re-armed right now (RETIRED → LIVE by CAS, see
+                // revive): the CAS to UNLINKING decides; losing it keeps the process linked.
+                if (cur.lvRetired() && (!cur.isReusable() || cur.casRetired(ProcessImpl.RETIRED, ProcessImpl.UNLINKING))) {
                     pred.soLiveNext(next);  // release: unlinks cur for later walkers
                     cur.soLiveNext(null);  // a retained process must not retain older ones
+                    if (cur.isReusable()) {
+                        cur.soRetiredWord(ProcessImpl.UNLINKED);  // release: revive may now link it again
+                    }
                 } else {
                     pred = cur;
                     survivors++;
@@ -108,6 +116,36 @@ final class LiveList extends LiveListPad2 {
             NEXT_PRUNE_AT.setOpaque(this, h.liveSerial + Math.max(MIN_PRUNE_INTERVAL, 2 * survivors));
         } finally {
             WALK_CLAIM.setRelease(this, 0);  // release: publishes the rewritten links to the next walker
+        }
+    }
+
+    /**
+     * Makes a retired reusable process live again for its next run (called by
+     * {@link ProcessImpl#rearm}, on the owner's thread). If the pruner has not unlinked it, one
+     * CAS RETIRED → LIVE keeps it where it is (the pruner's own CAS RETIRED → UNLINKING then
+     * fails and it stays linked); if the pruner has, it is registered again like a new process.
+     * A pruner caught between the two (UNLINKING) holds the walk claim; waiting for the claim
+     * waits for the unlink to finish. The caller has written the process's fields before; the
+     * CAS (or {@link #add}'s) publishes them.
+     */
+    void revive(ProcessImpl p) {
+        while (true) {
+            int word = p.lvRetiredWord();
+            if (word == ProcessImpl.RETIRED) {
+                if (p.casRetired(ProcessImpl.RETIRED, ProcessImpl.LIVE)) {
+                    return;
+                }
+            } else if (word == ProcessImpl.UNLINKED) {
+                // Unreachable from the list and touched by nobody else: registration as new.
+                p.soRetiredWord(ProcessImpl.LIVE);
+                add(p);
+                return;
+            } else if (word == ProcessImpl.UNLINKING) {
+                claimWalk();  // the pruner holds it until the unlink is done
+                WALK_CLAIM.setRelease(this, 0);  // release: pairs with claimWalk's CAS
+            } else {
+                throw new StatusException(StatusCode.INTERNAL, "process '" + p.name() + "' is re-armed while live");
+            }
         }
     }
 

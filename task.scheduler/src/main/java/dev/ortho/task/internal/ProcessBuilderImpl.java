@@ -23,6 +23,7 @@ final class ProcessBuilderImpl implements Process.Builder {
     IntFunction<?> workerStateFactory;
     /** Set by {@link QueueProcessImpl}: the wake budget may never leave 1. */
     boolean fixedBudget;
+    boolean reusable;
 
     ProcessBuilderImpl(ExecutorImpl executor, String name, DrainFunction drain) {
         this.executor = executor;
@@ -84,6 +85,12 @@ final class ProcessBuilderImpl implements Process.Builder {
     @Override
     public Process.Builder workerState(IntFunction<?> factory) {
         this.workerStateFactory = factory;
+        return this;
+    }
+
+    @Override
+    public Process.Builder reusable() {
+        this.reusable = true;
         return this;
     }
 

@@ -3,7 +3,6 @@ package dev.ortho.task.internal;
 import dev.ortho.base.StatusException;
 import dev.ortho.task.DrainFunction;
 import dev.ortho.task.Process;
-import java.util.function.IntFunction;
 
 // Field groups of ProcessImpl; the JVM lays out superclass fields first, so the groups follow
 // each other in this order. There is no padding between them. The groups used to sit on lines
@@ -29,8 +28,20 @@ abstract class ProcessColdFields {
     boolean computeSlotFlag;
     /** A queue process: the wake budget stays 1 (its drain state is single-consumer). */
     boolean fixedBudget;
-    IntFunction<?> workerStateFactory;
-    /** Indexed by worker; element i written and read only by worker i. */
+    /**
+     * Null unless built with {@code reusable()} ({@code rearm} may then start another run once
+     * this one is released): {@code [ARMED_COUNT]} the suspend count a run starts with (the built
+     * count plus one per {@code addDependent} edge targeting the process; edges are kept),
+     * {@code [ARMED_BUDGET]} its wake budget. One reference rather than two ints (and the
+     * worker-state factory folded into {@code workerStates}) keeps a one-shot process at 112
+     * bytes, as before reusable processes (two ints made it 120).
+     */
+    int[] armed;
+    /**
+     * Null without a worker-state factory; else indexed by worker (element i written and read
+     * only by worker i), with the factory in the last element (one field instead of two keeps a
+     * process at 112 bytes).
+     */
     Object[] workerStates;
     /**
      * The first dependent (set by CAS, so that a single {@code addDependent} takes no lock) and
@@ -48,10 +59,14 @@ abstract class ProcessColdFields {
 /** Activation and completion, written by signalling threads (IREE line 1). */
 abstract class ProcessActivationFields extends ProcessColdFields {
     volatile int suspendCount;
-    /** ProcessImpl.STATE_* in the low bits, plus the completion claim bit. */
+    /** ProcessImpl.STATE_* in the low bits, plus the completion claim and released bits. */
     volatile int state;
     volatile StatusException error;
-    /** Set once the completion path has run to its end (the live list then forgets it). */
+    /**
+     * Live-list membership (ProcessImpl.LIVE, RETIRED, UNLINKING, UNLINKED): RETIRED once the
+     * completion path has run to its end (the live list then forgets it); the last two only for
+     * reusable processes, whose re-arm races the pruner (see LiveList).
+     */
     volatile int retired;
 }
 

@@ -7,6 +7,7 @@ import dev.ortho.task.WorkerContext;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.Arrays;
+import java.util.function.IntFunction;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -30,6 +31,20 @@ public final class ProcessImpl extends ProcessScheduleFields implements Process 
      * that moves RUNNABLE to COMPLETED: one atomic instead of a claim flag and a state CAS.
      */
     private static final int CLAIMED = 4;
+    /**
+     * Reusable processes only: set in the state word (volatile RMW) when the run's release
+     * starts, after which the executor no longer touches the process; {@link #rearm} requires it.
+     */
+    private static final int RELEASED = 8;
+
+    /** {@code retired}: registered, completion not yet finished. */
+    static final int LIVE = 0;
+    /** {@code retired}: completion finished; still linked in the live list. */
+    static final int RETIRED = 1;
+    /** {@code retired}, reusable processes only: the pruner is unlinking it (under its walk claim). */
+    static final int UNLINKING = 2;
+    /** {@code retired}, reusable processes only: unlinked; a re-arm must register it again. */
+    static final int UNLINKED = 3;
 
     /** Not on any run list (IREE SCHEDULE_IDLE). */
     static final int SCHED_IDLE = 0;
@@ -47,8 +62,11 @@ public final class ProcessImpl extends ProcessScheduleFields implements Process 
     private static final VarHandle PLACEMENT_EPOCH;
     private static final VarHandle NEXT;
     private static final VarHandle LIVE_NEXT;
-    private static final VarHandle RETIRED;
+    private static final VarHandle RETIRED_WORD;
     private static final VarHandle FIRST_DEPENDENT;
+    private static final VarHandle ARMED = MethodHandles.arrayElementVarHandle(int[].class);
+    private static final int ARMED_COUNT = 0;
+    private static final int ARMED_BUDGET = 1;
     /**
      * Stored into {@code error} by a successful completion so that a later {@code casError}
      * (cancel, fail, a drain failure) loses: the outcome the completion callback saw is final.
@@ -69,7 +87,7 @@ public final class ProcessImpl extends ProcessScheduleFields implements Process 
             PLACEMENT_EPOCH = l.findVarHandle(ProcessScheduleFields.class, "placementEpoch", int.class);
             NEXT = l.findVarHandle(ProcessScheduleFields.class, "next", ProcessImpl.class);
             LIVE_NEXT = l.findVarHandle(ProcessColdFields.class, "liveNext", ProcessImpl.class);
-            RETIRED = l.findVarHandle(ProcessActivationFields.class, "retired", int.class);
+            RETIRED_WORD = l.findVarHandle(ProcessActivationFields.class, "retired", int.class);
             FIRST_DEPENDENT = l.findVarHandle(ProcessColdFields.class, "firstDependent", ProcessImpl.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
@@ -79,6 +97,18 @@ public final class ProcessImpl extends ProcessScheduleFields implements Process 
     /** A list stub: never scheduled, never drained. */
     ProcessImpl(String stubName) {
         this.name = stubName;
+    }
+
+    /** A stub marked reusable, for the live list's tests (never scheduled, never drained). */
+    static ProcessImpl reusableStub(String stubName) {
+        ProcessImpl p = new ProcessImpl(stubName);
+        p.armed = new int[] {0, 1};
+        return p;
+    }
+
+    /** Built with {@code reusable()}. */
+    boolean isReusable() {
+        return armed != null;
     }
 
     ProcessImpl(ProcessBuilderImpl b) {
@@ -91,8 +121,14 @@ public final class ProcessImpl extends ProcessScheduleFields implements Process 
         this.priority = b.priority;
         this.computeSlotFlag = b.computeSlot;
         this.fixedBudget = b.fixedBudget;
-        this.workerStateFactory = b.workerStateFactory;
-        this.workerStates = b.workerStateFactory == null ? null : new Object[executor.workerCount()];
+        if (b.workerStateFactory != null) {
+            Object[] states = new Object[executor.workerCount() + 1];
+            states[states.length - 1] = b.workerStateFactory;
+            this.workerStates = states;
+        }
+        if (b.reusable) {
+            this.armed = new int[] {b.suspendCount, b.wakeBudget};
+        }
         // Plain initial stores: the process is published to other threads only through the
         // executor's live list (a CAS) or by the caller handing it over.
         SUSPEND_COUNT.set(this, b.suspendCount);
@@ -194,13 +230,37 @@ public final class ProcessImpl extends ProcessScheduleFields implements Process 
         LIVE_NEXT.setRelease(this, value);
     }
 
-    /** Release store: the completion has fully run; pairs with {@link #lvRetired} in LiveList. */
+    /**
+     * Release store of {@link #RETIRED}: the completion has fully run; pairs with
+     * {@link #lvRetired} in LiveList. Only the completing thread moves the word away from
+     * {@link #LIVE}, so a plain store suffices even for reusable processes.
+     */
     void soRetired() {
-        RETIRED.setRelease(this, 1);
+        RETIRED_WORD.setRelease(this, RETIRED);
     }
 
+    /**
+     * True unless {@link #LIVE}. Volatile: in {@code LiveList.snapshot} it is shutdown's half of
+     * the Dekker pair with a registration or re-arm (which makes the process live, then reads
+     * the executor's run state).
+     */
     boolean lvRetired() {
-        return (int) RETIRED.getAcquire(this) != 0;
+        return (int) RETIRED_WORD.getVolatile(this) != LIVE;
+    }
+
+    /** The raw live-list membership word ({@link #LIVE} … {@link #UNLINKED}). */
+    int lvRetiredWord() {
+        return (int) RETIRED_WORD.getVolatile(this);
+    }
+
+    /** CAS of the membership word: the pruner's RETIRED → UNLINKING and re-arm's RETIRED → LIVE race. */
+    boolean casRetired(int expect, int update) {
+        return RETIRED_WORD.compareAndSet(this, expect, update);
+    }
+
+    /** Release store of the membership word (the pruner's UNLINKED; re-arm's LIVE before its re-registration). */
+    void soRetiredWord(int value) {
+        RETIRED_WORD.setRelease(this, value);
     }
 
     // ---- public API -------------------------------------------------------------------------
@@ -271,6 +331,10 @@ public final class ProcessImpl extends ProcessScheduleFields implements Process 
         }
         // acq_rel: the dependent may be signalled concurrently by another upstream process.
         SUSPEND_COUNT.getAndAdd(d, 1);
+        int[] dArmed = d.armed;
+        if (dArmed != null) {
+            ARMED.getAndAdd(dArmed, ARMED_COUNT, 1);  // atomic: edges may be added from several threads
+        }
         // The first edge takes one CAS and no lock (a chain has one dependent per process);
         // concurrent callers that lose it append under the monitor. Completion reads both after
         // the schedule that must follow every addDependent (see the contract), which orders them.
@@ -399,10 +463,43 @@ public final class ProcessImpl extends ProcessScheduleFields implements Process 
         int i = worker.workerIndex();
         Object s = workerStates[i];  // plain: element i is only ever touched by worker i
         if (s == null) {
-            s = workerStateFactory.apply(i);
+            s = ((IntFunction<?>) workerStates[workerStates.length - 1]).apply(i);
             workerStates[i] = s;
         }
         return (S) s;
+    }
+
+    @Override
+    public void rearm() {
+        int[] a = armed;
+        if (a == null) {
+            throw new StatusException(StatusCode.FAILED_PRECONDITION,
+                    "process '" + name + "' was not built reusable; it runs once");
+        }
+        int s = (int) STATE.getVolatile(this);  // acquire: pairs with the RELEASED RMW in runRelease
+        if ((s & RELEASED) == 0) {
+            throw new StatusException(StatusCode.FAILED_PRECONDITION,
+                    "process '" + name + "' cannot be re-armed before its run is released (state "
+                            + State.values()[s & STATE_MASK] + ")");
+        }
+        executor.checkRunning(this);
+        // The run is over: no list, slot, worker or hand-off refers to the process, and only its
+        // owner acts on it (contract), so plain stores. They are published by the membership
+        // update in executor.rearmed (a CAS; the state store comes before it), which a worker
+        // that later gets the process (through a schedule that follows) or shutdown's snapshot
+        // (a volatile read of the word) reads first.
+        ERROR.set(this, (StatusException) null);
+        SUSPEND_COUNT.set(this, a[ARMED_COUNT]);
+        WAKE_BUDGET.set(this, a[ARMED_BUDGET]);
+        SCHEDULE_STATE.set(this, SCHED_IDLE);
+        NEEDS_DRAIN.set(this, 0);
+        if (scope != null) {
+            scope.onProcessCreated();  // before it is live: a shutdown cancel's onProcessDone balances it
+        }
+        // release: ordered before the membership CAS in rearmed, whose readers (shutdown's
+        // snapshot, a later schedule) then see SUSPENDED and the resets above
+        STATE.setRelease(this, STATE_SUSPENDED);
+        executor.rearmed(this);
     }
 
     // ---- executor-side helpers --------------------------------------------------------------
@@ -487,8 +584,16 @@ public final class ProcessImpl extends ProcessScheduleFields implements Process 
         d.signalInternal(completer);
     }
 
-    /** Runs the release callback, if any. Called once, after the last drainer left. */
+    /**
+     * Runs the release callback, if any. Called once per run, after the last drainer left. A
+     * reusable process is marked {@link #RELEASED} first (volatile RMW: orders everything the
+     * executor did with this run before a {@link #rearm} that sees the bit); nothing here
+     * touches the process after that but the callback.
+     */
     void runRelease() {
+        if (armed != null) {
+            STATE.getAndBitwiseOr(this, RELEASED);  // volatile RMW: pairs with rearm's state read
+        }
         if (releaseCallback != null) {
             try {
                 releaseCallback.onRelease(this);

@@ -42,4 +42,39 @@ class LiveListTest {
         assertTrue(reachable < kept.size() + 2L * LiveList.MIN_PRUNE_INTERVAL + 2,
                 "pruning bounds the retired processes still linked: " + reachable);
     }
+    private static int occurrences(LiveList live, ProcessImpl target) {
+        int n = 0;
+        for (ProcessImpl p = live.head; p != null; p = p.lvLiveNext()) {
+            if (p == target) {
+                n++;
+            }
+        }
+        return n;
+    }
+
+    /** Issue 18: a reusable process re-armed before or after the pruner unlinked it is listed once. */
+    @Test
+    void revivedReusableProcessIsListedExactlyOnce() {
+        LiveList live = new LiveList();
+        ProcessImpl linked = ProcessImpl.reusableStub("linked");
+        ProcessImpl pruned = ProcessImpl.reusableStub("pruned");
+        live.add(pruned);
+        live.add(linked);
+        live.add(new ProcessImpl("head"));  // the pruner never unlinks the head
+        pruned.soRetired();
+        live.prune();
+        assertEquals(ProcessImpl.UNLINKED, pruned.lvRetiredWord(), "the pruner unlinked the retired process");
+        assertEquals(0, occurrences(live, pruned));
+        live.revive(pruned);
+        assertEquals(ProcessImpl.LIVE, pruned.lvRetiredWord());
+        assertEquals(1, occurrences(live, pruned), "registered again");
+
+        linked.soRetired();
+        live.revive(linked);  // before any prune: one CAS, stays where it is
+        live.prune();
+        assertEquals(ProcessImpl.LIVE, linked.lvRetiredWord());
+        assertEquals(1, occurrences(live, linked));
+        assertEquals(3, live.count());
+        assertTrue(live.snapshot().containsAll(List.of(linked, pruned)));
+    }
 }

@@ -53,4 +53,46 @@ class ProcessFootprintTest {
             assertTrue(ex.shutdown(Duration.ofSeconds(5)));
         }
     }
+    /**
+     * Issue 18: a reusable chain runs again with no allocation at all: {@code rearm} resets the
+     * process in place and keeps its edges (before: a builder and a process per link and run).
+     */
+    @Test
+    void rearmingALinkedChainAllocatesNothing() throws Exception {
+        com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+        Executor ex = Executor.builder().workerCount(1).build();
+        try {
+            int links = 100;
+            java.util.concurrent.atomic.AtomicInteger released = new java.util.concurrent.atomic.AtomicInteger();
+            Process[] chain = new Process[links];
+            for (int i = 0; i < links; i++) {
+                chain[i] = ex.newProcess("link", (p, w, r) -> r.complete()).reusable()
+                        .onRelease(p -> released.incrementAndGet()).build();
+                if (i > 0) {
+                    chain[i - 1].addDependent(chain[i]);
+                }
+            }
+            long least = Long.MAX_VALUE;
+            for (int round = 0; round < 300; round++) {
+                if (round > 0) {
+                    long before = threads.getCurrentThreadAllocatedBytes();
+                    for (Process p : chain) {
+                        p.rearm();
+                    }
+                    least = Math.min(least, threads.getCurrentThreadAllocatedBytes() - before);
+                }
+                released.set(0);
+                chain[0].schedule();
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+                while (released.get() < links) {
+                    assertTrue(System.nanoTime() < deadline, "chain never finished");
+                    Thread.onSpinWait();
+                }
+            }
+            assertEquals(0, least, "bytes allocated re-arming a chain of " + links);
+            assertEquals(0, ex.stats().liveProcesses());
+        } finally {
+            assertTrue(ex.shutdown(Duration.ofSeconds(5)));
+        }
+    }
 }
