@@ -198,16 +198,20 @@ public final class ExecutorImpl extends ExecutorLifecycle implements Executor {
             throw new StatusException(StatusCode.FAILED_PRECONDITION,
                     "executor '" + name + "' is shut down; cannot create process '" + p.name() + "'");
         }
+        if (p.scope != null) {
+            // before the process is live: whoever completes it (a worker, or shutdown's cancel
+            // below or in shutdown()) balances this, never before it
+            p.scope.onProcessCreated();
+        }
         live.add(p);
         // Re-check after publishing (the list's CAS is volatile): shutdown sets the state, then
-        // snapshots the list, so either it sees p or we see the new state.
+        // snapshots the list, so either it sees p or we see the new state. Both may; terminate's
+        // state CAS completes the process exactly once, so its scope is counted down once.
         if (lvRunState() != RUNNING) {
-            p.soRetired();
+            p.terminate(new StatusException(StatusCode.CANCELLED, "executor '" + name + "' is shutting down"),
+                    ProcessImpl.STATE_CANCELLED);
             throw new StatusException(StatusCode.FAILED_PRECONDITION,
                     "executor '" + name + "' is shut down; cannot create process '" + p.name() + "'");
-        }
-        if (p.scope != null) {
-            p.scope.onProcessCreated();
         }
     }
 
