@@ -5,7 +5,6 @@ import dev.ortho.base.StatusException;
 import dev.ortho.hal.remote.internal.protocol.Protocol;
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.SocketChannel;
 import java.util.Queue;
@@ -53,7 +52,6 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * received into a body as above.
  */
 public final class TcpConnection implements Transport, IoLoop.Handler {
-    private static final int MAX_FRAMES_PER_READY = 64;
     private static final int BATCH = 64;
     /** Deferred bytes at which {@link #sendDeferred} writes at once (a burst still costs few writes). */
     static final int DEFERRED_FLUSH_BYTES = 8 << 10;
@@ -68,10 +66,6 @@ public final class TcpConnection implements Transport, IoLoop.Handler {
 
     private final IoLoop loop;
     private final SocketChannel channel;
-    private final int maxFrameBytes;
-    /** The largest frame accepted now: starts small on a server, {@link #maxFrameBytes} once authenticated. */
-    private volatile int frameLimit;
-    private int bodyLength; // holder of the read role only: the length of the frame being received
     private final String peer;
     private final Queue<ByteBuffer> outbound = new ConcurrentLinkedQueue<>();
     /** Bytes queued and not yet written; a peer that stops reading cannot make this grow without bound. */
@@ -102,21 +96,12 @@ public final class TcpConnection implements Transport, IoLoop.Handler {
     private volatile int lentCount;
     /** The frames {@link #batch} holds or slices. */
     private final ByteBuffer[] sources = new ByteBuffer[BATCH];
-    /** The last {@link #fill} of this wake-up left room in {@link #in}, so the socket is empty (plain TCP). */
-    private boolean drained;
-    /** Received bytes not parsed yet, in read mode (holder of the read role only); see {@link #fill}. */
-    private ByteBuffer in;
     private volatile Listener listener;
     private volatile SelectionKey key;
-    private volatile long lastReceiveNanos = System.nanoTime();
     private final long openedNanos = System.nanoTime();
     private volatile StatusException closeAfterFlush;
-    private ByteBuffer body; // holder of the read role only
-    /** A large frame's length was read and its first bytes are awaited, for {@link Transport.Listener#bodySink}. */
-    private boolean awaitingPrefix; // holder of the read role only
-    /** Where the rest of the frame being received goes, or null (written by the holder of the read role). */
-    private volatile BodySink sink;
-    private int sinkLeft; // holder of the read role only: bytes of the sink's frame not received yet
+    /** Parses received bytes into frames (run by the holder of {@link #readRole}). */
+    private final FrameReceiver receiver;
     /** The selector a caller writing a large frame blocks in until the socket takes bytes (guarded by {@code writing}). */
     private volatile java.nio.channels.Selector writeSelector;
     /** {@link #REARM_NANOS}, or longer in tests that must see that a prompt rearm was asked for. */
@@ -151,12 +136,9 @@ public final class TcpConnection implements Transport, IoLoop.Handler {
         this.tls = tlsEngine == null ? null : new TlsLayer(tlsEngine);
         this.loop = loop;
         this.channel = channel;
-        this.maxFrameBytes = maxFrameBytes;
-        this.frameLimit = Math.min(initialMaxFrameBytes, maxFrameBytes);
         this.maxQueuedBytes = 4L * maxFrameBytes;
         this.peer = peer;
-        this.in = ByteBuffer.allocateDirect(Math.min(RECEIVE_BUFFER_BYTES, this.frameLimit + Protocol.LENGTH_BYTES))
-                .order(ByteOrder.LITTLE_ENDIAN).flip();
+        this.receiver = new FrameReceiver(this, channel, tls, peer, initialMaxFrameBytes, maxFrameBytes);
         channel.configureBlocking(false);
         channel.socket().setTcpNoDelay(true);
     }
@@ -164,6 +146,7 @@ public final class TcpConnection implements Transport, IoLoop.Handler {
     /** Starts reading, delivering to {@code listener}. Call once. */
     public void start(Listener listener) {
         this.listener = listener;
+        receiver.listener(listener);
         loop.execute(() -> {
             if (closed.get()) {
                 return;
@@ -581,7 +564,7 @@ public final class TcpConnection implements Transport, IoLoop.Handler {
         return readRole.loopOff();
     }
 
-    private void flushFromLoop() {
+    void flushFromLoop() {
         SelectionKey k = key;
         if (k == null || !k.isValid() || (tls != null && tls.handshaking())) {
             return;
@@ -625,7 +608,7 @@ public final class TcpConnection implements Transport, IoLoop.Handler {
     private void readFromLoop() throws IOException {
         if (readRole.takeForLoop()) {
             try {
-                read();
+                receiver.read();
             } finally {
                 readRole.releaseByLoop();
             }
@@ -636,6 +619,20 @@ public final class TcpConnection implements Transport, IoLoop.Handler {
             k.interestOps(k.interestOps() & ~SelectionKey.OP_READ);
         }
         // the caller has the loop watch again when it hands the role back
+    }
+
+    /**
+     * Has the loop read what was already received (decrypted, or frames left after a per-ready
+     * cap) while the socket may be drained: no readiness would come for those bytes.
+     */
+    void readOnLoopSoon() {
+        loop.execute(() -> {
+            try {
+                readFromLoop();
+            } catch (IOException e) {
+                close(unavailable("read failed: " + e.getMessage()));
+            }
+        });
     }
 
     /**
@@ -673,17 +670,17 @@ public final class TcpConnection implements Transport, IoLoop.Handler {
         }
         try {
             java.nio.channels.Selector selector = callerSelector();
-            boolean readable = in.hasRemaining(); // bytes a reader left; else the selector says when to read
+            boolean readable = receiver.hasUnparsed(); // bytes a reader left; else the selector says when to read
             while (!closed.get() && waiting.getAsBoolean()) {
                 if (readable) {
-                    read();
+                    receiver.read();
                     if (closed.get() || !waiting.getAsBoolean()) {
                         break;
                     }
                 }
                 if (Transport.passed(deadlineNanos) || Thread.currentThread().isInterrupted()) {
                     if (!readable) {
-                        read(); // an immediate deadline still looks once
+                        receiver.read(); // an immediate deadline still looks once
                     }
                     break;
                 }
@@ -708,8 +705,8 @@ public final class TcpConnection implements Transport, IoLoop.Handler {
             // at once when a frame may come that nobody waits for on a socket (a reply or report
             // owed to a parked caller or a callback, the rest of a frame); else about a
             // millisecond later, so callers waiting back to back do not wake it per round trip
-            boolean urgent = sink != null || awaitingPrefix || body != null || expectsFrames();
-            switch (readRole.releaseByCaller(in.hasRemaining(), urgent)) {
+            boolean urgent = receiver.midFrame() || expectsFrames();
+            switch (readRole.releaseByCaller(receiver.hasUnparsed(), urgent)) {
                 case ReadRole.REARM_NOW -> loop.execute(this::watchReadsAgain); // bytes already received: parse them
                 case ReadRole.REARM_LATER -> loop.executeLater(this::watchReadsAgain, rearmDelayNanos);
                 default -> { } // the loop still watches, or a rearm is on its way
@@ -768,263 +765,6 @@ public final class TcpConnection implements Transport, IoLoop.Handler {
         }
     }
 
-    /**
-     * Parses every whole frame the socket holds: bytes arrive in {@link #in} (one system call
-     * for a burst of small frames, not two per frame) and are copied into each frame's body; a
-     * body that still misses at least a buffer's worth is read into directly.
-     */
-    private void read() throws IOException {
-        int frames = 0;
-        drained = false;
-        while (frames < MAX_FRAMES_PER_READY && !closed.get()) {
-            if (sink != null) {
-                int done = receiveIntoSink();
-                if (done <= 0) {
-                    return; // more later, or closed
-                }
-                frames++;
-                continue;
-            }
-            if (awaitingPrefix) {
-                if (in.remaining() < Transport.SINK_PREFIX_BYTES) {
-                    if (drained) {
-                        return;
-                    }
-                    if (fill() < 0) {
-                        close(unavailable("peer closed the connection inside a frame (" + in.remaining() + " of "
-                                + bodyLength + " bytes received)"));
-                        return;
-                    }
-                    if (in.remaining() < Transport.SINK_PREFIX_BYTES) {
-                        return; // the socket is drained; more later
-                    }
-                }
-                awaitingPrefix = false;
-                if (!lendBody()) {
-                    return; // closed
-                }
-                continue;
-            }
-            if (body == null) {
-                if (in.remaining() < Protocol.LENGTH_BYTES) {
-                    if (drained) {
-                        return; // the last read left room: the socket held no more (saves a read per wake-up)
-                    }
-                    int n = fill();
-                    if (n < 0) {
-                        close(unavailable(in.hasRemaining() ? "peer closed the connection inside a frame length"
-                                : "peer closed the connection"));
-                        return;
-                    }
-                    if (in.remaining() < Protocol.LENGTH_BYTES) {
-                        return; // the socket is drained; more later
-                    }
-                }
-                int length = in.getInt();
-                int limit = frameLimit;
-                if (length < Protocol.HEADER_BYTES || length > limit) {
-                    close(new StatusException(StatusCode.INVALID_ARGUMENT, "frame length "
-                            + Integer.toUnsignedString(length) + " from " + peer + " is outside ["
-                            + Protocol.HEADER_BYTES + ", " + limit + "]"
-                            + (limit < maxFrameBytes ? " before authentication" : "")));
-                    return;
-                }
-                bodyLength = length;
-                if (length >= Transport.SINK_MIN_BODY_BYTES && tls == null) {
-                    awaitingPrefix = true; // the listener may lend the memory the bytes are bound for
-                    continue;
-                }
-                body = ByteBuffer.allocate(Math.min(length, FIRST_BODY_CHUNK));
-            }
-            if (in.hasRemaining()) {
-                int take = Math.min(in.remaining(), body.remaining());
-                body.put(body.position(), in, in.position(), take);
-                body.position(body.position() + take);
-                in.position(in.position() + take);
-            }
-            if (body.position() < bodyLength) {
-                if (!body.hasRemaining()) { // grow with what arrived: a peer holds at most twice what it sent
-                    body = ByteBuffer.allocate((int) Math.min(bodyLength, 2L * body.capacity())).put(body.flip());
-                    continue;
-                }
-                int n;
-                if (body.remaining() >= in.capacity()) {
-                    // a large body: straight in, not through the receive buffer; in slices, as
-                    // the JDK reads into a temporary direct buffer as large as the heap buffer's room
-                    ByteBuffer slice = body.slice(body.position(), Math.min(body.remaining(), IO_SLICE_BYTES));
-                    n = readIn(slice);
-                    if (n > 0) {
-                        body.position(body.position() + n);
-                    }
-                    if (n > 0) {
-                        lastReceiveNanos = System.nanoTime(); // a long frame still proves the peer alive
-                    }
-                } else {
-                    n = fill();
-                }
-                if (n < 0) {
-                    close(unavailable("peer closed the connection inside a frame (" + body.position() + " of "
-                            + bodyLength + " bytes received)"));
-                    return;
-                }
-                if (n == 0) {
-                    return; // the socket is drained; more later
-                }
-                continue;
-            }
-            ByteBuffer frame = body.flip();
-            body = null;
-            lastReceiveNanos = System.nanoTime();
-            frames++;
-            try {
-                listener.onFrame(frame);
-            } catch (StatusException e) {
-                close(e.annotate("while handling a frame from " + peer));
-                return;
-            } catch (RuntimeException e) {
-                close(new StatusException(StatusCode.INTERNAL, "handling a frame from " + peer + " failed: " + e, e));
-                return;
-            }
-        }
-        if (!closed.get() && (tls != null || in.hasRemaining())) {
-            // bytes already received (decrypted, or parsed frames left after the per-ready cap)
-            // while the socket may be drained: no readiness would come for them
-            loop.execute(() -> {
-                try {
-                    readFromLoop();
-                } catch (IOException e) {
-                    close(unavailable("read failed: " + e.getMessage()));
-                }
-            });
-        }
-    }
-
-    /**
-     * The first bytes of a large frame are in {@link #in}: asks the listener for a sink
-     * ({@link Transport.Listener#bodySink}); without one, the frame is received into a body as
-     * usual. False if the connection closed.
-     */
-    private boolean lendBody() {
-        BodySink lent;
-        try {
-            lent = listener.bodySink(in.slice(in.position(), Transport.SINK_PREFIX_BYTES)
-                    .order(ByteOrder.LITTLE_ENDIAN), bodyLength);
-        } catch (StatusException e) {
-            close(e.annotate("while handling a frame from " + peer));
-            return false;
-        } catch (RuntimeException e) {
-            close(new StatusException(StatusCode.INTERNAL, "handling a frame from " + peer + " failed: " + e, e));
-            return false;
-        }
-        if (lent == null) {
-            body = ByteBuffer.allocate(Math.min(bodyLength, FIRST_BODY_CHUNK));
-            return true;
-        }
-        int offset = lent.dataOffset();
-        if (offset < Protocol.HEADER_BYTES || offset > Transport.SINK_PREFIX_BYTES
-                || lent.missing() != bodyLength - offset) {
-            lent.abort();
-            close(new StatusException(StatusCode.INTERNAL, "a body sink for a frame of " + bodyLength + " bytes from "
-                    + peer + " starts at " + offset + " and takes " + lent.missing() + " bytes"));
-            return false;
-        }
-        in.position(in.position() + offset);
-        sinkLeft = bodyLength - offset;
-        sink = lent;
-        if (closed.get()) {
-            lent.abort(); // close() may have missed it
-            return false;
-        }
-        return true;
-    }
-
-    /**
-     * Receives the sink's frame: what {@link #in} holds, then straight from the socket into the
-     * sink (through {@link #in}, and dropped, if it was aborted); 1 once the frame is complete
-     * (the sink completed), 0 if the socket is drained, -1 if the connection closed.
-     */
-    private int receiveIntoSink() throws IOException {
-        BodySink s = sink;
-        while (sinkLeft > 0) {
-            if (in.hasRemaining()) {
-                int take = Math.min(in.remaining(), sinkLeft);
-                s.put(in, take);
-                sinkLeft -= take;
-                continue;
-            }
-            if (drained) {
-                return 0; // the last read left room: nothing more now
-            }
-            int n = s.read(channel, IO_SLICE_BYTES);
-            if (n == BodySink.ABORTED) {
-                n = fill(); // nobody wants the rest: skip it through the receive buffer
-            } else if (n > 0) {
-                sinkLeft -= n;
-                lastReceiveNanos = System.nanoTime(); // a long frame still proves the peer alive
-                drained = s.lastReadShort();
-            }
-            if (n < 0) {
-                close(unavailable("peer closed the connection inside a frame (" + (bodyLength - sinkLeft) + " of "
-                        + bodyLength + " bytes received)"));
-                return -1;
-            }
-            if (n == 0) {
-                return 0;
-            }
-        }
-        sink = null;
-        lastReceiveNanos = System.nanoTime();
-        try {
-            s.finish();
-        } catch (StatusException e) {
-            close(e.annotate("while handling a frame from " + peer));
-            return -1;
-        } catch (RuntimeException e) {
-            close(new StatusException(StatusCode.INTERNAL, "handling a frame from " + peer + " failed: " + e, e));
-            return -1;
-        }
-        return 1;
-    }
-
-    /**
-     * Reads what the socket holds into {@link #in} after its unparsed bytes (kept in read
-     * mode); bytes read, 0 if none now, -1 at the end. Before authentication the buffer is a few
-     * hundred bytes (an unauthenticated peer makes a server hold no more); afterwards
-     * {@value #RECEIVE_BUFFER_BYTES}.
-     */
-    private int fill() throws IOException {
-        if (in.capacity() < RECEIVE_BUFFER_BYTES && frameLimit > in.capacity()) {
-            in = ByteBuffer.allocateDirect(RECEIVE_BUFFER_BYTES).order(ByteOrder.LITTLE_ENDIAN).put(in).flip();
-        }
-        in.compact();
-        int room = in.remaining();
-        int n;
-        try {
-            n = readIn(in);
-        } finally {
-            in.flip();
-        }
-        drained = tls == null && n >= 0 && n < room;
-        if (n > 0) {
-            lastReceiveNanos = System.nanoTime();
-        }
-        return n;
-    }
-
-    /** Reads from the socket, through TLS if any: bytes delivered, 0 if none now, -1 at the end. */
-    private int readIn(ByteBuffer dst) throws IOException {
-        if (tls == null) {
-            return channel.read(dst);
-        }
-        int n = tls.read(channel, dst);
-        if (n == 0 && tls.wantsWrap()) {
-            flushFromLoop(); // the engine must answer (a key update, a close)
-            if (!tls.wantsWrap()) {
-                n = tls.read(channel, dst);
-            }
-        }
-        return n;
-    }
 
     @Override
     public void onFailure(Exception failure) {
@@ -1063,10 +803,7 @@ public final class TcpConnection implements Transport, IoLoop.Handler {
                 // closing anyway
             }
         }
-        BodySink lentSink = sink;
-        if (lentSink != null) {
-            lentSink.abort(); // no byte lands in the lent memory from now on (the reader may still be in a read)
-        }
+        receiver.abortSink(); // no byte lands in lent memory from now on (the reader may still be in a read)
         returnLent(); // payloads queued and not written: given back (by the writer as it lets go, if one writes now)
         Listener l = listener;
         if (l != null) {
@@ -1093,7 +830,7 @@ public final class TcpConnection implements Transport, IoLoop.Handler {
      */
     public int receiveBufferBytes() {
         java.util.concurrent.CompletableFuture<Integer> bytes = new java.util.concurrent.CompletableFuture<>();
-        loop.execute(() -> bytes.complete(body == null ? 0 : body.capacity()));
+        loop.execute(() -> bytes.complete(receiver.bodyBytes()));
         try {
             return bytes.get(30, java.util.concurrent.TimeUnit.SECONDS);
         } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
@@ -1107,7 +844,7 @@ public final class TcpConnection implements Transport, IoLoop.Handler {
     /** The peer authenticated: frames up to the full maximum are accepted from now on. */
     @Override
     public void authenticated() {
-        frameLimit = maxFrameBytes;
+        receiver.authenticated();
     }
 
     @Override
@@ -1122,7 +859,7 @@ public final class TcpConnection implements Transport, IoLoop.Handler {
 
     @Override
     public long lastReceiveNanos() {
-        return lastReceiveNanos;
+        return receiver.lastReceiveNanos();
     }
 
     /** When this connection was made. */
@@ -1131,7 +868,12 @@ public final class TcpConnection implements Transport, IoLoop.Handler {
         return openedNanos;
     }
 
-    private StatusException unavailable(String why) {
+    /** Whether the connection closed (any thread). */
+    boolean closed() {
+        return closed.get();
+    }
+
+    StatusException unavailable(String why) {
         return new StatusException(StatusCode.UNAVAILABLE, "connection to " + peer + ": " + why);
     }
 }
