@@ -5,11 +5,8 @@ import dev.ortho.base.StatusException;
 import dev.ortho.hal.remote.internal.protocol.Protocol;
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.SocketChannel;
-import java.util.Queue;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
@@ -51,10 +48,16 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * large received frame whose listener lends a {@link BodySink} (the memory its bytes are bound
  * for) is read straight into it: no body buffer, no copy; a frame nobody lends memory for is
  * received into a body as above.
+ *
+ * <p><b>Parts and threads.</b> This class owns the channel, its selection key, the TLS layer and
+ * the close, and decides who writes and who reads when. Its parts: {@link OutboundQueue} (the
+ * frames to send, the write role, lent payloads), {@link FrameReceiver} (the frame receive state
+ * machine, run only by the holder of the {@link ReadRole}), {@link CallerIo} (a caller's blocking
+ * write of a large frame and receive while waiting, and the selectors they block in). The I/O
+ * loop thread runs {@link #onReady}, the TLS handshake, rearms and hand-offs; sends, flushes and
+ * {@link #close} may come from any thread; interest-op changes happen on the loop thread only.
  */
 public final class TcpConnection implements Transport, IoLoop.Handler {
-    private static final int MAX_FRAMES_PER_READY = 64;
-    private static final int BATCH = 64;
     /** Deferred bytes at which {@link #sendDeferred} writes at once (a burst still costs few writes). */
     static final int DEFERRED_FLUSH_BYTES = 8 << 10;
     /** How long deferred frames may wait for a flush before the loop writes them. */
@@ -68,17 +71,9 @@ public final class TcpConnection implements Transport, IoLoop.Handler {
 
     private final IoLoop loop;
     private final SocketChannel channel;
-    private final int maxFrameBytes;
-    /** The largest frame accepted now: starts small on a server, {@link #maxFrameBytes} once authenticated. */
-    private volatile int frameLimit;
-    private int bodyLength; // holder of the read role only: the length of the frame being received
     private final String peer;
-    private final Queue<ByteBuffer> outbound = new ConcurrentLinkedQueue<>();
-    /** Bytes queued and not yet written; a peer that stops reading cannot make this grow without bound. */
-    private final java.util.concurrent.atomic.AtomicLong queuedBytes = new java.util.concurrent.atomic.AtomicLong();
-    private final long maxQueuedBytes;
-    /** Held by whoever is writing: a sender thread or the loop. */
-    private final AtomicBoolean writing = new AtomicBoolean();
+    /** The frames to send and the write role (held by whoever writes: a sender thread or the loop). */
+    private final OutboundQueue out;
     private final AtomicBoolean closed = new AtomicBoolean();
     /** Who parses received bytes (the loop or one receiving caller), and whether the loop watches reads. */
     private final ReadRole readRole = new ReadRole();
@@ -88,42 +83,22 @@ public final class TcpConnection implements Transport, IoLoop.Handler {
      * waits for meanwhile is read within about this long (the selector's millisecond granularity).
      */
     static final long REARM_NANOS = 1_000_000;
-    /** The selector a receiving caller blocks in (opened at first use; guarded by the read role). */
-    private volatile java.nio.channels.Selector callerSelector;
-    /** Longest one block of a receiving caller, so conditions nobody wakes it for are seen. */
-    static final long CALLER_SELECT_MILLIS = 50;
     private final java.util.concurrent.atomic.AtomicLong handOffs = new java.util.concurrent.atomic.AtomicLong();
     /** A loop task will write what {@link #sendDeferred} queued. */
     private final AtomicBoolean flushScheduled = new AtomicBoolean();
-    private final ByteBuffer[] batch = new ByteBuffer[BATCH];
-    /** Payloads queued by {@link #sendLent} and what gives each back (by identity; guarded by {@link #outbound}'s monitor). */
-    private final java.util.Map<ByteBuffer, Runnable> lent = new java.util.IdentityHashMap<>();
-    /** {@link #lent}'s size (written under the monitor; read without it as a hint). */
-    private volatile int lentCount;
-    /** The frames {@link #batch} holds or slices. */
-    private final ByteBuffer[] sources = new ByteBuffer[BATCH];
-    /** The last {@link #fill} of this wake-up left room in {@link #in}, so the socket is empty (plain TCP). */
-    private boolean drained;
-    /** Received bytes not parsed yet, in read mode (holder of the read role only); see {@link #fill}. */
-    private ByteBuffer in;
     private volatile Listener listener;
     private volatile SelectionKey key;
-    private volatile long lastReceiveNanos = System.nanoTime();
     private final long openedNanos = System.nanoTime();
     private volatile StatusException closeAfterFlush;
-    private ByteBuffer body; // holder of the read role only
-    /** A large frame's length was read and its first bytes are awaited, for {@link Transport.Listener#bodySink}. */
-    private boolean awaitingPrefix; // holder of the read role only
-    /** Where the rest of the frame being received goes, or null (written by the holder of the read role). */
-    private volatile BodySink sink;
-    private int sinkLeft; // holder of the read role only: bytes of the sink's frame not received yet
-    /** The selector a caller writing a large frame blocks in until the socket takes bytes (guarded by {@code writing}). */
-    private volatile java.nio.channels.Selector writeSelector;
+    /** Parses received bytes into frames (run by the holder of {@link #readRole}). */
+    private final FrameReceiver receiver;
+    /** Blocking reads and writes on callers' threads (plain TCP). */
+    private final CallerIo callerIo;
     /** {@link #REARM_NANOS}, or longer in tests that must see that a prompt rearm was asked for. */
     long rearmDelayNanos = REARM_NANOS;
     /** TLS between the frames and the socket, or null for plain TCP. */
     private final TlsLayer tls;
-    private final boolean[] tlsFlag = new boolean[1]; // loop thread (handshake) or the writer (write)
+    private final boolean[] tlsFlag = new boolean[1]; // loop thread (handshake)
 
     /**
      * @param channel a connected channel; it is switched to non-blocking mode and owned from now on
@@ -151,12 +126,10 @@ public final class TcpConnection implements Transport, IoLoop.Handler {
         this.tls = tlsEngine == null ? null : new TlsLayer(tlsEngine);
         this.loop = loop;
         this.channel = channel;
-        this.maxFrameBytes = maxFrameBytes;
-        this.frameLimit = Math.min(initialMaxFrameBytes, maxFrameBytes);
-        this.maxQueuedBytes = 4L * maxFrameBytes;
         this.peer = peer;
-        this.in = ByteBuffer.allocateDirect(Math.min(RECEIVE_BUFFER_BYTES, this.frameLimit + Protocol.LENGTH_BYTES))
-                .order(ByteOrder.LITTLE_ENDIAN).flip();
+        this.out = new OutboundQueue(this, channel, tls, peer, 4L * maxFrameBytes);
+        this.receiver = new FrameReceiver(this, channel, tls, peer, initialMaxFrameBytes, maxFrameBytes);
+        this.callerIo = new CallerIo(this, channel, loop, out, receiver, readRole);
         channel.configureBlocking(false);
         channel.socket().setTcpNoDelay(true);
     }
@@ -164,6 +137,7 @@ public final class TcpConnection implements Transport, IoLoop.Handler {
     /** Starts reading, delivering to {@code listener}. Call once. */
     public void start(Listener listener) {
         this.listener = listener;
+        receiver.listener(listener);
         loop.execute(() -> {
             if (closed.get()) {
                 return;
@@ -172,7 +146,7 @@ public final class TcpConnection implements Transport, IoLoop.Handler {
                 key = loop.register(channel, SelectionKey.OP_READ, this);
                 if (tls != null) {
                     handshakeStep();
-                } else if (!outbound.isEmpty()) {
+                } else if (!out.isEmpty()) {
                     flushFromLoop();
                 }
             } catch (IOException e) {
@@ -187,7 +161,7 @@ public final class TcpConnection implements Transport, IoLoop.Handler {
 
     @Override
     public void send(ByteBuffer frame) {
-        if (enqueue(frame)) {
+        if (out.enqueue(frame)) {
             tryWrite();
         }
     }
@@ -196,7 +170,7 @@ public final class TcpConnection implements Transport, IoLoop.Handler {
     public void sendAll(java.util.List<ByteBuffer> frames) {
         boolean queued = false;
         for (ByteBuffer frame : frames) {
-            queued |= enqueue(frame);
+            queued |= out.enqueue(frame);
         }
         if (queued) {
             tryWrite();
@@ -211,10 +185,10 @@ public final class TcpConnection implements Transport, IoLoop.Handler {
      */
     @Override
     public void sendDeferred(ByteBuffer frame) {
-        if (!enqueue(frame)) {
+        if (!out.enqueue(frame)) {
             return;
         }
-        if (queuedBytes.get() >= DEFERRED_FLUSH_BYTES) {
+        if (out.queuedBytes() >= DEFERRED_FLUSH_BYTES) {
             tryWrite();
         } else if (flushScheduled.compareAndSet(false, true)) {
             loop.executeLater(() -> {
@@ -231,7 +205,7 @@ public final class TcpConnection implements Transport, IoLoop.Handler {
 
     @Override
     public void flush() {
-        if (!outbound.isEmpty()) {
+        if (!out.isEmpty()) {
             tryWrite();
         }
     }
@@ -252,81 +226,7 @@ public final class TcpConnection implements Transport, IoLoop.Handler {
             Transport.super.sendWithPayload(head, payload);
             return;
         }
-        boolean interrupted = false;
-        if (!acquireWriting()) {
-            return; // closed: frames sent after close are dropped
-        }
-        try {
-            while (!drain()) { // what this and other threads queued before goes first
-                interrupted |= awaitWritable();
-            }
-            ByteBuffer[] parts = {head, null};
-            while (head.hasRemaining() || payload.hasRemaining()) {
-                ByteBuffer piece = payload.isDirect() || payload.remaining() <= IO_SLICE_BYTES ? payload
-                        : payload.slice(payload.position(), IO_SLICE_BYTES);
-                parts[1] = piece;
-                long presented = head.remaining() + piece.remaining();
-                long written = channel.write(parts, 0, 2);
-                if (piece != payload) {
-                    payload.position(payload.position() + piece.position());
-                }
-                if (written < presented) {
-                    interrupted |= awaitWritable(); // the socket is full
-                }
-            }
-        } catch (IOException e) {
-            close(unavailable("write failed: " + e.getMessage()));
-        } catch (java.nio.channels.ClosedSelectorException e) {
-            // closed meanwhile; close() has told the listener
-        } finally {
-            try {
-                finishWriting(); // frames queued meanwhile: written now, or handed to the loop
-            } catch (IOException e) {
-                releaseWriting();
-                close(unavailable("write failed: " + e.getMessage()));
-            }
-            if (interrupted) {
-                Thread.currentThread().interrupt();
-            }
-        }
-    }
-
-    /** Takes {@code writing}, waiting while another thread holds it; false if the connection closed. */
-    private boolean acquireWriting() {
-        for (int round = 0; !writing.compareAndSet(false, true); round++) {
-            if (closed.get()) {
-                return false;
-            }
-            if (round < 64) {
-                Thread.onSpinWait();
-            } else {
-                java.util.concurrent.locks.LockSupport.parkNanos(this, 20_000);
-            }
-        }
-        if (closed.get()) {
-            releaseWriting();
-            return false;
-        }
-        return true;
-    }
-
-    /**
-     * Blocks the holder of {@code writing} until the socket may take bytes again (at most
-     * {@value #CALLER_SELECT_MILLIS} ms; close() wakes it); whether the thread was interrupted
-     * (the flag is cleared, so the select blocks, and the caller restores it).
-     */
-    private boolean awaitWritable() throws IOException {
-        java.nio.channels.Selector selector = writeSelector;
-        if (selector == null) {
-            selector = ownSelector(SelectionKey.OP_WRITE, opened -> writeSelector = opened);
-        }
-        boolean interrupted = Thread.interrupted();
-        selector.select(CALLER_SELECT_MILLIS);
-        selector.selectedKeys().clear();
-        if (closed.get()) {
-            throw new java.nio.channels.ClosedSelectorException();
-        }
-        return interrupted | Thread.interrupted();
+        callerIo.write(head, payload);
     }
 
     /**
@@ -338,187 +238,31 @@ public final class TcpConnection implements Transport, IoLoop.Handler {
      */
     @Override
     public void sendLent(ByteBuffer head, ByteBuffer payload, Runnable returned) {
-        if (!enqueue(head, payload, returned)) {
+        if (!out.enqueue(head, payload, returned)) {
             returned.run(); // closed: it was never queued
             return;
         }
         if (closed.get()) {
-            returnLent(); // close() may have returned what was lent before this was
+            out.returnLent(); // close() may have returned what was lent before this was
         }
         tryWrite();
     }
 
-    /** Adds {@code frame} to the outbound queue; false if closed or over the queue limit (then closed). */
-    private boolean enqueue(ByteBuffer frame) {
-        return enqueue(frame, null, null);
-    }
-
-    /**
-     * Adds {@code frame} and, unless null, the lent {@code payload} right behind it (nothing of
-     * another thread's comes between) to the outbound queue; false if closed or over the queue
-     * limit (then closed). Enqueuers hold the queue's monitor, so a frame and its payload stay together.
-     */
-    private boolean enqueue(ByteBuffer frame, ByteBuffer payload, Runnable returned) {
-        if (closed.get()) {
-            return false;
-        }
-        long bytes = frame.remaining() + (payload == null ? 0 : payload.remaining());
-        if (queuedBytes.addAndGet(bytes) > maxQueuedBytes) {
-            close(new StatusException(StatusCode.RESOURCE_EXHAUSTED, "more than " + maxQueuedBytes
-                    + " bytes are waiting to be sent to " + peer + ", which is not reading them"));
-            return false;
-        }
-        synchronized (outbound) {
-            outbound.add(frame);
-            if (payload != null) {
-                lent.put(payload, returned);
-                lentCount++;
-                outbound.add(payload);
-            }
-        }
-        return true;
-    }
-
-    /** Lets go of {@code writing}; if the connection closed meanwhile, returns what was lent. */
-    private void releaseWriting() {
-        writing.set(false);
-        if (lentCount != 0 && closed.get()) {
-            returnLent();
-        }
-    }
-
-    /** A written buffer left the queue (holder of {@code writing}): if it was lent, gives it back. */
-    private void giveBack(ByteBuffer gone) {
-        Runnable returned;
-        synchronized (outbound) {
-            returned = lent.remove(gone);
-            if (returned != null) {
-                lentCount--;
-            }
-        }
-        if (returned != null) {
-            runReturn(returned);
-        }
-    }
-
-    /**
-     * The connection closed: gives back everything still lent, once no writer can read it (this
-     * takes {@code writing}; if another thread holds it, that thread does this as it lets go).
-     */
-    private void returnLent() {
-        if (!writing.compareAndSet(false, true)) {
-            return;
-        }
-        java.util.List<Runnable> returns;
-        try {
-            synchronized (outbound) {
-                returns = new java.util.ArrayList<>(lent.values());
-                lent.clear();
-                lentCount = 0;
-            }
-            returns.forEach(TcpConnection::runReturn);
-        } finally {
-            writing.set(false);
-        }
-    }
-
-    private static void runReturn(Runnable returned) {
-        try {
-            returned.run();
-        } catch (RuntimeException e) {
-            org.slf4j.LoggerFactory.getLogger(TcpConnection.class).warn("giving back a sent payload failed", e);
-        }
-    }
-
     /** Writes what is queued on the caller's thread unless another writer holds the socket. */
     private void tryWrite() {
-        if (key != null && (tls == null || !tls.handshaking()) && writing.compareAndSet(false, true)) {
+        if (key != null && (tls == null || !tls.handshaking()) && out.tryAcquire()) {
             // direct write by the sender: non-blocking, so safe from timepoint callbacks too
             try {
-                if (drain()) {
+                if (out.drain()) {
                     finishWriting();
                 } else {
                     handToLoop();
                 }
             } catch (IOException e) {
-                releaseWriting();
+                out.release();
                 close(unavailable("write failed: " + e.getMessage()));
             }
         }
-    }
-
-    /**
-     * Writes queued frames, up to {@link #BATCH} per gathering write (one system call for a burst
-     * of small frames); true if the queue emptied, false if the socket is full. Caller holds
-     * {@code writing}, which also guards {@link #batch}.
-     */
-    private boolean drain() throws IOException {
-        if (tls != null) {
-            return drainTls();
-        }
-        while (true) {
-            int n = 0;
-            for (ByteBuffer frame : outbound) {
-                // a heap frame is copied whole into a temporary direct buffer by each write; a
-                // slice bounds that copy to what one write can take (no quadratic copying)
-                sources[n] = frame;
-                boolean whole = frame.isDirect() || frame.remaining() <= IO_SLICE_BYTES;
-                batch[n++] = whole ? frame : frame.slice(frame.position(), IO_SLICE_BYTES);
-                if (!whole || n == BATCH) {
-                    break; // nothing may follow a slice: the rest of its frame comes first
-                }
-            }
-            if (n == 0) {
-                return true;
-            }
-            long presented = 0;
-            for (int i = 0; i < n; i++) {
-                presented += batch[i].remaining();
-            }
-            long written = channel.write(batch, 0, n);
-            queuedBytes.addAndGet(-written);
-            int done = 0;
-            for (int i = 0; i < n; i++) {
-                if (batch[i] != sources[i]) {
-                    sources[i].position(sources[i].position() + batch[i].position());
-                }
-            }
-            while (done < n && !sources[done].hasRemaining()) {
-                ByteBuffer gone = outbound.poll(); // only the holder of `writing` removes, so the head is sources[done]
-                if (lentCount != 0) {
-                    giveBack(gone);
-                }
-                done++;
-            }
-            java.util.Arrays.fill(batch, 0, n, null);
-            java.util.Arrays.fill(sources, 0, n, null);
-            if (done < n && written < presented) {
-                return false; // the socket is full
-            } // else every byte presented went out (a slice whole): the socket may take more
-        }
-    }
-
-    /** {@link #drain()} through TLS: one frame at a time, encrypted as the socket takes it. */
-    private boolean drainTls() throws IOException {
-        if (!tls.flushNetOut(channel)) {
-            return false;
-        }
-        ByteBuffer frame;
-        while ((frame = outbound.peek()) != null || tls.wantsWrap()) {
-            ByteBuffer next = frame == null ? ByteBuffer.allocate(0) : frame;
-            long consumed = tls.write(channel, next, tlsFlag);
-            queuedBytes.addAndGet(-consumed);
-            if (!tlsFlag[0]) {
-                return false;
-            }
-            if (frame != null) {
-                ByteBuffer gone = outbound.poll(); // only the holder of `writing` removes
-                if (lentCount != 0) {
-                    giveBack(gone);
-                }
-            }
-        }
-        return true;
     }
 
     /** Advances the TLS handshake (loop thread); once done, sends what was queued and reads what came. */
@@ -543,18 +287,18 @@ public final class TcpConnection implements Transport, IoLoop.Handler {
         }
     }
 
-    /** Releases {@code writing}; re-acquires it if a frame slipped in meanwhile. */
-    private void finishWriting() throws IOException {
+    /** Releases the write role; re-acquires it if a frame slipped in meanwhile. */
+    void finishWriting() throws IOException {
         while (true) {
-            releaseWriting();
-            if (closeAfterFlush != null && outbound.isEmpty()) {
+            out.release();
+            if (closeAfterFlush != null && out.isEmpty()) {
                 close(closeAfterFlush);
                 return;
             }
-            if (outbound.isEmpty() || !writing.compareAndSet(false, true)) {
+            if (out.isEmpty() || !out.tryAcquire()) {
                 return;
             }
-            if (!drain()) {
+            if (!out.drain()) {
                 handToLoop();
                 return;
             }
@@ -562,12 +306,12 @@ public final class TcpConnection implements Transport, IoLoop.Handler {
     }
 
     /**
-     * The socket is full: gives up {@code writing} and lets the loop continue once the socket is
+     * The socket is full: gives up the write role and lets the loop continue once the socket is
      * writable (the partly written frame keeps its position, so whoever writes next resumes it).
      */
     private void handToLoop() {
         handOffs.incrementAndGet();
-        releaseWriting();
+        out.release();
         loop.execute(this::flushFromLoop);
     }
 
@@ -581,12 +325,12 @@ public final class TcpConnection implements Transport, IoLoop.Handler {
         return readRole.loopOff();
     }
 
-    private void flushFromLoop() {
+    void flushFromLoop() {
         SelectionKey k = key;
         if (k == null || !k.isValid() || (tls != null && tls.handshaking())) {
             return;
         }
-        if (!writing.compareAndSet(false, true)) {
+        if (!out.tryAcquire()) {
             // a sender is writing; it hands over again if the socket fills. Stop watching for
             // writability meanwhile: a caller writing a large frame may hold the socket for long,
             // and a writable socket would wake this loop again and again
@@ -594,15 +338,15 @@ public final class TcpConnection implements Transport, IoLoop.Handler {
             return;
         }
         try {
-            if (drain()) {
+            if (out.drain()) {
                 key.interestOps(key.interestOps() & ~SelectionKey.OP_WRITE);
                 finishWriting();
             } else {
                 key.interestOps(key.interestOps() | SelectionKey.OP_WRITE);
-                releaseWriting();
+                out.release();
             }
         } catch (IOException e) {
-            releaseWriting();
+            out.release();
             close(unavailable("write failed: " + e.getMessage()));
         }
     }
@@ -625,7 +369,7 @@ public final class TcpConnection implements Transport, IoLoop.Handler {
     private void readFromLoop() throws IOException {
         if (readRole.takeForLoop()) {
             try {
-                read();
+                receiver.read();
             } finally {
                 readRole.releaseByLoop();
             }
@@ -639,10 +383,24 @@ public final class TcpConnection implements Transport, IoLoop.Handler {
     }
 
     /**
+     * Has the loop read what was already received (decrypted, or frames left after a per-ready
+     * cap) while the socket may be drained: no readiness would come for those bytes.
+     */
+    void readOnLoopSoon() {
+        loop.execute(() -> {
+            try {
+                readFromLoop();
+            } catch (IOException e) {
+                close(unavailable("read failed: " + e.getMessage()));
+            }
+        });
+    }
+
+    /**
      * Loop thread: watches reads again after callers held the role, and parses what they left;
      * if a caller holds the role again, leaves it to that caller's return.
      */
-    private void watchReadsAgain() {
+    void watchReadsAgain() {
         int found = readRole.rearm();
         if (found == ReadRole.CALLER_HOLDS) {
             return; // its return schedules this again
@@ -671,85 +429,17 @@ public final class TcpConnection implements Transport, IoLoop.Handler {
         if (tls != null || key == null || closed.get() || !readRole.takeForCaller()) {
             return false;
         }
-        try {
-            java.nio.channels.Selector selector = callerSelector();
-            boolean readable = in.hasRemaining(); // bytes a reader left; else the selector says when to read
-            while (!closed.get() && waiting.getAsBoolean()) {
-                if (readable) {
-                    read();
-                    if (closed.get() || !waiting.getAsBoolean()) {
-                        break;
-                    }
-                }
-                if (Transport.passed(deadlineNanos) || Thread.currentThread().isInterrupted()) {
-                    if (!readable) {
-                        read(); // an immediate deadline still looks once
-                    }
-                    break;
-                }
-                readable = true;
-                long millis = CALLER_SELECT_MILLIS;
-                if (deadlineNanos != Long.MAX_VALUE) {
-                    millis = Math.max(1, Math.min(millis, (deadlineNanos - System.nanoTime() + 999_999) / 1_000_000));
-                }
-                selector.select(millis);
-                selector.selectedKeys().clear();
-            }
-        } catch (IOException e) {
-            close(unavailable("read failed: " + e.getMessage()));
-        } catch (java.nio.channels.ClosedSelectorException e) {
-            // closed meanwhile; close() has told the listener
-        } catch (Error e) {
-            // as on the loop thread: an Error while handling frames is not survived half-way; the
-            // connection fails (its waiters get UNAVAILABLE naming it) instead of the caller's thread
-            close(unavailable("receiving on a waiting caller's thread stopped by " + e));
-        } finally {
-            // if the loop stopped watching reads while this caller held the role, it watches again
-            // at once when a frame may come that nobody waits for on a socket (a reply or report
-            // owed to a parked caller or a callback, the rest of a frame); else about a
-            // millisecond later, so callers waiting back to back do not wake it per round trip
-            boolean urgent = sink != null || awaitingPrefix || body != null || expectsFrames();
-            switch (readRole.releaseByCaller(in.hasRemaining(), urgent)) {
-                case ReadRole.REARM_NOW -> loop.execute(this::watchReadsAgain); // bytes already received: parse them
-                case ReadRole.REARM_LATER -> loop.executeLater(this::watchReadsAgain, rearmDelayNanos);
-                default -> { } // the loop still watches, or a rearm is on its way
-            }
-        }
+        callerIo.receive(waiting, deadlineNanos);
         return true;
     }
 
     /** {@link Transport.Listener#expectsFrames}; true if it fails (a prompt rearm is always safe). */
-    private boolean expectsFrames() {
+    boolean expectsFrames() {
         try {
             return listener.expectsFrames();
         } catch (RuntimeException e) {
             return true;
         }
-    }
-
-    /** The receiving caller's selector, opened and registered at first use (read role held). */
-    private java.nio.channels.Selector callerSelector() throws IOException {
-        java.nio.channels.Selector selector = callerSelector;
-        if (selector == null) {
-            selector = ownSelector(SelectionKey.OP_READ, opened -> callerSelector = opened);
-        }
-        return selector;
-    }
-
-    /**
-     * A selector of its own on this channel for {@code ops}, for a caller to block in, handed to
-     * {@code publish} (the field close() closes it through); fails if the connection closed meanwhile.
-     */
-    private java.nio.channels.Selector ownSelector(int ops,
-            java.util.function.Consumer<java.nio.channels.Selector> publish) throws IOException {
-        java.nio.channels.Selector selector = java.nio.channels.Selector.open();
-        channel.register(selector, ops);
-        publish.accept(selector);
-        if (closed.get()) { // close() may have missed it
-            selector.close();
-            throw new java.nio.channels.ClosedSelectorException();
-        }
-        return selector;
     }
 
     @Override
@@ -762,269 +452,9 @@ public final class TcpConnection implements Transport, IoLoop.Handler {
     /** Wakes a caller blocked in {@link #receiveWhile} (its condition may have changed without a frame). */
     @Override
     public void wakeReceiver() {
-        java.nio.channels.Selector selector = callerSelector;
-        if (selector != null && readRole.held()) {
-            selector.wakeup();
-        }
+        callerIo.wakeReceiver();
     }
 
-    /**
-     * Parses every whole frame the socket holds: bytes arrive in {@link #in} (one system call
-     * for a burst of small frames, not two per frame) and are copied into each frame's body; a
-     * body that still misses at least a buffer's worth is read into directly.
-     */
-    private void read() throws IOException {
-        int frames = 0;
-        drained = false;
-        while (frames < MAX_FRAMES_PER_READY && !closed.get()) {
-            if (sink != null) {
-                int done = receiveIntoSink();
-                if (done <= 0) {
-                    return; // more later, or closed
-                }
-                frames++;
-                continue;
-            }
-            if (awaitingPrefix) {
-                if (in.remaining() < Transport.SINK_PREFIX_BYTES) {
-                    if (drained) {
-                        return;
-                    }
-                    if (fill() < 0) {
-                        close(unavailable("peer closed the connection inside a frame (" + in.remaining() + " of "
-                                + bodyLength + " bytes received)"));
-                        return;
-                    }
-                    if (in.remaining() < Transport.SINK_PREFIX_BYTES) {
-                        return; // the socket is drained; more later
-                    }
-                }
-                awaitingPrefix = false;
-                if (!lendBody()) {
-                    return; // closed
-                }
-                continue;
-            }
-            if (body == null) {
-                if (in.remaining() < Protocol.LENGTH_BYTES) {
-                    if (drained) {
-                        return; // the last read left room: the socket held no more (saves a read per wake-up)
-                    }
-                    int n = fill();
-                    if (n < 0) {
-                        close(unavailable(in.hasRemaining() ? "peer closed the connection inside a frame length"
-                                : "peer closed the connection"));
-                        return;
-                    }
-                    if (in.remaining() < Protocol.LENGTH_BYTES) {
-                        return; // the socket is drained; more later
-                    }
-                }
-                int length = in.getInt();
-                int limit = frameLimit;
-                if (length < Protocol.HEADER_BYTES || length > limit) {
-                    close(new StatusException(StatusCode.INVALID_ARGUMENT, "frame length "
-                            + Integer.toUnsignedString(length) + " from " + peer + " is outside ["
-                            + Protocol.HEADER_BYTES + ", " + limit + "]"
-                            + (limit < maxFrameBytes ? " before authentication" : "")));
-                    return;
-                }
-                bodyLength = length;
-                if (length >= Transport.SINK_MIN_BODY_BYTES && tls == null) {
-                    awaitingPrefix = true; // the listener may lend the memory the bytes are bound for
-                    continue;
-                }
-                body = ByteBuffer.allocate(Math.min(length, FIRST_BODY_CHUNK));
-            }
-            if (in.hasRemaining()) {
-                int take = Math.min(in.remaining(), body.remaining());
-                body.put(body.position(), in, in.position(), take);
-                body.position(body.position() + take);
-                in.position(in.position() + take);
-            }
-            if (body.position() < bodyLength) {
-                if (!body.hasRemaining()) { // grow with what arrived: a peer holds at most twice what it sent
-                    body = ByteBuffer.allocate((int) Math.min(bodyLength, 2L * body.capacity())).put(body.flip());
-                    continue;
-                }
-                int n;
-                if (body.remaining() >= in.capacity()) {
-                    // a large body: straight in, not through the receive buffer; in slices, as
-                    // the JDK reads into a temporary direct buffer as large as the heap buffer's room
-                    ByteBuffer slice = body.slice(body.position(), Math.min(body.remaining(), IO_SLICE_BYTES));
-                    n = readIn(slice);
-                    if (n > 0) {
-                        body.position(body.position() + n);
-                    }
-                    if (n > 0) {
-                        lastReceiveNanos = System.nanoTime(); // a long frame still proves the peer alive
-                    }
-                } else {
-                    n = fill();
-                }
-                if (n < 0) {
-                    close(unavailable("peer closed the connection inside a frame (" + body.position() + " of "
-                            + bodyLength + " bytes received)"));
-                    return;
-                }
-                if (n == 0) {
-                    return; // the socket is drained; more later
-                }
-                continue;
-            }
-            ByteBuffer frame = body.flip();
-            body = null;
-            lastReceiveNanos = System.nanoTime();
-            frames++;
-            try {
-                listener.onFrame(frame);
-            } catch (StatusException e) {
-                close(e.annotate("while handling a frame from " + peer));
-                return;
-            } catch (RuntimeException e) {
-                close(new StatusException(StatusCode.INTERNAL, "handling a frame from " + peer + " failed: " + e, e));
-                return;
-            }
-        }
-        if (!closed.get() && (tls != null || in.hasRemaining())) {
-            // bytes already received (decrypted, or parsed frames left after the per-ready cap)
-            // while the socket may be drained: no readiness would come for them
-            loop.execute(() -> {
-                try {
-                    readFromLoop();
-                } catch (IOException e) {
-                    close(unavailable("read failed: " + e.getMessage()));
-                }
-            });
-        }
-    }
-
-    /**
-     * The first bytes of a large frame are in {@link #in}: asks the listener for a sink
-     * ({@link Transport.Listener#bodySink}); without one, the frame is received into a body as
-     * usual. False if the connection closed.
-     */
-    private boolean lendBody() {
-        BodySink lent;
-        try {
-            lent = listener.bodySink(in.slice(in.position(), Transport.SINK_PREFIX_BYTES)
-                    .order(ByteOrder.LITTLE_ENDIAN), bodyLength);
-        } catch (StatusException e) {
-            close(e.annotate("while handling a frame from " + peer));
-            return false;
-        } catch (RuntimeException e) {
-            close(new StatusException(StatusCode.INTERNAL, "handling a frame from " + peer + " failed: " + e, e));
-            return false;
-        }
-        if (lent == null) {
-            body = ByteBuffer.allocate(Math.min(bodyLength, FIRST_BODY_CHUNK));
-            return true;
-        }
-        int offset = lent.dataOffset();
-        if (offset < Protocol.HEADER_BYTES || offset > Transport.SINK_PREFIX_BYTES
-                || lent.missing() != bodyLength - offset) {
-            lent.abort();
-            close(new StatusException(StatusCode.INTERNAL, "a body sink for a frame of " + bodyLength + " bytes from "
-                    + peer + " starts at " + offset + " and takes " + lent.missing() + " bytes"));
-            return false;
-        }
-        in.position(in.position() + offset);
-        sinkLeft = bodyLength - offset;
-        sink = lent;
-        if (closed.get()) {
-            lent.abort(); // close() may have missed it
-            return false;
-        }
-        return true;
-    }
-
-    /**
-     * Receives the sink's frame: what {@link #in} holds, then straight from the socket into the
-     * sink (through {@link #in}, and dropped, if it was aborted); 1 once the frame is complete
-     * (the sink completed), 0 if the socket is drained, -1 if the connection closed.
-     */
-    private int receiveIntoSink() throws IOException {
-        BodySink s = sink;
-        while (sinkLeft > 0) {
-            if (in.hasRemaining()) {
-                int take = Math.min(in.remaining(), sinkLeft);
-                s.put(in, take);
-                sinkLeft -= take;
-                continue;
-            }
-            if (drained) {
-                return 0; // the last read left room: nothing more now
-            }
-            int n = s.read(channel, IO_SLICE_BYTES);
-            if (n == BodySink.ABORTED) {
-                n = fill(); // nobody wants the rest: skip it through the receive buffer
-            } else if (n > 0) {
-                sinkLeft -= n;
-                lastReceiveNanos = System.nanoTime(); // a long frame still proves the peer alive
-                drained = s.lastReadShort();
-            }
-            if (n < 0) {
-                close(unavailable("peer closed the connection inside a frame (" + (bodyLength - sinkLeft) + " of "
-                        + bodyLength + " bytes received)"));
-                return -1;
-            }
-            if (n == 0) {
-                return 0;
-            }
-        }
-        sink = null;
-        lastReceiveNanos = System.nanoTime();
-        try {
-            s.finish();
-        } catch (StatusException e) {
-            close(e.annotate("while handling a frame from " + peer));
-            return -1;
-        } catch (RuntimeException e) {
-            close(new StatusException(StatusCode.INTERNAL, "handling a frame from " + peer + " failed: " + e, e));
-            return -1;
-        }
-        return 1;
-    }
-
-    /**
-     * Reads what the socket holds into {@link #in} after its unparsed bytes (kept in read
-     * mode); bytes read, 0 if none now, -1 at the end. Before authentication the buffer is a few
-     * hundred bytes (an unauthenticated peer makes a server hold no more); afterwards
-     * {@value #RECEIVE_BUFFER_BYTES}.
-     */
-    private int fill() throws IOException {
-        if (in.capacity() < RECEIVE_BUFFER_BYTES && frameLimit > in.capacity()) {
-            in = ByteBuffer.allocateDirect(RECEIVE_BUFFER_BYTES).order(ByteOrder.LITTLE_ENDIAN).put(in).flip();
-        }
-        in.compact();
-        int room = in.remaining();
-        int n;
-        try {
-            n = readIn(in);
-        } finally {
-            in.flip();
-        }
-        drained = tls == null && n >= 0 && n < room;
-        if (n > 0) {
-            lastReceiveNanos = System.nanoTime();
-        }
-        return n;
-    }
-
-    /** Reads from the socket, through TLS if any: bytes delivered, 0 if none now, -1 at the end. */
-    private int readIn(ByteBuffer dst) throws IOException {
-        if (tls == null) {
-            return channel.read(dst);
-        }
-        int n = tls.read(channel, dst);
-        if (n == 0 && tls.wantsWrap()) {
-            flushFromLoop(); // the engine must answer (a key update, a close)
-            if (!tls.wantsWrap()) {
-                n = tls.read(channel, dst);
-            }
-        }
-        return n;
-    }
 
     @Override
     public void onFailure(Exception failure) {
@@ -1047,27 +477,9 @@ public final class TcpConnection implements Transport, IoLoop.Handler {
                 // closing anyway
             }
         });
-        java.nio.channels.Selector selector = callerSelector;
-        if (selector != null) {
-            try {
-                selector.close(); // wakes a receiving caller; its select then fails, and it returns
-            } catch (IOException ignored) {
-                // closing anyway
-            }
-        }
-        java.nio.channels.Selector writer = writeSelector;
-        if (writer != null) {
-            try {
-                writer.close(); // wakes a caller writing a large frame; it returns
-            } catch (IOException ignored) {
-                // closing anyway
-            }
-        }
-        BodySink lentSink = sink;
-        if (lentSink != null) {
-            lentSink.abort(); // no byte lands in the lent memory from now on (the reader may still be in a read)
-        }
-        returnLent(); // payloads queued and not written: given back (by the writer as it lets go, if one writes now)
+        callerIo.closeSelectors(); // wakes a caller blocked reading or writing; it returns
+        receiver.abortSink(); // no byte lands in lent memory from now on (the reader may still be in a read)
+        out.returnLent(); // payloads queued and not written: given back (by the writer as it lets go, if one writes now)
         Listener l = listener;
         if (l != null) {
             l.onClosed(reason);
@@ -1077,7 +489,7 @@ public final class TcpConnection implements Transport, IoLoop.Handler {
     @Override
     public void closeAfterFlush(StatusException reason) {
         closeAfterFlush = reason;
-        if (writing.compareAndSet(false, true)) {
+        if (out.tryAcquire()) {
             try {
                 finishWriting();
             } catch (IOException e) {
@@ -1093,7 +505,7 @@ public final class TcpConnection implements Transport, IoLoop.Handler {
      */
     public int receiveBufferBytes() {
         java.util.concurrent.CompletableFuture<Integer> bytes = new java.util.concurrent.CompletableFuture<>();
-        loop.execute(() -> bytes.complete(body == null ? 0 : body.capacity()));
+        loop.execute(() -> bytes.complete(receiver.bodyBytes()));
         try {
             return bytes.get(30, java.util.concurrent.TimeUnit.SECONDS);
         } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
@@ -1107,7 +519,7 @@ public final class TcpConnection implements Transport, IoLoop.Handler {
     /** The peer authenticated: frames up to the full maximum are accepted from now on. */
     @Override
     public void authenticated() {
-        frameLimit = maxFrameBytes;
+        receiver.authenticated();
     }
 
     @Override
@@ -1117,12 +529,12 @@ public final class TcpConnection implements Transport, IoLoop.Handler {
 
     @Override
     public long queuedBytes() {
-        return queuedBytes.get();
+        return out.queuedBytes();
     }
 
     @Override
     public long lastReceiveNanos() {
-        return lastReceiveNanos;
+        return receiver.lastReceiveNanos();
     }
 
     /** When this connection was made. */
@@ -1131,7 +543,12 @@ public final class TcpConnection implements Transport, IoLoop.Handler {
         return openedNanos;
     }
 
-    private StatusException unavailable(String why) {
+    /** Whether the connection closed (any thread). */
+    boolean closed() {
+        return closed.get();
+    }
+
+    StatusException unavailable(String why) {
         return new StatusException(StatusCode.UNAVAILABLE, "connection to " + peer + ": " + why);
     }
 }

@@ -1,0 +1,246 @@
+package dev.ortho.hal.remote.internal.transport;
+
+import dev.ortho.base.StatusCode;
+import dev.ortho.base.StatusException;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.SocketChannel;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The frames a {@link TcpConnection} has to send, and the write role: whoever holds it (a
+ * sending thread, a caller writing a large frame, or the I/O loop) is the only one writing to
+ * the socket and removing frames from the queue. {@link #drain} writes queued frames in
+ * gathering writes (through TLS one frame at a time); lent payloads ({@link Transport#sendLent})
+ * are given back once written or, after close, once no writer can touch them.
+ *
+ * <p><b>Threads.</b> {@link #enqueue} from any thread (lock-free queue; a frame and its lent
+ * payload are added under the queue's monitor so they stay together); {@link #drain} only by
+ * the holder of the write role ({@link #tryAcquire}/{@link #acquire} … {@link #release}), which
+ * also guards the batch arrays. The connection decides when to write and who continues when
+ * the socket is full; this class only keeps the queue, the role and the lent payloads.
+ */
+final class OutboundQueue {
+    private static final int BATCH = 64;
+
+    private final TcpConnection connection;
+    private final SocketChannel channel;
+    /** TLS between the frames and the socket, or null for plain TCP (the connection's). */
+    private final TlsLayer tls;
+    private final boolean[] tlsFlag = new boolean[1]; // holder of the write role
+    private final String peer;
+    private final Queue<ByteBuffer> outbound = new ConcurrentLinkedQueue<>();
+    /** Bytes queued and not yet written; a peer that stops reading cannot make this grow without bound. */
+    private final AtomicLong queuedBytes = new AtomicLong();
+    private final long maxQueuedBytes;
+    /** The write role: held by whoever is writing, a sender thread or the loop. */
+    private final AtomicBoolean writing = new AtomicBoolean();
+    private final ByteBuffer[] batch = new ByteBuffer[BATCH];
+    /** The frames {@link #batch} holds or slices. */
+    private final ByteBuffer[] sources = new ByteBuffer[BATCH];
+    /** Payloads queued by {@link #enqueue} and what gives each back (by identity; guarded by {@link #outbound}'s monitor). */
+    private final java.util.Map<ByteBuffer, Runnable> lent = new java.util.IdentityHashMap<>();
+    /** {@link #lent}'s size (written under the monitor; read without it as a hint). */
+    private volatile int lentCount;
+
+    OutboundQueue(TcpConnection connection, SocketChannel channel, TlsLayer tls, String peer, long maxQueuedBytes) {
+        this.connection = connection;
+        this.channel = channel;
+        this.tls = tls;
+        this.peer = peer;
+        this.maxQueuedBytes = maxQueuedBytes;
+    }
+
+    /** Nothing is queued (a hint unless the caller holds the write role). */
+    boolean isEmpty() {
+        return outbound.isEmpty();
+    }
+
+    /** Bytes queued and not yet written. */
+    long queuedBytes() {
+        return queuedBytes.get();
+    }
+
+    /** Takes the write role if nobody holds it. */
+    boolean tryAcquire() {
+        return writing.compareAndSet(false, true);
+    }
+
+    /** Takes the write role, waiting while another thread holds it; false if the connection closed. */
+    boolean acquire() {
+        for (int round = 0; !writing.compareAndSet(false, true); round++) {
+            if (connection.closed()) {
+                return false;
+            }
+            if (round < 64) {
+                Thread.onSpinWait();
+            } else {
+                java.util.concurrent.locks.LockSupport.parkNanos(this, 20_000);
+            }
+        }
+        if (connection.closed()) {
+            release();
+            return false;
+        }
+        return true;
+    }
+
+    /** Adds {@code frame} to the outbound queue; false if closed or over the queue limit (then closed). */
+    boolean enqueue(ByteBuffer frame) {
+        return enqueue(frame, null, null);
+    }
+
+    /**
+     * Adds {@code frame} and, unless null, the lent {@code payload} right behind it (nothing of
+     * another thread's comes between) to the outbound queue; false if closed or over the queue
+     * limit (then closed). Enqueuers hold the queue's monitor, so a frame and its payload stay together.
+     */
+    boolean enqueue(ByteBuffer frame, ByteBuffer payload, Runnable returned) {
+        if (connection.closed()) {
+            return false;
+        }
+        long bytes = frame.remaining() + (payload == null ? 0 : payload.remaining());
+        if (queuedBytes.addAndGet(bytes) > maxQueuedBytes) {
+            connection.close(new StatusException(StatusCode.RESOURCE_EXHAUSTED, "more than " + maxQueuedBytes
+                    + " bytes are waiting to be sent to " + peer + ", which is not reading them"));
+            return false;
+        }
+        synchronized (outbound) {
+            outbound.add(frame);
+            if (payload != null) {
+                lent.put(payload, returned);
+                lentCount++;
+                outbound.add(payload);
+            }
+        }
+        return true;
+    }
+
+    /** Lets go of the write role; if the connection closed meanwhile, returns what was lent. */
+    void release() {
+        writing.set(false);
+        if (lentCount != 0 && connection.closed()) {
+            returnLent();
+        }
+    }
+
+    /** A written buffer left the queue (holder of the write role): if it was lent, gives it back. */
+    private void giveBack(ByteBuffer gone) {
+        Runnable returned;
+        synchronized (outbound) {
+            returned = lent.remove(gone);
+            if (returned != null) {
+                lentCount--;
+            }
+        }
+        if (returned != null) {
+            runReturn(returned);
+        }
+    }
+
+    /**
+     * The connection closed: gives back everything still lent, once no writer can read it (this
+     * takes the write role; if another thread holds it, that thread does this as it lets go).
+     */
+    void returnLent() {
+        if (!writing.compareAndSet(false, true)) {
+            return;
+        }
+        java.util.List<Runnable> returns;
+        try {
+            synchronized (outbound) {
+                returns = new java.util.ArrayList<>(lent.values());
+                lent.clear();
+                lentCount = 0;
+            }
+            returns.forEach(OutboundQueue::runReturn);
+        } finally {
+            writing.set(false);
+        }
+    }
+
+    private static void runReturn(Runnable returned) {
+        try {
+            returned.run();
+        } catch (RuntimeException e) {
+            org.slf4j.LoggerFactory.getLogger(TcpConnection.class).warn("giving back a sent payload failed", e);
+        }
+    }
+
+    /**
+     * Writes queued frames, up to {@link #BATCH} per gathering write (one system call for a burst
+     * of small frames); true if the queue emptied, false if the socket is full. Caller holds
+     * the write role, which also guards {@link #batch}.
+     */
+    boolean drain() throws IOException {
+        if (tls != null) {
+            return drainTls();
+        }
+        while (true) {
+            int n = 0;
+            for (ByteBuffer frame : outbound) {
+                // a heap frame is copied whole into a temporary direct buffer by each write; a
+                // slice bounds that copy to what one write can take (no quadratic copying)
+                sources[n] = frame;
+                boolean whole = frame.isDirect() || frame.remaining() <= TcpConnection.IO_SLICE_BYTES;
+                batch[n++] = whole ? frame : frame.slice(frame.position(), TcpConnection.IO_SLICE_BYTES);
+                if (!whole || n == BATCH) {
+                    break; // nothing may follow a slice: the rest of its frame comes first
+                }
+            }
+            if (n == 0) {
+                return true;
+            }
+            long presented = 0;
+            for (int i = 0; i < n; i++) {
+                presented += batch[i].remaining();
+            }
+            long written = channel.write(batch, 0, n);
+            queuedBytes.addAndGet(-written);
+            int done = 0;
+            for (int i = 0; i < n; i++) {
+                if (batch[i] != sources[i]) {
+                    sources[i].position(sources[i].position() + batch[i].position());
+                }
+            }
+            while (done < n && !sources[done].hasRemaining()) {
+                ByteBuffer gone = outbound.poll(); // only the holder of the write role removes, so the head is sources[done]
+                if (lentCount != 0) {
+                    giveBack(gone);
+                }
+                done++;
+            }
+            java.util.Arrays.fill(batch, 0, n, null);
+            java.util.Arrays.fill(sources, 0, n, null);
+            if (done < n && written < presented) {
+                return false; // the socket is full
+            } // else every byte presented went out (a slice whole): the socket may take more
+        }
+    }
+
+    /** {@link #drain()} through TLS: one frame at a time, encrypted as the socket takes it. */
+    private boolean drainTls() throws IOException {
+        if (!tls.flushNetOut(channel)) {
+            return false;
+        }
+        ByteBuffer frame;
+        while ((frame = outbound.peek()) != null || tls.wantsWrap()) {
+            ByteBuffer next = frame == null ? ByteBuffer.allocate(0) : frame;
+            long consumed = tls.write(channel, next, tlsFlag);
+            queuedBytes.addAndGet(-consumed);
+            if (!tlsFlag[0]) {
+                return false;
+            }
+            if (frame != null) {
+                ByteBuffer gone = outbound.poll(); // only the holder of the write role removes
+                if (lentCount != 0) {
+                    giveBack(gone);
+                }
+            }
+        }
+        return true;
+    }
+}
