@@ -145,7 +145,8 @@ class Issue18ShmDoorbellTest {
         try (Link link = new Link(2)) { // the echo, then two frames nobody waits for
             awaitAsleep(link.client); // the pump sleeps, announced, before the caller comes
             link.client.send(frame(1));
-            while (!link.client.receiveWhile(link.inbox.frames::isEmpty, Long.MAX_VALUE) && link.inbox.frames.isEmpty()) {
+            while (!receiving(link.client, link.inbox.frames::isEmpty).get(60, TimeUnit.SECONDS)
+                    && link.inbox.frames.isEmpty()) {
                 Thread.onSpinWait(); // the pump held the role for a moment
             }
             assertEquals(1, seed(link.inbox.next()));
