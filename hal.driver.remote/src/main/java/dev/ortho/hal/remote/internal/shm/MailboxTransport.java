@@ -46,6 +46,16 @@ public final class MailboxTransport implements Transport {
     static final int SPINS = 2_000;
     /** Rounds a receiving caller spins before it sleeps on the doorbell (about as long as the pump spins). */
     static final int CALLER_SPINS = 2_000;
+    /**
+     * The fewest rounds a side spins: after a wait that spinning did not satisfy (it had to be
+     * rung), the next spin is a quarter as long, down to this; a wait satisfied while spinning
+     * doubles it again, up to {@link #SPINS}. A ring wakes the sleeper on the ringer's CPU (Linux
+     * treats a socket or pipe write as a synchronous wake-up), and two sides that then spin their
+     * full windows on one CPU each wait out the other's window: about 200 µs per round trip
+     * (measured). Short spins turn that into a ping-pong of wake-ups until the sides are apart
+     * again and spinning succeeds.
+     */
+    static final int MIN_SPINS = 64;
     /** The pump's tick period, and the longest any side blocks before it re-checks anyway. */
     static final long TICK_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
     private static final AtomicInteger THREADS = new AtomicInteger();
@@ -74,6 +84,10 @@ public final class MailboxTransport implements Transport {
     /** Doorbell waits so far of the pump and of receiving callers: tests check the doorbell path ran. */
     private final AtomicInteger pumpSleeps = new AtomicInteger();
     private final AtomicInteger callerSleeps = new AtomicInteger();
+    /** Rounds the pump spins before it sleeps (pump thread only); see {@link #MIN_SPINS}. */
+    private int pumpSpins = SPINS;
+    /** Rounds a receiving caller spins before it sleeps (holder of {@code receiving} only). */
+    private int callerSpins = CALLER_SPINS;
     private final ByteBuffer lengthPrefix = ByteBuffer.allocate(Protocol.LENGTH_BYTES).order(ByteOrder.LITTLE_ENDIAN);
     private final Thread pump;
     private final Runnable tick;
@@ -207,20 +221,23 @@ public final class MailboxTransport implements Transport {
         try {
             sleepers.callerEnters();
             int idle = 0;
+            boolean slept = false;
             while (waiting.getAsBoolean() && !closed.get()) {
                 boolean progress = pumpIn();
                 progress |= trySend();
                 if (progress) {
+                    callerSpins = adapt(callerSpins, idle, slept, CALLER_SPINS);
                     idle = 0;
+                    slept = false;
                     continue;
                 }
                 if (Transport.passed(deadlineNanos) || Thread.currentThread().isInterrupted()) {
                     break;
                 }
-                if (++idle < CALLER_SPINS) {
+                if (++idle < callerSpins) {
                     Thread.onSpinWait();
                 } else {
-                    callerSleep(waiting, deadlineNanos);
+                    slept |= callerSleep(waiting, deadlineNanos);
                 }
             }
         } catch (StatusException e) {
@@ -254,12 +271,26 @@ public final class MailboxTransport implements Transport {
         }
     }
 
-    /** The receiving caller blocks on its bell until rung, woken, its deadline or the tick period. */
-    private void callerSleep(BooleanSupplier waiting, long deadlineNanos) {
+    /**
+     * The next spin length after progress: shorter if the wait needed a wake-up, longer if
+     * spinning satisfied it (see {@link #MIN_SPINS}).
+     */
+    private static int adapt(int spins, int idle, boolean slept, int max) {
+        if (slept) {
+            return Math.max(MIN_SPINS, spins >> 2);
+        }
+        return idle > 0 ? Math.min(max, spins << 1) : spins;
+    }
+
+    /**
+     * The receiving caller blocks on its bell until rung, woken, its deadline or the tick period;
+     * true if it blocked.
+     */
+    private boolean callerSleep(BooleanSupplier waiting, long deadlineNanos) {
         long nanos = deadlineNanos == Long.MAX_VALUE ? tickNanos
                 : Math.min(tickNanos, deadlineNanos - System.nanoTime());
         if (nanos <= 0) {
-            return;
+            return false;
         }
         callerSleeping = true;
         try {
@@ -267,7 +298,9 @@ public final class MailboxTransport implements Transport {
             if (!channelWork() && waiting.getAsBoolean() && !closed.get()) {
                 callerSleeps.incrementAndGet();
                 doorbell.await(Doorbell.CALLER, nanos, peer);
+                return true;
             }
+            return false;
         } finally {
             callerSleeping = false;
             sleepers.callerAwake();
@@ -293,6 +326,7 @@ public final class MailboxTransport implements Transport {
 
     private void run() {
         int idle = 0;
+        boolean slept = false; // the last wait spun out and slept ringable
         long nextTick = System.nanoTime();
         try {
             while (!closed.get()) {
@@ -307,16 +341,21 @@ public final class MailboxTransport implements Transport {
                     tick.run();
                 }
                 if (progress) {
+                    pumpSpins = adapt(pumpSpins, idle, slept, SPINS);
                     idle = 0;
-                } else if (!sleepers.callerReceiving() && ++idle < SPINS) {
+                    slept = false;
+                } else if (!sleepers.callerReceiving() && idle < pumpSpins) {
+                    idle++;
                     Thread.onSpinWait();
                 } else { // spun out, or a waiting caller polls: do not spin beside it
                     if (!peerAlive.getAsBoolean()) {
                         finish(unavailable("the peer process is gone"));
                         break;
                     }
+                    boolean standby = sleepers.callerReceiving();
                     pumpSleep(nextTick - now);
-                    idle = SPINS; // after a wake-up without work, sleep again at once
+                    slept |= !standby; // spinning failed (a stand-by beside a receiving caller did not spin)
+                    idle = pumpSpins; // after a wake-up without work, sleep again at once
                 }
             }
         } catch (StatusException e) {
