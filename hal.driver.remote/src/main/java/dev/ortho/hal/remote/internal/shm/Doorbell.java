@@ -217,6 +217,10 @@ public final class Doorbell implements AutoCloseable {
                 throw new StatusException(StatusCode.UNAVAILABLE, "mailbox to " + peer + ": the peer process is gone"
                         + " (its doorbell closed)");
             }
+        } catch (java.net.SocketException e) {
+            // a killed peer's socket resets the connection when rings were left unread
+            throw new StatusException(StatusCode.UNAVAILABLE, "mailbox to " + peer + ": the peer process is gone"
+                    + " (its doorbell connection: " + e.getMessage() + ")");
         } catch (IOException | ClosedSelectorException e) {
             throw new StatusException(StatusCode.UNAVAILABLE, "mailbox to " + peer + ": doorbell failed: " + e);
         }
