@@ -26,9 +26,10 @@ import java.util.function.BooleanSupplier;
  * {@link AtomicBoolean} taken with a CAS, keep one writer per channel and one assembler of
  * incoming frames.
  *
- * <p><b>Waiting.</b> A side with nothing to do spins ({@link #SPINS} {@link Thread#onSpinWait()}
+ * <p><b>Waiting.</b> A side with nothing to do spins (up to {@link #SPINS} {@link Thread#onSpinWait()}
  * rounds for the pump, {@link #CALLER_SPINS} for a receiving caller: about 130 µs, where a reply
- * usually arrives), then sleeps on its {@link Doorbell}: it announces in the mailbox that it
+ * usually arrives; shorter while waits keep needing a ring, see {@link #MIN_SPINS}), then sleeps
+ * on its {@link Doorbell}: it announces in the mailbox that it
  * sleeps, re-checks the channels, and blocks until the peer rings (the peer writes a byte only
  * when it publishes a state and sees the word set, see {@link Sleepers}), a local sender, close or
  * {@link #wakeReceiver} wakes it, or the tick is due. No progress depends on a timer: a sleeper
