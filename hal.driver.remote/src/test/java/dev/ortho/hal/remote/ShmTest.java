@@ -15,6 +15,7 @@ import dev.ortho.hal.remote.internal.client.RemoteDriver;
 import dev.ortho.hal.remote.internal.protocol.FrameReader;
 import dev.ortho.hal.remote.internal.protocol.FrameWriter;
 import dev.ortho.hal.remote.internal.protocol.Protocol;
+import dev.ortho.hal.remote.internal.shm.Doorbell;
 import dev.ortho.hal.remote.internal.shm.Mailbox;
 import dev.ortho.hal.remote.internal.shm.MailboxTransport;
 import dev.ortho.hal.remote.internal.shm.ShmChild;
@@ -121,14 +122,15 @@ class ShmTest {
         java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
         java.util.concurrent.CountDownLatch ended = new java.util.concurrent.CountDownLatch(1);
         Mailbox mailbox = Mailbox.inMemory(1 << 16, token);
+        Doorbell[] bells = Doorbell.pipes();
         try {
-            ShmChild.serve(mailbox, new LocalSyncSupplier(), quick, () -> true, executor, stop::get, ended);
+            ShmChild.serve(mailbox, bells[1], new LocalSyncSupplier(), quick, () -> true, executor, stop::get, ended);
             // four handshake timeouts pass with no client (waiting for a timeout to elapse is the point here)
             java.util.concurrent.locks.LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1000));
             assertTrue(mailbox.lvReady(), "still serving");
             assertEquals(Mailbox.IDLE, mailbox.lvState(Mailbox.TO_PARENT), "the worker did not shut its idle session");
             java.util.concurrent.CompletableFuture<Integer> status = new java.util.concurrent.CompletableFuture<>();
-            MailboxTransport client = new MailboxTransport(mailbox, true, () -> true, "test client",
+            MailboxTransport client = new MailboxTransport(mailbox, bells[0], true, () -> true, "test client",
                     Protocol.DEFAULT_MAX_FRAME_BYTES, () -> { });
             MailboxTransport[] clientRef = {client};
             client.start(new Transport.Listener() {
@@ -160,6 +162,8 @@ class ShmTest {
             stop.set(true);
             mailbox.close();
             executor.shutdown();
+            bells[0].close();
+            bells[1].close();
         }
     }
 

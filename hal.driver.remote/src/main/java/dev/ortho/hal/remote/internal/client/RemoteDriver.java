@@ -14,6 +14,7 @@ import dev.ortho.hal.remote.internal.protocol.Challenge;
 import dev.ortho.hal.remote.internal.protocol.FrameReader;
 import dev.ortho.base.Timeout;
 import dev.ortho.hal.remote.internal.protocol.Protocol;
+import dev.ortho.hal.remote.internal.shm.Doorbell;
 import dev.ortho.hal.remote.internal.shm.MailboxTransport;
 import dev.ortho.hal.remote.internal.shm.ShmPools;
 import dev.ortho.hal.remote.internal.shm.WorkerPool;
@@ -200,7 +201,14 @@ public final class RemoteDriver implements Driver {
         WorkerPool.Worker worker = pool.pickIdle(Timeout.ofNanos(deadlineNanos), Timeout.ofNanos(startNanos));
         String peer = "shm " + worker;
         RemoteConnection connection = new RemoteConnection(peer, deadlineNanos);
-        MailboxTransport transport = new MailboxTransport(worker.mailbox(), true, worker::isAlive, peer,
+        Doorbell doorbell;
+        try {
+            doorbell = worker.doorbell();
+        } catch (StatusException e) {
+            pool.release(worker); // broken: replaced by a fresh spawn
+            throw e;
+        }
+        MailboxTransport transport = new MailboxTransport(worker.mailbox(), doorbell, true, worker::isAlive, peer,
                 Protocol.DEFAULT_MAX_FRAME_BYTES, () -> connection.tick(System.nanoTime()));
         connection.attach(transport);
         connection.afterClose(() -> pool.release(worker));

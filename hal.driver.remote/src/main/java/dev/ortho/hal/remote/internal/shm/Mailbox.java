@@ -27,6 +27,14 @@ import java.nio.file.StandardOpenOption;
  * bytes later and its data 64 bytes after the state, {@code stride = 64 + capacity} rounded up
  * to 64. States are read with acquire and written with release ordering, so a block's bytes are
  * visible before its state says so. Thread-safe per channel role (one sender, one receiver).
+ *
+ * <p><b>Sleeper words</b> ({@code 100..124}): per side, three words saying who on that side
+ * blocks on its {@link Doorbell} waiting for what ({@link Sleepers#PUMP_IN},
+ * {@link Sleepers#CALLER_IN}, {@link Sleepers#PUMP_OUT}; the parent's at {@code 100}, the child's
+ * at {@code 112}). They and the states a sleeper waits for are accessed with volatile
+ * (sequentially consistent) ordering where {@link Sleepers} needs it: a publisher's state store
+ * comes before its load of the peer's words, a sleeper's word store before its re-check of the
+ * states, so either the sleeper sees the state or the publisher sees the word and rings.
  */
 public final class Mailbox implements AutoCloseable {
     public static final int IDLE = 0;
@@ -36,7 +44,8 @@ public final class Mailbox implements AutoCloseable {
 
     /** "OSHM". */
     static final int MAGIC = 0x4D48534F;
-    static final int VERSION = 1;
+    /** 2: the sleeper words and the doorbell (a version 1 child would never ring its client). */
+    static final int VERSION = 2;
     static final int MAX_TOKEN = 64;
     private static final long HEADER = 128;
     private static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT;
@@ -186,8 +195,46 @@ public final class Mailbox implements AutoCloseable {
         STATE.setRelease(memory, READY, ready ? 1 : 0);
     }
 
-    /** Returns both channels to IDLE for the next session (the child, once the client has shut down). */
+    /** Offset of the parent's first sleeper word; see the class comment. */
+    private static final long SLEEPERS = 100;
+
+    private static long sleeperOffset(boolean parentSide, int word) {
+        if (word < 0 || word >= Sleepers.WORDS) {
+            throw new IllegalArgumentException("sleeper word " + word);
+        }
+        return SLEEPERS + (parentSide ? 0 : 4L * Sleepers.WORDS) + 4L * word;
+    }
+
+    /**
+     * Volatile store of a channel's state: like {@link #soState}, and ordered before a following
+     * {@link #lvSleeping} (the publisher's half of the doorbell handshake).
+     */
+    public void svState(int channel, int state) {
+        STATE.setVolatile(memory, stateOffset(channel), state);
+    }
+
+    /**
+     * Volatile store of the parent's or the child's sleeper {@code word} ({@link Sleepers#PUMP_IN}
+     * …); ordered before the sleeper's re-check of the states.
+     */
+    public void svSleeping(boolean parentSide, int word, boolean sleeping) {
+        STATE.setVolatile(memory, sleeperOffset(parentSide, word), sleeping ? 1 : 0);
+    }
+
+    /** Volatile load of a sleeper word written by {@link #svSleeping}. */
+    public boolean lvSleeping(boolean parentSide, int word) {
+        return (int) STATE.getVolatile(memory, sleeperOffset(parentSide, word)) == 1;
+    }
+
+    /**
+     * Returns both channels to IDLE and clears the sleeper words for the next session (the child,
+     * once the client has shut down, before it marks itself ready).
+     */
     public void reset() {
+        for (int word = 0; word < Sleepers.WORDS; word++) {
+            svSleeping(true, word, false);
+            svSleeping(false, word, false);
+        }
         soState(TO_PARENT, IDLE);
         soState(TO_CHILD, IDLE);
     }

@@ -12,41 +12,53 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 
 /**
  * A {@link Transport} over a {@link Mailbox}: one pump thread ({@code ortho-remote-shm-N},
  * daemon) per side moves queued frames into the outgoing channel and incoming blocks into frames.
  *
- * <p><b>Waiting.</b> When there is nothing to do the pump spins briefly ({@link #SPINS}
- * {@link Thread#onSpinWait()} rounds, where a reply usually arrives), then parks for
- * exponentially growing slices from 1 µs up to {@link #MAX_PARK_NANOS}. Every wait is bounded,
- * none is a fixed sleep.
- *
  * <p><b>No hand-offs on a round trip.</b> A sender writes its frames into the outgoing channel
  * itself when the channel is free and nobody else is writing (the pump writes what is left, once
  * the peer consumed the last block); a caller waiting for the peer ({@link #receiveWhile})
- * takes the receiving role from the pump and polls the incoming channel itself, spinning
- * {@link #CALLER_SPINS} rounds, then parking in growing slices, while the pump parks. A round
- * trip is so caller → peer's pump → caller (two threads, each seeing the other's block while
- * spinning), not caller → pump → peer → pump → caller, whose two extra wake-ups made the round
- * trip bimodal on a busy machine (a parked pump is only woken by its own park slice, ≥ the
- * kernel's ~50 µs timer slack). Two roles ({@code sending}, {@code receiving}), each an
+ * takes the receiving role from the pump and polls the incoming channel itself. A round trip is
+ * so caller → peer's pump → caller. Two roles ({@code sending}, {@code receiving}), each an
  * {@link AtomicBoolean} taken with a CAS, keep one writer per channel and one assembler of
  * incoming frames.
  *
- * <p><b>Liveness.</b> {@code peerAlive} is checked between parks (the parent passes the child
- * process's {@code isAlive}, the child its parent's), and process exit callbacks close the
- * transport at once, so a dead peer is noticed within a park slice. A peer that writes
- * {@link Mailbox#SHUTDOWN} closes it too. The mailbox is closed (unmapped) by the pump thread
- * when it exits.
+ * <p><b>Waiting.</b> A side with nothing to do spins (up to {@link #SPINS} {@link Thread#onSpinWait()}
+ * rounds for the pump, {@link #CALLER_SPINS} for a receiving caller: about 130 µs, where a reply
+ * usually arrives; shorter while waits keep needing a ring, see {@link #MIN_SPINS}), then sleeps
+ * on its {@link Doorbell}: it announces in the mailbox that it
+ * sleeps, re-checks the channels, and blocks until the peer rings (the peer writes a byte only
+ * when it publishes a state and sees the word set, see {@link Sleepers}), a local sender, close or
+ * {@link #wakeReceiver} wakes it, or the tick is due. No progress depends on a timer: a sleeper
+ * is always rung, so a descheduled side that ran out of spinning costs one blocking wake-up, not
+ * a park slice (the timer slack made those ≥ 50 µs, slices grew to 1 ms). While a caller receives,
+ * the pump blocks un-rung until its tick ({@link Sleepers#callerEnters}). A peer that spins sees
+ * no system call.
+ *
+ * <p><b>Liveness.</b> The doorbell's end of stream reports a dead peer process at once
+ * (UNAVAILABLE); {@code peerAlive} is also checked before each sleep, and process exit callbacks
+ * close the transport. A peer that writes {@link Mailbox#SHUTDOWN} closes it too. The mailbox is
+ * closed (unmapped) by the pump thread when it exits.
  */
 public final class MailboxTransport implements Transport {
     static final int SPINS = 2_000;
-    static final long MAX_PARK_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
-    /** Rounds a receiving caller spins before it parks in slices (about as long as the pump spins). */
+    /** Rounds a receiving caller spins before it sleeps on the doorbell (about as long as the pump spins). */
     static final int CALLER_SPINS = 2_000;
+    /**
+     * The fewest rounds a side spins: after a wait that spinning did not satisfy (it had to be
+     * rung), the next spin is a quarter as long, down to this; a wait satisfied while spinning
+     * doubles it again, up to {@link #SPINS}. A ring wakes the sleeper on the ringer's CPU (Linux
+     * treats a socket or pipe write as a synchronous wake-up), and two sides that then spin their
+     * full windows on one CPU each wait out the other's window: about 200 µs per round trip
+     * (measured). Short spins turn that into a ping-pong of wake-ups until the sides are apart
+     * again and spinning succeeds.
+     */
+    static final int MIN_SPINS = 64;
+    /** The pump's tick period, and the longest any side blocks before it re-checks anyway. */
+    static final long TICK_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
     private static final AtomicInteger THREADS = new AtomicInteger();
 
     private final Mailbox mailbox;
@@ -63,8 +75,20 @@ public final class MailboxTransport implements Transport {
     private final AtomicBoolean sending = new AtomicBoolean();
     /** Held by whoever takes incoming blocks and assembles frames (the pump or a waiting caller). */
     private final AtomicBoolean receiving = new AtomicBoolean();
-    /** A caller holds {@link #receiving}: the pump parks instead of spinning. */
-    private volatile boolean callerReceiving;
+    private final Doorbell doorbell;
+    private final Sleepers sleepers;
+    private final long tickNanos;
+    /** The pump is in (or about to enter) its doorbell wait: local senders and close wake it. */
+    private volatile boolean pumpSleeping;
+    /** The receiving caller is in (or about to enter) its doorbell wait: {@link #wakeReceiver} wakes it. */
+    private volatile boolean callerSleeping;
+    /** Doorbell waits so far of the pump and of receiving callers: tests check the doorbell path ran. */
+    private final AtomicInteger pumpSleeps = new AtomicInteger();
+    private final AtomicInteger callerSleeps = new AtomicInteger();
+    /** Rounds the pump spins before it sleeps (pump thread only); see {@link #MIN_SPINS}. */
+    private int pumpSpins = SPINS;
+    /** Rounds a receiving caller spins before it sleeps (holder of {@code receiving} only). */
+    private int callerSpins = CALLER_SPINS;
     private final ByteBuffer lengthPrefix = ByteBuffer.allocate(Protocol.LENGTH_BYTES).order(ByteOrder.LITTLE_ENDIAN);
     private final Thread pump;
     private final Runnable tick;
@@ -76,13 +100,23 @@ public final class MailboxTransport implements Transport {
     private ByteBuffer body; // holder of `receiving` only
 
     /**
+     * @param doorbell this side's end of the mailbox's doorbell (borrowed: it outlives the transport)
      * @param parent true on the client side (writes {@link Mailbox#TO_CHILD})
      * @param peerAlive whether the other side still exists
      * @param tick run by the pump about every 10 ms (liveness pings); must not block
      */
-    public MailboxTransport(Mailbox mailbox, boolean parent, BooleanSupplier peerAlive, String peer, int maxFrameBytes,
-            Runnable tick) {
+    public MailboxTransport(Mailbox mailbox, Doorbell doorbell, boolean parent, BooleanSupplier peerAlive, String peer,
+            int maxFrameBytes, Runnable tick) {
+        this(mailbox, doorbell, parent, peerAlive, peer, maxFrameBytes, tick, TICK_NANOS);
+    }
+
+    /** As above with a tick period of {@code tickNanos} (tests: a very long one shows no wake-up waits for it). */
+    MailboxTransport(Mailbox mailbox, Doorbell doorbell, boolean parent, BooleanSupplier peerAlive, String peer,
+            int maxFrameBytes, Runnable tick, long tickNanos) {
         this.mailbox = mailbox;
+        this.doorbell = doorbell;
+        this.sleepers = new Sleepers(mailbox, parent);
+        this.tickNanos = tickNanos;
         mailbox.acquire(); // released when the pump exits
         this.parent = parent;
         this.out = parent ? Mailbox.TO_CHILD : Mailbox.TO_PARENT;
@@ -109,9 +143,49 @@ public final class MailboxTransport implements Transport {
         queuedBytes.addAndGet(frame.remaining());
         outbound.add(frame);
         trySend(); // straight into the channel when it is free: no hand-off to the pump
-        if (!outbound.isEmpty()) {
-            LockSupport.unpark(pump);
+        // bytes left over (the channel is busy, or another thread held it a moment): the pump
+        // writes them; a sleeping pump is woken unless the peer's TASK_DONE will ring it
+        if (!outbound.isEmpty() && pumpSleeping && !pumpRungWhenChannelFree()) {
+            doorbell.wakeup(Doorbell.PUMP);
         }
+    }
+
+    /** Whether the sleeping pump announced it waits for the outgoing channel, and the peer has yet to free it. */
+    private boolean pumpRungWhenChannelFree() {
+        try {
+            return sleepers.pumpWaitsForOut() && mailbox.lvState(out) == Mailbox.TASK_READY;
+        } catch (IllegalStateException unmapped) {
+            return true; // closed meanwhile: nothing more goes out
+        }
+    }
+
+    /** Publishes {@code state} on {@code channel} and rings the peer's sleepers that announced themselves. */
+    private void publish(int channel, int state) {
+        int ring = sleepers.publish(channel, state);
+        if ((ring & Sleepers.RING_PUMP) != 0) {
+            doorbell.ring(Doorbell.PUMP);
+        }
+        if ((ring & Sleepers.RING_CALLER) != 0) {
+            doorbell.ring(Doorbell.CALLER);
+        }
+    }
+
+    /**
+     * Whether a block or a shutdown came in, or queued bytes can go out (checked after announcing
+     * a sleep: the sleeper's half of the handshake).
+     */
+    private boolean channelWork() {
+        int inState = mailbox.lvState(in);
+        return inState == Mailbox.TASK_READY || inState == Mailbox.SHUTDOWN || outWork();
+    }
+
+    /** Whether queued bytes can go out now. */
+    private boolean outWork() {
+        if (outbound.isEmpty()) {
+            return false;
+        }
+        int outState = mailbox.lvState(out);
+        return outState == Mailbox.IDLE || outState == Mailbox.TASK_DONE;
     }
 
     /** {@link #pumpOut} if nobody else is writing; true if a block went out. */
@@ -145,23 +219,26 @@ public final class MailboxTransport implements Transport {
         if (closed.get() || !receiving.compareAndSet(false, true)) {
             return false;
         }
-        callerReceiving = true;
         try {
+            sleepers.callerEnters();
             int idle = 0;
+            boolean slept = false;
             while (waiting.getAsBoolean() && !closed.get()) {
                 boolean progress = pumpIn();
                 progress |= trySend();
                 if (progress) {
+                    callerSpins = adapt(callerSpins, idle, slept, CALLER_SPINS);
                     idle = 0;
+                    slept = false;
                     continue;
                 }
                 if (Transport.passed(deadlineNanos) || Thread.currentThread().isInterrupted()) {
                     break;
                 }
-                if (++idle < CALLER_SPINS) {
+                if (++idle < callerSpins) {
                     Thread.onSpinWait();
                 } else {
-                    LockSupport.parkNanos(this, Math.min(MAX_PARK_NANOS, 1000L << Math.min(idle - CALLER_SPINS, 20)));
+                    slept |= callerSleep(waiting, deadlineNanos);
                 }
             }
         } catch (StatusException e) {
@@ -174,14 +251,83 @@ public final class MailboxTransport implements Transport {
             // as a pump would: the transport fails (its waiters get UNAVAILABLE naming it), not the caller's thread
             finish(unavailable("receiving on a waiting caller's thread stopped by " + e));
         } finally {
-            callerReceiving = false;
             receiving.set(false);
+            handBackToPump();
         }
         return true;
     }
 
+    /**
+     * The receiving caller leaves: the pump is rung from now on, and woken here if a block came in
+     * (or bytes can go out) before its word was set.
+     */
+    private void handBackToPump() {
+        try {
+            sleepers.callerLeaves();
+            if (closed.get() || channelWork()) {
+                doorbell.wakeup(Doorbell.PUMP);
+            }
+        } catch (IllegalStateException unmapped) {
+            // closed meanwhile: the pump exited and unmapped the mailbox
+        }
+    }
+
+    /**
+     * The next spin length after progress: shorter if the wait needed a wake-up, longer if
+     * spinning satisfied it (see {@link #MIN_SPINS}).
+     */
+    private static int adapt(int spins, int idle, boolean slept, int max) {
+        if (slept) {
+            return Math.max(MIN_SPINS, spins >> 2);
+        }
+        return idle > 0 ? Math.min(max, spins << 1) : spins;
+    }
+
+    /**
+     * The receiving caller blocks on its bell until rung, woken, its deadline or the tick period;
+     * true if it blocked.
+     */
+    private boolean callerSleep(BooleanSupplier waiting, long deadlineNanos) {
+        long nanos = deadlineNanos == Long.MAX_VALUE ? tickNanos
+                : Math.min(tickNanos, deadlineNanos - System.nanoTime());
+        if (nanos <= 0) {
+            return false;
+        }
+        callerSleeping = true;
+        try {
+            sleepers.callerSleeps();
+            if (!channelWork() && waiting.getAsBoolean() && !closed.get()) {
+                callerSleeps.incrementAndGet();
+                doorbell.await(Doorbell.CALLER, nanos, peer);
+                return true;
+            }
+            return false;
+        } finally {
+            callerSleeping = false;
+            sleepers.callerAwake();
+        }
+    }
+
+    @Override
+    public void wakeReceiver() {
+        if (callerSleeping) {
+            doorbell.wakeup(Doorbell.CALLER);
+        }
+    }
+
+    /** The pump's doorbell waits so far (tests). */
+    int pumpSleeps() {
+        return pumpSleeps.get();
+    }
+
+    /** Receiving callers' doorbell waits so far (tests). */
+    int callerSleeps() {
+        return callerSleeps.get();
+    }
+
     private void run() {
         int idle = 0;
+        boolean slept = false; // the last wait spun out and slept ringable
         long nextTick = System.nanoTime();
         try {
             while (!closed.get()) {
@@ -192,26 +338,25 @@ public final class MailboxTransport implements Transport {
                 }
                 long now = System.nanoTime();
                 if (now - nextTick >= 0) {
-                    nextTick = now + TimeUnit.MILLISECONDS.toNanos(10);
+                    nextTick = now + tickNanos;
                     tick.run();
                 }
                 if (progress) {
+                    pumpSpins = adapt(pumpSpins, idle, slept, SPINS);
                     idle = 0;
-                } else if (callerReceiving) {
-                    idle = Math.max(idle + 1, SPINS); // a waiting caller polls: do not spin beside it
-                    if (!peerAlive.getAsBoolean()) {
-                        finish(unavailable("the peer process is gone"));
-                        break;
-                    }
-                    LockSupport.parkNanos(this, Math.min(MAX_PARK_NANOS, 1000L << Math.min(idle - SPINS, 20)));
-                } else if (++idle < SPINS) {
+                    slept = false;
+                } else if (!sleepers.callerReceiving() && idle < pumpSpins) {
+                    idle++;
                     Thread.onSpinWait();
-                } else {
+                } else { // spun out, or a waiting caller polls: do not spin beside it
                     if (!peerAlive.getAsBoolean()) {
                         finish(unavailable("the peer process is gone"));
                         break;
                     }
-                    LockSupport.parkNanos(this, Math.min(MAX_PARK_NANOS, 1000L << Math.min(idle - SPINS, 20)));
+                    boolean standby = sleepers.callerReceiving();
+                    pumpSleep(nextTick - now);
+                    slept |= !standby; // spinning failed (a stand-by beside a receiving caller did not spin)
+                    idle = pumpSpins; // after a wake-up without work, sleep again at once
                 }
             }
         } catch (StatusException e) {
@@ -225,8 +370,33 @@ public final class MailboxTransport implements Transport {
             if (parent) {
                 mailbox.soReady(false); // the worker is not serving a new client until it has reset
             }
-            mailbox.soState(out, Mailbox.SHUTDOWN); // tell the peer this session is over
+            publish(out, Mailbox.SHUTDOWN); // tell the peer this session is over
             mailbox.close();
+        }
+    }
+
+    /**
+     * The pump blocks on its bell until rung, woken locally or {@code nanos} (the next tick) pass;
+     * un-rung while a caller receives (that caller's leaving hands the ringing back).
+     */
+    private void pumpSleep(long nanos) {
+        if (nanos <= 0) {
+            return;
+        }
+        pumpSleeping = true;
+        try {
+            // a caller receives: it takes the incoming blocks meanwhile
+            boolean unrung = sleepers.pumpMaySleepUnrung(!outbound.isEmpty());
+            if (!unrung) {
+                sleepers.pumpSleeps();
+            }
+            if (!closed.get() && !flushThenClose && !(unrung ? outWork() : channelWork())) {
+                pumpSleeps.incrementAndGet();
+                doorbell.await(Doorbell.PUMP, nanos, peer);
+            }
+        } finally {
+            pumpSleeping = false;
+            sleepers.pumpAwake();
         }
     }
 
@@ -255,7 +425,7 @@ public final class MailboxTransport implements Transport {
             }
         }
         mailbox.length(out, written);
-        mailbox.soState(out, Mailbox.TASK_READY); // release: publishes the block
+        publish(out, Mailbox.TASK_READY); // volatile: publishes the block; rings the peer if it sleeps
         return true;
     }
 
@@ -274,7 +444,7 @@ public final class MailboxTransport implements Transport {
                     + " from " + peer + " is outside [0, " + mailbox.capacity() + "]");
         }
         byte[] block = mailbox.data(in).asSlice(0, length).toArray(java.lang.foreign.ValueLayout.JAVA_BYTE);
-        mailbox.soState(in, Mailbox.TASK_DONE); // the block is copied out; the peer may reuse the channel
+        publish(in, Mailbox.TASK_DONE); // the block is copied out; the peer may reuse the channel
         lastReceiveNanos = System.nanoTime();
         if (peerSinceNanos == NO_PEER_YET) {
             peerSinceNanos = lastReceiveNanos;
@@ -332,14 +502,15 @@ public final class MailboxTransport implements Transport {
     @Override
     public void close(StatusException reason) {
         finish(reason);
-        LockSupport.unpark(pump);
+        doorbell.wakeup(Doorbell.PUMP);
+        doorbell.wakeup(Doorbell.CALLER);
     }
 
     @Override
     public void closeAfterFlush(StatusException reason) {
         closeReason = reason;
         flushThenClose = true;
-        LockSupport.unpark(pump);
+        doorbell.wakeup(Doorbell.PUMP);
     }
 
     @Override

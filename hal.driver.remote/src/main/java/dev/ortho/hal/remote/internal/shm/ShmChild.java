@@ -56,17 +56,18 @@ public final class ShmChild {
      * @param options the sessions' quotas and timeouts; the token must be the mailbox's (the
      *     handshake timeout runs from the client's first block, not while the worker waits to be
      *     picked)
+     * @param doorbell the worker's end of the mailbox's doorbell (borrowed; outlives the sessions)
      * @param parentAlive whether the client side still exists
      * @param stop checked between sessions; true ends serving (and counts {@code ended} down)
      */
-    public static void serve(Mailbox mailbox, Supplier<Device> devices, ServerOptions options,
+    public static void serve(Mailbox mailbox, Doorbell doorbell, Supplier<Device> devices, ServerOptions options,
             java.util.function.BooleanSupplier parentAlive, ExecutorService executor,
             java.util.function.BooleanSupplier stop, CountDownLatch ended) {
         mailbox.acquire(); // held by this session until it has decided whether to serve another
         mailbox.reset();
         ServerSession[] session = new ServerSession[1];
         MailboxTransport[] transport = new MailboxTransport[1];
-        transport[0] = new MailboxTransport(mailbox, false, parentAlive, "shm client",
+        transport[0] = new MailboxTransport(mailbox, doorbell, false, parentAlive, "shm client",
                 Protocol.DEFAULT_MAX_FRAME_BYTES, () -> session[0].tick(System.nanoTime()));
         session[0] = new ServerSession(transport[0], options, devices, executor, s -> {
             // on an executor thread, after the session freed its resources
@@ -82,7 +83,7 @@ public final class ShmChild {
                     ended.countDown();
                     return;
                 }
-                serve(mailbox, devices, options, parentAlive, executor, stop, ended);
+                serve(mailbox, doorbell, devices, options, parentAlive, executor, stop, ended);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 ended.countDown();
@@ -115,6 +116,7 @@ public final class ShmChild {
             throws InterruptedException {
         // created before any other thread this code starts, as seed 001 orders fork and threads
         Mailbox mailbox = Mailbox.open(file, capacity);
+        Doorbell doorbell = Doorbell.connect(file); // the pool bound it before spawning; connected before ready
         if (devices == null) {
             devices = supplier(supplierClass);
         }
@@ -122,8 +124,8 @@ public final class ShmChild {
                 .name("ortho-remote-exec-shm-" + THREADS.incrementAndGet()).unstarted(runnable));
         ProcessHandle parent = ProcessHandle.current().parent().orElse(null);
         CountDownLatch ended = new CountDownLatch(1);
-        serve(mailbox, devices, ServerOptions.defaults(mailbox.token()), () -> parent == null || parent.isAlive(),
-                executor, () -> false, ended);
+        serve(mailbox, doorbell, devices, ServerOptions.defaults(mailbox.token()),
+                () -> parent == null || parent.isAlive(), executor, () -> false, ended);
         while (!ended.await(1, TimeUnit.SECONDS)) {
             if (parent != null && !parent.isAlive()) {
                 break; // the client process died: nobody will use this worker again
@@ -131,5 +133,6 @@ public final class ShmChild {
         }
         executor.shutdown();
         executor.awaitTermination(10, TimeUnit.SECONDS);
+        doorbell.close();
     }
 }

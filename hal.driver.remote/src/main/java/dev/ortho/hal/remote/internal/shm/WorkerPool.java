@@ -5,6 +5,7 @@ import dev.ortho.base.StatusException;
 import dev.ortho.base.Timeout;
 import dev.ortho.hal.remote.ShmWorkerLauncher;
 import java.io.IOException;
+import java.nio.channels.ServerSocketChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -43,23 +44,69 @@ public final class WorkerPool implements AutoCloseable {
     /** Where workers run. */
     public enum Mode { THREAD, PROCESS }
 
-    /** One worker: a mailbox and the process (PROCESS) serving it. */
+    /** One worker: a mailbox, its doorbell and the process (PROCESS) serving it. */
     public final class Worker {
         private final Mailbox mailbox;
         private final Process process;
         private final byte[] token;
         private final int id;
         private final AtomicBoolean busy = new AtomicBoolean();
+        private final ServerSocketChannel bell; // PROCESS: the listener until the child's connections are accepted
+        private final Path file;
+        private final Doorbell childDoorbell; // THREAD: the worker's end
+        private Doorbell doorbell; // the client's end; guarded by this
+        private volatile boolean broken;
 
-        Worker(Mailbox mailbox, Process process, byte[] token, int id) {
+        Worker(Mailbox mailbox, Process process, byte[] token, int id, ServerSocketChannel bell, Path file,
+                Doorbell[] pipes) {
             this.mailbox = mailbox;
             this.process = process;
             this.token = token;
             this.id = id;
+            this.bell = bell;
+            this.file = file;
+            this.doorbell = pipes == null ? null : pipes[0];
+            this.childDoorbell = pipes == null ? null : pipes[1];
         }
 
         public Mailbox mailbox() {
             return mailbox;
+        }
+
+        /**
+         * The client's end of the worker's doorbell (PROCESS: accepted from the child on first
+         * use; it connected before it became ready). Owned by the worker.
+         *
+         * @throws StatusException UNAVAILABLE if the child's connections cannot be accepted (the
+         *     worker is then replaced when released)
+         */
+        public synchronized Doorbell doorbell() {
+            if (doorbell == null) {
+                try {
+                    doorbell = Doorbell.accept(bell, file);
+                } catch (StatusException e) {
+                    broken = true;
+                    throw e;
+                }
+            }
+            return doorbell;
+        }
+
+        private synchronized void closeDoorbell() {
+            if (doorbell != null) {
+                doorbell.close();
+            }
+            if (childDoorbell != null) {
+                childDoorbell.close();
+            }
+            if (bell != null) {
+                try {
+                    bell.close();
+                    Files.deleteIfExists(Doorbell.path(file));
+                } catch (IOException e) {
+                    // nothing more to release
+                }
+            }
         }
 
         /** The child process, or null in THREAD mode. */
@@ -160,17 +207,30 @@ public final class WorkerPool implements AutoCloseable {
         byte[] token = new byte[32];
         random.nextBytes(token);
         if (mode == Mode.THREAD) {
-            return new Worker(Mailbox.inMemory(capacity, token), null, token, id);
+            return new Worker(Mailbox.inMemory(capacity, token), null, token, id, null, null, Doorbell.pipes());
         }
         Path file = directory.resolve("mailbox-" + id);
         Mailbox mailbox = Mailbox.create(file, capacity, token);
+        ServerSocketChannel bell;
+        try {
+            bell = Doorbell.listen(file); // before the child starts: it connects before it marks itself ready
+        } catch (StatusException e) {
+            mailbox.close();
+            throw e;
+        }
         try {
             Process process = new ProcessBuilder(launcher.command(file, capacity, served))
                     .redirectOutput(ProcessBuilder.Redirect.DISCARD)
                     .redirectError(ProcessBuilder.Redirect.INHERIT).start();
-            return new Worker(mailbox, process, token, id);
+            return new Worker(mailbox, process, token, id, bell, file, null);
         } catch (IOException | RuntimeException e) {
             mailbox.close();
+            try {
+                bell.close();
+                Files.deleteIfExists(Doorbell.path(file));
+            } catch (IOException closing) {
+                e.addSuppressed(closing);
+            }
             if (e instanceof StatusException status) {
                 throw status;
             }
@@ -180,7 +240,7 @@ public final class WorkerPool implements AutoCloseable {
 
     private void startInProcess(Worker worker) {
         // the client is this JVM; the worker stops when the pool closes
-        ShmChild.serve(worker.mailbox, ShmChild.supplier(served),
+        ShmChild.serve(worker.mailbox, worker.childDoorbell, ShmChild.supplier(served),
                 dev.ortho.hal.remote.ServerOptions.defaults(worker.token), () -> true, executor, () -> closed,
                 new java.util.concurrent.CountDownLatch(1));
     }
@@ -257,7 +317,7 @@ public final class WorkerPool implements AutoCloseable {
      * reset (a live worker is reused); a dead one is replaced by a fresh spawn.
      */
     public void release(Worker worker) {
-        if (worker.isAlive() && !closed) {
+        if (worker.isAlive() && !worker.broken && !closed) {
             worker.busy.set(false);
             return;
         }
@@ -270,6 +330,7 @@ public final class WorkerPool implements AutoCloseable {
             workers.remove(worker);
         }
         worker.mailbox.close();
+        worker.closeDoorbell();
         if (worker.process != null) {
             // it exits on its own once the mailbox is shut down; make sure it does
             worker.process.onExit().orTimeout(30, TimeUnit.SECONDS)
@@ -307,6 +368,7 @@ public final class WorkerPool implements AutoCloseable {
         for (Worker worker : idle) {
             worker.mailbox.soState(Mailbox.TO_CHILD, Mailbox.SHUTDOWN);
             worker.mailbox.close(); // this side never started a transport on it
+            worker.closeDoorbell(); // the child's end sees its end of stream
             if (worker.process != null) {
                 worker.process.destroy();
             }

@@ -27,9 +27,9 @@ class Issue18ShmCallerReceiveTest {
     private static final int MAX_FRAME = 1 << 20;
 
     /** A peer that echoes every frame it gets. */
-    private static MailboxTransport echo(Mailbox mailbox) {
+    static MailboxTransport echo(Mailbox mailbox, Doorbell bell) {
         MailboxTransport[] self = new MailboxTransport[1];
-        self[0] = new MailboxTransport(mailbox, false, () -> true, "echo", MAX_FRAME, () -> { });
+        self[0] = new MailboxTransport(mailbox, bell, false, () -> true, "echo", MAX_FRAME, () -> { });
         self[0].start(new Transport.Listener() {
             @Override
             public void onFrame(ByteBuffer body) {
@@ -48,9 +48,10 @@ class Issue18ShmCallerReceiveTest {
     @Test
     void repliesArriveOnTheWaitingCallersThreadAndTwoCallersNeverReceiveAtOnce() throws Exception {
         Mailbox mailbox = Mailbox.inMemory(4096, new byte[0]);
-        MailboxTransport peer = echo(mailbox);
+        Doorbell[] bells = Doorbell.pipes();
+        MailboxTransport peer = echo(mailbox, bells[1]);
         ThreadRecordingInbox inbox = new ThreadRecordingInbox();
-        MailboxTransport client = new MailboxTransport(mailbox, true, () -> true, "client", MAX_FRAME, () -> { });
+        MailboxTransport client = new MailboxTransport(mailbox, bells[0], true, () -> true, "client", MAX_FRAME, () -> { });
         client.start(inbox);
         try {
             for (int i = 1; i <= 50; i++) {
@@ -73,14 +74,17 @@ class Issue18ShmCallerReceiveTest {
             client.close(new StatusException(StatusCode.CANCELLED, "test done"));
             peer.close(new StatusException(StatusCode.CANCELLED, "test done"));
             mailbox.close();
+            bells[0].close();
+            bells[1].close();
         }
     }
 
     @Test
     void aPeerShuttingDownWhileACallerReceivesClosesWithUnavailable() throws Exception {
         Mailbox mailbox = Mailbox.inMemory(4096, new byte[0]);
+        Doorbell[] bells = Doorbell.pipes();
         ThreadRecordingInbox inbox = new ThreadRecordingInbox();
-        MailboxTransport client = new MailboxTransport(mailbox, true, () -> true, "client", MAX_FRAME, () -> { });
+        MailboxTransport client = new MailboxTransport(mailbox, bells[0], true, () -> true, "client", MAX_FRAME, () -> { });
         client.start(inbox);
         try {
             Thread peer = Thread.ofPlatform().start(() -> {
@@ -95,6 +99,8 @@ class Issue18ShmCallerReceiveTest {
             assertFalse(client.receiveWhile(() -> true, System.nanoTime() + GUARD_NANOS), "closed: no receiving");
         } finally {
             mailbox.close();
+            bells[0].close();
+            bells[1].close();
         }
     }
 
@@ -102,8 +108,9 @@ class Issue18ShmCallerReceiveTest {
     void aBadBlockOrHugeFrameLengthWhileACallerReceivesClosesWithInvalidArgument() throws Exception {
         for (boolean badBlock : new boolean[] {true, false}) {
             Mailbox mailbox = Mailbox.inMemory(4096, new byte[0]);
+            Doorbell[] bells = Doorbell.pipes();
             ThreadRecordingInbox inbox = new ThreadRecordingInbox();
-            MailboxTransport client = new MailboxTransport(mailbox, true, () -> true, "client", MAX_FRAME, () -> { });
+            MailboxTransport client = new MailboxTransport(mailbox, bells[0], true, () -> true, "client", MAX_FRAME, () -> { });
             client.start(inbox);
             try {
                 Thread hostile = Thread.ofPlatform().start(() -> {
@@ -124,6 +131,8 @@ class Issue18ShmCallerReceiveTest {
                 assertTrue(reason.getMessage().contains(badBlock ? "block length" : "frame length"), reason.getMessage());
             } finally {
                 mailbox.close();
+                bells[0].close();
+                bells[1].close();
             }
         }
     }
@@ -131,9 +140,10 @@ class Issue18ShmCallerReceiveTest {
     @Test
     void anErrorWhileACallerDeliversFailsTheTransportNotTheCaller() throws Exception {
         Mailbox mailbox = Mailbox.inMemory(4096, new byte[0]);
-        MailboxTransport peer = echo(mailbox);
+        Doorbell[] bells = Doorbell.pipes();
+        MailboxTransport peer = echo(mailbox, bells[1]);
         CompletableFuture<StatusException> closed = new CompletableFuture<>();
-        MailboxTransport client = new MailboxTransport(mailbox, true, () -> true, "client", MAX_FRAME, () -> { });
+        MailboxTransport client = new MailboxTransport(mailbox, bells[0], true, () -> true, "client", MAX_FRAME, () -> { });
         client.start(new Transport.Listener() {
             @Override
             public void onFrame(ByteBuffer body) {
@@ -157,6 +167,8 @@ class Issue18ShmCallerReceiveTest {
         } finally {
             peer.close(new StatusException(StatusCode.CANCELLED, "test done"));
             mailbox.close();
+            bells[0].close();
+            bells[1].close();
         }
     }
 }

@@ -1,0 +1,260 @@
+package dev.ortho.hal.remote.internal.shm;
+
+import dev.ortho.base.StatusCode;
+import dev.ortho.base.StatusException;
+import java.io.IOException;
+import java.net.StandardProtocolFamily;
+import java.net.UnixDomainSocketAddress;
+import java.nio.ByteBuffer;
+import java.nio.channels.ClosedSelectorException;
+import java.nio.channels.Pipe;
+import java.nio.channels.ReadableByteChannel;
+import java.nio.channels.SelectableChannel;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
+import java.nio.channels.WritableByteChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * One side's end of the wake-up channels of a {@link Mailbox}: a side that has spun without
+ * progress announces in the mailbox that it sleeps ({@link Sleepers}), re-checks, and blocks in
+ * {@link #await}; the peer, after publishing a state, {@link #ring}s only when that sleeper's word
+ * is set. Two bells per side, one per sleeper ({@link #PUMP}, {@link #CALLER}), so the pump and a
+ * receiving caller never share a selector.
+ *
+ * <p>PROCESS mode: two Unix-domain socket connections between client and child (the client binds
+ * {@code <mailbox>.bell} in the pool's owner-only directory before spawning; the child connects
+ * before it marks itself ready); a socket's end of stream reports the peer's death at once.
+ * THREAD mode and tests: four pipes ({@link #pipes}). Lives as long as the worker, across
+ * sessions (a ring left over from a session is a spurious wake-up, drained). {@link #ring} and
+ * {@link #wakeup} may be called from any thread; one thread at a time {@link #await}s each bell.
+ */
+public final class Doorbell implements AutoCloseable {
+    /** The side's pump thread. */
+    public static final int PUMP = 0;
+    /** The side's caller receiving in {@link MailboxTransport#receiveWhile}. */
+    public static final int CALLER = 1;
+    private static final long CONNECT_MILLIS = TimeUnit.SECONDS.toMillis(10);
+
+    private final Bell[] bells;
+
+    private static final class Bell {
+        final ReadableByteChannel in;
+        final WritableByteChannel out;
+        final Selector selector;
+        final ByteBuffer drain = ByteBuffer.allocateDirect(64);
+
+        Bell(SelectableChannel in, SelectableChannel out) throws IOException {
+            in.configureBlocking(false);
+            out.configureBlocking(false);
+            this.in = (ReadableByteChannel) in;
+            this.out = (WritableByteChannel) out;
+            this.selector = Selector.open();
+            in.register(selector, SelectionKey.OP_READ);
+        }
+    }
+
+    private Doorbell(Bell pump, Bell caller) {
+        this.bells = new Bell[] {pump, caller};
+    }
+
+    /** Two connected ends in this process over pipes: {@code [parent's, child's]}. */
+    public static Doorbell[] pipes() {
+        try {
+            Pipe toParentPump = Pipe.open();
+            Pipe toChildPump = Pipe.open();
+            Pipe toParentCaller = Pipe.open();
+            Pipe toChildCaller = Pipe.open();
+            return new Doorbell[] {
+                new Doorbell(new Bell(toParentPump.source(), toChildPump.sink()),
+                        new Bell(toParentCaller.source(), toChildCaller.sink())),
+                new Doorbell(new Bell(toChildPump.source(), toParentPump.sink()),
+                        new Bell(toChildCaller.source(), toParentCaller.sink()))};
+        } catch (IOException e) {
+            throw new StatusException(StatusCode.UNAVAILABLE, "cannot open doorbell pipes: " + e.getMessage());
+        }
+    }
+
+    /** The socket path of the mailbox in {@code mailboxFile}. */
+    static Path path(Path mailboxFile) {
+        return mailboxFile.resolveSibling(mailboxFile.getFileName() + ".bell");
+    }
+
+    /** The client's listening socket, bound before the worker is spawned. */
+    static ServerSocketChannel listen(Path mailboxFile) {
+        try {
+            Files.deleteIfExists(path(mailboxFile));
+            ServerSocketChannel server = ServerSocketChannel.open(StandardProtocolFamily.UNIX);
+            server.bind(UnixDomainSocketAddress.of(path(mailboxFile)), 2);
+            return server;
+        } catch (IOException e) {
+            throw new StatusException(StatusCode.UNAVAILABLE, "cannot bind the doorbell of '" + mailboxFile + "': "
+                    + e.getMessage());
+        }
+    }
+
+    /**
+     * The client's end: accepts the worker's two connections (made before it marked itself
+     * ready, each starting with a byte naming its bell) and closes the listener.
+     *
+     * @throws StatusException UNAVAILABLE if the worker did not connect both within 10 s
+     */
+    static Doorbell accept(ServerSocketChannel server, Path mailboxFile) {
+        SocketChannel[] bells = new SocketChannel[2];
+        try (server; Selector selector = Selector.open()) {
+            server.configureBlocking(false);
+            server.register(selector, SelectionKey.OP_ACCEPT);
+            long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(CONNECT_MILLIS);
+            for (int accepted = 0; accepted < 2; ) {
+                SocketChannel channel = server.accept();
+                if (channel == null) {
+                    waitFor(selector, deadline, mailboxFile);
+                    continue;
+                }
+                accepted++;
+                int who = readTag(channel, deadline, mailboxFile);
+                if (bells[who] != null) {
+                    channel.close();
+                    throw new IOException("two connections for bell " + who);
+                }
+                bells[who] = channel;
+            }
+            Files.deleteIfExists(path(mailboxFile));
+            return new Doorbell(new Bell(bells[PUMP], bells[PUMP]), new Bell(bells[CALLER], bells[CALLER]));
+        } catch (IOException e) {
+            for (SocketChannel channel : bells) {
+                closeQuietly(channel);
+            }
+            throw new StatusException(StatusCode.UNAVAILABLE, "cannot accept the doorbell of '" + mailboxFile + "': "
+                    + e.getMessage());
+        }
+    }
+
+    private static void waitFor(Selector selector, long deadline, Path mailboxFile) throws IOException {
+        long left = deadline - System.nanoTime();
+        if (left <= 0) {
+            throw new IOException("the worker of '" + mailboxFile + "' did not connect within " + CONNECT_MILLIS + " ms");
+        }
+        selector.select(Math.max(1, TimeUnit.NANOSECONDS.toMillis(left)));
+        selector.selectedKeys().clear();
+    }
+
+    private static int readTag(SocketChannel channel, long deadline, Path mailboxFile) throws IOException {
+        channel.configureBlocking(false);
+        ByteBuffer tag = ByteBuffer.allocate(1);
+        try (Selector selector = Selector.open()) {
+            channel.register(selector, SelectionKey.OP_READ);
+            while (tag.hasRemaining()) {
+                if (channel.read(tag) < 0) {
+                    throw new IOException("the worker closed a doorbell connection before naming it");
+                }
+                if (tag.hasRemaining()) {
+                    waitFor(selector, deadline, mailboxFile);
+                }
+            }
+        }
+        int who = tag.get(0);
+        if (who != PUMP && who != CALLER) {
+            throw new IOException("doorbell connection names bell " + who + ", not 0 or 1");
+        }
+        return who;
+    }
+
+    /** The worker's end: connects both bells to the client's doorbell of {@code mailboxFile}. */
+    static Doorbell connect(Path mailboxFile) {
+        SocketChannel[] bells = new SocketChannel[2];
+        try {
+            for (int who : new int[] {PUMP, CALLER}) {
+                bells[who] = SocketChannel.open(StandardProtocolFamily.UNIX);
+                bells[who].connect(UnixDomainSocketAddress.of(path(mailboxFile)));
+                bells[who].write(ByteBuffer.wrap(new byte[] {(byte) who}));
+            }
+            return new Doorbell(new Bell(bells[PUMP], bells[PUMP]), new Bell(bells[CALLER], bells[CALLER]));
+        } catch (IOException e) {
+            for (SocketChannel channel : bells) {
+                closeQuietly(channel);
+            }
+            throw new StatusException(StatusCode.UNAVAILABLE, "cannot connect to the doorbell of '" + mailboxFile
+                    + "': " + e.getMessage());
+        }
+    }
+
+    /**
+     * Wakes the peer's sleeper {@code who}: one byte (a full buffer already holds a pending ring;
+     * a peer that is gone sees its end of stream instead).
+     */
+    void ring(int who) {
+        try {
+            bells[who].out.write(ByteBuffer.wrap(new byte[1]));
+        } catch (IOException | RuntimeException e) {
+            // the peer is gone or this end was closed: the peer's own await or our close reports it
+        }
+    }
+
+    /**
+     * Blocks until the peer rings {@code who}, {@link #wakeup} is called, the thread is
+     * interrupted or about {@code nanos} pass (rounded up to a millisecond), then consumes the
+     * rings.
+     *
+     * @throws StatusException UNAVAILABLE if the peer's end is closed (its process died) or this
+     *     doorbell was closed
+     */
+    void await(int who, long nanos, String peer) {
+        Bell bell = bells[who];
+        try {
+            bell.selector.select(Math.max(1, (nanos + 999_999) / 1_000_000));
+            bell.selector.selectedKeys().clear();
+            int n;
+            do {
+                bell.drain.clear();
+                n = bell.in.read(bell.drain);
+            } while (n > 0);
+            if (n < 0) {
+                throw new StatusException(StatusCode.UNAVAILABLE, "mailbox to " + peer + ": the peer process is gone"
+                        + " (its doorbell closed)");
+            }
+        } catch (java.net.SocketException e) {
+            // a killed peer's socket resets the connection when rings were left unread
+            throw new StatusException(StatusCode.UNAVAILABLE, "mailbox to " + peer + ": the peer process is gone"
+                    + " (its doorbell connection: " + e.getMessage() + ")");
+        } catch (IOException | ClosedSelectorException e) {
+            throw new StatusException(StatusCode.UNAVAILABLE, "mailbox to " + peer + ": doorbell failed: " + e);
+        }
+    }
+
+    /** Ends a local {@link #await} of {@code who} at once (or the next one, if none is blocked). Any thread. */
+    void wakeup(int who) {
+        try {
+            bells[who].selector.wakeup();
+        } catch (ClosedSelectorException e) {
+            // closed: a blocked await has already ended
+        }
+    }
+
+    @Override
+    public void close() {
+        for (Bell bell : bells) {
+            try {
+                bell.selector.close();
+            } catch (IOException e) {
+                // nothing more to release
+            }
+            closeQuietly(bell.in);
+            closeQuietly(bell.out);
+        }
+    }
+
+    private static void closeQuietly(java.nio.channels.Channel channel) {
+        if (channel != null) {
+            try {
+                channel.close();
+            } catch (IOException e) {
+                // nothing more to release
+            }
+        }
+    }
+}

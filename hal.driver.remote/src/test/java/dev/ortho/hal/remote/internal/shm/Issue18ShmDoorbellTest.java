@@ -1,0 +1,237 @@
+package dev.ortho.hal.remote.internal.shm;
+
+import static dev.ortho.hal.remote.internal.transport.ThreadRecordingInbox.frame;
+import static dev.ortho.hal.remote.internal.transport.ThreadRecordingInbox.seed;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.ortho.base.StatusCode;
+import dev.ortho.base.StatusException;
+import dev.ortho.hal.remote.internal.transport.ThreadRecordingInbox;
+import dev.ortho.hal.remote.internal.transport.Transport;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Issue 18: a side of the shared-memory transport that ran out of spinning sleeps on the
+ * {@link Doorbell} and is woken by the peer's ring, never by a timer. Every transport here has a
+ * tick (the only timer any sleep still has) of an hour, so a wake-up that were left to a timer
+ * would hang the test until its 60 s guard: each test fails by mechanism, not by timing. The
+ * peers delay their replies (by parking) only so that the spin window surely runs out first; the
+ * transports' sleep counts show that the doorbell path ran.
+ */
+class Issue18ShmDoorbellTest {
+    private static final long HOUR = TimeUnit.HOURS.toNanos(1);
+    private static final int MAX_FRAME = 1 << 20;
+    private static final long DELAY_NANOS = TimeUnit.MILLISECONDS.toNanos(20); // ≫ the ~130 µs spin
+
+    private static MailboxTransport transport(Mailbox mailbox, Doorbell bell, boolean parent, String name) {
+        return new MailboxTransport(mailbox, bell, parent, () -> true, name, MAX_FRAME, () -> { }, HOUR);
+    }
+
+    private static ByteBuffer reframe(ByteBuffer body) {
+        ByteBuffer copy = ByteBuffer.allocate(4 + body.remaining()).order(ByteOrder.LITTLE_ENDIAN);
+        return copy.putInt(body.remaining()).put(body).flip();
+    }
+
+    /** A peer that echoes every frame after {@link #DELAY_NANOS}, and then sends {@code extra} more frames later. */
+    private static MailboxTransport slowEcho(Mailbox mailbox, Doorbell bell, int extra) {
+        MailboxTransport[] self = new MailboxTransport[1];
+        self[0] = transport(mailbox, bell, false, "slow echo");
+        self[0].start(new Transport.Listener() {
+            @Override
+            public void onFrame(ByteBuffer body) {
+                ByteBuffer echo = reframe(body);
+                int seed = seed(body.duplicate());
+                LockSupport.parkNanos(DELAY_NANOS);
+                self[0].send(echo);
+                if (extra > 0) {
+                    Thread.ofPlatform().start(() -> {
+                        for (int i = 1; i <= extra; i++) {
+                            LockSupport.parkNanos(DELAY_NANOS);
+                            self[0].send(frame(seed + 100 * i));
+                        }
+                    });
+                }
+            }
+
+            @Override
+            public void onClosed(StatusException reason) {
+            }
+        });
+        return self[0];
+    }
+
+    /** Runs {@code receiveWhile(waiting, never)} on a thread of its own; its future completes when it returns. */
+    private static CompletableFuture<Boolean> receiving(MailboxTransport client, BooleanSupplier waiting) {
+        CompletableFuture<Boolean> done = new CompletableFuture<>();
+        Thread.ofPlatform().name("receiving caller").start(() -> {
+            try {
+                done.complete(client.receiveWhile(waiting, Long.MAX_VALUE));
+            } catch (Throwable t) {
+                done.completeExceptionally(t);
+            }
+        });
+        return done;
+    }
+
+    /**
+     * A client transport over an in-memory mailbox and pipe doorbell, and (unless {@code extra} is
+     * negative) a {@link #slowEcho} peer sending {@code extra} more frames after each echo.
+     */
+    private static final class Link implements AutoCloseable {
+        final Mailbox mailbox = Mailbox.inMemory(4096, new byte[0]);
+        final Doorbell[] bells = Doorbell.pipes();
+        final MailboxTransport peer;
+        final ThreadRecordingInbox inbox = new ThreadRecordingInbox();
+        final MailboxTransport client = transport(mailbox, bells[0], true, "client");
+
+        Link(int extra) {
+            peer = extra < 0 ? null : slowEcho(mailbox, bells[1], extra);
+            client.start(inbox);
+        }
+
+        @Override
+        public void close() {
+            for (MailboxTransport t : new MailboxTransport[] {client, peer}) {
+                if (t != null) {
+                    t.close(new StatusException(StatusCode.CANCELLED, "test done"));
+                }
+            }
+            mailbox.close();
+            bells[0].close();
+            bells[1].close();
+        }
+    }
+
+    @Test
+    void aCallerThatRanOutOfSpinningIsWokenByTheRepliesRing() throws Exception {
+        try (Link link = new Link(0)) {
+            awaitAsleep(link.peer);
+            for (int i = 1; i <= 5; i++) {
+                link.client.send(frame(i));
+                boolean received = false;
+                while (!received) { // false only while the pump held the role for a moment
+                    received = receiving(link.client, link.inbox.frames::isEmpty).get(60, TimeUnit.SECONDS)
+                            || !link.inbox.frames.isEmpty();
+                }
+                assertEquals(i, seed(link.inbox.next()));
+            }
+            assertTrue(link.client.callerSleeps() > 0, "the caller slept on the doorbell");
+            assertTrue(link.client.isOpen());
+        }
+    }
+
+    @Test
+    void sleepingPumpsAreWokenByTheFirstBlockAndItsReply() throws Exception {
+        try (Link link = new Link(0)) {
+            awaitAsleep(link.peer);
+            awaitAsleep(link.client);
+            link.client.send(frame(7)); // nobody receives on the caller's thread: the client's pump delivers
+            assertEquals(7, seed(link.inbox.next()));
+            assertFalse(link.inbox.threads.contains(Thread.currentThread()));
+        }
+    }
+
+    @Test
+    void aCallerLeavingHandsTheRingsBackToThePump() throws Exception {
+        try (Link link = new Link(2)) { // the echo, then two frames nobody waits for
+            awaitAsleep(link.client); // the pump sleeps, announced, before the caller comes
+            link.client.send(frame(1));
+            while (!receiving(link.client, link.inbox.frames::isEmpty).get(60, TimeUnit.SECONDS)
+                    && link.inbox.frames.isEmpty()) {
+                Thread.onSpinWait(); // the pump held the role for a moment
+            }
+            assertEquals(1, seed(link.inbox.next()));
+            // the caller left; the pump, asleep un-rung while it received, must be rung for these
+            assertEquals(101, seed(link.inbox.next()));
+            assertEquals(201, seed(link.inbox.next()));
+        }
+    }
+
+    @Test
+    void wakeReceiverEndsASleepingCallersWaitWithoutAFrame() throws Exception {
+        try (Link link = new Link(0)) {
+            AtomicBoolean hostSignal = new AtomicBoolean();
+            CompletableFuture<Boolean> caller = receiving(link.client, () -> !hostSignal.get());
+            awaitCallerAsleep(link.client);
+            hostSignal.set(true); // what a host signal of the awaited semaphore does
+            link.client.wakeReceiver();
+            assertTrue(caller.get(60, TimeUnit.SECONDS), "the caller received, then returned when woken");
+            assertTrue(link.client.isOpen());
+        }
+    }
+
+    @Test
+    void aPeerWhoseDoorbellClosesFailsASleepingCallerAtOnceWithUnavailable() throws Exception {
+        try (Link link = new Link(-1)) {
+            CompletableFuture<Boolean> caller = receiving(link.client, link.client::isOpen);
+            awaitCallerAsleep(link.client);
+            link.bells[1].close(); // what the peer process's death does to its sockets
+            assertTrue(caller.get(60, TimeUnit.SECONDS));
+            StatusException reason = link.inbox.closed.get(60, TimeUnit.SECONDS);
+            assertEquals(StatusCode.UNAVAILABLE, reason.code(), reason.toString());
+            assertTrue(reason.getMessage().contains("doorbell"), reason.getMessage());
+            assertFalse(link.client.isOpen());
+        }
+    }
+
+    @Test
+    void thePeerIsRungOnlyForWhatItsSleepersWaitFor() {
+        Mailbox mailbox = Mailbox.inMemory(4096, new byte[0]);
+        try {
+            Sleepers parent = new Sleepers(mailbox, true);
+            Sleepers child = new Sleepers(mailbox, false);
+            assertEquals(0, parent.publish(Mailbox.TO_CHILD, Mailbox.TASK_READY), "nobody sleeps: no ring");
+            assertFalse(child.pumpMaySleepUnrung(false));
+            child.pumpSleeps();
+            assertEquals(Sleepers.RING_PUMP, parent.publish(Mailbox.TO_CHILD, Mailbox.TASK_READY));
+            assertEquals(0, parent.publish(Mailbox.TO_PARENT, Mailbox.TASK_DONE),
+                    "the worker's pump has nothing queued: consuming its block rings nobody");
+            child.pumpAwake();
+            assertFalse(child.pumpMaySleepUnrung(true));
+            assertEquals(Sleepers.RING_PUMP, parent.publish(Mailbox.TO_PARENT, Mailbox.TASK_DONE),
+                    "bytes queued: the worker's pump waits for its channel");
+            child.pumpAwake();
+            parent.callerEnters();
+            parent.callerSleeps();
+            assertEquals(Sleepers.RING_CALLER, child.publish(Mailbox.TO_PARENT, Mailbox.TASK_READY),
+                    "a receiving caller asleep: ring it, not the pump");
+            parent.callerAwake();
+            assertTrue(parent.pumpMaySleepUnrung(false), "a caller receives: the pump sleeps un-rung");
+            assertEquals(0, child.publish(Mailbox.TO_PARENT, Mailbox.TASK_READY));
+            parent.callerLeaves();
+            assertEquals(Sleepers.RING_PUMP, child.publish(Mailbox.TO_PARENT, Mailbox.TASK_READY),
+                    "the caller left: its leaving set the un-rung pump's word");
+            mailbox.reset();
+            assertEquals(0, child.publish(Mailbox.TO_PARENT, Mailbox.TASK_READY), "reset clears the words");
+        } finally {
+            mailbox.close();
+        }
+    }
+
+    /** Waits (60 s guard) until the transport's pump went to sleep on its bell at least once. */
+    private static void awaitAsleep(MailboxTransport transport) {
+        awaitSleeps(transport::pumpSleeps, "the pump");
+    }
+
+    /** Waits (60 s guard) until a receiving caller of the transport went to sleep on its bell. */
+    private static void awaitCallerAsleep(MailboxTransport transport) {
+        awaitSleeps(transport::callerSleeps, "the caller");
+    }
+
+    private static void awaitSleeps(java.util.function.IntSupplier sleeps, String who) {
+        long guard = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (sleeps.getAsInt() == 0) {
+            assertTrue(System.nanoTime() < guard, who + " never slept (hang guard)");
+            LockSupport.parkNanos(1_000_000);
+        }
+    }
+}
