@@ -86,7 +86,16 @@ final class InterpreterCalls {
                     + (ordinal & 0x7FFF_FFFF) + ") not resolved");
         }
         Call out = frame.outgoing().prepareToFill(f); // marshalImportArguments writes every argument slot
-        marshalImportArguments(f, c, segments, args, r, refs, out.arguments());
+        int io = ordinal & 0x7FFF_FFFF;
+        ImportPlan plan = st.importPlans[io];
+        String types = f.cconv().arguments().types();
+        if (plan == null || plan.types != types) { // first call, or the import was resolved anew
+            plan = ImportPlan.of(types);
+            st.importPlans[io] = plan; // immutable: a racing invocation may build its own
+        }
+        if (!plan.usable || !marshalPlanned(plan, c, segments, args, r, refs, out.arguments())) {
+            marshalImportArguments(f, c, segments, args, r, refs, out.arguments());
+        }
         CallOutcome outcome;
         try {
             outcome = beginImport(m.name(), stack, out);
@@ -125,6 +134,32 @@ final class InterpreterCalls {
             out.arguments().releaseRefs();
             throw e;
         }
+    }
+
+    /**
+     * Marshals the arguments of an import call by {@code plan}; false (nothing written) if the
+     * call site's register list is shorter than the plan needs, which the decoding path
+     * ({@link #marshalImportArguments}) handles as it always did.
+     */
+    static boolean marshalPlanned(ImportPlan plan, byte[] c, int segments, int args, int[] r, RefObject[] refs,
+                                  CallBuffer out) {
+        int n = u16(c, args);
+        if (!plan.variadic) {
+            if (n < plan.fixedCount) {
+                return false;
+            }
+            plan.marshalFixed(c, args, r, refs, out);
+            return true;
+        }
+        int count = plan.fixedCount < u16(c, segments) ? u16(c, segments + 2 + 2 * plan.fixedCount) : 0;
+        if (n < plan.fixedCount + count * plan.tupleLength) {
+            return false;
+        }
+        out.resize(plan.fixedPrims + 1 + count * plan.tuplePrims, plan.fixedRefs + count * plan.tupleRefs);
+        plan.marshalFixed(c, args, r, refs, out);
+        out.setI32(plan.fixedPrims, count);
+        plan.marshalSpan(c, args, count, r, refs, out);
+        return true;
     }
 
     static void marshalImportArguments(Function f, byte[] c, int segments, int args, int[] r,
