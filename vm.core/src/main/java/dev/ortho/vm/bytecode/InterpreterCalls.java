@@ -94,7 +94,7 @@ final class InterpreterCalls {
             st.importPlans[io] = plan; // immutable: a racing invocation may build its own
         }
         if (!plan.usable || !marshalPlanned(plan, c, segments, args, r, refs, out.arguments())) {
-            marshalImportArguments(f, c, segments, args, r, refs, out.arguments());
+            marshalImportArguments(types, c, segments, args, r, refs, out.arguments());
         }
         CallOutcome outcome;
         try {
@@ -162,9 +162,9 @@ final class InterpreterCalls {
         return true;
     }
 
-    static void marshalImportArguments(Function f, byte[] c, int segments, int args, int[] r,
+    /** Marshals import arguments of argument {@code types} by decoding the types one by one. */
+    static void marshalImportArguments(String types, byte[] c, int segments, int args, int[] r,
                                                RefObject[] refs, CallBuffer out) {
-        String types = f.cconv().arguments().types();
         if (segments >= 0) {
             int prims = 0;
             int refCount = 0;
