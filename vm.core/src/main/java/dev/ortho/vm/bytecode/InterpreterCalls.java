@@ -107,7 +107,7 @@ final class InterpreterCalls {
             frame.setPc(op - base);
             return DEFER;
         }
-        return finishImport(m, st, frame, op);
+        return finishImportAt(frame, c, results, resume >= 0 ? resume : after, base);
     }
 
     /**
@@ -280,6 +280,14 @@ final class InterpreterCalls {
         if (next < 0) {
             next = skipList(c, p, base);
         }
+        return finishImportAt(frame, c, results, next, base);
+    }
+
+    /**
+     * {@link #finishImport} once the op is decoded: results to the registers of the list at
+     * {@code results}; returns {@code next}, the pc after the call (both absolute).
+     */
+    static int finishImportAt(Frame frame, byte[] c, int results, int next, int base) {
         Call out = frame.outgoing();
         out.arguments().releaseRefs();
         CallBuffer res = out.results();
