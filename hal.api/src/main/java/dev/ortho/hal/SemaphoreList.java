@@ -169,6 +169,16 @@ public final class SemaphoreList {
         if (needed == 0) {
             return null;
         }
+        // Already there (a synchronous device's waits always are): no waiter, no timepoints.
+        int reachedCount = 0;
+        for (int i = 0; i < semaphores.length && reachedCount < needed; i++) {
+            if (reached(i)) {
+                reachedCount++;
+            }
+        }
+        if (reachedCount >= needed) {
+            return null;
+        }
         long deadline = timeout.toDeadlineNanos();
         MultiWaiter waiter = new MultiWaiter(Thread.currentThread(), needed);
         Timepoint[] timepoints = new Timepoint[semaphores.length];

@@ -91,4 +91,25 @@ class SemaphoreListTest {
         assertEquals(StatusCode.CANCELLED, b.failure().code());
         assertFalse(both.poll());
     }
+
+    /**
+     * A synchronous device waits on every queue operation's wait list, which is reached already
+     * on the steady path: that wait registers no timepoints and allocates nothing (it built a
+     * waiter, a counter and a timepoint array per wait before issue 16's {@code zoo3} work).
+     */
+    @Test
+    void awaitingAReachedListAllocatesNothing() {
+        both.signal();
+        var threads = (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
+        long best = Long.MAX_VALUE;
+        for (int round = 0; round < 5; round++) {
+            long before = threads.getCurrentThreadAllocatedBytes();
+            for (int i = 0; i < 10_000; i++) {
+                both.awaitAll(Timeout.infinite());
+                both.awaitAny(Timeout.infinite());
+            }
+            best = Math.min(best, threads.getCurrentThreadAllocatedBytes() - before);
+        }
+        assertTrue(best < 10_000, "20,000 waits on reached timepoints allocated " + best + " bytes");
+    }
 }

@@ -23,6 +23,13 @@ public final class NativeCall {
     private Function[] imports;
     private boolean resume;
     private StatusException waitStatus;
+    /**
+     * The module state the last call through this (reused) object used, and the module and
+     * context it belongs to: {@link NativeModule} skips the context's lookup when they match.
+     */
+    Module stateModule;
+    Context stateContext;
+    Object state;
 
     NativeCall() {
     }

@@ -204,9 +204,9 @@ public final class NativeModule<S> implements Module {
             throw new StatusException(StatusCode.INVALID_ARGUMENT, "function " + f + " is not an export of module '"
                     + name + "' (ordinal " + f.ordinal() + " of " + bodies.length + ")");
         }
-        ContextState<S> state = (ContextState<S>) stack.moduleState(this);
         Frame frame = stack.enter(FrameType.NATIVE, f, NativeCall.LOCAL_I32_COUNT, NativeCall.LOCAL_REF_COUNT, call);
-        return run(stack, frame, state, false, null);
+        NativeCall nc = frame.scratch() instanceof NativeCall cached ? cached : new NativeCall();
+        return run(stack, frame, nc, state(stack, nc), false, null);
     }
 
     @Override
@@ -221,12 +221,30 @@ public final class NativeModule<S> implements Module {
             throw new StatusException(StatusCode.FAILED_PRECONDITION, "no frame of module '" + name
                     + "' at top of stack to resume");
         }
-        ContextState<S> state = (ContextState<S>) stack.moduleState(this);
-        return run(stack, frame, state, true, waitStatus);
+        NativeCall nc = frame.scratch() instanceof NativeCall cached ? cached : new NativeCall();
+        return run(stack, frame, nc, state(stack, nc), true, waitStatus);
     }
 
-    private CallOutcome run(Stack stack, Frame frame, ContextState<S> state, boolean resume, StatusException waitStatus) {
-        NativeCall nc = frame.scratch() instanceof NativeCall cached ? cached : new NativeCall();
+    /**
+     * This module's state in the stack's context: the one {@code nc} (a frame's reused native
+     * call) found last time, if that was for this module and context (a frame at one depth
+     * usually calls the same module's exports over and over), else looked up and remembered.
+     */
+    @SuppressWarnings("unchecked")
+    private ContextState<S> state(Stack stack, NativeCall nc) {
+        Context context = stack.context();
+        if (nc.stateModule == this && nc.stateContext == context) {
+            return (ContextState<S>) nc.state;
+        }
+        Object state = stack.moduleState(this);
+        nc.stateModule = this;
+        nc.stateContext = context;
+        nc.state = state;
+        return (ContextState<S>) state;
+    }
+
+    private CallOutcome run(Stack stack, Frame frame, NativeCall nc, ContextState<S> state, boolean resume,
+            StatusException waitStatus) {
         frame.setScratch(nc);
         nc.bind(stack, frame, state.imports, resume, waitStatus);
         CallOutcome outcome = bodies[frame.function().ordinal()].call(state.user, nc);

@@ -71,6 +71,13 @@ public final class Frontier {
      *     exceeds {@value #MAX_CAPACITY}; both name the capacity
      */
     public Frontier(int capacity) {
+        checkCapacity(capacity);
+        axes = new long[capacity];
+        epochs = new long[capacity];
+    }
+
+    /** The checks of {@link #Frontier(int)}, for holders that create their frontiers later. */
+    static void checkCapacity(int capacity) {
         if (capacity <= 0) {
             throw new StatusException(StatusCode.INVALID_ARGUMENT,
                     "frontier capacity " + capacity + " must be at least 1");
@@ -79,8 +86,6 @@ public final class Frontier {
             throw new StatusException(StatusCode.OUT_OF_RANGE,
                     "frontier capacity " + capacity + " exceeds " + MAX_CAPACITY);
         }
-        axes = new long[capacity];
-        epochs = new long[capacity];
     }
 
     /** The fixed maximum number of entries. */

@@ -34,7 +34,9 @@ import dev.ortho.base.StatusException;
  * <p><b>Thread-safety.</b> Thread-safe. Mutations and {@link #frontierAt} run under an internal
  * lock held for O(frontier capacity) work, never while calling out; {@link #currentValue()} and
  * {@link #untaintedWatermark()} are lock-free volatile reads. A ring slot's frontier is
- * allocated when the slot records its first value; once every slot has been used nothing allocates. Frontiers passed in are only read during the call (copied, never retained);
+ * allocated when the slot first records a non-empty (or tainted) frontier: a signal without a
+ * frontier ({@code null}, what a synchronous device passes) records the empty untainted frontier
+ * as an empty slot and allocates nothing; once every slot holds a frontier nothing allocates. Frontiers passed in are only read during the call (copied, never retained);
  * they must not be mutated concurrently by their owner during it. Nothing to close: the
  * storage is plain heap memory owned by this object.
  */
@@ -47,8 +49,13 @@ public final class TimelineFrontiers {
     private final long initialValue;
     /** Ring of recorded values, ascending (unsigned) from {@code head}; guarded by lock. */
     private final long[] values;
-    /** The frontier recorded at {@code values[k]}, null until the slot is first used; guarded by lock. */
+    /**
+     * The frontier recorded at {@code values[k]}: null, or a frontier whose {@code empty[k]} is set,
+     * stands for the empty untainted frontier (a signal without one); guarded by lock.
+     */
     private final Frontier[] frontiers;
+    /** Whether slot {@code k} recorded the empty untainted frontier (its frontier object, if any, is stale). */
+    private final boolean[] empty;
     private final int frontierCapacity;
     private int head;
     private int count;
@@ -83,9 +90,10 @@ public final class TimelineFrontiers {
         this.initialValue = initialValue;
         this.values = new long[valueCapacity];
         this.frontiers = new Frontier[valueCapacity];
-        // The first slot validates the capacity; the others are made when first recorded (a fence's
-        // semaphore is signalled once, and creating one is on the path of every call).
-        this.frontiers[0] = new Frontier(frontierCapacity);
+        this.empty = new boolean[valueCapacity];
+        // Frontiers are made when a slot first records one (a fence's semaphore is signalled once,
+        // without a frontier on a synchronous device, and creating one is on the path of every call).
+        Frontier.checkCapacity(frontierCapacity);
         this.frontierCapacity = frontierCapacity;
         currentValue = initialValue;
         untaintedWatermark = initialValue;
@@ -158,7 +166,12 @@ public final class TimelineFrontiers {
                 out.reset();
                 out.markTainted();
             } else {
-                out.copyFrom(frontiers[slotOfSmallestAtLeast(value)]);
+                int slot = slotOfSmallestAtLeast(value);
+                if (empty[slot]) {
+                    out.reset();
+                } else {
+                    out.copyFrom(frontiers[slot]);
+                }
             }
             return true;
         }
@@ -182,22 +195,30 @@ public final class TimelineFrontiers {
             } else {
                 slot = (head + count++) % values.length;
             }
-            Frontier recorded = frontiers[slot];
-            if (recorded == null) {
-                recorded = new Frontier(frontierCapacity);
-                frontiers[slot] = recorded;
-            }
-            if (frontier == null) {
-                recorded.reset();
+            boolean tainted;
+            if (frontier == null && !external) {
+                empty[slot] = true; // the empty untainted frontier: nothing to copy, nothing to allocate
+                tainted = false;
             } else {
-                recorded.copyFrom(frontier);
-            }
-            if (external) {
-                recorded.markTainted();
+                Frontier recorded = frontiers[slot];
+                if (recorded == null) {
+                    recorded = new Frontier(frontierCapacity);
+                    frontiers[slot] = recorded;
+                }
+                if (frontier == null) {
+                    recorded.reset();
+                } else {
+                    recorded.copyFrom(frontier);
+                }
+                if (external) {
+                    recorded.markTainted();
+                }
+                empty[slot] = false;
+                tainted = recorded.isTainted();
             }
             values[slot] = value;
             currentValue = value; // release: pairs with the acquire in currentValue()
-            if (!recorded.isTainted()) {
+            if (!tainted) {
                 untaintedWatermark = value; // release: pairs with the acquire in untaintedWatermark()
             }
         }

@@ -82,7 +82,11 @@ public final class TimelineSemaphore implements Semaphore {
     /** Default number of axes each recorded frontier holds before it evicts and taints. */
     public static final int DEFAULT_FRONTIER_AXES = 8;
 
-    private final String name;
+    /** The name, or its text before {@link #nameNumber}; see {@link #name()}. */
+    private final String namePrefix;
+    /** Appended to {@link #namePrefix} in decimal when the name is first needed; -1: none. */
+    private final long nameNumber;
+    private String name; // built once when first needed (a benign race: equal strings)
     private final SemaphoreScope scope;
     /** Per-value frontiers, or null when tracking is off; also orders signal + record. */
     private final TimelineFrontiers frontiers;
@@ -117,15 +121,43 @@ public final class TimelineSemaphore implements Semaphore {
      *     {@code initialValue} is outside {@code [0, MAX_VALUE]}
      */
     public TimelineSemaphore(String name, long initialValue, SemaphoreScope scope) {
-        this(name, initialValue, requireScope(name, scope),
+        this(name, -1, initialValue, scope);
+    }
+
+    /**
+     * As {@link #TimelineSemaphore(String, long, SemaphoreScope)}, named {@code namePrefix}
+     * followed by {@code number} in decimal ({@code "local-sync semaphore 17"}). The name's text
+     * is built only when something needs it (an error message, a trace event, {@link #toString}):
+     * devices create a semaphore for every fence of every call, and most are never named.
+     *
+     * @throws StatusException as {@link #TimelineSemaphore(String, long, SemaphoreScope)}
+     * @since 1.2
+     */
+    public TimelineSemaphore(String namePrefix, long number, long initialValue, SemaphoreScope scope) {
+        this(namePrefix, number, initialValue, requireScope(namePrefix, number, scope),
                 scope == SemaphoreScope.QUEUE_LOCAL ? 0 : DEFAULT_FRONTIER_VALUES, DEFAULT_FRONTIER_AXES);
     }
 
-    private static SemaphoreScope requireScope(String name, SemaphoreScope scope) {
+    private static SemaphoreScope requireScope(String namePrefix, long number, SemaphoreScope scope) {
         if (scope == null) {
-            throw new StatusException(StatusCode.INVALID_ARGUMENT, "semaphore '" + name + "' scope is null");
+            throw new StatusException(StatusCode.INVALID_ARGUMENT, "semaphore '" + nameOf(namePrefix, number)
+                    + "' scope is null");
         }
         return scope;
+    }
+
+    private static String nameOf(String namePrefix, long number) {
+        return number < 0 ? namePrefix : namePrefix + number;
+    }
+
+    /** The name (built on first use). */
+    private String name() {
+        String n = name;
+        if (n == null) {
+            n = nameOf(namePrefix, nameNumber);
+            name = n;
+        }
+        return n;
     }
 
     /**
@@ -138,16 +170,17 @@ public final class TimelineSemaphore implements Semaphore {
      *     {@code [0, MAX_VALUE]}; INVALID_ARGUMENT or OUT_OF_RANGE for a bad capacity
      */
     public TimelineSemaphore(String name, long initialValue, int frontierValues, int frontierAxes) {
-        this(name, initialValue, SemaphoreScope.PROCESS, frontierValues, frontierAxes);
+        this(name, -1, initialValue, SemaphoreScope.PROCESS, frontierValues, frontierAxes);
     }
 
-    private TimelineSemaphore(String name, long initialValue, SemaphoreScope scope, int frontierValues,
-            int frontierAxes) {
-        this.name = name;
+    private TimelineSemaphore(String namePrefix, long nameNumber, long initialValue, SemaphoreScope scope,
+            int frontierValues, int frontierAxes) {
+        this.namePrefix = namePrefix;
+        this.nameNumber = nameNumber;
         this.scope = scope;
         checkRange(initialValue);
         if (frontierValues < 0) {
-            throw new StatusException(StatusCode.INVALID_ARGUMENT, "semaphore '" + name
+            throw new StatusException(StatusCode.INVALID_ARGUMENT, "semaphore '" + name()
                     + "' frontier value capacity " + frontierValues + " is negative");
         }
         this.frontiers = frontierValues == 0 ? null
@@ -192,7 +225,9 @@ public final class TimelineSemaphore implements Semaphore {
             }
         }
         if (HalTracing.AVAILABLE) {
-            SemaphoreSignalEvent.record(name, newValue); // nothing unless a recording enables it
+            if (SemaphoreSignalEvent.enabled()) { // the name is built only for a recording
+                SemaphoreSignalEvent.record(name(), newValue);
+            }
         }
         // Dekker with addTimepoint: we wrote value, then read pending; it writes pending, then
         // reads value. One of the two sees the other's write, so no timepoint is stranded.
@@ -242,7 +277,7 @@ public final class TimelineSemaphore implements Semaphore {
             }
             current = value;
             if (newValue <= current) {
-                throw new StatusException(StatusCode.INVALID_ARGUMENT, "semaphore '" + name
+                throw new StatusException(StatusCode.INVALID_ARGUMENT, "semaphore '" + name()
                         + "' cannot be signalled to " + newValue + ": it is already at " + current);
             }
             // release: publishes everything the signaller wrote before signalling to waiters that
@@ -270,7 +305,7 @@ public final class TimelineSemaphore implements Semaphore {
     @Override
     public void fail(StatusException status) {
         if (status == null) {
-            throw new StatusException(StatusCode.INVALID_ARGUMENT, "semaphore '" + name
+            throw new StatusException(StatusCode.INVALID_ARGUMENT, "semaphore '" + name()
                     + "' cannot fail with a null status");
         }
         // first failure wins; pairs with the volatile reads of failure on every path
@@ -308,12 +343,12 @@ public final class TimelineSemaphore implements Semaphore {
             return;
         }
         Waiter waiter = new Waiter(Thread.currentThread());
-        SemaphoreWaitEvent event = HalTracing.AVAILABLE ? SemaphoreWaitEvent.start(name, target) : null; // null unless recording
+        SemaphoreWaitEvent event = HalTracing.AVAILABLE ? SemaphoreWaitEvent.start(name(), target) : null; // null unless recording
         Timepoint timepoint = addTimepoint(target, waiter);
         while (!waiter.done) {
             if (Thread.currentThread().isInterrupted()) {
                 if (timepoint.cancel()) {
-                    throw new StatusException(StatusCode.ABORTED, "wait on semaphore '" + name
+                    throw new StatusException(StatusCode.ABORTED, "wait on semaphore '" + name()
                             + "' for value " + target + " was interrupted");
                 }
                 Thread.onSpinWait(); // the callback is running; it finishes without blocking
@@ -396,15 +431,15 @@ public final class TimelineSemaphore implements Semaphore {
     @Override
     public String toString() {
         StatusException failed = failure;
-        return "semaphore '" + name + "' @" + value + (failed == null ? "" : " failed: " + failed);
+        return "semaphore '" + name() + "' @" + value + (failed == null ? "" : " failed: " + failed);
     }
 
     private StatusException destroyedStatus() {
-        return new StatusException(StatusCode.CANCELLED, "semaphore '" + name + "' was destroyed");
+        return new StatusException(StatusCode.CANCELLED, "semaphore '" + name() + "' was destroyed");
     }
 
     private StatusException deadlineExceeded(long target) {
-        return new StatusException(StatusCode.DEADLINE_EXCEEDED, "semaphore '" + name
+        return new StatusException(StatusCode.DEADLINE_EXCEEDED, "semaphore '" + name()
                 + "' did not reach " + target + " in time (at " + value + ")");
     }
 

@@ -23,6 +23,16 @@ public final class SemaphoreSignalEvent extends Event {
     @Label("Value")
     public long value;
 
+    /**
+     * Whether a recording enables this event now (one static read; allocation-free): callers
+     * whose semaphore name is costly to build check this first.
+     *
+     * @since 1.1
+     */
+    public static boolean enabled() {
+        return PROBE.isEnabled();
+    }
+
     /** Records the signal if enabled; allocates nothing otherwise. */
     public static void record(String semaphore, long value) {
         if (PROBE.isEnabled()) {

@@ -7,7 +7,7 @@
  * ({@code dev.ortho.hal.*}). Disabled, every hook is one static read and allocates nothing.
  */
 @Export
-@Version("1.0.0")
+@Version("1.1.0")
 package dev.ortho.hal.trace;
 
 import org.osgi.annotation.bundle.Export;

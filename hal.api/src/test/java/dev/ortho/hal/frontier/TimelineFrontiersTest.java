@@ -246,4 +246,54 @@ class TimelineFrontiersTest {
         }
         assertStatus(StatusCode.INVALID_ARGUMENT, "frontier capacity 0", () -> new TimelineFrontiers(0, 8, 0));
     }
+
+    /**
+     * A fence's semaphore on a synchronous device is created and signalled once without a
+     * frontier on every call: that records the empty untainted frontier as an empty slot, with no
+     * frontier object (it allocated one per timeline, ~180 bytes at capacity 8, before issue 16's
+     * {@code zoo3} work).
+     */
+    @Test
+    void aSignalWithoutAFrontierAllocatesNoFrontierAndReadsEmptyAndUntainted() {
+        TimelineFrontiers[] keep = new TimelineFrontiers[1000];
+        Runnable createAndSignal = () -> {
+            for (int k = 0; k < keep.length; k++) {
+                keep[k] = new TimelineFrontiers(0, 8, 8);
+                keep[k].signal(1, null);
+            }
+        };
+        createAndSignal.run();
+        long perTimeline = allocatedBy(createAndSignal) / keep.length;
+        assertTrue(perTimeline < 300, "a new 8x8 timeline signalled once without a frontier allocates "
+                + perTimeline + " bytes");
+        TimelineFrontiers t = keep[0];
+        assertEquals(f("{}"), at(t, 1));
+        assertFalse(at(t, 1).isTainted());
+        assertEquals(1, t.untaintedWatermark());
+    }
+
+    /** Slots alternate between frontiers and none as the ring wraps: each value reads what it recorded. */
+    @Test
+    void slotsReusedWithAndWithoutFrontiersReadWhatEachValueRecorded() {
+        TimelineFrontiers t = new TimelineFrontiers(0, 3, 8);
+        for (int v = 1; v <= 12; v++) {
+            Frontier q = null;
+            if (v % 2 == 0) {
+                q = new Frontier(8);
+                q.insertOrRaise(A, v);
+            }
+            t.signal(v, q);
+            for (int w = Math.max(1, v - 2); w <= v; w++) {
+                assertEquals(w % 2 == 0 ? f("{q0.0:" + w + "}") : f("{}"), at(t, w), "value " + w + " after " + v);
+                assertFalse(at(t, w).isTainted(), "value " + w + " after " + v);
+            }
+        }
+        t.signalExternal(13, null);
+        assertTrue(at(t, 13).isTainted());
+        assertEquals(12, t.untaintedWatermark());
+        t.signal(14, null);
+        assertEquals(f("{}"), at(t, 14));
+        assertFalse(at(t, 14).isTainted());
+        assertEquals(14, t.untaintedWatermark());
+    }
 }

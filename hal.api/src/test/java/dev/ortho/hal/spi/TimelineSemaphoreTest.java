@@ -366,4 +366,22 @@ class TimelineSemaphoreTest {
         long perSemaphore = (threads.getCurrentThreadAllocatedBytes() - before) / 1000;
         assertTrue(perSemaphore < 400, "create, signal and release allocate " + perSemaphore + " bytes");
     }
+
+    /**
+     * A semaphore named by prefix and number (a device's per-fence semaphores) shows the whole
+     * name wherever it is named, though the text is built only then.
+     */
+    @Test
+    void aSemaphoreNamedByPrefixAndNumberShowsTheWholeName() {
+        TimelineSemaphore s = new TimelineSemaphore("cpu0 semaphore ", 17, 0, SemaphoreScope.PROCESS);
+        assertTrue(s.toString().startsWith("semaphore 'cpu0 semaphore 17' @0"), s.toString());
+        s.signal(3);
+        StatusException back = assertThrows(StatusException.class, () -> s.signal(2));
+        assertTrue(back.getMessage().contains("semaphore 'cpu0 semaphore 17'"), back.getMessage());
+        StatusException scope = assertThrows(StatusException.class,
+                () -> new TimelineSemaphore("cpu0 semaphore ", 18, 0, null));
+        assertEquals(StatusCode.INVALID_ARGUMENT, scope.code());
+        assertTrue(scope.getMessage().contains("'cpu0 semaphore 18' scope is null"), scope.getMessage());
+        assertTrue(new TimelineSemaphore("plain", 0, SemaphoreScope.DEVICE).toString().contains("'plain'"));
+    }
 }

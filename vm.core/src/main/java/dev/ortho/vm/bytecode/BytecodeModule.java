@@ -491,11 +491,14 @@ public final class BytecodeModule implements Module {
         final byte[] rwdata;
         final RefObject[] globalRefs;
         final Function[] imports;
+        /** Per import, how the interpreter marshals its arguments; made at the first call. */
+        final ImportPlan[] importPlans;
 
         State(int rwdataSize, int globalRefCount, int importCount) {
             this.rwdata = new byte[rwdataSize];
             this.globalRefs = new RefObject[globalRefCount];
             this.imports = new Function[importCount];
+            this.importPlans = new ImportPlan[importCount];
         }
     }
 

@@ -53,6 +53,15 @@ final class CompiledSupport {
         final Call outgoing = new Call();
         /** Frames a failed import left above the compiled activations, top first (see {@link #invokeImport}). */
         final List<Detached> detached = new ArrayList<>();
+        /**
+         * The register arrays through which compiled code runs ops in their interpreter form
+         * ({@link #op}): registers are copied in just before such an op and out just after it, so
+         * the arrays hold nothing between ops and every activation on this environment (a workgroup
+         * call of a kernel, the internal calls it makes) shares one pair instead of allocating its
+         * own on entry.
+         */
+        private int[] scratch32 = new int[0];
+        private RefObject[] scratchRefs = new RefObject[0];
 
         Env(BytecodeModule m, BytecodeModule.State st, Stack stack, int maxResults) {
             this.m = m;
@@ -60,6 +69,26 @@ final class CompiledSupport {
             this.stack = stack;
             this.rb = new long[maxResults];
             this.rr = new RefObject[maxResults];
+        }
+
+        /** The shared i32 register array, at least {@code count} long (called on entry of a function with ops in interpreter form). */
+        int[] i32Scratch(int count) {
+            int[] a = scratch32;
+            if (a.length < count) {
+                a = new int[count];
+                scratch32 = a;
+            }
+            return a;
+        }
+
+        /** The shared ref register array, at least {@code count} long; all null between ops. */
+        RefObject[] refScratch(int count) {
+            RefObject[] a = scratchRefs;
+            if (a.length < count) {
+                a = new RefObject[count];
+                scratchRefs = a;
+            }
+            return a;
         }
     }
 
@@ -91,6 +120,8 @@ final class CompiledSupport {
 
     /** Converts whatever a compiled function threw as the interpreter's loop does, and records its frame. */
     static Throwable trap(Env env, Throwable t, int pc, int fn) {
+        // An op in interpreter form that failed left the refs it was given in the shared array.
+        java.util.Arrays.fill(env.scratchRefs, null);
         StatusException e;
         if (t instanceof StatusException s) {
             e = s;

@@ -246,9 +246,16 @@ final class FunctionEmitter {
         }
         cb.iconst_0().istore(fr.pcLocal);
         if (scratch) {
-            cb.loadConstant(m.fnI32[f]).newarray(TypeKind.INT).astore(fr.rArray);
-            cb.loadConstant(m.fnRef[f]).anewarray(CD_REF).astore(fr.refArray);
+            scratchArrays();
         }
+    }
+
+    /** The register arrays of ops in interpreter form: the environment's shared pair (no allocation per call). */
+    private void scratchArrays() {
+        cb.aload(0).loadConstant(m.fnI32[f]);
+        cb.invokevirtual(CD_ENV, "i32Scratch", MethodTypeDesc.of(CD_int.arrayType(), CD_int)).astore(fr.rArray);
+        cb.aload(0).loadConstant(m.fnRef[f]);
+        cb.invokevirtual(CD_ENV, "refScratch", MethodTypeDesc.of(CD_REF_ARRAY, CD_int)).astore(fr.refArray);
     }
 
     /** Jumps to the region's entry the dispatcher asked for (its first instruction by default). */
@@ -367,8 +374,7 @@ final class FunctionEmitter {
         }
         cb.iconst_0().istore(fr.pcLocal);
         if (scratch) {
-            cb.loadConstant(m.fnI32[f]).newarray(TypeKind.INT).astore(fr.rArray);
-            cb.loadConstant(m.fnRef[f]).anewarray(CD_REF).astore(fr.refArray);
+            scratchArrays();
         }
         int ri = 0;
         int rr = 0;

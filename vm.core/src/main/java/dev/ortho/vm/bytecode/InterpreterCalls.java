@@ -86,7 +86,16 @@ final class InterpreterCalls {
                     + (ordinal & 0x7FFF_FFFF) + ") not resolved");
         }
         Call out = frame.outgoing().prepareToFill(f); // marshalImportArguments writes every argument slot
-        marshalImportArguments(f, c, segments, args, r, refs, out.arguments());
+        int io = ordinal & 0x7FFF_FFFF;
+        ImportPlan plan = st.importPlans[io];
+        String types = f.cconv().arguments().types();
+        if (plan == null || plan.types != types) { // first call, or the import was resolved anew
+            plan = ImportPlan.of(types);
+            st.importPlans[io] = plan; // immutable: a racing invocation may build its own
+        }
+        if (!plan.usable || !marshalPlanned(plan, c, segments, args, r, refs, out.arguments())) {
+            marshalImportArguments(types, c, segments, args, r, refs, out.arguments());
+        }
         CallOutcome outcome;
         try {
             outcome = beginImport(m.name(), stack, out);
@@ -98,7 +107,7 @@ final class InterpreterCalls {
             frame.setPc(op - base);
             return DEFER;
         }
-        return finishImport(m, st, frame, op);
+        return finishImportAt(frame, c, results, resume >= 0 ? resume : after, base);
     }
 
     /**
@@ -127,9 +136,35 @@ final class InterpreterCalls {
         }
     }
 
-    static void marshalImportArguments(Function f, byte[] c, int segments, int args, int[] r,
+    /**
+     * Marshals the arguments of an import call by {@code plan}; false (nothing written) if the
+     * call site's register list is shorter than the plan needs, which the decoding path
+     * ({@link #marshalImportArguments}) handles as it always did.
+     */
+    static boolean marshalPlanned(ImportPlan plan, byte[] c, int segments, int args, int[] r, RefObject[] refs,
+                                  CallBuffer out) {
+        int n = u16(c, args);
+        if (!plan.variadic) {
+            if (n < plan.fixedCount) {
+                return false;
+            }
+            plan.marshalFixed(c, args, r, refs, out);
+            return true;
+        }
+        int count = plan.fixedCount < u16(c, segments) ? u16(c, segments + 2 + 2 * plan.fixedCount) : 0;
+        if (n < plan.fixedCount + count * plan.tupleLength) {
+            return false;
+        }
+        out.resize(plan.fixedPrims + 1 + count * plan.tuplePrims, plan.fixedRefs + count * plan.tupleRefs);
+        plan.marshalFixed(c, args, r, refs, out);
+        out.setI32(plan.fixedPrims, count);
+        plan.marshalSpan(c, args, count, r, refs, out);
+        return true;
+    }
+
+    /** Marshals import arguments of argument {@code types} by decoding the types one by one. */
+    static void marshalImportArguments(String types, byte[] c, int segments, int args, int[] r,
                                                RefObject[] refs, CallBuffer out) {
-        String types = f.cconv().arguments().types();
         if (segments >= 0) {
             int prims = 0;
             int refCount = 0;
@@ -245,6 +280,14 @@ final class InterpreterCalls {
         if (next < 0) {
             next = skipList(c, p, base);
         }
+        return finishImportAt(frame, c, results, next, base);
+    }
+
+    /**
+     * {@link #finishImport} once the op is decoded: results to the registers of the list at
+     * {@code results}; returns {@code next}, the pc after the call (both absolute).
+     */
+    static int finishImportAt(Frame frame, byte[] c, int results, int next, int base) {
         Call out = frame.outgoing();
         out.arguments().releaseRefs();
         CallBuffer res = out.results();

@@ -33,6 +33,12 @@ public final class Args {
         if (ref == null) {
             return null;
         }
+        // Every HAL argument of every call comes here: a ref the module made, of the expected type,
+        // holding the expected object is answered by class checks, without the interface call of
+        // RefType.check; anything else goes through the full checks below in their order.
+        if (ref instanceof HalRef hal && hal.refType() == type && javaType.isInstance(hal.target())) {
+            return javaType.cast(hal.target());
+        }
         type.check(ref);
         if (!(ref instanceof HalRef hal) || !javaType.isInstance(hal.target())) {
             throw new StatusException(StatusCode.INVALID_ARGUMENT, "ref of type " + type.name()

@@ -16,12 +16,15 @@ import dev.ortho.vm.RefType;
 public final class HalRef extends AbstractRefObject {
     private final RefType type;
     private final Object target;
-    private final Object owner;
+    /** The owner as the one of the two kinds it is (or neither): destroy makes no type checks. */
+    private final Resource ownerResource;
+    private final RefObject ownerRef;
 
     private HalRef(RefType type, Object target, Object owner) {
         this.type = type;
         this.target = target;
-        this.owner = owner;
+        this.ownerResource = owner instanceof Resource r ? r : null;
+        this.ownerRef = ownerResource == null && owner instanceof RefObject r ? r : null;
     }
 
     /**
@@ -67,10 +70,10 @@ public final class HalRef extends AbstractRefObject {
 
     @Override
     protected void destroy() {
-        if (owner instanceof Resource r) {
-            r.release();
-        } else if (owner instanceof RefObject r) {
-            r.release();
+        if (ownerResource != null) {
+            ownerResource.release();
+        } else if (ownerRef != null) {
+            ownerRef.release();
         }
     }
 

@@ -70,6 +70,8 @@ public abstract class LocalDevice implements Device {
     private final ExecutionMode kernelExecution;
     private final RefCount references = new RefCount();
     private final AtomicLong semaphoreCount = new AtomicLong();
+    /** Semaphores are named this followed by their number. */
+    private final String semaphoreNamePrefix;
     private final AtomicLong poolCount = new AtomicLong();
     /** A tile engine for {@link #runInline}, kept between calls (taken while in use). */
     private final AtomicReference<CommandExecutor> spareExecutor = new AtomicReference<>();
@@ -89,6 +91,7 @@ public abstract class LocalDevice implements Device {
             ExecutableLoaders loaders, ExecutionMode kernelExecution) {
         this.identifier = identifier;
         this.info = info;
+        this.semaphoreNamePrefix = info.name() + " semaphore ";
         this.allocator = allocator;
         this.loaders = loaders;
         this.kernelExecution = kernelExecution;
@@ -194,7 +197,7 @@ public abstract class LocalDevice implements Device {
     @Override
     public final Semaphore createSemaphore(long initialValue, SemaphoreScope scope) {
         requireOpen("createSemaphore");
-        return new TimelineSemaphore(info.name() + " semaphore " + semaphoreCount.incrementAndGet(), initialValue,
+        return new TimelineSemaphore(semaphoreNamePrefix, semaphoreCount.incrementAndGet(), initialValue, // named when needed
                 scope);
     }
 
