@@ -610,6 +610,12 @@ public final class ExecutorImpl extends ExecutorLifecycle implements Executor {
             joined &= !w.thread.isAlive();
         }
         sweep();
+        // A build racing this shutdown may have listed its process after the wait above; its
+        // re-check in register() cancels it on the building thread, so give it the time left.
+        while (live.count() > 0 && System.nanoTime() - deadline < 0) {
+            LockSupport.parkNanos(TimeUnit.MICROSECONDS.toNanos(200));
+            sweep();
+        }
         int left = live.count();
         boolean clean = joined && left == 0;
         if (!clean) {
