@@ -97,7 +97,15 @@ final class BufferOpEmitter {
     void loadCache(int c, int ref) {
         cb.aload(fr.ref(ref));
         fr.support("cachedSegment", CD_SEGMENT, CD_REF);
-        cb.dup().astore(fr.cacheSegment(c));
+        cb.astore(fr.cacheSegment(c));
+        // Memory that is not native (a heap array) caches zero bytes: its accesses take the checked path.
+        Label isNative = cb.newLabel();
+        cb.getstatic(CD_SUPPORT, "NATIVE_SEGMENT", ConstantDescs.CD_Class).aload(fr.cacheSegment(c));
+        cb.invokevirtual(ConstantDescs.CD_Class, "isInstance", MethodTypeDesc.of(ConstantDescs.CD_boolean, ConstantDescs.CD_Object));
+        cb.ifne(isNative);
+        cb.getstatic(CD_SEGMENT, "NULL", CD_SEGMENT).astore(fr.cacheSegment(c));
+        cb.labelBinding(isNative);
+        cb.aload(fr.cacheSegment(c));
         cb.invokeinterface(CD_SEGMENT, "byteSize", MethodTypeDesc.of(CD_long));
         cb.lstore(fr.cacheReadable(c));
         cb.aload(fr.ref(ref)).lload(fr.cacheReadable(c));

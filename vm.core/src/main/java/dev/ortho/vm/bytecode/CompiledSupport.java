@@ -311,6 +311,15 @@ final class CompiledSupport {
         return v instanceof VmBuffer b ? b.segment() : MemorySegment.NULL;
     }
 
+    /**
+     * The class of native memory segments, which every pooled or arena-allocated buffer's memory
+     * is (a mapped file's segment is a subclass). A loop's buffer cache tests its segment against
+     * it (else it caches no bytes): after that test C2 knows the segment is native memory, so an
+     * access in the loop needs no type guard, its base is a constant null (raw memory, which C2
+     * keeps apart from object fields) and the segment's checks can leave the loop.
+     */
+    static final Class<?> NATIVE_SEGMENT = MemorySegment.NULL.getClass();
+
     /** The bytes of {@link #cachedSegment} a store may write: {@code readable}, or 0 unless {@code v} is mutable. */
     static long writableBytes(RefObject v, long readable) {
         return v instanceof VmBuffer b && b.isMutable() ? readable : 0;

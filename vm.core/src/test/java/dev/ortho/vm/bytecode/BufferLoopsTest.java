@@ -13,6 +13,7 @@ import dev.ortho.vm.Invocation;
 import dev.ortho.vm.VmBuffer;
 import dev.ortho.vm.VmList;
 import dev.ortho.vm.asm.Assembler;
+import java.io.IOException;
 import java.lang.classfile.ClassFile;
 import java.lang.classfile.ClassModel;
 import java.lang.classfile.MethodModel;
@@ -20,9 +21,13 @@ import java.lang.classfile.instruction.InvokeInstruction;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Loops over {@code vm.buffer} elements compiled with the buffer's segment and bounds kept in
@@ -272,6 +277,51 @@ class BufferLoopsTest {
         for (ExecutionMode mode : MODES) {
             assertEquals("ok [f32=9.0]", call(mode, "late", 8, buffer(32), buffer(16)), mode.name());
         }
+    }
+
+    /**
+     * The cache keeps native memory only (so C2 knows the segment's kind); a buffer over a heap
+     * array or a mapped file must still give the interpreter's results and traps.
+     */
+    @Test
+    void buffersOverHeapArraysAndMappedFilesGiveTheInterpretersResultsAndTraps(@TempDir Path dir)
+            throws IOException {
+        for (String kind : List.of("heap", "mapped", "native")) {
+            List<String> outcomes = new ArrayList<>();
+            for (ExecutionMode mode : MODES) {
+                VmBuffer b = memoryOfKind(kind, 64, dir.resolve(kind + mode));
+                for (int k = 0; k < 16; k++) {
+                    b.segment().set(I32, 4L * k, 1);
+                }
+                assertEquals("ok [i32=16]", call(mode, "prefix", 16, b, b), kind + " " + mode);
+                int[] expected = new int[16];
+                for (int k = 0; k < 16; k++) {
+                    expected[k] = k + 1;
+                }
+                assertArrayEquals(expected, ints(b), kind + " " + mode);
+                VmBuffer small = memoryOfKind(kind, 40, dir.resolve(kind + mode + "-small"));
+                String outcome = call(mode, "fill", 16, small);
+                assertTrue(outcome.startsWith("status " + StatusCode.OUT_OF_RANGE) && outcome.contains("offset=40"),
+                        kind + " " + mode + ": " + outcome);
+                assertArrayEquals(new int[] {1, 2, 3, 4, 5, 6, 7, 8, 9, 10}, ints(small), kind + " " + mode);
+                outcomes.add(outcome);
+            }
+            assertEquals(outcomes.get(0), outcomes.get(1), kind + ": interpreted vs compiled");
+        }
+    }
+
+    private static VmBuffer memoryOfKind(String kind, int bytes, Path file) throws IOException {
+        MemorySegment memory = switch (kind) {
+            case "heap" -> MemorySegment.ofArray(new byte[bytes]);
+            case "mapped" -> {
+                try (FileChannel channel = FileChannel.open(file, StandardOpenOption.CREATE_NEW,
+                        StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+                    yield channel.map(FileChannel.MapMode.READ_WRITE, 0, bytes, Arena.ofAuto());
+                }
+            }
+            default -> Arena.ofAuto().allocate(bytes, 16);
+        };
+        return VmBuffer.wrap(VmBuffer.ACCESS_MUTABLE, memory, null);
     }
 
     @Test
