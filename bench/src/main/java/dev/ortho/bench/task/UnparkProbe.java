@@ -21,7 +21,11 @@ import java.util.concurrent.locks.LockSupport;
  *
  * <pre>
  * java --enable-native-access=ALL-UNNAMED -cp bench/target/benchmarks.jar dev.ortho.bench.task.UnparkProbe 20000 20
+ * java --enable-native-access=ALL-UNNAMED -cp bench/target/benchmarks.jar dev.ortho.bench.task.UnparkProbe 20000 20 pin
  * </pre>
+ *
+ * With {@code pin} the main thread is pinned to CPU 0 and the sleeper to CPU 1
+ * ({@code sched_setaffinity}), so every wake-up crosses CPUs.
  */
 public final class UnparkProbe {
     private static volatile boolean ran;
@@ -34,10 +38,21 @@ public final class UnparkProbe {
     public static void main(String[] args) throws Throwable {
         int n = args.length > 0 ? Integer.parseInt(args[0]) : 20_000;
         long idleNanos = (args.length > 1 ? Long.parseLong(args[1]) : 20) * 1000;
+        boolean pin = args.length > 2 && args[2].equals("pin");
+        MethodHandle setaffinity = Linker.nativeLinker().downcallHandle(
+                Linker.nativeLinker().defaultLookup().find("sched_setaffinity").orElseThrow(),
+                FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG,
+                        ValueLayout.ADDRESS));
         MethodHandle getcpu = Linker.nativeLinker().downcallHandle(
                 Linker.nativeLinker().defaultLookup().find("sched_getcpu").orElseThrow(),
                 FunctionDescriptor.of(ValueLayout.JAVA_INT));
+        if (pin) {
+            pinTo(setaffinity, 0);
+        }
         Thread sleeper = Thread.ofPlatform().daemon().name("probe-sleeper").start(() -> {
+            if (pin) {
+                pinTo(setaffinity, 1);
+            }
             while (true) {
                 LockSupport.park();
                 if (ran) {
@@ -96,6 +111,20 @@ public final class UnparkProbe {
             idle.append(String.format(Locale.ROOT, " %s=%.2f", IDLE_NAMES[k], (idleAfter[k] - idleBefore[k]) / (double) n));
         }
         System.out.println(idle);
+    }
+
+    /** Pins the calling thread to {@code cpu} (tid 0 = the calling thread). */
+    private static void pinTo(MethodHandle setaffinity, int cpu) {
+        try (java.lang.foreign.Arena arena = java.lang.foreign.Arena.ofConfined()) {
+            java.lang.foreign.MemorySegment mask = arena.allocate(128);
+            mask.set(ValueLayout.JAVA_LONG, 0, 1L << cpu);
+            int rc = (int) setaffinity.invokeExact(0, 128L, mask);
+            if (rc != 0) {
+                throw new IllegalStateException("sched_setaffinity(" + cpu + ") failed");
+            }
+        } catch (Throwable t) {
+            throw new IllegalStateException(t);
+        }
     }
 
     private static void print(String label, long[] values, int count) {
