@@ -359,13 +359,7 @@ final class Worker extends WorkerPad1 implements WorkerContext, Runnable {
             }
             boolean finished = p.shouldBail();
             if (!finished) {
-                r.clear();
-                try {
-                    p.drain.drain(p, this, r);
-                } catch (RuntimeException e) {
-                    p.recordDrainFailure(e);
-                }
-                DRAINS.setOpaque(this, drains + 1);
+                callDrain(p, r);
                 finished = r.isCompleted() || p.shouldBail();
             }
             if (finished) {
@@ -388,6 +382,17 @@ final class Worker extends WorkerPad1 implements WorkerContext, Runnable {
             }
             return;
         }
+    }
+
+    /** One call of {@code p}'s drain function into {@code r}; a thrown exception fails the process. */
+    private void callDrain(ProcessImpl p, DrainResult r) {
+        r.clear();
+        try {
+            p.drain.drain(p, this, r);
+        } catch (RuntimeException e) {
+            p.recordDrainFailure(e);
+        }
+        DRAINS.setOpaque(this, drains + 1);
     }
 
     // ---- compute slots ----------------------------------------------------------------------
@@ -456,13 +461,7 @@ final class Worker extends WorkerPad1 implements WorkerContext, Runnable {
         if (!terminal) {
             DrainResult r = result;
             for (int call = 1; ; call++) {
-                r.clear();
-                try {
-                    p.drain.drain(p, this, r);
-                } catch (RuntimeException e) {
-                    p.recordDrainFailure(e);
-                }
-                DRAINS.setOpaque(this, drains + 1);
+                callDrain(p, r);
                 terminal = r.isCompleted() || p.shouldBail();
                 work = r.isDidWork();
                 keep = r.isKeepActive();

@@ -118,6 +118,11 @@ class CallerRunsTest {
         return cb;
     }
 
+    /** Submits {@code cb} with no waits, signalling {@code s} to {@code value}. */
+    private static void execute(Device device, CommandBuffer cb, Semaphore s, long value) {
+        device.queueExecute(Device.QUEUE_AFFINITY_ANY, NONE, SemaphoreList.of(s, value), cb, BindingTable.empty(), 0);
+    }
+
     private void clearRecord() {
         for (int i = 0; i < TILES; i++) {
             ranOn.set(i, null);
@@ -141,8 +146,7 @@ class CallerRunsTest {
             try (Semaphore s = device.createSemaphore(0); CommandBuffer cb = dispatches(device, exe, "record", 1, 1)) {
                 for (int i = 1; i <= 50; i++) {
                     clearRecord();
-                    device.queueExecute(Device.QUEUE_AFFINITY_ANY, NONE, SemaphoreList.of(s, i), cb,
-                            BindingTable.empty(), 0);
+                    execute(device, cb, s, i);
                     // Before: the tile ran on a worker, usually after the call returned (value i - 1).
                     assertEquals(i, s.query(), "retired and signalled before queueExecute returned");
                     assertSame(testThread, ranOn.get(0));
@@ -170,8 +174,7 @@ class CallerRunsTest {
     void withCallerRunsOffEveryTileRunsOnAWorker() {
         withDevice("?task_caller_runs=0", (device, exe) -> {
             try (Semaphore s = device.createSemaphore(0); CommandBuffer cb = dispatches(device, exe, "record", 1, 1)) {
-                device.queueExecute(Device.QUEUE_AFFINITY_ANY, NONE, SemaphoreList.of(s, 1), cb,
-                        BindingTable.empty(), 0);
+                execute(device, cb, s, 1);
                 s.await(1, GUARD);
                 assertNotSame(testThread, ranOn.get(0));
                 assertEquals(0, device.callerTiles(0));
@@ -198,8 +201,7 @@ class CallerRunsTest {
                 for (int i = 1; i <= 20; i++) {
                     clearRecord();
                     long before = device.callerTiles(0);
-                    device.queueExecute(Device.QUEUE_AFFINITY_ANY, NONE, SemaphoreList.of(s, i), first,
-                            BindingTable.empty(), 0);
+                    execute(device, first, s, i);
                     // At most one; none if a worker still finishing the previous round installed
                     // this one after the caller looked (the caller then leaves it to the workers).
                     long ran = device.callerTiles(0) - before;
@@ -214,8 +216,7 @@ class CallerRunsTest {
                 // the second region runs after the caller returned, on the workers.
                 clearRecord();
                 long before = device.callerTiles(0);
-                device.queueExecute(Device.QUEUE_AFFINITY_ANY, NONE, SemaphoreList.of(s, 21), two,
-                        BindingTable.empty(), 0);
+                execute(device, two, s, 21);
                 s.await(21, GUARD);
                 assertTrue(device.callerTiles(0) - before <= 1);
             }
@@ -235,12 +236,10 @@ class CallerRunsTest {
                 CountDownLatch gate = new CountDownLatch(1);
                 hold = gate;
                 try {
-                    device.queueExecute(Device.QUEUE_AFFINITY_ANY, NONE, SemaphoreList.of(first, 1), two,
-                            BindingTable.empty(), 0);
+                    execute(device, two, first, 1);
                     assertEquals(1, device.callerTiles(0)); // tile 0 here; tile 1 blocks on a worker
                     assertEquals(0, first.query());
-                    device.queueExecute(Device.QUEUE_AFFINITY_ANY, NONE, SemaphoreList.of(second, 1), one,
-                            BindingTable.empty(), 0);
+                    execute(device, one, second, 1);
                     assertEquals(1, device.callerTiles(0), "not run on the caller while the first runs");
                     assertEquals(0, second.query());
                 } finally {
@@ -260,8 +259,7 @@ class CallerRunsTest {
     void aFailingTileOnTheCallerFailsTheSubmissionNotTheCall() {
         withDevice("", (device, exe) -> {
             try (Semaphore s = device.createSemaphore(0); CommandBuffer cb = dispatches(device, exe, "fail", 1, 1)) {
-                device.queueExecute(Device.QUEUE_AFFINITY_ANY, NONE, SemaphoreList.of(s, 1), cb,
-                        BindingTable.empty(), 0);
+                execute(device, cb, s, 1);
                 assertEquals(1, device.callerTiles(0));
                 StatusException e = assertThrows(StatusException.class, () -> s.await(1, GUARD));
                 assertTrue(e.getMessage().contains("tile 0 failed"), e.getMessage());

@@ -3,11 +3,7 @@ package dev.ortho.hal.cpu.internal.task;
 import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE;
 import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 
-import dev.ortho.hal.ExecutableFunctionInfo;
-import dev.ortho.hal.cpu.internal.command.StressPrograms;
-import dev.ortho.hal.cpu.kernel.KernelFunction;
 import dev.ortho.stress.SharedExecutor;
-import java.util.concurrent.atomic.AtomicIntegerArray;
 import org.openjdk.jcstress.annotations.Actor;
 import org.openjdk.jcstress.annotations.Arbiter;
 import org.openjdk.jcstress.annotations.Description;
@@ -35,63 +31,22 @@ public class CallerTileStress {
     /** Its process is scheduled by the caller's tile but never has an execution installed: drains find nothing. */
     private static final BlockProcessor PROCESSOR =
             new BlockProcessor(null, SharedExecutor.get(), "jcstress-caller-tile", false);
-    private static final long STUCK_NANOS = 2_000_000_000L;
 
-    final AtomicIntegerArray region0 = new AtomicIntegerArray(TILES);
-    final AtomicIntegerArray region1 = new AtomicIntegerArray(TILES);
-    volatile int early;
-    final Execution execution = new Execution(PROCESSOR, 2);
-
-    public CallerTileStress() {
-        KernelFunction first = new KernelFunction(new ExecutableFunctionInfo("first", 0, 0, 1, 1, 1, 0),
-                (dispatch, workgroup) -> region0.incrementAndGet(workgroup.workgroupIdX()));
-        KernelFunction second = new KernelFunction(new ExecutableFunctionInfo("second", 0, 0, 1, 1, 1, 0),
-                (dispatch, workgroup) -> {
-                    for (int i = 0; i < TILES; i++) {
-                        if (region0.get(i) != 1) {
-                            early++;  // racy increment is fine: any non-zero value is the failure
-                        }
-                    }
-                    region1.incrementAndGet(workgroup.workgroupIdX());
-                });
-        if (!execution.load(null, StressPrograms.twoRegions(first, second, TILES), null, null)) {
-            throw new IllegalStateException("nothing to run: " + execution.error());
-        }
-    }
-
-    /** Drains (after {@code firstTile}'s result, if any) until finished; -1 if it never is. */
-    private int drainToEnd(int firstTile, WorkerSlot slot) {
-        int finished = firstTile == Execution.FINISHED ? 1 : 0;
-        long start = System.nanoTime();
-        for (int spins = 1; !execution.isFinished(); spins++) {
-            if (execution.drain(slot, PROCESSOR) == Execution.FINISHED) {
-                finished++;
-            }
-            if ((spins & 1023) == 0 && System.nanoTime() - start > STUCK_NANOS) {
-                return -1;
-            }
-        }
-        return finished;
-    }
+    final TwoRegionRun run = new TwoRegionRun(PROCESSOR, TILES);
 
     @Actor
     public void caller(IIII_Result r) {
         WorkerSlot slot = new WorkerSlot(0);
-        r.r1 = drainToEnd(execution.runFirstTile(slot, PROCESSOR), slot);
+        r.r1 = run.drainToEnd(run.execution.runFirstTile(slot, PROCESSOR), slot, PROCESSOR);
     }
 
     @Actor
     public void worker(IIII_Result r) {
-        r.r2 = drainToEnd(Execution.IDLE, new WorkerSlot(1));
+        r.r2 = run.drainToEnd(Execution.IDLE, new WorkerSlot(1), PROCESSOR);
     }
 
     @Arbiter
     public void check(IIII_Result r) {
-        int wrong = 0;
-        for (int i = 0; i < TILES; i++) {
-            wrong += Math.abs(region0.get(i) - 1) + Math.abs(region1.get(i) - 1);
-        }
-        r.r3 = wrong;
-        r.r4 = Math.min(early, 1);
+        run.check(r);
     }
 }
