@@ -25,13 +25,13 @@ final class LocalTaskBench {
 
     private LocalTaskBench() {}
 
-    /** A local-task device with {@code workers} workers, one queue, the builtin and {@code extra} libraries. */
+    /**
+     * A local-task device with {@code workers} workers, one queue, the builtin and {@code extra}
+     * libraries, and the URI parameters of the system property {@code ortho.bench.localTaskParams}
+     * (e.g. {@code -Dortho.bench.localTaskParams=?task_caller_runs=0}; default none).
+     */
     static Device device(int workers, KernelLibrary... extra) {
-        CpuDrivers.Builder builder = CpuDrivers.builder().workerCount(workers);
-        for (KernelLibrary library : extra) {
-            builder.kernelLibrary(library);
-        }
-        return builder.localTask();
+        return device(workers, System.getProperty("ortho.bench.localTaskParams", ""), extra);
     }
 
     /**

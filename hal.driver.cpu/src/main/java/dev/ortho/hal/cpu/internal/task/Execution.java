@@ -270,10 +270,11 @@ final class Execution {
     /**
      * The submitting thread's share (see {@link BlockProcessor#submit(QueueOp, boolean)}): claims
      * the next tile of the current region if it is unclaimed and runs it with {@code worker}. If
-     * more is left (in this region or a later one) the processor's workers are scheduled before
-     * the tile runs; if the tile completes a region that is not the last, they are scheduled
-     * again after the next region is published (a worker woken before may have found nothing
-     * to claim and gone back to sleep).
+     * more tiles of this region are left the processor's workers are scheduled before the tile
+     * runs; if the tile completes a region that is not the last, they are scheduled after the
+     * next region is published (again, if they were scheduled before: a worker woken then may
+     * have found nothing to claim and gone back to sleep). A one-tile region followed by more
+     * regions thus wakes the workers once, for the next region, not twice.
      *
      * @return {@code IDLE} if nothing was claimed (fully claimed, failed, or a claimer was
      *     faster), {@code CLAIMED}, or {@code FINISHED} if the tile retired the last region (the
@@ -290,7 +291,7 @@ final class Execution {
         if (t >= total || !CURSOR.compareAndSet(this, c, c + 1)) {
             return IDLE;
         }
-        if (t + 1 < total || r + 1 < regionCount) {
+        if (t + 1 < total) {
             processor.scheduleWorkers();
         }
         if (HalTracing.AVAILABLE && DispatchTilesEvent.enabled()) {
