@@ -4,7 +4,9 @@ import dev.ortho.hal.BufferRef;
 import dev.ortho.hal.CommandBuffer;
 import dev.ortho.hal.CommandCategory;
 import dev.ortho.hal.Device;
+import dev.ortho.hal.DeviceUri;
 import dev.ortho.hal.DispatchConfig;
+import dev.ortho.hal.Driver;
 import dev.ortho.hal.Executable;
 import dev.ortho.hal.ExecutableCache;
 import dev.ortho.hal.ExecutableFunctionInfo;
@@ -23,13 +25,28 @@ final class LocalTaskBench {
 
     private LocalTaskBench() {}
 
-    /** A local-task device with {@code workers} workers, one queue, the builtin and {@code extra} libraries. */
+    /**
+     * A local-task device with {@code workers} workers, one queue, the builtin and {@code extra}
+     * libraries, and the URI parameters of the system property {@code ortho.bench.localTaskParams}
+     * (e.g. {@code -Dortho.bench.localTaskParams=?task_caller_runs=0}; default none).
+     */
     static Device device(int workers, KernelLibrary... extra) {
+        return device(workers, System.getProperty("ortho.bench.localTaskParams", ""), extra);
+    }
+
+    /**
+     * A local-task device with {@code workers} workers, one queue, the builtin and {@code extra}
+     * libraries and the device URI parameters {@code params} (e.g. {@code "?task_caller_runs=0"};
+     * empty for the defaults). The factory is left open: the caller closes the device.
+     */
+    static Device device(int workers, String params, KernelLibrary... extra) {
         CpuDrivers.Builder builder = CpuDrivers.builder().workerCount(workers);
         for (KernelLibrary library : extra) {
             builder.kernelLibrary(library);
         }
-        return builder.localTask();
+        try (Driver driver = builder.localTaskFactory().createDriver("local-task")) {
+            return driver.createDevice(DeviceUri.parse("local-task://" + params));
+        }
     }
 
     /** Prepares library {@code name} of {@code device}; the cache is released, the executable kept. */

@@ -25,6 +25,7 @@ import java.util.TreeMap;
  *
  * <pre>
  * java -cp bench/target/benchmarks.jar dev.ortho.bench.hal.QueueLatencyProbe 20000
+ * java -cp bench/target/benchmarks.jar dev.ortho.bench.hal.QueueLatencyProbe 20000 '?task_caller_runs=0'
  * java -XX:StartFlightRecording=filename=q.jfr,settings=profile,+jdk.ThreadPark#threshold=0ms \
  *     -cp bench/target/benchmarks.jar dev.ortho.bench.hal.QueueLatencyProbe 20000
  * jfr print --events jdk.ThreadPark q.jfr   # parks per thread ÷ n = park/unpark hops per submission
@@ -39,7 +40,8 @@ public final class QueueLatencyProbe {
 
     public static void main(String[] args) {
         int n = args.length > 0 ? Integer.parseInt(args[0]) : 20_000;
-        Device device = LocalTaskBench.device(2, LocalTaskBench.library("bench", "probe", (d, w) -> {
+        String params = args.length > 1 ? args[1] : "";
+        Device device = LocalTaskBench.device(2, params, LocalTaskBench.library("bench", "probe", (d, w) -> {
             tileThread = Thread.currentThread();
             tileNanos = System.nanoTime();
         }));
@@ -73,8 +75,8 @@ public final class QueueLatencyProbe {
         Arrays.sort(first);
         Arrays.sort(round);
         Arrays.sort(call);
-        System.out.printf(Locale.ROOT, "n=%d  submit->first workgroup p50 %.2f us p90 %.2f us  round trip p50 %.2f us"
-                + " p90 %.2f us%n", n, first[n / 2] / 1e3, first[n * 9 / 10] / 1e3, round[n / 2] / 1e3,
+        System.out.printf(Locale.ROOT, "params='%s' n=%d  submit->first workgroup p50 %.2f us p90 %.2f us  round trip p50 %.2f us"
+                + " p90 %.2f us%n", params, n, first[n / 2] / 1e3, first[n * 9 / 10] / 1e3, round[n / 2] / 1e3,
                 round[n * 9 / 10] / 1e3);
         System.out.printf(Locale.ROOT, "queueExecute returned after p50 %.2f us p90 %.2f us%n", call[n / 2] / 1e3,
                 call[n * 9 / 10] / 1e3);

@@ -34,7 +34,22 @@ public final class ChainPhaseSplit {
     private static volatile long lastDone;
     private static final String[] SIDES = {"ortho", "forkjoin-cf", "ortho-rearm"};
 
+    /**
+     * {@code -Dortho.bench.pollWait=true}: every side's waiting thread polls (yielding) instead of
+     * parking — an experiment that isolates the waiter's wake-up from the hand-back.
+     */
+    private static final boolean POLL = Boolean.getBoolean("ortho.bench.pollWait");
+
     private ChainPhaseSplit() {
+    }
+
+    private static void awaitLatch(CountDownLatch done) throws InterruptedException {
+        if (POLL) {
+            while (done.getCount() != 0) {
+                Thread.yield();
+            }
+        }
+        done.await();
     }
 
     public static void main(String[] args) throws Exception {
@@ -103,7 +118,7 @@ public final class ChainPhaseSplit {
                     }
                     started = System.nanoTime();
                     first.schedule();
-                    done.await();
+                    awaitLatch(done);
                     back = System.nanoTime();
                 } else if (who == 2) {
                     CountDownLatch done = new CountDownLatch(1);
@@ -114,7 +129,7 @@ public final class ChainPhaseSplit {
                     }
                     started = System.nanoTime();
                     reusable[0].schedule();
-                    done.await();
+                    awaitLatch(done);
                     back = System.nanoTime();
                 } else {
                     CompletableFuture<Void> head = new CompletableFuture<>();
@@ -124,6 +139,11 @@ public final class ChainPhaseSplit {
                     }
                     started = System.nanoTime();
                     head.complete(null);
+                    if (POLL) {
+                        while (!tail.isDone()) {
+                            Thread.yield();
+                        }
+                    }
                     tail.join();
                     back = System.nanoTime();
                 }

@@ -59,6 +59,8 @@ public class DispatchChainBenchmark {
     static final int LINKS = 100;
     /** ~1.0 µs on the development machine (1.69 ns per token, ConsumeCpuCalibrationBenchmark). */
     static final long TILE_TOKENS = 600;
+    /** Most tiles one drain call of a multi-tile link claims (local-task's limit; see {@code tileDrain}). */
+    static final int MAX_TILE_BATCH = Integer.getInteger("ortho.bench.maxTileBatch", 64);
 
     @Param({"ortho", "ortho-rearm", "forkjoin-cf", "forkjoin-task", "forkjoin-roundtrip"})
     public String impl;
@@ -227,16 +229,31 @@ public class DispatchChainBenchmark {
         return tileDrain(t, tokens, new TileCounters());
     }
 
+    /**
+     * Each drain call claims one batch of tiles with one CAS, sized as local-task's dispatches
+     * claim theirs ({@code Execution}: a quarter of the remaining tiles per worker, 1 to 64), runs
+     * it and returns (one batch per call keeps the worker's scan fair between processes); the
+     * worker retiring the last tile completes the link. With one tile per call (before issue 18's
+     * fifth round) the slot's drain protocol per call cost about as much as an empty tile;
+     * {@code -Dortho.bench.maxTileBatch=1} gives that one-tile drain back (for A/B runs).
+     */
     private static DrainFunction tileDrain(int t, long tokens, TileCounters c) {
         AtomicInteger next = c.next;
         AtomicInteger finished = c.finished;
         return (p, w, r) -> {
-            int tile = next.getAndIncrement();
-            if (tile >= t) {
-                return;  // all claimed; the worker running the last tile completes
+            int tile;
+            int n;
+            do {
+                tile = next.get();
+                if (tile >= t) {
+                    return;  // all claimed; the worker running the last tile completes
+                }
+                n = Math.max(1, Math.min(MAX_TILE_BATCH, (t - tile) / (4 * w.workerCount())));
+            } while (!next.compareAndSet(tile, tile + n));
+            for (int i = 0; i < n; i++) {
+                Blackhole.consumeCPU(tokens);
             }
-            Blackhole.consumeCPU(tokens);
-            if (finished.incrementAndGet() == t) {
+            if (finished.addAndGet(n) == t) {
                 r.complete();
             } else {
                 r.didWork();

@@ -306,6 +306,14 @@ public final class ExecutorImpl extends ExecutorLifecycle implements Executor {
         return false;
     }
 
+    /**
+     * Whether compute slot {@code slotIndex} holds the only work there is: no other slot occupied,
+     * nothing on the immediate list, no wake demand to relay (a snapshot; volatile reads only).
+     */
+    boolean isAlone(int slotIndex) {
+        return lvSlotMask() == 1L << slotIndex && immediate.isEmpty() && (int) DESIRED_WAKE.getVolatile(this) == 0;
+    }
+
     /** Puts a QUEUED process a worker held as its hand-off on the immediate list. */
     void requeue(ProcessImpl p) {
         immediate.push(p);

@@ -38,6 +38,13 @@ final class Tuning {
      */
     static final int MAX_HANDOFF_RUN = 64;
 
+    /**
+     * Drain calls a worker makes in a row under one drainer claim of a compute slot while that
+     * process is the only work there is (no other slot occupied, nothing on the immediate list,
+     * no wake demand); then it leaves the slot and scans as usual.
+     */
+    static final int MAX_CALLS_PER_ENTRY = 16;
+
     private Tuning() {
     }
 }

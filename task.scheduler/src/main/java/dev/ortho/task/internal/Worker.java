@@ -359,13 +359,7 @@ final class Worker extends WorkerPad1 implements WorkerContext, Runnable {
             }
             boolean finished = p.shouldBail();
             if (!finished) {
-                r.clear();
-                try {
-                    p.drain.drain(p, this, r);
-                } catch (RuntimeException e) {
-                    p.recordDrainFailure(e);
-                }
-                DRAINS.setOpaque(this, drains + 1);
+                callDrain(p, r);
                 finished = r.isCompleted() || p.shouldBail();
             }
             if (finished) {
@@ -388,6 +382,17 @@ final class Worker extends WorkerPad1 implements WorkerContext, Runnable {
             }
             return;
         }
+    }
+
+    /** One call of {@code p}'s drain function into {@code r}; a thrown exception fails the process. */
+    private void callDrain(ProcessImpl p, DrainResult r) {
+        r.clear();
+        try {
+            p.drain.drain(p, this, r);
+        } catch (RuntimeException e) {
+            p.recordDrainFailure(e);
+        }
+        DRAINS.setOpaque(this, drains + 1);
     }
 
     // ---- compute slots ----------------------------------------------------------------------
@@ -452,18 +457,24 @@ final class Worker extends WorkerPad1 implements WorkerContext, Runnable {
         boolean terminal = p.shouldBail();
         boolean work = false;
         boolean keep = false;
+        boolean earlierWork = false;
         if (!terminal) {
             DrainResult r = result;
-            r.clear();
-            try {
-                p.drain.drain(p, this, r);
-            } catch (RuntimeException e) {
-                p.recordDrainFailure(e);
+            for (int call = 1; ; call++) {
+                callDrain(p, r);
+                terminal = r.isCompleted() || p.shouldBail();
+                work = r.isDidWork();
+                keep = r.isKeepActive();
+                // Alone (no other slot occupied, nothing on the immediate list, no wake demand):
+                // call again under the same drainer claim instead of leaving the slot, scanning
+                // and re-entering (issue 18: per one-tile call that protocol cost about as much as
+                // an empty tile). Each call is still one unit of work: the process is re-checked
+                // for cancellation, and as soon as anything else waits the worker scans again.
+                if (!work || terminal || call == Tuning.MAX_CALLS_PER_ENTRY || !executor.isAlone(slot.index)) {
+                    break;
+                }
+                earlierWork = true;
             }
-            DRAINS.setOpaque(this, drains + 1);
-            terminal = r.isCompleted() || p.shouldBail();
-            work = r.isDidWork();
-            keep = r.isKeepActive();
             if (work && !terminal) {
                 p.svNeedsDrain(1);  // tells the last drainer to keep the slot (consumed below)
             }
@@ -486,7 +497,7 @@ final class Worker extends WorkerPad1 implements WorkerContext, Runnable {
                 executor.tryReleaseSlot(slot, p, generation, epoch, terminal);
             }
         }
-        return did;
+        return did || earlierWork;
     }
 
     /** Rebuilds this worker's private scan table when slots or the policy changed. */

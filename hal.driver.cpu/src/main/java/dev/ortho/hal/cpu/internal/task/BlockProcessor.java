@@ -47,6 +47,8 @@ final class BlockProcessor implements DrainFunction {
     private static final VarHandle INSTALL_CLAIM;
     private static final VarHandle TAIL;
     private static final VarHandle WAITING;
+    private static final VarHandle CALLER_CLAIM;
+    private static final VarHandle CALLER_TILES;
     private static final VarHandle SEQUENCE = MethodHandles.arrayElementVarHandle(long[].class);
 
     static {
@@ -55,6 +57,8 @@ final class BlockProcessor implements DrainFunction {
             INSTALL_CLAIM = l.findVarHandle(BlockProcessor.class, "installClaim", int.class);
             TAIL = l.findVarHandle(BlockProcessor.class, "tail", long.class);
             WAITING = l.findVarHandle(BlockProcessor.class, "waiting", long.class);
+            CALLER_CLAIM = l.findVarHandle(BlockProcessor.class, "callerClaim", int.class);
+            CALLER_TILES = l.findVarHandle(BlockProcessor.class, "callerTiles", long.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -85,6 +89,12 @@ final class BlockProcessor implements DrainFunction {
     private volatile Execution current;
     private volatile int installClaim;
     private volatile long overflowed; // written by the install-claim holder only
+    /** The submitting thread's tile state (processor id 0, as local-sync's); used under {@link #callerClaim}. */
+    private final WorkerSlot callerSlot = new WorkerSlot(0);
+    /** 1 while a submitting thread runs a tile with {@link #callerSlot}. */
+    private volatile int callerClaim;
+    /** Tiles run by submitting threads (diagnostics, tests); written under the caller claim. */
+    private volatile long callerTiles;
 
     /**
      * @param streaming whether operations carry one command ({@code op.command}) rather than a
@@ -107,11 +117,91 @@ final class BlockProcessor implements DrainFunction {
      * ring full it waits in the overflow list.
      */
     void submit(QueueOp op) {
-        if (waiting != 0 || !place(op)) {
+        submit(op, false);
+    }
+
+    /**
+     * As {@link #submit(QueueOp)}. With {@code callerRuns} (the submitting thread made {@code op}
+     * ready itself) and {@code op}'s execution installed at once (nothing before it in this
+     * processor), the calling thread runs the first tile itself before it returns, instead of
+     * waiting for a parked worker to be woken for it (IREE's donated caller threads): the
+     * workers are woken only if more is left (before that tile runs), and if the tile was all
+     * there was, the operation retires on this thread. One tile at most, so the call returns
+     * after one workgroup however large the dispatch.
+     */
+    void submit(QueueOp op, boolean callerRuns) {
+        boolean placed = waiting == 0 && place(op);
+        if (!placed) {
             WAITING.getAndAdd(this, 1L); // volatile: before the offer, see the field's contract
             overflow.offer(op);
         }
         tryInstall();
+        if (callerRuns && placed && runFirstTileOnCaller(op)) {
+            return; // it scheduled the process if anything is left for the workers
+        }
+        process.schedule();
+    }
+
+    /**
+     * Runs the first tile of {@code op} on the calling thread if its execution is the current one
+     * and no other submitting thread holds the caller slot.
+     *
+     * @return false if it ran nothing and the caller must schedule the process as usual; true if
+     *     it took care of that (scheduled the process for the rest, or retired the operation)
+     */
+    private boolean runFirstTileOnCaller(QueueOp op) {
+        Execution e = current;
+        if ((e == null || e.op != op) && installClaim != 0) {
+            // Our tryInstall found the claim held (typically a worker that just finished the
+            // execution before ours and re-checks the ring): it installs ours within a few
+            // instructions. The op read is a hint; it is checked again once entered.
+            for (int spin = 0; spin < 256 && installClaim != 0; spin++) {
+                Thread.onSpinWait();
+            }
+            e = current;
+        }
+        if (e == null || !CALLER_CLAIM.compareAndSet(this, 0, 1)) {
+            return false;
+        }
+        try {
+            if (!e.enter()) {
+                return false;
+            }
+            try {
+                if (e.op != op) {
+                    return false; // entered: e cannot be reloaded meanwhile, so op is stable
+                }
+                int outcome = e.runFirstTile(callerSlot, this);
+                if (outcome == Execution.IDLE) {
+                    return false; // nothing claimed (a worker got there first): schedule as usual
+                }
+                CALLER_TILES.setOpaque(this, callerTiles + 1); // single writer: the claim holder
+                if (outcome == Execution.FINISHED) {
+                    StatusException error = e.error();
+                    e.markDone();
+                    tryInstall();
+                    queue.retire(op, error, true);
+                    Execution next = current;
+                    if (next != null && !next.isDoneOrFree()) {
+                        process.schedule(); // installed behind ours by another submitter meanwhile
+                    }
+                }
+                return true;
+            } finally {
+                e.exit();
+            }
+        } finally {
+            CALLER_CLAIM.setVolatile(this, 0);
+        }
+    }
+
+    /** Tiles run by submitting threads ({@link #submit(QueueOp, boolean)}). */
+    long callerTiles() {
+        return callerTiles;
+    }
+
+    /** Schedules the process (a caller that ran a tile leaves the rest to the workers). */
+    void scheduleWorkers() {
         process.schedule();
     }
 

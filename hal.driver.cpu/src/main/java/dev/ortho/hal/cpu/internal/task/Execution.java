@@ -267,6 +267,51 @@ final class Execution {
         }
     }
 
+    /**
+     * The submitting thread's share (see {@link BlockProcessor#submit(QueueOp, boolean)}): claims
+     * the next tile of the current region if it is unclaimed and runs it with {@code worker}. If
+     * more tiles of this region are left the processor's workers are scheduled before the tile
+     * runs; if the tile completes a region that is not the last, they are scheduled after the
+     * next region is published (again, if they were scheduled before: a worker woken then may
+     * have found nothing to claim and gone back to sleep). A one-tile region followed by more
+     * regions thus wakes the workers once, for the next region, not twice.
+     *
+     * @return {@code IDLE} if nothing was claimed (fully claimed, failed, or a claimer was
+     *     faster), {@code CLAIMED}, or {@code FINISHED} if the tile retired the last region (the
+     *     caller then finishes the execution)
+     */
+    int runFirstTile(WorkerSlot worker, BlockProcessor processor) {
+        long c = (long) CURSOR.getAcquire(this); // acquire: pairs with the completer's release store
+        int r = region(c);
+        if (r >= regionCount || error != null) {
+            return IDLE;
+        }
+        long total = regionTiles[r];
+        long t = c & TILE_MASK;
+        if (t >= total || !CURSOR.compareAndSet(this, c, c + 1)) {
+            return IDLE;
+        }
+        if (t + 1 < total) {
+            processor.scheduleWorkers();
+        }
+        if (HalTracing.AVAILABLE && DispatchTilesEvent.enabled()) {
+            worker.traceTiles(this, r, 1);
+        }
+        runTiles(r, t, t + 1, worker);
+        worker.closeTrace();
+        // getAndAdd (volatile): orders our tile writes before the completer's next region.
+        long done = (long) RETIRED.getAndAdd(this, 1L) + 1;
+        if (done == total) {
+            int next = advanceFrom(r);
+            if (next < 0) {
+                return FINISHED;
+            }
+            processor.setBudget(budget(regionTiles[next]));
+            processor.scheduleWorkers();
+        }
+        return CLAIMED;
+    }
+
     /** A new event for region {@code r} run by {@code worker} (tracing only; allocates). */
     DispatchTilesEvent openTrace(int r, int worker) {
         DispatchTilesEvent event = new DispatchTilesEvent();

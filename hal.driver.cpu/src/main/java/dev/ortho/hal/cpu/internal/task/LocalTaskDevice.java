@@ -104,7 +104,8 @@ public final class LocalTaskDevice extends LocalDevice {
         this.fifoLedger = ledger;
         for (int i = 0; i < queues.length; i++) {
             long axis = axisDevice == QueueAxes.EXHAUSTED ? TaskQueue.NO_AXIS : axes.queueAxis(axisDevice, i);
-            queues[i] = new TaskQueue(this, i, axis, executor, options.inlineTransferBytes(), ledger);
+            queues[i] = new TaskQueue(this, i, axis, executor, options.inlineTransferBytes(), ledger,
+                    options.callerRuns());
         }
     }
 
@@ -201,6 +202,15 @@ public final class LocalTaskDevice extends LocalDevice {
      */
     public long directIssues(int index) {
         return queues[index].directIssues();
+    }
+
+    /**
+     * Tiles of queue {@code index} that the submitting thread ran itself: the first tile of a
+     * command buffer or streamed operation it made ready when nothing ran before it on that
+     * processor ({@code task_caller_runs=1}, the default).
+     */
+    public long callerTiles(int index) {
+        return queues[index].callerTiles();
     }
 
     /** A snapshot of the device executor's worker counters (parks, wakes, drains). */

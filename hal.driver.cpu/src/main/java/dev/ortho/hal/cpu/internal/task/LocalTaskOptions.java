@@ -19,7 +19,11 @@ import java.util.Set;
  * interpreting) and {@code queue_order} ({@code unordered}, IREE's local-task order and the
  * default: an operation runs when its waits are reached; {@code fifo}: each queue runs its
  * operations in submission order and skips, at submission, waits on values an earlier operation
- * of the same queue signals).
+ * of the same queue signals) and {@code task_caller_runs} ({@code 1}, the default: a thread
+ * that submits a command buffer or dispatch whose waits are reached, with nothing before it on
+ * its queue's processor, runs the first tile itself instead of waiting for a parked worker to be
+ * woken for it, and wakes the workers only if more is left; {@code 0}: every tile runs on the
+ * workers).
  * Defaults come from the driver (ConfigAdmin); a device URI's parameters override them, e.g.
  * {@code local-task://?queue_count=3&task_topology_group_count=2}.
  *
@@ -33,10 +37,12 @@ import java.util.Set;
  * @param fifoQueues whether queues run their operations in submission order ({@code queue_order=fifo})
  * @param lingerMicros how long a worker that has just finished work polls for more before parking
  *     ({@code task_worker_linger_us}; see {@link dev.ortho.task.Executor.Builder#lingerNanos})
+ * @param callerRuns whether a submitting thread runs the first tile of what it issues
+ *     ({@code task_caller_runs}, 0 or 1)
  */
 public record LocalTaskOptions(int queueCount, int groupCount, int maxGroupCount, long spinMicros,
         long poolQuotaBytes, long inlineTransferBytes, ExecutionMode kernelExecution, boolean fifoQueues,
-        long lingerMicros) {
+        long lingerMicros, boolean callerRuns) {
     /** The {@code queue_order} value of IREE's local-task order (the default). */
     public static final String QUEUE_ORDER_UNORDERED = "unordered";
     /** The {@code queue_order} value of in-order queues. */
@@ -52,19 +58,20 @@ public record LocalTaskOptions(int queueCount, int groupCount, int maxGroupCount
             DEFAULT_INLINE_TRANSFER_BYTES);
     private static final Set<String> KEYS = Set.of("queue_count", "task_topology_group_count",
             "task_topology_max_group_count", "task_worker_spin_us", "pool_quota_bytes", "inline_transfer_bytes",
-            VmvxLoader.COMPILE_OPTION, "queue_order", "task_worker_linger_us");
+            VmvxLoader.COMPILE_OPTION, "queue_order", "task_worker_linger_us", "task_caller_runs");
 
     /** Options whose VMVX dispatch functions run as the driver's VMVX loader says. */
     public LocalTaskOptions(int queueCount, int groupCount, int maxGroupCount, long spinMicros, long poolQuotaBytes,
             long inlineTransferBytes) {
-        this(queueCount, groupCount, maxGroupCount, spinMicros, poolQuotaBytes, inlineTransferBytes, null, false, 0);
+        this(queueCount, groupCount, maxGroupCount, spinMicros, poolQuotaBytes, inlineTransferBytes, null, false, 0,
+                true);
     }
 
-    /** Options with no worker linger ({@code task_worker_linger_us=0}). */
+    /** Options with no worker linger ({@code task_worker_linger_us=0}) whose submitting threads run first tiles. */
     public LocalTaskOptions(int queueCount, int groupCount, int maxGroupCount, long spinMicros, long poolQuotaBytes,
             long inlineTransferBytes, ExecutionMode kernelExecution, boolean fifoQueues) {
         this(queueCount, groupCount, maxGroupCount, spinMicros, poolQuotaBytes, inlineTransferBytes, kernelExecution,
-                fifoQueues, 0);
+                fifoQueues, 0, true);
     }
 
 
@@ -102,7 +109,8 @@ public record LocalTaskOptions(int queueCount, int groupCount, int maxGroupCount
                 params.containsKey(VmvxLoader.COMPILE_OPTION) ? VmvxLoader.parseKernelExecution(
                         "local-task device parameter", params.get(VmvxLoader.COMPILE_OPTION)) : kernelExecution,
                 params.containsKey("queue_order") ? parseQueueOrder(params.get("queue_order")) : fifoQueues,
-                number(params, "task_worker_linger_us", lingerMicros));
+                number(params, "task_worker_linger_us", lingerMicros),
+                params.containsKey("task_caller_runs") ? flag(params, "task_caller_runs") : callerRuns);
     }
 
     /**
@@ -142,6 +150,19 @@ public record LocalTaskOptions(int queueCount, int groupCount, int maxGroupCount
             throw new StatusException(StatusCode.INVALID_ARGUMENT, "local-task device parameter " + key + "='" + text
                     + "' is not an integer in range");
         }
+    }
+
+    private static boolean flag(Map<String, String> params, String key) {
+        String text = params.get(key);
+        String value = text == null ? "" : text.strip();
+        if (value.equals("1")) {
+            return true;
+        }
+        if (value.equals("0")) {
+            return false;
+        }
+        throw new StatusException(StatusCode.INVALID_ARGUMENT, "local-task device parameter " + key + "='" + text
+                + "' is not 0 or 1");
     }
 
     private static void check(String key, long value, long min, long max) {

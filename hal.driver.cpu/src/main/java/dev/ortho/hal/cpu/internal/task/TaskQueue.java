@@ -86,6 +86,8 @@ final class TaskQueue implements DrainFunction {
     private final int index;
     private final long axis;
     private final long inlineThreshold;
+    /** Whether the submitting thread runs the first tile of what it issues ({@code task_caller_runs}). */
+    private final boolean callerRuns;
     private final MpscQueue<QueueOp> ready = new MpscQueue<>();
     private final Process process;
     private final BlockProcessor compute;
@@ -105,8 +107,9 @@ final class TaskQueue implements DrainFunction {
 
     /** {@code ledger}: the device's FIFO ledger, or null for IREE's order (unordered). */
     TaskQueue(LocalTaskDevice device, int index, long axis, Executor executor, long inlineThreshold,
-            FifoLedger ledger) {
+            FifoLedger ledger, boolean callerRuns) {
         this.device = device;
+        this.callerRuns = callerRuns;
         this.index = index;
         this.axis = axis;
         this.inlineThreshold = inlineThreshold;
@@ -160,6 +163,11 @@ final class TaskQueue implements DrainFunction {
     /** Barriers, allocas, deallocas and command buffers issued by the thread that made them ready (see {@link #onReady}). */
     long directIssues() {
         return directIssues;
+    }
+
+    /** Tiles the submitting threads ran themselves (see {@link BlockProcessor#submit(QueueOp, boolean)}). */
+    long callerTiles() {
+        return compute.callerTiles() + streaming.callerTiles();
     }
 
     /** Waits whose frontier had to be merged into the queue's. */
@@ -301,15 +309,16 @@ final class TaskQueue implements DrainFunction {
             requeue(op); // the queue process retires it (no recursion through a chain of failures)
             return;
         }
+        boolean callerRuns = submitting && this.callerRuns;
         if (op.kind == QueueOp.Kind.DISPATCH
                 || (op.kind == QueueOp.Kind.TRANSFER && op.transferBytes > inlineThreshold)) {
-            stream(op);
+            stream(op, callerRuns);
             return;
         }
         if (op.kind == QueueOp.Kind.EXECUTE || (submitting && (op.kind == QueueOp.Kind.BARRIER
                 || op.kind == QueueOp.Kind.ALLOCA || op.kind == QueueOp.Kind.DEALLOCA))) {
             DIRECT.getAndAdd(this, 1L);
-            issue(op);
+            issue(op, callerRuns);
             return;
         }
         requeue(op);
@@ -321,12 +330,12 @@ final class TaskQueue implements DrainFunction {
         process.schedule();
     }
 
-    private void stream(QueueOp op) {
+    private void stream(QueueOp op, boolean callerRuns) {
         if (!op.claimIssue()) {
             return;
         }
         importWaitFrontiers(op);
-        streaming.submit(op);
+        streaming.submit(op, callerRuns);
     }
 
     // ---- the queue process --------------------------------------------------------------------
@@ -341,7 +350,7 @@ final class TaskQueue implements DrainFunction {
             return;
         }
         result.didWork();
-        issue(op);
+        issue(op, false);
     }
 
     /**
@@ -349,7 +358,7 @@ final class TaskQueue implements DrainFunction {
      * {@link #onReady}): imports its waits' frontiers and handles it by kind, retiring it on
      * failure.
      */
-    private void issue(QueueOp op) {
+    private void issue(QueueOp op, boolean callerRuns) {
         if (!op.claimIssue()) {
             return; // retired meanwhile (cancelled or failed)
         }
@@ -365,7 +374,7 @@ final class TaskQueue implements DrainFunction {
             importWaitFrontiers(op);
         }
         try {
-            handle(op);
+            handle(op, callerRuns);
         } catch (StatusException e) {
             retire(op, e, true);
         } catch (RuntimeException e) {
@@ -373,17 +382,17 @@ final class TaskQueue implements DrainFunction {
         }
     }
 
-    private void handle(QueueOp op) {
+    private void handle(QueueOp op, boolean callerRuns) {
         switch (op.kind) {
             case BARRIER -> retire(op, null, true);
             case TRANSFER -> {
                 device.runTransferInline(op.command);
                 retire(op, null, true);
             }
-            case DISPATCH -> stream(op);
+            case DISPATCH -> stream(op, callerRuns);
             case EXECUTE -> {
                 checkCommitted(op);
-                compute.submit(op);
+                compute.submit(op, callerRuns);
             }
             case ALLOCA -> {
                 if (op.pool.alloca(op, this)) {
