@@ -198,25 +198,28 @@ public final class Doorbell implements AutoCloseable {
     /**
      * Blocks until the peer rings {@code who}, {@link #wakeup} is called, the thread is
      * interrupted or about {@code nanos} pass (rounded up to a millisecond), then consumes the
-     * rings.
+     * rings; answers whether there were any (the wait was rung, not only woken or timed out).
      *
      * @throws StatusException UNAVAILABLE if the peer's end is closed (its process died) or this
      *     doorbell was closed
      */
-    void await(int who, long nanos, String peer) {
+    boolean await(int who, long nanos, String peer) {
         Bell bell = bells[who];
         try {
             bell.selector.select(Math.max(1, (nanos + 999_999) / 1_000_000));
             bell.selector.selectedKeys().clear();
             int n;
+            boolean rung = false;
             do {
                 bell.drain.clear();
                 n = bell.in.read(bell.drain);
+                rung |= n > 0;
             } while (n > 0);
             if (n < 0) {
                 throw new StatusException(StatusCode.UNAVAILABLE, "mailbox to " + peer + ": the peer process is gone"
                         + " (its doorbell closed)");
             }
+            return rung;
         } catch (java.net.SocketException e) {
             // a killed peer's socket resets the connection when rings were left unread
             throw new StatusException(StatusCode.UNAVAILABLE, "mailbox to " + peer + ": the peer process is gone"
