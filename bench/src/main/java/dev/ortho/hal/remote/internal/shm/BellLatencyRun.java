@@ -18,7 +18,7 @@ import java.util.concurrent.locks.LockSupport;
  * </pre>
  *
  * KIND: {@code socket} (the PROCESS-mode bell: a Unix-domain socket and a selector),
- * {@code pipe} (THREAD mode), {@code park} ({@link LockSupport#unpark}, a futex: the cheapest
+ * {@code doorbell-futex} (the PROCESS-mode bell where both sides can use futexes), {@code pipe} (THREAD mode), {@code park} ({@link LockSupport#unpark}, a futex: the cheapest
  * blocking wake-up the JVM has, as a reference), {@code futex} (a raw futex on a shared word through
  * the FFM linker; needs {@code --enable-native-access=ALL-UNNAMED}). Prints ring → awake and the ring's own cost.
  * Lives in the transport's package (bench only) to reach the package-private bell.
@@ -37,7 +37,7 @@ public final class BellLatencyRun {
         int wakes = args.length > 0 ? Integer.parseInt(args[0]) : 5_000;
         long gapNanos = (args.length > 1 ? Long.parseLong(args[1]) : 200) * 1_000;
         String[] kinds = args.length > 2 ? Arrays.copyOfRange(args, 2, args.length)
-                : new String[] {"socket", "pipe", "park"};
+                : new String[] {"socket", "doorbell-futex", "pipe", "park", "futex"};
         for (int round = 0; round < 2; round++) { // the first round warms up
             for (String kind : kinds) {
                 measure(kind, round == 0 ? wakes / 5 : wakes, gapNanos, round == 1);
@@ -47,18 +47,26 @@ public final class BellLatencyRun {
 
     private static void measure(String kind, int wakes, long gapNanos, boolean print) throws Exception {
         Path dir = null;
+        Mailbox mailbox = null;
         Doorbell[] ends;
         switch (kind) {
-            case "socket" -> {
+            case "socket", "doorbell-futex" -> {
                 dir = Files.createTempDirectory("ortho-bell");
                 Path file = dir.resolve("mailbox");
+                mailbox = Mailbox.create(file, 4096, new byte[0]);
+                mailbox.soCanFutex(true, kind.equals("doorbell-futex")); // the parent's word decides here
                 ServerSocketChannel server = Doorbell.listen(file);
-                Doorbell child = Doorbell.connect(file);
-                ends = new Doorbell[] {Doorbell.accept(server, file), child};
+                Doorbell child = Doorbell.connect(file, mailbox);
+                ends = new Doorbell[] {Doorbell.accept(server, file, mailbox), child};
+                if (kind.equals("doorbell-futex") && !ends[1].usesFutex()) {
+                    System.out.println("doorbell-futex: not available (Linux only, and needs --enable-native-access=ALL-UNNAMED)");
+                    return;
+                }
             }
             case "pipe" -> ends = Doorbell.pipes();
             case "park", "futex" -> ends = null;
-            default -> throw new IllegalArgumentException("unknown bell " + kind + " (socket, pipe, park, futex)");
+            default -> throw new IllegalArgumentException("unknown bell " + kind
+                    + " (socket, doorbell-futex, pipe, park, futex)");
         }
         long[] latency = new long[wakes];
         long[] cost = new long[wakes];
@@ -95,12 +103,13 @@ public final class BellLatencyRun {
             }
 
             public void await() {
-                ends[1].await(Doorbell.PUMP, 1_000_000_000L, "ringer");
+                ends[1].await(Doorbell.PUMP, h.word, 1_000_000_000L, "ringer");
             }
         };
         h.sleeper = Thread.ofPlatform().name("bell sleeper").start(() -> {
             for (int i = 0; i < wakes; i++) {
-                h.word = (int) wordHandle.getVolatile(word, 0L); // a ring after this ends the futex wait at once
+                // a ring after this ends the futex wait at once
+                h.word = ends != null ? ends[1].prepare(Doorbell.PUMP) : (int) wordHandle.getVolatile(word, 0L);
                 h.asleep = i + 1;
                 while (h.rung < i + 1) {
                     bell.await();
@@ -130,6 +139,10 @@ public final class BellLatencyRun {
         if (ends != null) {
             ends[0].close();
             ends[1].close();
+        }
+        if (mailbox != null) {
+            mailbox.close();
+            Files.deleteIfExists(dir.resolve("mailbox"));
         }
         if (dir != null) {
             Files.deleteIfExists(dir);

@@ -3,6 +3,10 @@ package dev.ortho.hal.remote.internal.shm;
 import dev.ortho.base.StatusCode;
 import dev.ortho.base.StatusException;
 import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.lang.invoke.VarHandle;
 import java.net.StandardProtocolFamily;
 import java.net.UnixDomainSocketAddress;
 import java.nio.ByteBuffer;
@@ -29,7 +33,17 @@ import java.util.concurrent.TimeUnit;
  * <p>PROCESS mode: two Unix-domain socket connections between client and child (the client binds
  * {@code <mailbox>.bell} in the pool's owner-only directory before spawning; the child connects
  * before it marks itself ready); a socket's end of stream reports the peer's death at once.
- * THREAD mode and tests: four pipes ({@link #pipes}). Lives as long as the worker, across
+ * THREAD mode and tests: four pipes ({@link #pipes}).
+ *
+ * <p><b>Futex bells.</b> Between processes that both can use Linux futexes ({@link Futex}: the
+ * client and the child each say so in the mailbox before the sockets connect), a sleeper blocks
+ * on a sequence word in the mailbox instead and a ring increments it and wakes the sleeper: one
+ * system call each side instead of a socket write, a selector and a read, and a wake-up that is
+ * not synchronous (a socket or pipe write asks Linux to run the woken thread on the ringer's CPU,
+ * where both sides then share one CPU under load). A sleeper takes the word's value
+ * ({@link #prepare}) before it announces itself and re-checks, so a ring in between ends its wait
+ * at once. The sockets stay connected for liveness: a futex wait that ends un-rung (at most a tick)
+ * reads the socket, and its end of stream reports the peer's death (UNAVAILABLE). Lives as long as the worker, across
  * sessions (a ring left over from a session is a spurious wake-up, drained). {@link #ring} and
  * {@link #wakeup} may be called from any thread; one thread at a time {@link #await}s each bell.
  */
@@ -41,6 +55,22 @@ public final class Doorbell implements AutoCloseable {
     private static final long CONNECT_MILLIS = TimeUnit.SECONDS.toMillis(10);
 
     private final Bell[] bells;
+    /** Futex bells ({@link #useFutexWhereBothCan}), or null: the sockets or pipes carry the rings. */
+    private volatile FutexBells futex;
+
+    /** This side's and the peer's futex words in the mailbox, and scratch timeouts (one awaiting thread per bell). */
+    private record FutexBells(Futex calls, MemorySegment[] own, MemorySegment[] peer, MemorySegment[] timespec) {
+        private static final VarHandle WORD = ValueLayout.JAVA_INT.varHandle();
+
+        static int load(MemorySegment word) {
+            return (int) WORD.getVolatile(word, 0L);
+        }
+
+        void ring(MemorySegment word) {
+            WORD.getAndAdd(word, 0L, 1);
+            calls.wake(word, 1);
+        }
+    }
 
     private static final class Bell {
         final ReadableByteChannel in;
@@ -79,6 +109,38 @@ public final class Doorbell implements AutoCloseable {
         }
     }
 
+    /**
+     * Rings and sleeps on futex words in {@code mailbox} from now on if both sides said they can
+     * ({@link Mailbox#soCanFutex}); called by each side once its sockets are connected, before a
+     * transport uses the bell. Both sides decide alike from the same two words.
+     */
+    void useFutexWhereBothCan(Mailbox mailbox, boolean parentSide) {
+        Futex calls = Futex.get();
+        if (calls == null || !mailbox.lvCanFutex(true) || !mailbox.lvCanFutex(false)) {
+            return;
+        }
+        Arena arena = Arena.ofAuto();
+        futex = new FutexBells(calls,
+                new MemorySegment[] {mailbox.bell(parentSide, PUMP), mailbox.bell(parentSide, CALLER)},
+                new MemorySegment[] {mailbox.bell(!parentSide, PUMP), mailbox.bell(!parentSide, CALLER)},
+                new MemorySegment[] {Futex.timespec(arena), Futex.timespec(arena)});
+    }
+
+    /** Whether rings go through futex words (tests, diagnostics). */
+    boolean usesFutex() {
+        return futex != null;
+    }
+
+    /**
+     * What a sleeper on {@code who} takes before it announces itself and re-checks: with futex
+     * bells the word's value (a ring or {@link #wakeup} after this ends the next {@link #await}
+     * at once); 0 otherwise (a socket or selector keeps a ring until it is read).
+     */
+    int prepare(int who) {
+        FutexBells f = futex;
+        return f == null ? 0 : FutexBells.load(f.own[who]);
+    }
+
     /** The socket path of the mailbox in {@code mailboxFile}. */
     static Path path(Path mailboxFile) {
         return mailboxFile.resolveSibling(mailboxFile.getFileName() + ".bell");
@@ -103,7 +165,7 @@ public final class Doorbell implements AutoCloseable {
      *
      * @throws StatusException UNAVAILABLE if the worker did not connect both within 10 s
      */
-    static Doorbell accept(ServerSocketChannel server, Path mailboxFile) {
+    static Doorbell accept(ServerSocketChannel server, Path mailboxFile, Mailbox mailbox) {
         SocketChannel[] bells = new SocketChannel[2];
         try (server; Selector selector = Selector.open()) {
             server.configureBlocking(false);
@@ -124,7 +186,9 @@ public final class Doorbell implements AutoCloseable {
                 bells[who] = channel;
             }
             Files.deleteIfExists(path(mailboxFile));
-            return new Doorbell(new Bell(bells[PUMP], bells[PUMP]), new Bell(bells[CALLER], bells[CALLER]));
+            Doorbell doorbell = new Doorbell(new Bell(bells[PUMP], bells[PUMP]), new Bell(bells[CALLER], bells[CALLER]));
+            doorbell.useFutexWhereBothCan(mailbox, true); // the child said whether it can before it connected
+            return doorbell;
         } catch (IOException e) {
             for (SocketChannel channel : bells) {
                 closeQuietly(channel);
@@ -164,8 +228,12 @@ public final class Doorbell implements AutoCloseable {
         return who;
     }
 
-    /** The worker's end: connects both bells to the client's doorbell of {@code mailboxFile}. */
-    static Doorbell connect(Path mailboxFile) {
+    /**
+     * The worker's end: says in {@code mailbox} whether it can use futex bells, then connects both
+     * bells to the client's doorbell of {@code mailboxFile}.
+     */
+    static Doorbell connect(Path mailboxFile, Mailbox mailbox) {
+        mailbox.soCanFutex(false, Futex.get() != null);
         SocketChannel[] bells = new SocketChannel[2];
         try {
             for (int who : new int[] {PUMP, CALLER}) {
@@ -173,7 +241,9 @@ public final class Doorbell implements AutoCloseable {
                 bells[who].connect(UnixDomainSocketAddress.of(path(mailboxFile)));
                 bells[who].write(ByteBuffer.wrap(new byte[] {(byte) who}));
             }
-            return new Doorbell(new Bell(bells[PUMP], bells[PUMP]), new Bell(bells[CALLER], bells[CALLER]));
+            Doorbell doorbell = new Doorbell(new Bell(bells[PUMP], bells[PUMP]), new Bell(bells[CALLER], bells[CALLER]));
+            doorbell.useFutexWhereBothCan(mailbox, false); // the client said so when it created the mailbox
+            return doorbell;
         } catch (IOException e) {
             for (SocketChannel channel : bells) {
                 closeQuietly(channel);
@@ -188,6 +258,15 @@ public final class Doorbell implements AutoCloseable {
      * a peer that is gone sees its end of stream instead).
      */
     void ring(int who) {
+        FutexBells f = futex;
+        if (f != null) {
+            try {
+                f.ring(f.peer[who]);
+            } catch (IllegalStateException unmapped) {
+                // this side closed its mailbox meanwhile: nothing more to ring
+            }
+            return;
+        }
         try {
             bells[who].out.write(ByteBuffer.wrap(new byte[1]));
         } catch (IOException | RuntimeException e) {
@@ -199,12 +278,34 @@ public final class Doorbell implements AutoCloseable {
      * Blocks until the peer rings {@code who}, {@link #wakeup} is called, the thread is
      * interrupted or about {@code nanos} pass (rounded up to a millisecond), then consumes the
      * rings; answers whether there were any (the wait was rung, not only woken or timed out).
+     * With futex bells: until the word differs from {@code prepared} ({@link #prepare}); a wait
+     * that ends un-rung checks the socket for the peer's end of stream.
      *
      * @throws StatusException UNAVAILABLE if the peer's end is closed (its process died) or this
      *     doorbell was closed
      */
-    boolean await(int who, long nanos, String peer) {
+    boolean await(int who, int prepared, long nanos, String peer) {
         Bell bell = bells[who];
+        FutexBells f = futex;
+        if (f != null) {
+            f.calls.await(f.own[who], prepared, nanos, f.timespec[who]);
+            if (FutexBells.load(f.own[who]) != prepared) {
+                return true;
+            }
+            try {
+                bell.drain.clear();
+                if (bell.in.read(bell.drain) < 0) {
+                    throw new StatusException(StatusCode.UNAVAILABLE, "mailbox to " + peer
+                            + ": the peer process is gone (its doorbell closed)");
+                }
+                return false;
+            } catch (java.net.SocketException e) {
+                throw new StatusException(StatusCode.UNAVAILABLE, "mailbox to " + peer + ": the peer process is gone"
+                        + " (its doorbell connection: " + e.getMessage() + ")");
+            } catch (IOException e) {
+                throw new StatusException(StatusCode.UNAVAILABLE, "mailbox to " + peer + ": doorbell failed: " + e);
+            }
+        }
         try {
             bell.selector.select(Math.max(1, (nanos + 999_999) / 1_000_000));
             bell.selector.selectedKeys().clear();
@@ -231,6 +332,15 @@ public final class Doorbell implements AutoCloseable {
 
     /** Ends a local {@link #await} of {@code who} at once (or the next one, if none is blocked). Any thread. */
     void wakeup(int who) {
+        FutexBells f = futex;
+        if (f != null) {
+            try {
+                f.ring(f.own[who]);
+            } catch (IllegalStateException unmapped) {
+                // closed: nobody waits on this mailbox any more
+            }
+            return;
+        }
         try {
             bells[who].selector.wakeup();
         } catch (ClosedSelectorException e) {

@@ -378,10 +378,11 @@ public final class MailboxTransport implements Transport {
         }
         callerSleeping = true;
         try {
+            int prepared = doorbell.prepare(Doorbell.CALLER); // before announcing: a ring after it is kept
             sleepers.callerSleeps();
             if (!channelWork() && waiting.getAsBoolean() && !closed.get()) {
                 callerSleeps.incrementAndGet();
-                return doorbell.await(Doorbell.CALLER, nanos, peer) ? RUNG : BLOCKED;
+                return doorbell.await(Doorbell.CALLER, prepared, nanos, peer) ? RUNG : BLOCKED;
             }
             return NOT_BLOCKED;
         } finally {
@@ -490,6 +491,7 @@ public final class MailboxTransport implements Transport {
         }
         pumpSleeping = true;
         try {
+            int prepared = doorbell.prepare(Doorbell.PUMP); // before announcing: a ring or local wake-up after it is kept
             // a caller receives: it takes the incoming blocks meanwhile
             boolean unrung = sleepers.pumpMaySleepUnrung(!outbound.isEmpty());
             if (!unrung) {
@@ -497,7 +499,7 @@ public final class MailboxTransport implements Transport {
             }
             if (!closed.get() && !flushThenClose && !(unrung ? outWork() : channelWork())) {
                 pumpSleeps.incrementAndGet();
-                return doorbell.await(Doorbell.PUMP, nanos, peer) ? RUNG : BLOCKED;
+                return doorbell.await(Doorbell.PUMP, prepared, nanos, peer) ? RUNG : BLOCKED;
             }
             return NOT_BLOCKED;
         } finally {

@@ -83,7 +83,7 @@ public final class WorkerPool implements AutoCloseable {
         public synchronized Doorbell doorbell() {
             if (doorbell == null) {
                 try {
-                    doorbell = Doorbell.accept(bell, file);
+                    doorbell = Doorbell.accept(bell, file, mailbox);
                 } catch (StatusException e) {
                     broken = true;
                     throw e;
@@ -136,11 +136,19 @@ public final class WorkerPool implements AutoCloseable {
 
     /**
      * Starts {@code java -cp <java.class.path> ShmChild MAILBOX CAPACITY SUPPLIER_CLASS}: works
-     * where this bundle's classes and the supplier are on the JVM's class path (plain Java).
+     * where this bundle's classes and the supplier are on the JVM's class path (plain Java). Where
+     * this JVM can use futex bells ({@link Futex}: native access enabled), the child gets
+     * {@code --enable-native-access=ALL-UNNAMED} too.
      */
-    public static final ShmWorkerLauncher PLAIN_JAVA = (mailbox, capacity, supplierClass) -> List.of(
-            ProcessHandle.current().info().command().orElse("java"), "-cp", System.getProperty("java.class.path"),
-            ShmChild.class.getName(), mailbox.toString(), Long.toString(capacity), supplierClass);
+    public static final ShmWorkerLauncher PLAIN_JAVA = (mailbox, capacity, supplierClass) -> {
+        List<String> command = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElse("java")));
+        if (Futex.get() != null) {
+            command.add("--enable-native-access=ALL-UNNAMED");
+        }
+        command.addAll(List.of("-cp", System.getProperty("java.class.path"), ShmChild.class.getName(),
+                mailbox.toString(), Long.toString(capacity), supplierClass));
+        return command;
+    };
 
     private final Mode mode;
     private final String served;
@@ -211,6 +219,7 @@ public final class WorkerPool implements AutoCloseable {
         }
         Path file = directory.resolve("mailbox-" + id);
         Mailbox mailbox = Mailbox.create(file, capacity, token);
+        mailbox.soCanFutex(true, Futex.get() != null); // the child says its part before it connects the doorbell
         ServerSocketChannel bell;
         try {
             bell = Doorbell.listen(file); // before the child starts: it connects before it marks itself ready

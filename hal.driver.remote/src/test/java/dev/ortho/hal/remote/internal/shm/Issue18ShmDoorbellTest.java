@@ -273,7 +273,7 @@ class Issue18ShmDoorbellTest {
             });
             worker.send(frame(1));
             nextCaller.join(TimeUnit.SECONDS.toMillis(60));
-            assertFalse(bells[0].await(Doorbell.PUMP, 1, "worker"), "nobody rang the client's pump");
+            assertFalse(bells[0].await(Doorbell.PUMP, 0, 1, "worker"), "nobody rang the client's pump");
         } finally {
             mailbox.close();
             worker.close(new StatusException(StatusCode.CANCELLED, "test done"));
@@ -295,7 +295,7 @@ class Issue18ShmDoorbellTest {
             client.callerLeaves();
             worker.send(frame(1));
             assertEquals(Mailbox.TASK_READY, mailbox.lvState(Mailbox.TO_PARENT));
-            assertTrue(bells[0].await(Doorbell.PUMP, TimeUnit.SECONDS.toNanos(60), "worker"), "the client's pump was rung");
+            assertTrue(bells[0].await(Doorbell.PUMP, 0, TimeUnit.SECONDS.toNanos(60), "worker"), "the client's pump was rung");
         } finally {
             mailbox.close();
             worker.close(new StatusException(StatusCode.CANCELLED, "test done"));
