@@ -136,49 +136,6 @@ public final class ShmDoorbellStress {
     }
 
     /**
-     * Result: (1 if the worker rings the client's pump: its publish found the pump's word set and,
-     * for a word a leaving caller set, the block was still not taken when it looked again; the
-     * next caller: 1 took the block, 2 left again and its re-check saw it (it wakes the pump), 0
-     * left without seeing it). A caller left before: the pump sleeps un-rung, its word handed back.
-     */
-    @JCStressTest
-    @Description("a reply published after a caller left, while the next caller comes and goes")
-    @Outcome(id = "0, 0", expect = FORBIDDEN,
-            desc = "lost wake-up: nobody took the block, the caller's re-check missed it and the pump was not rung")
-    @Outcome(expect = ACCEPTABLE, desc = "the block was taken, seen by the leaving caller, or the pump rung")
-    @State
-    public static class HandedBackPumpVsNextCaller extends Sides {
-        public HandedBackPumpVsNextCaller() {
-            parent.callerEnters();
-            parent.callerLeaves(); // the pump sleeps un-rung; its word says a caller handed it back
-        }
-
-        @Actor
-        public void worker(II_Result r) {
-            int ring = child.publish(Mailbox.TO_PARENT, Mailbox.TASK_READY);
-            boolean taken = (ring & Sleepers.PUMP_HANDED_BACK) != 0 && !readyForParent(); // MailboxTransport.takenWithin
-            r.r1 = (ring & Sleepers.RING_PUMP) != 0 && !taken ? 1 : 0;
-        }
-
-        @Actor
-        public void nextCaller(II_Result r) {
-            parent.callerEnters();
-            if (readyForParent()) {
-                mailbox.soState(Mailbox.TO_PARENT, Mailbox.TASK_DONE);
-                r.r2 = 1;
-                return;
-            }
-            parent.callerLeaves();
-            r.r2 = readyForParent() ? 2 : 0;
-        }
-
-        @Arbiter
-        public void unmap(II_Result r) {
-            mailbox.close();
-        }
-    }
-
-    /**
      * Result: (1 if the worker's TASK_DONE rang the client's pump, 1 if the pump's re-check saw the
      * channel free): a pump with bytes queued behind a busy channel waits for the worker to
      * consume the block.

@@ -224,22 +224,12 @@ public final class Mailbox implements AutoCloseable {
      * …); ordered before the sleeper's re-check of the states.
      */
     public void svSleeping(boolean parentSide, int word, boolean sleeping) {
-        svSleeper(parentSide, word, sleeping ? Sleepers.SLEEPS : 0);
+        STATE.setVolatile(memory, sleeperOffset(parentSide, word), sleeping ? 1 : 0);
     }
 
-    /** As {@link #svSleeping} with the word's value: 0, {@link Sleepers#SLEEPS} or {@link Sleepers#HANDED_BACK}. */
-    public void svSleeper(boolean parentSide, int word, int value) {
-        STATE.setVolatile(memory, sleeperOffset(parentSide, word), value);
-    }
-
-    /** Volatile load of a sleeper word written by {@link #svSleeping}: whether it is set. */
+    /** Volatile load of a sleeper word written by {@link #svSleeping}. */
     public boolean lvSleeping(boolean parentSide, int word) {
-        return lvSleeper(parentSide, word) != 0;
-    }
-
-    /** Volatile load of a sleeper word's value (0, {@link Sleepers#SLEEPS}, {@link Sleepers#HANDED_BACK}). */
-    public int lvSleeper(boolean parentSide, int word) {
-        return (int) STATE.getVolatile(memory, sleeperOffset(parentSide, word));
+        return (int) STATE.getVolatile(memory, sleeperOffset(parentSide, word)) == 1;
     }
 
     /**

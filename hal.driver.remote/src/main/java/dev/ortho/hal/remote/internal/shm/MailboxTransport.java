@@ -67,15 +67,6 @@ public final class MailboxTransport implements Transport {
      * many round trips.
      */
     static final int PROBE_AFTER = 64;
-    /**
-     * Rounds (about 4 µs) a publisher waits for the peer's next caller to take a block before it
-     * rings the peer's pump, when a caller left the peer's receiving role last
-     * ({@link Sleepers#PUMP_HANDED_BACK}): between two round trips the reply can be published
-     * before the caller waits again, and ringing the pump then costs the publisher a system call
-     * and wakes a third thread on a machine whose CPUs are busy with the two spinning sides
-     * (measured under load: 3.4 % of round trips rang it, all slower than 20 µs, p50 40 µs).
-     */
-    static final int HAND_BACK_SPINS = 64;
     /** The pump's tick period, and the longest any side blocks before it re-checks anyway. */
     static final long TICK_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
     private static final AtomicInteger THREADS = new AtomicInteger();
@@ -97,7 +88,6 @@ public final class MailboxTransport implements Transport {
     private final Doorbell doorbell;
     private final Sleepers sleepers;
     private final long tickNanos;
-    private final int handBackSpins;
     /** The pump is in (or about to enter) its doorbell wait: local senders and close wake it. */
     private volatile boolean pumpSleeping;
     /** The receiving caller is in (or about to enter) its doorbell wait: {@link #wakeReceiver} wakes it. */
@@ -137,13 +127,6 @@ public final class MailboxTransport implements Transport {
     /** As above with a tick period of {@code tickNanos} (tests: a very long one shows no wake-up waits for it). */
     MailboxTransport(Mailbox mailbox, Doorbell doorbell, boolean parent, BooleanSupplier peerAlive, String peer,
             int maxFrameBytes, Runnable tick, long tickNanos) {
-        this(mailbox, doorbell, parent, peerAlive, peer, maxFrameBytes, tick, tickNanos, HAND_BACK_SPINS);
-    }
-
-    /** As above, waiting up to {@code handBackSpins} rounds for a caller before ringing a handed-back pump (tests). */
-    MailboxTransport(Mailbox mailbox, Doorbell doorbell, boolean parent, BooleanSupplier peerAlive, String peer,
-            int maxFrameBytes, Runnable tick, long tickNanos, int handBackSpins) {
-        this.handBackSpins = handBackSpins;
         this.mailbox = mailbox;
         this.doorbell = doorbell;
         this.sleepers = new Sleepers(mailbox, parent);
@@ -190,16 +173,9 @@ public final class MailboxTransport implements Transport {
         }
     }
 
-    /**
-     * Publishes {@code state} on {@code channel} and rings the peer's sleepers that announced
-     * themselves; a pump a caller handed back only if no caller took the block within
-     * {@link #HAND_BACK_SPINS}.
-     */
+    /** Publishes {@code state} on {@code channel} and rings the peer's sleepers that announced themselves. */
     private void publish(int channel, int state) {
         int ring = sleepers.publish(channel, state);
-        if ((ring & Sleepers.PUMP_HANDED_BACK) != 0 && takenWithin(channel, handBackSpins)) {
-            ring &= ~Sleepers.RING_PUMP;
-        }
         if ((ring & Sleepers.RING_PUMP) != 0) {
             long at = WaitLog.ON ? System.nanoTime() : 0;
             doorbell.ring(Doorbell.PUMP);
@@ -214,14 +190,6 @@ public final class MailboxTransport implements Transport {
                 WaitLog.rang(parent, Doorbell.CALLER, at);
             }
         }
-    }
-
-    /** Whether the peer took the block just published on {@code channel}, waiting up to {@code spins} rounds. */
-    private boolean takenWithin(int channel, int spins) {
-        for (int i = 0; i < spins && mailbox.lvState(channel) == Mailbox.TASK_READY; i++) {
-            Thread.onSpinWait();
-        }
-        return mailbox.lvState(channel) != Mailbox.TASK_READY;
     }
 
     /**

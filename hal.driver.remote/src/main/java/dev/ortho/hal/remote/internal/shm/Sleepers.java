@@ -26,14 +26,6 @@ package dev.ortho.hal.remote.internal.shm;
  * the word, so a pump that reads "a caller receives" never overwrites the word the leaving caller
  * set (jcstress {@code ShmDoorbellStress}).
  *
- * <p>The word a leaving caller sets is {@link #HANDED_BACK}, not {@link #SLEEPS}: the peer's
- * {@link #publish} of a block then also answers {@link #PUMP_HANDED_BACK}, and the publisher
- * waits a moment before it rings ({@link MailboxTransport#HAND_BACK_SPINS}): a caller that waits
- * again at once (a round trip after a round trip) takes the block itself, and the pump, a third
- * thread, is not woken for it. A publisher only ever leaves out the ring for a block that was
- * taken meanwhile, so the handshake above is unchanged. The pump's own announcement
- * ({@link #pumpSleeps}) sets {@link #SLEEPS} again, so only the first block after a caller left waits.
- *
  * <p>Thread-safe: the pump methods are called by the pump thread, the caller methods by the
  * holder of the receiving role, {@link #publish} by any sender.
  */
@@ -46,19 +38,10 @@ public final class Sleepers {
     public static final int PUMP_OUT = 2;
     /** Sleeper words per side. */
     static final int WORDS = 3;
-    /** A sleeper word's value: the sleeper announced itself. */
-    static final int SLEEPS = 1;
-    /** {@link #PUMP_IN}'s value set by a leaving caller: the pump sleeps un-rung, a caller received a moment ago. */
-    static final int HANDED_BACK = 2;
     /** {@link #publish}'s answer: ring the peer's pump. */
     public static final int RING_PUMP = 1;
     /** {@link #publish}'s answer: ring the peer's receiving caller. */
     public static final int RING_CALLER = 2;
-    /**
-     * {@link #publish}'s answer beside {@link #RING_PUMP} for a block: the peer's pump word was set
-     * by a leaving caller (a caller may take the block in a moment).
-     */
-    public static final int PUMP_HANDED_BACK = 4;
 
     private final Mailbox mailbox;
     private final boolean parent;
@@ -74,17 +57,14 @@ public final class Sleepers {
      * Publishes {@code state} on {@code channel} (volatile) and answers which of the peer's
      * sleepers wait for it ({@link #RING_PUMP} | {@link #RING_CALLER}; 0 while the peer spins):
      * TASK_DONE (on this side's incoming channel) concerns the peer's {@link #PUMP_OUT}, anything
-     * else (on the outgoing channel) its {@link #PUMP_IN} and {@link #CALLER_IN}; a
-     * {@link Mailbox#TASK_READY} also {@link #PUMP_HANDED_BACK} if a leaving caller set the pump's word.
+     * else (on the outgoing channel) its {@link #PUMP_IN} and {@link #CALLER_IN}.
      */
     public int publish(int channel, int state) {
         mailbox.svState(channel, state);
         if (state == Mailbox.TASK_DONE) {
             return mailbox.lvSleeping(!parent, PUMP_OUT) ? RING_PUMP : 0;
         }
-        int pump = mailbox.lvSleeper(!parent, PUMP_IN);
-        return (pump != 0 ? RING_PUMP : 0)
-                | (pump == HANDED_BACK && state == Mailbox.TASK_READY ? PUMP_HANDED_BACK : 0)
+        return (mailbox.lvSleeping(!parent, PUMP_IN) ? RING_PUMP : 0)
                 | (mailbox.lvSleeping(!parent, CALLER_IN) ? RING_CALLER : 0);
     }
 
@@ -101,7 +81,7 @@ public final class Sleepers {
      */
     public void callerLeaves() {
         callerReceiving = false;
-        mailbox.svSleeper(parent, PUMP_IN, HANDED_BACK);
+        mailbox.svSleeping(parent, PUMP_IN, true);
     }
 
     /** Whether a caller holds the receiving role (the pump then neither spins nor needs rings for blocks). */

@@ -232,75 +232,12 @@ class Issue18ShmDoorbellTest {
             assertTrue(parent.pumpMaySleepUnrung(false), "a caller receives: the pump sleeps un-rung");
             assertEquals(0, child.publish(Mailbox.TO_PARENT, Mailbox.TASK_READY));
             parent.callerLeaves();
-            assertEquals(Sleepers.RING_PUMP | Sleepers.PUMP_HANDED_BACK, child.publish(Mailbox.TO_PARENT,
-                    Mailbox.TASK_READY), "the caller left: its leaving set the un-rung pump's word, as a hand-back");
-            assertEquals(Sleepers.RING_PUMP, child.publish(Mailbox.TO_PARENT, Mailbox.SHUTDOWN),
-                    "a shutdown rings a handed-back pump at once");
-            parent.pumpSleeps();
             assertEquals(Sleepers.RING_PUMP, child.publish(Mailbox.TO_PARENT, Mailbox.TASK_READY),
-                    "the pump's own announcement: no hand-back");
+                    "the caller left: its leaving set the un-rung pump's word");
             mailbox.reset();
             assertEquals(0, child.publish(Mailbox.TO_PARENT, Mailbox.TASK_READY), "reset clears the words");
         } finally {
             mailbox.close();
-        }
-    }
-
-    /**
-     * Between two round trips the reply may be published before the caller waits again: the
-     * client's pump, which the leaving caller handed the rings back to, is not rung (a system
-     * call for the worker, a third thread woken on the client) when the next caller takes the
-     * block meanwhile. The worker's transport is not started, so its send publishes on this
-     * thread and any ring is written before send returns; a hand-back wait of ~forever ends only
-     * because the next caller takes the block.
-     */
-    @Test
-    void aBlockTheNextCallerTakesRingsNoHandedBackPump() throws Exception {
-        Mailbox mailbox = Mailbox.inMemory(4096, new byte[0]);
-        Doorbell[] bells = Doorbell.pipes();
-        MailboxTransport worker = new MailboxTransport(mailbox, bells[1], false, () -> true, "worker", MAX_FRAME,
-                () -> { }, HOUR, Integer.MAX_VALUE);
-        try {
-            Sleepers client = new Sleepers(mailbox, true);
-            client.callerEnters();
-            client.callerLeaves(); // a caller received and left; the client's pump sleeps un-rung
-            Thread nextCaller = Thread.ofPlatform().start(() -> {
-                while (mailbox.lvState(Mailbox.TO_PARENT) != Mailbox.TASK_READY) {
-                    Thread.onSpinWait();
-                }
-                client.callerEnters();
-                mailbox.soState(Mailbox.TO_PARENT, Mailbox.TASK_DONE); // took the block
-            });
-            worker.send(frame(1));
-            nextCaller.join(TimeUnit.SECONDS.toMillis(60));
-            assertFalse(bells[0].await(Doorbell.PUMP, 0, 1, "worker"), "nobody rang the client's pump");
-        } finally {
-            mailbox.close();
-            worker.close(new StatusException(StatusCode.CANCELLED, "test done"));
-            bells[0].close();
-            bells[1].close();
-        }
-    }
-
-    /** ... and when no caller takes the block within the hand-back wait, the pump is rung. */
-    @Test
-    void aBlockNoCallerTakesRingsTheHandedBackPump() throws Exception {
-        Mailbox mailbox = Mailbox.inMemory(4096, new byte[0]);
-        Doorbell[] bells = Doorbell.pipes();
-        MailboxTransport worker = new MailboxTransport(mailbox, bells[1], false, () -> true, "worker", MAX_FRAME,
-                () -> { }, HOUR, 1);
-        try {
-            Sleepers client = new Sleepers(mailbox, true);
-            client.callerEnters();
-            client.callerLeaves();
-            worker.send(frame(1));
-            assertEquals(Mailbox.TASK_READY, mailbox.lvState(Mailbox.TO_PARENT));
-            assertTrue(bells[0].await(Doorbell.PUMP, 0, TimeUnit.SECONDS.toNanos(60), "worker"), "the client's pump was rung");
-        } finally {
-            mailbox.close();
-            worker.close(new StatusException(StatusCode.CANCELLED, "test done"));
-            bells[0].close();
-            bells[1].close();
         }
     }
 
