@@ -5,8 +5,6 @@ import dev.ortho.base.StatusException;
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
-import java.lang.invoke.VarHandle;
 import java.net.StandardProtocolFamily;
 import java.net.UnixDomainSocketAddress;
 import java.nio.ByteBuffer;
@@ -58,17 +56,17 @@ public final class Doorbell implements AutoCloseable {
     /** Futex bells ({@link #useFutexWhereBothCan}), or null: the sockets or pipes carry the rings. */
     private volatile FutexBells futex;
 
-    /** This side's and the peer's futex words in the mailbox, and scratch timeouts (one awaiting thread per bell). */
-    private record FutexBells(Futex calls, MemorySegment[] own, MemorySegment[] peer, MemorySegment[] timespec) {
-        private static final VarHandle WORD = ValueLayout.JAVA_INT.varHandle();
-
-        static int load(MemorySegment word) {
-            return (int) WORD.getVolatile(word, 0L);
+    /** The mailbox with both sides' futex words, this side, and scratch timeouts (one awaiting thread per bell). */
+    private record FutexBells(Futex calls, Mailbox mailbox, boolean parentSide, MemorySegment[] timespec) {
+        int load(int who) {
+            return mailbox.lvBell(parentSide, who);
         }
 
-        void ring(MemorySegment word) {
-            WORD.getAndAdd(word, 0L, 1);
-            calls.wake(word, 1);
+        /** Rings {@code who} of this side ({@code own}) or of the peer. */
+        void ring(boolean own, int who) {
+            boolean side = own == parentSide;
+            mailbox.incrementBell(side, who);
+            calls.wake(mailbox.bell(side, who), 1);
         }
     }
 
@@ -120,9 +118,7 @@ public final class Doorbell implements AutoCloseable {
             return;
         }
         Arena arena = Arena.ofAuto();
-        futex = new FutexBells(calls,
-                new MemorySegment[] {mailbox.bell(parentSide, PUMP), mailbox.bell(parentSide, CALLER)},
-                new MemorySegment[] {mailbox.bell(!parentSide, PUMP), mailbox.bell(!parentSide, CALLER)},
+        futex = new FutexBells(calls, mailbox, parentSide,
                 new MemorySegment[] {Futex.timespec(arena), Futex.timespec(arena)});
     }
 
@@ -138,7 +134,7 @@ public final class Doorbell implements AutoCloseable {
      */
     int prepare(int who) {
         FutexBells f = futex;
-        return f == null ? 0 : FutexBells.load(f.own[who]);
+        return f == null ? 0 : f.load(who);
     }
 
     /** The socket path of the mailbox in {@code mailboxFile}. */
@@ -261,7 +257,7 @@ public final class Doorbell implements AutoCloseable {
         FutexBells f = futex;
         if (f != null) {
             try {
-                f.ring(f.peer[who]);
+                f.ring(false, who);
             } catch (IllegalStateException unmapped) {
                 // this side closed its mailbox meanwhile: nothing more to ring
             }
@@ -288,8 +284,8 @@ public final class Doorbell implements AutoCloseable {
         Bell bell = bells[who];
         FutexBells f = futex;
         if (f != null) {
-            f.calls.await(f.own[who], prepared, nanos, f.timespec[who]);
-            if (FutexBells.load(f.own[who]) != prepared) {
+            f.calls.await(f.mailbox.bell(f.parentSide, who), prepared, nanos, f.timespec[who]);
+            if (f.load(who) != prepared) {
                 return true;
             }
             try {
@@ -335,7 +331,7 @@ public final class Doorbell implements AutoCloseable {
         FutexBells f = futex;
         if (f != null) {
             try {
-                f.ring(f.own[who]);
+                f.ring(true, who);
             } catch (IllegalStateException unmapped) {
                 // closed: nobody waits on this mailbox any more
             }

@@ -260,7 +260,27 @@ public final class Mailbox implements AutoCloseable {
 
     /** The futex word of a side's bell {@code who} ({@link Doorbell#PUMP}, {@link Doorbell#CALLER}). */
     MemorySegment bell(boolean parentSide, int who) {
-        return memory.asSlice(stateOffset(parentSide ? TO_PARENT : TO_CHILD) + 8 + 4L * who, 4);
+        return memory.asSlice(bellOffset(parentSide, who), 4);
+    }
+
+    private long bellOffset(boolean parentSide, int who) {
+        if (who != Doorbell.PUMP && who != Doorbell.CALLER) {
+            throw new IllegalArgumentException("bell " + who);
+        }
+        return stateOffset(parentSide ? TO_PARENT : TO_CHILD) + 8 + 4L * who;
+    }
+
+    /**
+     * Volatile load of a side's futex bell word: what a sleeper takes before it announces itself
+     * (a ring after it changes the word, and the futex wait then returns at once).
+     */
+    public int lvBell(boolean parentSide, int who) {
+        return (int) STATE.getVolatile(memory, bellOffset(parentSide, who));
+    }
+
+    /** Increments a side's futex bell word (volatile): a ring, before the futex wake. */
+    public void incrementBell(boolean parentSide, int who) {
+        STATE.getAndAdd(memory, bellOffset(parentSide, who), 1);
     }
 
     /** Whether the child side is serving. */
