@@ -62,11 +62,15 @@ public final class Doorbell implements AutoCloseable {
             return mailbox.lvBell(parentSide, who);
         }
 
-        /** Rings {@code who} of this side ({@code own}) or of the peer. */
+        /** Rings {@code who} of this side ({@code own}) or of the peer; nothing once the mailbox is unmapped. */
         void ring(boolean own, int who) {
             boolean side = own == parentSide;
-            mailbox.incrementBell(side, who);
-            calls.wake(mailbox.bell(side, who), 1);
+            try {
+                mailbox.incrementBell(side, who);
+                calls.wake(mailbox.bell(side, who), 1);
+            } catch (IllegalStateException unmapped) {
+                // closed: nobody waits on this mailbox any more
+            }
         }
     }
 
@@ -256,11 +260,7 @@ public final class Doorbell implements AutoCloseable {
     void ring(int who) {
         FutexBells f = futex;
         if (f != null) {
-            try {
-                f.ring(false, who);
-            } catch (IllegalStateException unmapped) {
-                // this side closed its mailbox meanwhile: nothing more to ring
-            }
+            f.ring(false, who);
             return;
         }
         try {
@@ -330,11 +330,7 @@ public final class Doorbell implements AutoCloseable {
     void wakeup(int who) {
         FutexBells f = futex;
         if (f != null) {
-            try {
-                f.ring(true, who);
-            } catch (IllegalStateException unmapped) {
-                // closed: nobody waits on this mailbox any more
-            }
+            f.ring(true, who);
             return;
         }
         try {
@@ -346,6 +342,10 @@ public final class Doorbell implements AutoCloseable {
 
     @Override
     public void close() {
+        if (futex != null) { // a closed selector ends a blocked select; a futex sleeper is woken instead
+            wakeup(PUMP);
+            wakeup(CALLER);
+        }
         for (Bell bell : bells) {
             try {
                 bell.selector.close();

@@ -245,24 +245,12 @@ public final class MailboxTransport implements Transport {
             sleepers.callerEnters();
             int idle = 0;
             boolean slept = false;
-            long waitStart = 0; // WaitLog only
-            int sleeps = 0;
-            int rung = 0;
-            long woke = 0;
+            WaitLog.Wait log = WaitLog.ON ? new WaitLog.Wait(WaitLog.CALLER_WAIT, parent) : null;
             while (waiting.getAsBoolean() && !closed.get()) {
                 boolean progress = pumpIn();
                 progress |= trySend();
                 if (WaitLog.ON) {
-                    long now = System.nanoTime();
-                    if (progress) {
-                        WaitLog.waited(WaitLog.CALLER_WAIT, parent, idle == 0 ? now : waitStart, now, idle, sleeps, rung,
-                                woke);
-                        sleeps = 0;
-                        rung = 0;
-                        woke = 0;
-                    } else if (idle == 0) {
-                        waitStart = now;
-                    }
+                    log.round(progress, idle);
                 }
                 if (progress) {
                     callerSleptInARow = slept ? callerSleptInARow + 1 : 0;
@@ -280,9 +268,7 @@ public final class MailboxTransport implements Transport {
                     int sleep = callerSleep(waiting, deadlineNanos);
                     slept |= sleep != NOT_BLOCKED;
                     if (WaitLog.ON && sleep != NOT_BLOCKED) {
-                        sleeps++;
-                        rung += sleep == RUNG ? 1 : 0;
-                        woke = System.nanoTime();
+                        log.slept(sleep == RUNG);
                     }
                 }
             }
@@ -380,24 +366,12 @@ public final class MailboxTransport implements Transport {
         int idle = 0;
         boolean slept = false; // the last wait spun out and slept ringable
         long nextTick = System.nanoTime();
-        long waitStart = 0; // WaitLog only
-        int sleeps = 0;
-        int rung = 0;
-        long woke = 0;
+        WaitLog.Wait log = WaitLog.ON ? new WaitLog.Wait(WaitLog.PUMP_WAIT, parent) : null;
         try {
             while (!closed.get()) {
                 boolean progress = tryReceive() | trySend();
                 if (WaitLog.ON) {
-                    long now = System.nanoTime();
-                    if (progress) {
-                        WaitLog.waited(WaitLog.PUMP_WAIT, parent, idle == 0 ? now : waitStart, now, idle, sleeps, rung,
-                                woke);
-                        sleeps = 0;
-                        rung = 0;
-                        woke = 0;
-                    } else if (idle == 0) {
-                        waitStart = now;
-                    }
+                    log.round(progress, idle);
                 }
                 if (flushThenClose && outbound.isEmpty() && !sending.get() && mailbox.lvState(out) != Mailbox.TASK_READY) {
                     finish(closeReason);
@@ -425,9 +399,7 @@ public final class MailboxTransport implements Transport {
                     int sleep = pumpSleep(nextTick - now);
                     slept |= !standby; // spinning failed (a stand-by beside a receiving caller did not spin)
                     if (WaitLog.ON && sleep != NOT_BLOCKED) {
-                        sleeps++;
-                        rung += sleep == RUNG ? 1 : 0;
-                        woke = System.nanoTime();
+                        log.slept(sleep == RUNG);
                     }
                     idle = pumpSpins; // after a wake-up without work, sleep again at once
                 }

@@ -62,6 +62,41 @@ final class WaitLog {
         LOG[at + 7] = woke;
     }
 
+    /** One loop's current wait (a receiving caller's or a pump's), recorded when it ends in progress. Not thread-safe. */
+    static final class Wait {
+        private final int kind;
+        private final boolean parent;
+        private long start;
+        private int sleeps;
+        private int rung;
+        private long woke;
+
+        Wait(int kind, boolean parent) {
+            this.kind = kind;
+            this.parent = parent;
+        }
+
+        /** After a round of the loop that had spun {@code idle} rounds: records the wait on progress, else notes its start. */
+        void round(boolean progress, int idle) {
+            long now = System.nanoTime();
+            if (progress) {
+                waited(kind, parent, idle == 0 ? now : start, now, idle, sleeps, rung, woke);
+                sleeps = 0;
+                rung = 0;
+                woke = 0;
+            } else if (idle == 0) {
+                start = now;
+            }
+        }
+
+        /** The loop blocked on its bell, and whether a ring ended the block. */
+        void slept(boolean byRing) {
+            sleeps++;
+            rung += byRing ? 1 : 0;
+            woke = System.nanoTime();
+        }
+    }
+
     /** A ring of the peer's sleeper {@code who} ({@link Doorbell#PUMP}, {@link Doorbell#CALLER}) at {@code at}. */
     static void rang(boolean parent, int who, long at) {
         waited(RING, parent, at, System.nanoTime(), who, 0, 0, 0);
