@@ -124,6 +124,25 @@ class Issue18ShmFutexBellTest {
         }
     }
 
+    /** Closing a futex doorbell ends its sleepers' waits at once (a closed selector did that for the sockets). */
+    @Test
+    void closingAFutexDoorbellWakesItsSleeper() throws Exception {
+        try (Ends ends = new Ends(dir, true, true)) {
+            int prepared = ends.child.prepare(Doorbell.CALLER);
+            Thread sleeper = Thread.ofPlatform().start(() -> {
+                try {
+                    ends.child.await(Doorbell.CALLER, prepared, TimeUnit.HOURS.toNanos(1), "client");
+                } catch (StatusException closed) {
+                    // also an end of the wait
+                }
+            });
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(20)); // let it block
+            ends.child.close();
+            sleeper.join(TimeUnit.NANOSECONDS.toMillis(GUARD));
+            assertFalse(sleeper.isAlive(), "the sleeper still waits (hang guard)");
+        }
+    }
+
     /** The peer's death still ends a futex sleeper's wait with UNAVAILABLE: an un-rung wait reads the socket. */
     @Test
     void aPeerWhoseDoorbellClosesFailsAFutexSleeperWithUnavailable() {
