@@ -31,7 +31,8 @@ import java.util.concurrent.TimeUnit;
  * <p>PROCESS mode: two Unix-domain socket connections between client and child (the client binds
  * {@code <mailbox>.bell} in the pool's owner-only directory before spawning; the child connects
  * before it marks itself ready); a socket's end of stream reports the peer's death at once.
- * THREAD mode and tests: four pipes ({@link #pipes}).
+ * THREAD mode and tests: four pipes ({@link #pipes}), with futex bells in the in-memory mailbox
+ * where this JVM can use futexes ({@link #pipes(Mailbox)}).
  *
  * <p><b>Futex bells.</b> Between processes that both can use Linux futexes ({@link Futex}: the
  * client and the child each say so in the mailbox before the sockets connect), a sleeper blocks
@@ -92,6 +93,20 @@ public final class Doorbell implements AutoCloseable {
 
     private Doorbell(Bell pump, Bell caller) {
         this.bells = new Bell[] {pump, caller};
+    }
+
+    /**
+     * Two ends in this process for {@code mailbox}, {@code [parent's, child's]}: futex bells in it
+     * where this JVM can use futexes, otherwise (or as well, for closing) {@link #pipes()}.
+     */
+    static Doorbell[] pipes(Mailbox mailbox) {
+        Doorbell[] ends = pipes();
+        boolean can = Futex.get() != null;
+        mailbox.soCanFutex(true, can);
+        mailbox.soCanFutex(false, can);
+        ends[0].useFutexWhereBothCan(mailbox, true);
+        ends[1].useFutexWhereBothCan(mailbox, false);
+        return ends;
     }
 
     /** Two connected ends in this process over pipes: {@code [parent's, child's]}. */

@@ -215,7 +215,8 @@ public final class WorkerPool implements AutoCloseable {
         byte[] token = new byte[32];
         random.nextBytes(token);
         if (mode == Mode.THREAD) {
-            return new Worker(Mailbox.inMemory(capacity, token), null, token, id, null, null, Doorbell.pipes());
+            Mailbox mailbox = Mailbox.inMemory(capacity, token);
+            return new Worker(mailbox, null, token, id, null, null, Doorbell.pipes(mailbox));
         }
         Path file = directory.resolve("mailbox-" + id);
         Mailbox mailbox = Mailbox.create(file, capacity, token);

@@ -124,6 +124,31 @@ class Issue18ShmFutexBellTest {
         }
     }
 
+    /** THREAD mode: futex bells in the in-memory mailbox, the pipes for closing; plain {@link Doorbell#pipes()} stay pipes. */
+    @Test
+    void threadModeEndsUseFutexBellsInTheInMemoryMailbox() {
+        Mailbox mailbox = Mailbox.inMemory(4096, new byte[0]);
+        Doorbell[] ends = Doorbell.pipes(mailbox);
+        Doorbell[] plain = Doorbell.pipes();
+        try {
+            assertTrue(ends[0].usesFutex());
+            assertTrue(ends[1].usesFutex());
+            assertFalse(plain[0].usesFutex());
+            int prepared = ends[0].prepare(Doorbell.CALLER);
+            ends[1].ring(Doorbell.CALLER);
+            assertTrue(ends[0].await(Doorbell.CALLER, prepared, GUARD, "worker"));
+            ends[1].close(); // the pipes' end of stream: the peer is gone
+            StatusException e = assertThrows(StatusException.class,
+                    () -> ends[0].await(Doorbell.PUMP, ends[0].prepare(Doorbell.PUMP), 1_000_000, "worker"));
+            assertEquals(StatusCode.UNAVAILABLE, e.code());
+        } finally {
+            ends[0].close();
+            plain[0].close();
+            plain[1].close();
+            mailbox.close();
+        }
+    }
+
     /** Closing a futex doorbell ends its sleepers' waits at once (a closed selector did that for the sockets). */
     @Test
     void closingAFutexDoorbellWakesItsSleeper() throws Exception {
