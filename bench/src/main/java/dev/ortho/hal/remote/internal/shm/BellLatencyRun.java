@@ -18,7 +18,8 @@ import java.util.concurrent.locks.LockSupport;
  * </pre>
  *
  * KIND: {@code socket} (the PROCESS-mode bell: a Unix-domain socket and a selector),
- * {@code doorbell-futex} (the PROCESS-mode bell where both sides can use futexes), {@code pipe} (THREAD mode), {@code park} ({@link LockSupport#unpark}, a futex: the cheapest
+ * {@code doorbell-futex} (the PROCESS-mode bell where both sides can use futexes), {@code pipe}
+ * (THREAD mode without futexes), {@code park} ({@link LockSupport#unpark}, a futex: the cheapest
  * blocking wake-up the JVM has, as a reference), {@code futex} (a raw futex on a shared word through
  * the FFM linker; needs {@code --enable-native-access=ALL-UNNAMED}). Prints ring → awake and the ring's own cost.
  * Lives in the transport's package (bench only) to reach the package-private bell.

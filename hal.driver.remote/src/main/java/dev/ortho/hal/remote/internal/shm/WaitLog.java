@@ -13,7 +13,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * with {@link System#nanoTime()} stamps (CLOCK_MONOTONIC on Linux: comparable across the JVMs of
  * one machine), written to {@code DIR/waits-PID.txt} when the JVM exits. Used to tell which path
  * a slow round trip took (spun and caught, slept and rung, and how long the bell took); see
- * bench/README.md. Off, it costs a constant-folded branch. The first 4 M events are kept.
+ * bench/README.md. Off, it costs a constant-folded branch. The first 1 M events are kept (about
+ * 200,000 round trips).
  */
 final class WaitLog {
     static final Path DIR = dir();
@@ -23,7 +24,7 @@ final class WaitLog {
     static final int PUMP_WAIT = 1;
     static final int RING = 2;
     private static final int FIELDS = 8;
-    private static final int EVENTS = 1 << 22;
+    private static final int EVENTS = 1 << 20; // 64 MiB of longs, allocated only when on
     private static final long[] LOG = ON ? new long[EVENTS * FIELDS] : null;
     private static final AtomicInteger NEXT = new AtomicInteger();
 

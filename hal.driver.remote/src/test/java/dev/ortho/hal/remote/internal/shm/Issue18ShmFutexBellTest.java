@@ -47,7 +47,8 @@ class Issue18ShmFutexBellTest {
             ServerSocketChannel server = Doorbell.listen(file);
             child = Doorbell.connect(file, mailbox); // writes the child's own answer (it can here)
             if (!childCan) {
-                mailbox.soCanFutex(false, false); // as a child without native access would have said (only the client's end is checked)
+                // as a child without native access would have said (only the client's end is checked)
+                mailbox.soCanFutex(false, false);
             }
             client = Doorbell.accept(server, file, mailbox);
         }
