@@ -57,8 +57,32 @@ public final class Doorbell implements AutoCloseable {
     /** Futex bells ({@link #useFutexWhereBothCan}), or null: the sockets or pipes carry the rings. */
     private volatile FutexBells futex;
 
-    /** The mailbox with both sides' futex words, this side, and scratch timeouts (one awaiting thread per bell). */
-    private record FutexBells(Futex calls, Mailbox mailbox, boolean parentSide, MemorySegment[] timespec) {
+    /**
+     * The mailbox with both sides' futex words, this side, the words' addresses for the system
+     * calls, and scratch timeouts (one awaiting thread per bell). The calls get bare addresses,
+     * not the mapping's segments: a downcall holds the session of a segment it is passed, and a
+     * sleeper blocked in the kernel must not keep the mailbox from being unmapped (closing it
+     * would fail, and a retired worker would not be replaced). A wait on an address unmapped
+     * meanwhile ends by its timeout; a wake of one fails harmlessly (EFAULT).
+     */
+    private record FutexBells(Futex calls, Mailbox mailbox, boolean parentSide, MemorySegment[][] words,
+            MemorySegment[] timespec) {
+        static FutexBells of(Futex calls, Mailbox mailbox, boolean parentSide) {
+            MemorySegment[][] words = new MemorySegment[2][2]; // [parent side ? 1 : 0][who]
+            for (int side = 0; side < 2; side++) {
+                for (int who : new int[] {PUMP, CALLER}) {
+                    words[side][who] = MemorySegment.ofAddress(mailbox.bell(side == 1, who).address());
+                }
+            }
+            Arena arena = Arena.ofAuto();
+            return new FutexBells(calls, mailbox, parentSide, words,
+                    new MemorySegment[] {Futex.timespec(arena), Futex.timespec(arena)});
+        }
+
+        MemorySegment word(boolean side, int who) {
+            return words[side ? 1 : 0][who];
+        }
+
         int load(int who) {
             return mailbox.lvBell(parentSide, who);
         }
@@ -68,7 +92,7 @@ public final class Doorbell implements AutoCloseable {
             boolean side = own == parentSide;
             try {
                 mailbox.incrementBell(side, who);
-                calls.wake(mailbox.bell(side, who), 1);
+                calls.wake(word(side, who), 1);
             } catch (IllegalStateException unmapped) {
                 // closed: nobody waits on this mailbox any more
             }
@@ -136,9 +160,7 @@ public final class Doorbell implements AutoCloseable {
         if (calls == null || !mailbox.lvCanFutex(true) || !mailbox.lvCanFutex(false)) {
             return;
         }
-        Arena arena = Arena.ofAuto();
-        futex = new FutexBells(calls, mailbox, parentSide,
-                new MemorySegment[] {Futex.timespec(arena), Futex.timespec(arena)});
+        futex = FutexBells.of(calls, mailbox, parentSide);
     }
 
     /** Whether rings go through futex words (tests, diagnostics). */
@@ -299,9 +321,13 @@ public final class Doorbell implements AutoCloseable {
         Bell bell = bells[who];
         FutexBells f = futex;
         if (f != null) {
-            f.calls.await(f.mailbox.bell(f.parentSide, who), prepared, nanos, f.timespec[who]);
-            if (f.load(who) != prepared) {
-                return true;
+            f.calls.await(f.word(f.parentSide, who), prepared, nanos, f.timespec[who]);
+            try {
+                if (f.load(who) != prepared) {
+                    return true;
+                }
+            } catch (IllegalStateException unmapped) {
+                throw new StatusException(StatusCode.UNAVAILABLE, "mailbox to " + peer + ": the mailbox was closed");
             }
             try {
                 bell.drain.clear();

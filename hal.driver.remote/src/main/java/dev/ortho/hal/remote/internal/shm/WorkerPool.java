@@ -349,6 +349,10 @@ public final class WorkerPool implements AutoCloseable {
         if (closed) {
             return;
         }
+        // retiring can run on whatever thread noticed the death (a process-exit callback in the
+        // common pool, say) with its interrupt status set; an interrupted thread cannot open the
+        // new mailbox file (ClosedByInterruptException), so the status waits until the spawn is done
+        boolean interrupted = Thread.interrupted();
         try {
             Worker fresh = spawn();
             synchronized (this) {
@@ -359,6 +363,10 @@ public final class WorkerPool implements AutoCloseable {
             }
         } catch (StatusException e) {
             LOG.warn("could not replace retired {}: {}", worker, e.toString());
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
         }
     }
 

@@ -169,6 +169,36 @@ class Issue18ShmFutexBellTest {
         }
     }
 
+    /**
+     * A sleeper blocked on its futex bell does not keep the mailbox mapped: closing it succeeds
+     * (a retired worker's mailbox is closed while its client's caller may still sleep; a failed
+     * close left the pool without a replacement worker), and the sleeper's wait ends by its
+     * timeout with UNAVAILABLE or as un-rung.
+     */
+    @Test
+    void closingTheMailboxUnderAFutexSleeperSucceeds() throws Exception {
+        Ends ends = new Ends(dir, true, true);
+        try {
+            int prepared = ends.child.prepare(Doorbell.PUMP);
+            java.util.concurrent.CompletableFuture<Throwable> sleeper = new java.util.concurrent.CompletableFuture<>();
+            Thread.ofPlatform().start(() -> {
+                try {
+                    ends.child.await(Doorbell.PUMP, prepared, TimeUnit.MILLISECONDS.toNanos(200), "client");
+                    sleeper.complete(null);
+                } catch (Throwable t) {
+                    sleeper.complete(t);
+                }
+            });
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(50)); // let it block in the kernel
+            ends.mailbox.close(); // the only user: unmaps it
+            Throwable t = sleeper.get(60, TimeUnit.SECONDS);
+            assertTrue(t == null || t instanceof StatusException s && s.code() == StatusCode.UNAVAILABLE, String.valueOf(t));
+        } finally {
+            ends.client.close();
+            ends.child.close();
+        }
+    }
+
     /** The peer's death still ends a futex sleeper's wait with UNAVAILABLE: an un-rung wait reads the socket. */
     @Test
     void aPeerWhoseDoorbellClosesFailsAFutexSleeperWithUnavailable() {
