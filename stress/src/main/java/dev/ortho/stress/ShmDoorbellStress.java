@@ -3,6 +3,7 @@ package dev.ortho.stress;
 import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE;
 import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 
+import dev.ortho.hal.remote.internal.shm.Doorbell;
 import dev.ortho.hal.remote.internal.shm.Mailbox;
 import dev.ortho.hal.remote.internal.shm.Sleepers;
 import org.openjdk.jcstress.annotations.Actor;
@@ -60,6 +61,45 @@ public final class ShmDoorbellStress {
 
         @Arbiter
         public void unmap(II_Result r) {
+            mailbox.close();
+        }
+    }
+
+    /**
+     * Futex bells: the worker's pump takes its bell word before it announces its sleep (as
+     * {@code Doorbell.prepare}), the client rings by incrementing it (before the futex wake).
+     * Result: (1 if the pump's re-check saw the block, 1 if the word differs from what the pump
+     * took: its futex wait returns at once).
+     */
+    @JCStressTest
+    @Description("a block published while the worker's pump takes its futex word and announces its sleep")
+    @Outcome(id = "0, 0", expect = FORBIDDEN, desc = "lost wake-up: the pump's futex wait blocks and nobody rings")
+    @Outcome(expect = ACCEPTABLE, desc = "the re-check saw the block, or the ring changed the word")
+    @State
+    public static class PublishVsFutexPumpSleep extends Sides {
+        int prepared;
+
+        @Actor
+        public void client(II_Result r) {
+            if ((parent.publish(Mailbox.TO_CHILD, Mailbox.TASK_READY) & Sleepers.RING_PUMP) != 0) {
+                mailbox.incrementBell(false, Doorbell.PUMP);
+            }
+        }
+
+        @Actor
+        public void workerPump(II_Result r) {
+            prepared = mailbox.lvBell(false, Doorbell.PUMP);
+            if (child.pumpMaySleepUnrung(false)) {
+                r.r1 = -1; // nobody receives on the worker's side: never
+                return;
+            }
+            child.pumpSleeps();
+            r.r1 = mailbox.lvState(Mailbox.TO_CHILD) == Mailbox.TASK_READY ? 1 : 0;
+        }
+
+        @Arbiter
+        public void unmap(II_Result r) {
+            r.r2 = mailbox.lvBell(false, Doorbell.PUMP) != prepared ? 1 : 0;
             mailbox.close();
         }
     }

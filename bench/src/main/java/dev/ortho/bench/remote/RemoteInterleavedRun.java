@@ -24,7 +24,9 @@ import java.util.Locale;
  * 16 MiB write + read (from and into a {@code byte[]}; {@code bulk-native}: off-heap memory, as
  * the peer's) against raw socket streaming (direct buffers; for {@code bulk} also from and into a
  * {@code byte[]}, 256 KiB per socket call: {@code raw-socket-heap}); {@code shm}: single shared-memory round trips
- * ({@code shm-fill}, child JVM), each timed, printed as percentiles (no peer).
+ * ({@code shm-fill}, child JVM), each timed, printed as percentiles (no peer); with
+ * {@code -Dortho.shm.waitlog=DIR} also each round trip's start and end, in {@code DIR/roundtrips-PID.txt}
+ * (beside the transport's wait logs, see bench/README.md).
  */
 public final class RemoteInterleavedRun {
     private static final int ROUND_TRIPS = 100;
@@ -81,12 +83,23 @@ public final class RemoteInterleavedRun {
         b.setUp();
         try {
             long[] ns = new long[count];
+            long[] starts = new long[count];
             for (int i = -count / 5; i < count; i++) {
                 long t0 = System.nanoTime();
                 b.roundTrip();
                 long t = System.nanoTime() - t0;
                 if (i >= 0) {
                     ns[i] = t;
+                    starts[i] = t0;
+                }
+            }
+            String waitLog = System.getProperty("ortho.shm.waitlog");
+            if (waitLog != null && !waitLog.isEmpty()) { // each round trip's start and end beside the transport's wait log
+                java.nio.file.Path file = java.nio.file.Path.of(waitLog, "roundtrips-" + ProcessHandle.current().pid() + ".txt");
+                try (java.io.PrintWriter out = new java.io.PrintWriter(java.nio.file.Files.newBufferedWriter(file))) {
+                    for (int i = 0; i < count; i++) {
+                        out.println(starts[i] + " " + (starts[i] + ns[i]));
+                    }
                 }
             }
             Arrays.sort(ns);

@@ -3,6 +3,8 @@ package dev.ortho.hal.remote.internal.shm;
 import dev.ortho.base.StatusCode;
 import dev.ortho.base.StatusException;
 import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
 import java.net.StandardProtocolFamily;
 import java.net.UnixDomainSocketAddress;
 import java.nio.ByteBuffer;
@@ -29,7 +31,18 @@ import java.util.concurrent.TimeUnit;
  * <p>PROCESS mode: two Unix-domain socket connections between client and child (the client binds
  * {@code <mailbox>.bell} in the pool's owner-only directory before spawning; the child connects
  * before it marks itself ready); a socket's end of stream reports the peer's death at once.
- * THREAD mode and tests: four pipes ({@link #pipes}). Lives as long as the worker, across
+ * THREAD mode and tests: four pipes ({@link #pipes}), with futex bells in the in-memory mailbox
+ * where this JVM can use futexes ({@link #pipes(Mailbox)}).
+ *
+ * <p><b>Futex bells.</b> Between processes that both can use Linux futexes ({@link Futex}: the
+ * client and the child each say so in the mailbox before the sockets connect), a sleeper blocks
+ * on a sequence word in the mailbox instead and a ring increments it and wakes the sleeper: one
+ * system call each side instead of a socket write, a selector and a read, and a wake-up that is
+ * not synchronous (a socket or pipe write asks Linux to run the woken thread on the ringer's CPU,
+ * where both sides then share one CPU under load). A sleeper takes the word's value
+ * ({@link #prepare}) before it announces itself and re-checks, so a ring in between ends its wait
+ * at once. The sockets stay connected for liveness: a futex wait that ends un-rung (at most a tick)
+ * reads the socket, and its end of stream reports the peer's death (UNAVAILABLE). Lives as long as the worker, across
  * sessions (a ring left over from a session is a spurious wake-up, drained). {@link #ring} and
  * {@link #wakeup} may be called from any thread; one thread at a time {@link #await}s each bell.
  */
@@ -41,6 +54,50 @@ public final class Doorbell implements AutoCloseable {
     private static final long CONNECT_MILLIS = TimeUnit.SECONDS.toMillis(10);
 
     private final Bell[] bells;
+    /** Futex bells ({@link #useFutexWhereBothCan}), or null: the sockets or pipes carry the rings. */
+    private volatile FutexBells futex;
+
+    /**
+     * The mailbox with both sides' futex words, this side, the words' addresses for the system
+     * calls, and scratch timeouts (one awaiting thread per bell). The calls get bare addresses,
+     * not the mapping's segments: a downcall holds the session of a segment it is passed, and a
+     * sleeper blocked in the kernel must not keep the mailbox from being unmapped (closing it
+     * would fail, and a retired worker would not be replaced). A wait on an address unmapped
+     * meanwhile ends by its timeout; a wake of one fails harmlessly (EFAULT).
+     */
+    private record FutexBells(Futex calls, Mailbox mailbox, boolean parentSide, MemorySegment[][] words,
+            MemorySegment[] timespec) {
+        static FutexBells of(Futex calls, Mailbox mailbox, boolean parentSide) {
+            MemorySegment[][] words = new MemorySegment[2][2]; // [parent side ? 1 : 0][who]
+            for (int side = 0; side < 2; side++) {
+                for (int who : new int[] {PUMP, CALLER}) {
+                    words[side][who] = MemorySegment.ofAddress(mailbox.bell(side == 1, who).address());
+                }
+            }
+            Arena arena = Arena.ofAuto();
+            return new FutexBells(calls, mailbox, parentSide, words,
+                    new MemorySegment[] {Futex.timespec(arena), Futex.timespec(arena)});
+        }
+
+        MemorySegment word(boolean side, int who) {
+            return words[side ? 1 : 0][who];
+        }
+
+        int load(int who) {
+            return mailbox.lvBell(parentSide, who);
+        }
+
+        /** Rings {@code who} of this side ({@code own}) or of the peer; nothing once the mailbox is unmapped. */
+        void ring(boolean own, int who) {
+            boolean side = own == parentSide;
+            try {
+                mailbox.incrementBell(side, who);
+                calls.wake(word(side, who), 1);
+            } catch (IllegalStateException unmapped) {
+                // closed: nobody waits on this mailbox any more
+            }
+        }
+    }
 
     private static final class Bell {
         final ReadableByteChannel in;
@@ -62,6 +119,20 @@ public final class Doorbell implements AutoCloseable {
         this.bells = new Bell[] {pump, caller};
     }
 
+    /**
+     * Two ends in this process for {@code mailbox}, {@code [parent's, child's]}: futex bells in it
+     * where this JVM can use futexes, otherwise (or as well, for closing) {@link #pipes()}.
+     */
+    static Doorbell[] pipes(Mailbox mailbox) {
+        Doorbell[] ends = pipes();
+        boolean can = Futex.get() != null;
+        mailbox.soCanFutex(true, can);
+        mailbox.soCanFutex(false, can);
+        ends[0].useFutexWhereBothCan(mailbox, true);
+        ends[1].useFutexWhereBothCan(mailbox, false);
+        return ends;
+    }
+
     /** Two connected ends in this process over pipes: {@code [parent's, child's]}. */
     public static Doorbell[] pipes() {
         try {
@@ -77,6 +148,34 @@ public final class Doorbell implements AutoCloseable {
         } catch (IOException e) {
             throw new StatusException(StatusCode.UNAVAILABLE, "cannot open doorbell pipes: " + e.getMessage());
         }
+    }
+
+    /**
+     * Rings and sleeps on futex words in {@code mailbox} from now on if both sides said they can
+     * ({@link Mailbox#soCanFutex}); called by each side once its sockets are connected, before a
+     * transport uses the bell. Both sides decide alike from the same two words.
+     */
+    void useFutexWhereBothCan(Mailbox mailbox, boolean parentSide) {
+        Futex calls = Futex.get();
+        if (calls == null || !mailbox.lvCanFutex(true) || !mailbox.lvCanFutex(false)) {
+            return;
+        }
+        futex = FutexBells.of(calls, mailbox, parentSide);
+    }
+
+    /** Whether rings go through futex words (tests, diagnostics). */
+    boolean usesFutex() {
+        return futex != null;
+    }
+
+    /**
+     * What a sleeper on {@code who} takes before it announces itself and re-checks: with futex
+     * bells the word's value (a ring or {@link #wakeup} after this ends the next {@link #await}
+     * at once); 0 otherwise (a socket or selector keeps a ring until it is read).
+     */
+    int prepare(int who) {
+        FutexBells f = futex;
+        return f == null ? 0 : f.load(who);
     }
 
     /** The socket path of the mailbox in {@code mailboxFile}. */
@@ -103,7 +202,7 @@ public final class Doorbell implements AutoCloseable {
      *
      * @throws StatusException UNAVAILABLE if the worker did not connect both within 10 s
      */
-    static Doorbell accept(ServerSocketChannel server, Path mailboxFile) {
+    static Doorbell accept(ServerSocketChannel server, Path mailboxFile, Mailbox mailbox) {
         SocketChannel[] bells = new SocketChannel[2];
         try (server; Selector selector = Selector.open()) {
             server.configureBlocking(false);
@@ -124,7 +223,9 @@ public final class Doorbell implements AutoCloseable {
                 bells[who] = channel;
             }
             Files.deleteIfExists(path(mailboxFile));
-            return new Doorbell(new Bell(bells[PUMP], bells[PUMP]), new Bell(bells[CALLER], bells[CALLER]));
+            Doorbell doorbell = new Doorbell(new Bell(bells[PUMP], bells[PUMP]), new Bell(bells[CALLER], bells[CALLER]));
+            doorbell.useFutexWhereBothCan(mailbox, true); // the child said whether it can before it connected
+            return doorbell;
         } catch (IOException e) {
             for (SocketChannel channel : bells) {
                 closeQuietly(channel);
@@ -164,8 +265,12 @@ public final class Doorbell implements AutoCloseable {
         return who;
     }
 
-    /** The worker's end: connects both bells to the client's doorbell of {@code mailboxFile}. */
-    static Doorbell connect(Path mailboxFile) {
+    /**
+     * The worker's end: says in {@code mailbox} whether it can use futex bells, then connects both
+     * bells to the client's doorbell of {@code mailboxFile}.
+     */
+    static Doorbell connect(Path mailboxFile, Mailbox mailbox) {
+        mailbox.soCanFutex(false, Futex.get() != null);
         SocketChannel[] bells = new SocketChannel[2];
         try {
             for (int who : new int[] {PUMP, CALLER}) {
@@ -173,7 +278,9 @@ public final class Doorbell implements AutoCloseable {
                 bells[who].connect(UnixDomainSocketAddress.of(path(mailboxFile)));
                 bells[who].write(ByteBuffer.wrap(new byte[] {(byte) who}));
             }
-            return new Doorbell(new Bell(bells[PUMP], bells[PUMP]), new Bell(bells[CALLER], bells[CALLER]));
+            Doorbell doorbell = new Doorbell(new Bell(bells[PUMP], bells[PUMP]), new Bell(bells[CALLER], bells[CALLER]));
+            doorbell.useFutexWhereBothCan(mailbox, false); // the client said so when it created the mailbox
+            return doorbell;
         } catch (IOException e) {
             for (SocketChannel channel : bells) {
                 closeQuietly(channel);
@@ -188,6 +295,11 @@ public final class Doorbell implements AutoCloseable {
      * a peer that is gone sees its end of stream instead).
      */
     void ring(int who) {
+        FutexBells f = futex;
+        if (f != null) {
+            f.ring(false, who);
+            return;
+        }
         try {
             bells[who].out.write(ByteBuffer.wrap(new byte[1]));
         } catch (IOException | RuntimeException e) {
@@ -198,25 +310,54 @@ public final class Doorbell implements AutoCloseable {
     /**
      * Blocks until the peer rings {@code who}, {@link #wakeup} is called, the thread is
      * interrupted or about {@code nanos} pass (rounded up to a millisecond), then consumes the
-     * rings.
+     * rings; answers whether there were any (the wait was rung, not only woken or timed out).
+     * With futex bells: until the word differs from {@code prepared} ({@link #prepare}); a wait
+     * that ends un-rung checks the socket for the peer's end of stream.
      *
      * @throws StatusException UNAVAILABLE if the peer's end is closed (its process died) or this
      *     doorbell was closed
      */
-    void await(int who, long nanos, String peer) {
+    boolean await(int who, int prepared, long nanos, String peer) {
         Bell bell = bells[who];
+        FutexBells f = futex;
+        if (f != null) {
+            f.calls.await(f.word(f.parentSide, who), prepared, nanos, f.timespec[who]);
+            try {
+                if (f.load(who) != prepared) {
+                    return true;
+                }
+            } catch (IllegalStateException unmapped) {
+                throw new StatusException(StatusCode.UNAVAILABLE, "mailbox to " + peer + ": the mailbox was closed");
+            }
+            try {
+                bell.drain.clear();
+                if (bell.in.read(bell.drain) < 0) {
+                    throw new StatusException(StatusCode.UNAVAILABLE, "mailbox to " + peer
+                            + ": the peer process is gone (its doorbell closed)");
+                }
+                return false;
+            } catch (java.net.SocketException e) {
+                throw new StatusException(StatusCode.UNAVAILABLE, "mailbox to " + peer + ": the peer process is gone"
+                        + " (its doorbell connection: " + e.getMessage() + ")");
+            } catch (IOException e) {
+                throw new StatusException(StatusCode.UNAVAILABLE, "mailbox to " + peer + ": doorbell failed: " + e);
+            }
+        }
         try {
             bell.selector.select(Math.max(1, (nanos + 999_999) / 1_000_000));
             bell.selector.selectedKeys().clear();
             int n;
+            boolean rung = false;
             do {
                 bell.drain.clear();
                 n = bell.in.read(bell.drain);
+                rung |= n > 0;
             } while (n > 0);
             if (n < 0) {
                 throw new StatusException(StatusCode.UNAVAILABLE, "mailbox to " + peer + ": the peer process is gone"
                         + " (its doorbell closed)");
             }
+            return rung;
         } catch (java.net.SocketException e) {
             // a killed peer's socket resets the connection when rings were left unread
             throw new StatusException(StatusCode.UNAVAILABLE, "mailbox to " + peer + ": the peer process is gone"
@@ -228,6 +369,11 @@ public final class Doorbell implements AutoCloseable {
 
     /** Ends a local {@link #await} of {@code who} at once (or the next one, if none is blocked). Any thread. */
     void wakeup(int who) {
+        FutexBells f = futex;
+        if (f != null) {
+            f.ring(true, who);
+            return;
+        }
         try {
             bells[who].selector.wakeup();
         } catch (ClosedSelectorException e) {
@@ -237,6 +383,10 @@ public final class Doorbell implements AutoCloseable {
 
     @Override
     public void close() {
+        if (futex != null) { // a closed selector ends a blocked select; a futex sleeper is woken instead
+            wakeup(PUMP);
+            wakeup(CALLER);
+        }
         for (Bell bell : bells) {
             try {
                 bell.selector.close();

@@ -35,6 +35,12 @@ import java.nio.file.StandardOpenOption;
  * (sequentially consistent) ordering where {@link Sleepers} needs it: a publisher's state store
  * comes before its load of the peer's words, a sleeper's word store before its re-check of the
  * states, so either the sleeper sees the state or the publisher sees the word and rings.
+ *
+ * <p><b>Futex bells</b> (version 3): {@code 76} and {@code 80} say whether the parent and the
+ * child can use Linux futexes ({@link Futex}; each side writes its own before the doorbell is
+ * connected); where both can, each sleeper's bell is a sequence word the ringer increments and
+ * wakes ({@link Doorbell}): the parent's pump and caller at bytes 8 and 12 of channel
+ * {@link #TO_PARENT}'s line, the child's at bytes 8 and 12 of {@link #TO_CHILD}'s.
  */
 public final class Mailbox implements AutoCloseable {
     public static final int IDLE = 0;
@@ -44,8 +50,8 @@ public final class Mailbox implements AutoCloseable {
 
     /** "OSHM". */
     static final int MAGIC = 0x4D48534F;
-    /** 2: the sleeper words and the doorbell (a version 1 child would never ring its client). */
-    static final int VERSION = 2;
+    /** 3: the futex bells (2: the sleeper words and the doorbell; a version 1 child would never ring its client). */
+    static final int VERSION = 3;
     static final int MAX_TOKEN = 64;
     private static final long HEADER = 128;
     private static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT;
@@ -237,6 +243,44 @@ public final class Mailbox implements AutoCloseable {
         }
         soState(TO_PARENT, IDLE);
         soState(TO_CHILD, IDLE);
+    }
+
+    /** Offset of the parent's futex capability; the child's is 4 bytes later. */
+    private static final long CAN_FUTEX = 76;
+
+    /** Says whether this side ({@code parentSide}) can use futex bells (release; before the doorbell connects). */
+    public void soCanFutex(boolean parentSide, boolean can) {
+        STATE.setRelease(memory, CAN_FUTEX + (parentSide ? 0 : 4), can ? 1 : 0);
+    }
+
+    /** Whether the parent or the child said it can use futex bells. */
+    public boolean lvCanFutex(boolean parentSide) {
+        return (int) STATE.getAcquire(memory, CAN_FUTEX + (parentSide ? 0 : 4)) == 1;
+    }
+
+    /** The futex word of a side's bell {@code who} ({@link Doorbell#PUMP}, {@link Doorbell#CALLER}). */
+    MemorySegment bell(boolean parentSide, int who) {
+        return memory.asSlice(bellOffset(parentSide, who), 4);
+    }
+
+    private long bellOffset(boolean parentSide, int who) {
+        if (who != Doorbell.PUMP && who != Doorbell.CALLER) {
+            throw new IllegalArgumentException("bell " + who);
+        }
+        return stateOffset(parentSide ? TO_PARENT : TO_CHILD) + 8 + 4L * who;
+    }
+
+    /**
+     * Volatile load of a side's futex bell word: what a sleeper takes before it announces itself
+     * (a ring after it changes the word, and the futex wait then returns at once).
+     */
+    public int lvBell(boolean parentSide, int who) {
+        return (int) STATE.getVolatile(memory, bellOffset(parentSide, who));
+    }
+
+    /** Increments a side's futex bell word (volatile): a ring, before the futex wake. */
+    public void incrementBell(boolean parentSide, int who) {
+        STATE.getAndAdd(memory, bellOffset(parentSide, who), 1);
     }
 
     /** Whether the child side is serving. */

@@ -177,10 +177,18 @@ public final class MailboxTransport implements Transport {
     private void publish(int channel, int state) {
         int ring = sleepers.publish(channel, state);
         if ((ring & Sleepers.RING_PUMP) != 0) {
+            long at = WaitLog.ON ? System.nanoTime() : 0;
             doorbell.ring(Doorbell.PUMP);
+            if (WaitLog.ON) {
+                WaitLog.rang(parent, Doorbell.PUMP, at);
+            }
         }
         if ((ring & Sleepers.RING_CALLER) != 0) {
+            long at = WaitLog.ON ? System.nanoTime() : 0;
             doorbell.ring(Doorbell.CALLER);
+            if (WaitLog.ON) {
+                WaitLog.rang(parent, Doorbell.CALLER, at);
+            }
         }
     }
 
@@ -237,9 +245,13 @@ public final class MailboxTransport implements Transport {
             sleepers.callerEnters();
             int idle = 0;
             boolean slept = false;
+            WaitLog.Wait log = WaitLog.ON ? new WaitLog.Wait(WaitLog.CALLER_WAIT, parent) : null;
             while (waiting.getAsBoolean() && !closed.get()) {
                 boolean progress = pumpIn();
                 progress |= trySend();
+                if (WaitLog.ON) {
+                    log.round(progress, idle);
+                }
                 if (progress) {
                     callerSleptInARow = slept ? callerSleptInARow + 1 : 0;
                     callerSpins = adapt(callerSpins, idle, slept, CALLER_SPINS, callerSleptInARow);
@@ -253,7 +265,11 @@ public final class MailboxTransport implements Transport {
                 if (++idle < callerSpins) {
                     Thread.onSpinWait();
                 } else {
-                    slept |= callerSleep(waiting, deadlineNanos);
+                    int sleep = callerSleep(waiting, deadlineNanos);
+                    slept |= sleep != NOT_BLOCKED;
+                    if (WaitLog.ON && sleep != NOT_BLOCKED) {
+                        log.slept(sleep == RUNG);
+                    }
                 }
             }
         } catch (StatusException e) {
@@ -299,25 +315,30 @@ public final class MailboxTransport implements Transport {
         return idle > 0 ? Math.min(max, spins << 1) : spins;
     }
 
+    /** {@link #callerSleep}'s answers: it did not block, it blocked (woken or timed out), it blocked and was rung. */
+    private static final int NOT_BLOCKED = 0;
+    private static final int BLOCKED = 1;
+    private static final int RUNG = 2;
+
     /**
      * The receiving caller blocks on its bell until rung, woken, its deadline or the tick period;
-     * true if it blocked.
+     * {@link #NOT_BLOCKED}, {@link #BLOCKED} or {@link #RUNG}.
      */
-    private boolean callerSleep(BooleanSupplier waiting, long deadlineNanos) {
+    private int callerSleep(BooleanSupplier waiting, long deadlineNanos) {
         long nanos = deadlineNanos == Long.MAX_VALUE ? tickNanos
                 : Math.min(tickNanos, deadlineNanos - System.nanoTime());
         if (nanos <= 0) {
-            return false;
+            return NOT_BLOCKED;
         }
         callerSleeping = true;
         try {
+            int prepared = doorbell.prepare(Doorbell.CALLER); // before announcing: a ring after it is kept
             sleepers.callerSleeps();
             if (!channelWork() && waiting.getAsBoolean() && !closed.get()) {
                 callerSleeps.incrementAndGet();
-                doorbell.await(Doorbell.CALLER, nanos, peer);
-                return true;
+                return doorbell.await(Doorbell.CALLER, prepared, nanos, peer) ? RUNG : BLOCKED;
             }
-            return false;
+            return NOT_BLOCKED;
         } finally {
             callerSleeping = false;
             sleepers.callerAwake();
@@ -345,9 +366,13 @@ public final class MailboxTransport implements Transport {
         int idle = 0;
         boolean slept = false; // the last wait spun out and slept ringable
         long nextTick = System.nanoTime();
+        WaitLog.Wait log = WaitLog.ON ? new WaitLog.Wait(WaitLog.PUMP_WAIT, parent) : null;
         try {
             while (!closed.get()) {
                 boolean progress = tryReceive() | trySend();
+                if (WaitLog.ON) {
+                    log.round(progress, idle);
+                }
                 if (flushThenClose && outbound.isEmpty() && !sending.get() && mailbox.lvState(out) != Mailbox.TASK_READY) {
                     finish(closeReason);
                     break;
@@ -371,8 +396,11 @@ public final class MailboxTransport implements Transport {
                         break;
                     }
                     boolean standby = sleepers.callerReceiving();
-                    pumpSleep(nextTick - now);
+                    int sleep = pumpSleep(nextTick - now);
                     slept |= !standby; // spinning failed (a stand-by beside a receiving caller did not spin)
+                    if (WaitLog.ON && sleep != NOT_BLOCKED) {
+                        log.slept(sleep == RUNG);
+                    }
                     idle = pumpSpins; // after a wake-up without work, sleep again at once
                 }
             }
@@ -395,13 +423,15 @@ public final class MailboxTransport implements Transport {
     /**
      * The pump blocks on its bell until rung, woken locally or {@code nanos} (the next tick) pass;
      * un-rung while a caller receives (that caller's leaving hands the ringing back).
+     * {@link #NOT_BLOCKED}, {@link #BLOCKED} or {@link #RUNG}.
      */
-    private void pumpSleep(long nanos) {
+    private int pumpSleep(long nanos) {
         if (nanos <= 0) {
-            return;
+            return NOT_BLOCKED;
         }
         pumpSleeping = true;
         try {
+            int prepared = doorbell.prepare(Doorbell.PUMP); // before announcing: a ring or local wake-up after it is kept
             // a caller receives: it takes the incoming blocks meanwhile
             boolean unrung = sleepers.pumpMaySleepUnrung(!outbound.isEmpty());
             if (!unrung) {
@@ -409,8 +439,9 @@ public final class MailboxTransport implements Transport {
             }
             if (!closed.get() && !flushThenClose && !(unrung ? outWork() : channelWork())) {
                 pumpSleeps.incrementAndGet();
-                doorbell.await(Doorbell.PUMP, nanos, peer);
+                return doorbell.await(Doorbell.PUMP, prepared, nanos, peer) ? RUNG : BLOCKED;
             }
+            return NOT_BLOCKED;
         } finally {
             pumpSleeping = false;
             sleepers.pumpAwake();

@@ -116,7 +116,7 @@ public final class ShmChild {
             throws InterruptedException {
         // created before any other thread this code starts, as seed 001 orders fork and threads
         Mailbox mailbox = Mailbox.open(file, capacity);
-        Doorbell doorbell = Doorbell.connect(file); // the pool bound it before spawning; connected before ready
+        Doorbell doorbell = Doorbell.connect(file, mailbox); // the pool bound it before spawning; connected before ready
         if (devices == null) {
             devices = supplier(supplierClass);
         }

@@ -83,7 +83,7 @@ public final class WorkerPool implements AutoCloseable {
         public synchronized Doorbell doorbell() {
             if (doorbell == null) {
                 try {
-                    doorbell = Doorbell.accept(bell, file);
+                    doorbell = Doorbell.accept(bell, file, mailbox);
                 } catch (StatusException e) {
                     broken = true;
                     throw e;
@@ -136,11 +136,19 @@ public final class WorkerPool implements AutoCloseable {
 
     /**
      * Starts {@code java -cp <java.class.path> ShmChild MAILBOX CAPACITY SUPPLIER_CLASS}: works
-     * where this bundle's classes and the supplier are on the JVM's class path (plain Java).
+     * where this bundle's classes and the supplier are on the JVM's class path (plain Java). Where
+     * this JVM can use futex bells ({@link Futex}: native access enabled), the child gets
+     * {@code --enable-native-access=ALL-UNNAMED} too.
      */
-    public static final ShmWorkerLauncher PLAIN_JAVA = (mailbox, capacity, supplierClass) -> List.of(
-            ProcessHandle.current().info().command().orElse("java"), "-cp", System.getProperty("java.class.path"),
-            ShmChild.class.getName(), mailbox.toString(), Long.toString(capacity), supplierClass);
+    public static final ShmWorkerLauncher PLAIN_JAVA = (mailbox, capacity, supplierClass) -> {
+        List<String> command = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElse("java")));
+        if (Futex.get() != null) {
+            command.add("--enable-native-access=ALL-UNNAMED");
+        }
+        command.addAll(List.of("-cp", System.getProperty("java.class.path"), ShmChild.class.getName(),
+                mailbox.toString(), Long.toString(capacity), supplierClass));
+        return command;
+    };
 
     private final Mode mode;
     private final String served;
@@ -207,10 +215,12 @@ public final class WorkerPool implements AutoCloseable {
         byte[] token = new byte[32];
         random.nextBytes(token);
         if (mode == Mode.THREAD) {
-            return new Worker(Mailbox.inMemory(capacity, token), null, token, id, null, null, Doorbell.pipes());
+            Mailbox mailbox = Mailbox.inMemory(capacity, token);
+            return new Worker(mailbox, null, token, id, null, null, Doorbell.pipes(mailbox));
         }
         Path file = directory.resolve("mailbox-" + id);
         Mailbox mailbox = Mailbox.create(file, capacity, token);
+        mailbox.soCanFutex(true, Futex.get() != null); // the child says its part before it connects the doorbell
         ServerSocketChannel bell;
         try {
             bell = Doorbell.listen(file); // before the child starts: it connects before it marks itself ready
@@ -339,6 +349,10 @@ public final class WorkerPool implements AutoCloseable {
         if (closed) {
             return;
         }
+        // retiring can run on whatever thread noticed the death (a process-exit callback in the
+        // common pool, say) with its interrupt status set; an interrupted thread cannot open the
+        // new mailbox file (ClosedByInterruptException), so the status waits until the spawn is done
+        boolean interrupted = Thread.interrupted();
         try {
             Worker fresh = spawn();
             synchronized (this) {
@@ -349,6 +363,10 @@ public final class WorkerPool implements AutoCloseable {
             }
         } catch (StatusException e) {
             LOG.warn("could not replace retired {}: {}", worker, e.toString());
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
         }
     }
 
