@@ -202,8 +202,8 @@ public final class CallBuffer {
         refs[r(slot)] = ref;
         if (slot < Long.SIZE) {
             borrowed |= 1L << slot;
-        } else if (ref != null) {
-            ref.retain();
+        } else {
+            RefObject.retain(ref);
         }
     }
 

@@ -46,12 +46,21 @@ public final class Frame {
     }
 
     void init(FrameType type, Function function, int i32Registers, int refRegisters, Call call) {
+        init(type, function, i32Registers, refRegisters, call, true);
+    }
+
+    /**
+     * As {@link #init(FrameType, Function, int, int, Call)}; with {@code zeroI32} false the i32
+     * registers keep what the frame's last activation left there, for an owner that zeroes them
+     * itself when (and only if) it uses them ({@link NativeCall#locals()}).
+     */
+    void init(FrameType type, Function function, int i32Registers, int refRegisters, Call call, boolean zeroI32) {
         this.type = type;
         this.function = function;
         this.pc = 0;
         if (i32.length < i32Registers) {
             i32 = new int[i32Registers];
-        } else {
+        } else if (zeroI32) {
             Arrays.fill(i32, 0, i32Registers, 0);
         }
         if (refs.length < refRegisters) {

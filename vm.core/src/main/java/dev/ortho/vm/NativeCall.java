@@ -22,6 +22,8 @@ public final class NativeCall {
     private Frame frame;
     private Function[] imports;
     private boolean resume;
+    /** Whether this activation's locals are zero or preserved already (see {@link #locals()}). */
+    private boolean localsReady;
     private StatusException waitStatus;
     /**
      * The module state the last call through this (reused) object used, and the module and
@@ -39,6 +41,7 @@ public final class NativeCall {
         this.frame = frame;
         this.imports = imports;
         this.resume = resume;
+        this.localsReady = resume; // a resumed activation finds its locals as it left them
         this.waitStatus = waitStatus;
     }
 
@@ -72,7 +75,12 @@ public final class NativeCall {
      * yields (the frame's i32 registers).
      */
     public int[] locals() {
-        return frame.i32Registers();
+        int[] locals = frame.i32Registers();
+        if (!localsReady) { // the frame is not zeroed on entry (NativeModule): zero on first use
+            java.util.Arrays.fill(locals, 0, LOCAL_I32_COUNT, 0);
+            localsReady = true;
+        }
+        return locals;
     }
 
     /**

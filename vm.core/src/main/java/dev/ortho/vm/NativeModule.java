@@ -204,7 +204,10 @@ public final class NativeModule<S> implements Module {
             throw new StatusException(StatusCode.INVALID_ARGUMENT, "function " + f + " is not an export of module '"
                     + name + "' (ordinal " + f.ordinal() + " of " + bodies.length + ")");
         }
-        Frame frame = stack.enter(FrameType.NATIVE, f, NativeCall.LOCAL_I32_COUNT, NativeCall.LOCAL_REF_COUNT, call);
+        // Locals are zeroed by NativeCall.locals() when an activation first asks for them: most
+        // exports never do, and zeroing them on every call was a fixed cost of every import call.
+        Frame frame = stack.enter(FrameType.NATIVE, f, NativeCall.LOCAL_I32_COUNT, NativeCall.LOCAL_REF_COUNT, call,
+                false);
         NativeCall nc = frame.scratch() instanceof NativeCall cached ? cached : new NativeCall();
         return run(stack, frame, nc, state(stack, nc), false, null);
     }

@@ -30,7 +30,12 @@ public interface RefObject {
 
     /** Retains {@code ref} if non-null and returns it. */
     static <T extends RefObject> T retain(T ref) {
-        if (ref != null) {
+        // Most refs extend AbstractRefObject, whose retain is final: a class check and a direct,
+        // inlinable call instead of an interface call that sees several classes (HAL refs,
+        // vm.buffers, lists) at every call site of the interpreter and the call buffers.
+        if (ref instanceof AbstractRefObject counted) {
+            counted.retain();
+        } else if (ref != null) {
             ref.retain();
         }
         return ref;
@@ -38,7 +43,9 @@ public interface RefObject {
 
     /** Releases {@code ref} if non-null. */
     static void release(RefObject ref) {
-        if (ref != null) {
+        if (ref instanceof AbstractRefObject counted) { // see retain
+            counted.release();
+        } else if (ref != null) {
             ref.release();
         }
     }

@@ -77,6 +77,14 @@ public final class Stack {
      *     INVALID_ARGUMENT for negative register counts
      */
     public Frame enter(FrameType type, Function function, int i32Registers, int refRegisters, Call call) {
+        return enter(type, function, i32Registers, refRegisters, call, true);
+    }
+
+    /**
+     * As {@link #enter(FrameType, Function, int, int, Call)}; with {@code zeroI32} false the i32
+     * registers are not zeroed (see {@link Frame#init(FrameType, Function, int, int, Call, boolean)}).
+     */
+    Frame enter(FrameType type, Function function, int i32Registers, int refRegisters, Call call, boolean zeroI32) {
         if (i32Registers < 0 || refRegisters < 0) {
             throw new StatusException(StatusCode.INVALID_ARGUMENT,
                     "negative register counts " + i32Registers + "/" + refRegisters);
@@ -94,7 +102,7 @@ public final class Stack {
             frame = new Frame(size);
             frames[size] = frame;
         }
-        frame.init(type, function, i32Registers, refRegisters, call);
+        frame.init(type, function, i32Registers, refRegisters, call, zeroI32);
         frame.chargedBytes = bytes;
         usedBytes += bytes;
         size++;
@@ -133,7 +141,9 @@ public final class Stack {
         if (release && frame.outgoing != null && type != FrameType.WAIT) {
             frame.outgoing.results().releaseRefs();
         }
-        Arrays.fill(frame.waitSources, 0, frame.waitSourceCount, null);
+        if (frame.waitSourceCount > 0) {
+            Arrays.fill(frame.waitSources, 0, frame.waitSourceCount, null);
+        }
         frame.call = null;
         frame.state = null;
         frame.function = null;

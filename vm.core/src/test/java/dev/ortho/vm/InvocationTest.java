@@ -140,6 +140,42 @@ class InvocationTest {
         assertEquals(0, seen.get(4).depth());
     }
 
+    /**
+     * A native frame's i32 registers are not zeroed when it is entered (a fixed cost of every
+     * import call, and most exports never use locals); {@link NativeCall#locals()} zeroes them on
+     * an activation's first use. So the locals are zero on a first activation even when the
+     * pooled frame held another activation's values, and kept across a yield.
+     */
+    @Test
+    void nativeLocalsAreZeroOnAFirstActivationAndKeptAcrossAYield() {
+        NativeModule<Void> m = NativeModule.<Void>builder("m", 1)
+                .export("scribble", "0v_v", (s, call) -> {
+                    java.util.Arrays.fill(call.locals(), 7);
+                    return CallOutcome.COMPLETED;
+                })
+                .export("sum", "0v_i", (s, call) -> {
+                    int[] locals = call.locals();
+                    if (!call.isResume()) {
+                        int sum = 0;
+                        for (int i = 0; i < NativeCall.LOCAL_I32_COUNT; i++) {
+                            sum += locals[i];
+                        }
+                        locals[0] = 100 + sum;
+                        return call.yieldNow();
+                    }
+                    call.results().setI32(0, locals[0]);
+                    return CallOutcome.COMPLETED;
+                })
+                .build();
+        Context context = Context.create(instance, m);
+        VmList out = VmList.ofVariants(1);
+        for (int round = 0; round < 3; round++) {
+            Invocation.invoke(context, context.resolveFunction("m.scribble"), null, null);
+            Invocation.invoke(context, context.resolveFunction("m.sum"), null, out);
+            assertEquals(100, out.getI32(0), "round " + round);
+        }
+    }
+
     @Test
     void steadyStateHostInvokeAllocatesNothing() {
         NativeModule<Void> m = NativeModule.<Void>builder("m", 1)

@@ -48,7 +48,8 @@ final class CallEmitter {
         MethodTypeDesc setBits = MethodTypeDesc.of(CD_void, CD_int, CD_long);
         fr.setPc(i.pc());
         cb.aload(0).loadConstant(g & 0x7FFF_FFFF);
-        fr.support("importCall", CD_CALLBUFFER, CD_ENV, CD_int);
+        // A call site that names every argument writes every slot: the buffer need not be zeroed first.
+        fr.support(args.length == at.length() ? "importCallToFill" : "importCall", CD_CALLBUFFER, CD_ENV, CD_int);
         cb.astore(fr.tmpCall);
         int p = 0;
         int q = 0;
@@ -56,8 +57,15 @@ final class CallEmitter {
             cb.aload(fr.tmpCall);
             if (at.charAt(k) == 'r') {
                 cb.loadConstant(q++);
-                fr.takeRef(args[k]);
-                cb.invokevirtual(CD_CALLBUFFER, "setRef", MethodTypeDesc.of(CD_void, CD_int, CD_REF));
+                if ((args[k] & Interpreter.MOVE_BIT) != 0) {
+                    fr.takeRef(args[k]); // moved: the buffer owns the count and releases it after the call
+                    cb.invokevirtual(CD_CALLBUFFER, "setRef", MethodTypeDesc.of(CD_void, CD_int, CD_REF));
+                } else {
+                    // borrowed, as the interpreter passes it: the register keeps the ref alive for the
+                    // whole call, so no retain before and no release after (two atomic operations)
+                    cb.aload(fr.ref(args[k]));
+                    cb.invokevirtual(CD_CALLBUFFER, "setBorrowedRef", MethodTypeDesc.of(CD_void, CD_int, CD_REF));
+                }
             } else {
                 cb.loadConstant(p++);
                 fr.ld(argAcc[k], bits(argAcc[k]));

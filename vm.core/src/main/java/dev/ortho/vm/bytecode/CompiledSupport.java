@@ -62,6 +62,14 @@ final class CompiledSupport {
          */
         private int[] scratch32 = new int[0];
         private RefObject[] scratchRefs = new RefObject[0];
+        /**
+         * The register arrays of split functions ({@link MethodSplitter}) by function ordinal,
+         * made on a function's first activation on this environment and reused by the later
+         * ones: a function is active at most once at a time on one environment (recursion stays
+         * interpreted, and an external call nested in an import gets an environment of its own).
+         */
+        private long[][] splitBits;
+        private RefObject[][] splitRefs;
 
         Env(BytecodeModule m, BytecodeModule.State st, Stack stack, int maxResults) {
             this.m = m;
@@ -77,6 +85,42 @@ final class CompiledSupport {
             if (a.length < count) {
                 a = new int[count];
                 scratch32 = a;
+            }
+            return a;
+        }
+
+        /** Split function {@code f}'s register bits, {@code count} long, all zero (its registers on entry). */
+        long[] splitBits(int f, int count) {
+            long[][] all = splitBits;
+            if (all == null) {
+                all = new long[m.functionCount][];
+                splitBits = all;
+            }
+            long[] a = all[f];
+            if (a == null || a.length != count) {
+                a = new long[count];
+                all[f] = a;
+            } else {
+                java.util.Arrays.fill(a, 0L);
+            }
+            return a;
+        }
+
+        /**
+         * Split function {@code f}'s ref registers, {@code count} long, all null: the dispatcher
+         * empties it when the function returns ({@link #clearRefs}) and when it fails
+         * ({@link #releaseAll}).
+         */
+        RefObject[] splitRefs(int f, int count) {
+            RefObject[][] all = splitRefs;
+            if (all == null) {
+                all = new RefObject[m.functionCount][];
+                splitRefs = all;
+            }
+            RefObject[] a = all[f];
+            if (a == null || a.length != count) {
+                a = new RefObject[count];
+                all[f] = a;
             }
             return a;
         }
@@ -97,16 +141,19 @@ final class CompiledSupport {
     }
 
     static RefObject retain(RefObject v) {
-        if (v != null) {
-            v.retain();
-        }
-        return v;
+        return RefObject.retain(v);
     }
 
     static void release(RefObject v) {
-        if (v != null) {
-            v.release();
-        }
+        RefObject.release(v);
+    }
+
+    /**
+     * Empties a split function's ref array when it returns, without releasing: what is left there
+     * the returning function no longer owns, as an unsplit method's dead locals.
+     */
+    static void clearRefs(RefObject[] refs) {
+        java.util.Arrays.fill(refs, null);
     }
 
     /** Releases and clears every ref of a split function's ref array ({@link MethodSplitter}). */
@@ -150,6 +197,18 @@ final class CompiledSupport {
                     + "` (ordinal " + ordinal + ") not resolved");
         }
         return env.outgoing.prepare(f).arguments();
+    }
+
+    /**
+     * As {@link #importCall}, for a call site that writes every argument slot itself: the
+     * primitive slots are not zeroed first ({@link Call#prepareToFill}).
+     */
+    static CallBuffer importCallToFill(Env env, int ordinal) {
+        Function f = env.st.imports[ordinal];
+        if (f == null) {
+            return importCall(env, ordinal); // fails as importCall does
+        }
+        return env.outgoing.prepareToFill(f).arguments();
     }
 
     /**

@@ -89,9 +89,7 @@ final class Interpreter {
     static void assign(RefObject[] refs, int dst, RefObject v) {
         RefObject old = refs[dst];
         refs[dst] = v;
-        if (old != null) {
-            old.release();
-        }
+        RefObject.release(old);
     }
 
     /** IREE's retain_or_move between two ref slots (possibly of different frames). */
@@ -102,8 +100,8 @@ final class Interpreter {
                 return;
             }
             src[s] = null;
-        } else if (v != null) {
-            v.retain();
+        } else {
+            RefObject.retain(v);
         }
         assign(dst, d, v);
     }

@@ -252,8 +252,8 @@ final class InterpreterCalls {
         RefObject v = refs[reg & REF_MASK];
         if ((reg & MOVE_BIT) != 0) {
             refs[reg & REF_MASK] = null;
-        } else if (v != null) {
-            v.retain();
+        } else {
+            RefObject.retain(v);
         }
         return v;
     }

@@ -1,7 +1,6 @@
 package dev.ortho.vm.bytecode;
 
 import static dev.ortho.vm.bytecode.Compiler.CD_ENV;
-import static dev.ortho.vm.bytecode.Compiler.CD_REF;
 import static dev.ortho.vm.bytecode.Compiler.CD_REF_ARRAY;
 import static dev.ortho.vm.bytecode.Compiler.CD_SUPPORT;
 import static java.lang.constant.ConstantDescs.CD_int;
@@ -15,7 +14,6 @@ import java.lang.classfile.ClassFile;
 import java.lang.classfile.CodeBuilder;
 import java.lang.classfile.Label;
 import java.lang.classfile.MethodModel;
-import java.lang.classfile.TypeKind;
 import java.lang.classfile.attribute.LineNumberInfo;
 import java.lang.classfile.instruction.SwitchCase;
 import java.lang.constant.ClassDesc;
@@ -41,8 +39,10 @@ import java.util.Map;
  * unsplit method would, and on leaving stores what it wrote back and returns the instruction
  * index to continue at, or -1 after {@code vm.return} (the results then are in the call
  * environment, as for a call with several results). Method {@code f<N>} keeps its descriptor:
- * it allocates the two arrays (one {@code long} per register web or i32 slot, one ref per ref
- * register), stores the arguments and dispatches regions until one returns -1. A trap in a
+ * it takes the two arrays (one {@code long} per register web or i32 slot, one ref per ref
+ * register) from the call environment, which keeps them per function (zeroed and empty on
+ * entry; no allocation per call), stores the arguments and dispatches regions until one
+ * returns -1. A trap in a
  * region records {@code function+pc} and releases the region's refs as the unsplit method does;
  * the dispatcher then releases the refs left in the array. A return leaves the refs still in
  * registers unreleased, as the unsplit method's return does.
@@ -300,8 +300,11 @@ final class MethodSplitter {
         int refs = slot++;
         int next = slot++;
         int thrown = slot;
-        cb.loadConstant(webs == null ? m.fnI32[f] : webs.count).newarray(TypeKind.LONG).astore(bits);
-        cb.loadConstant(m.fnRef[f]).anewarray(CD_REF).astore(refs);
+        // The environment's arrays for f (no allocation per call): zeroed bits, empty refs.
+        cb.aload(0).loadConstant(f).loadConstant(webs == null ? m.fnI32[f] : webs.count)
+                .invokevirtual(CD_ENV, "splitBits", MethodTypeDesc.of(CD_long.arrayType(), CD_int, CD_int)).astore(bits);
+        cb.aload(0).loadConstant(f).loadConstant(m.fnRef[f])
+                .invokevirtual(CD_ENV, "splitRefs", MethodTypeDesc.of(CD_REF_ARRAY, CD_int, CD_int)).astore(refs);
         if (webs != null) {
             for (int w = 0; w < webs.count; w++) {
                 int a = webs.arg[w];
@@ -366,6 +369,7 @@ final class MethodSplitter {
         cb.labelBinding(done);
         cb.iconst_0().pop();
         cb.labelBinding(end);
+        cb.aload(refs).invokestatic(CD_SUPPORT, "clearRefs", MethodTypeDesc.of(CD_void, CD_REF_ARRAY));
         byte[] kinds = m.fnResultKinds[f];
         if (kinds.length == 1) {
             switch (kinds[0]) {

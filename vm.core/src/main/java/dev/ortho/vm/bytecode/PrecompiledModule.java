@@ -61,7 +61,7 @@ public final class PrecompiledModule {
      * and signatures the generated code references). Stored classes run only on a runtime with
      * exactly this format; it changes whenever that contract changes.
      */
-    public static final String FORMAT = "1.0.0";
+    public static final String FORMAT = "1.1.0";
     /**
      * OSGi capability namespace: vm.core provides {@code dev.ortho.vm.compiler=jvm-classfile;
      * version=FORMAT}, compiled bundles require it, so an incompatible runtime does not resolve them.

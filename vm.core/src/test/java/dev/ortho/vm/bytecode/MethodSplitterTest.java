@@ -3,15 +3,21 @@ package dev.ortho.vm.bytecode;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.ortho.base.StatusException;
 import dev.ortho.vm.AbstractRefObject;
+import dev.ortho.vm.Call;
 import dev.ortho.vm.Context;
+import dev.ortho.vm.Frame;
+import dev.ortho.vm.FrameType;
 import dev.ortho.vm.Instance;
 import dev.ortho.vm.Invocation;
+import dev.ortho.vm.Stack;
 import dev.ortho.vm.VmBuffer;
 import dev.ortho.vm.VmList;
 import dev.ortho.vm.asm.Assembler;
+import java.lang.management.ManagementFactory;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
@@ -139,6 +145,100 @@ class MethodSplitterTest {
             }
         }
     }
+
+    /**
+     * A split function's dispatcher took two new register arrays on every call (a kernel's
+     * workgroup function ran per workgroup); it now reuses its call environment's, zeroed and
+     * emptied, so calls allocate nothing, give the interpreter's results and leave ref counts as
+     * they were.
+     */
+    @Test
+    void callsOfASplitFunctionAllocateNothingAndKeepRefCounts() {
+        assumeTrue(ManagementFactory.getThreadMXBean() instanceof com.sun.management.ThreadMXBean,
+                "thread allocation counters unavailable: skipped");
+        StringBuilder body = new StringBuilder();
+        for (int k = 0; k < 60; k++) {
+            body.append("  %i3 = vm.add.i32 %i3, %i2\n  %i3 = vm.xor.i32 %i3, %i5\n");
+            if (k % 20 == 0) {
+                body.append("  %i5 = vm.buffer.load.i32 %r1, %i8:9\n");
+            }
+        }
+        String text = """
+                vm.module @splitcalls version 0
+                vm.type i32
+                vm.type i64
+                vm.type !vm.buffer
+
+                vm.export @sum
+                vm.func @sum(%i0: i32, %r0: !vm.buffer) -> (i32) {
+                ^bb0:
+                  %i1 = vm.const.i32 1
+                  %i2 = vm.const.i32.zero
+                  %i3 = vm.const.i32 7
+                  %i5 = vm.const.i32 3
+                  %i8:9 = vm.const.i64 4
+                  %r1 = vm.assign.ref %r0
+                  vm.br ^bb1()
+                ^bb1:
+                """ + body + """
+                  %i2 = vm.add.i32 %i2, %i1
+                  %i4 = vm.cmp.lt.i32.s %i2, %i0
+                  vm.cond_br %i4, ^bb1(), ^bb2()
+                ^bb2:
+                  vm.discard.refs %r1
+                  vm.discard.refs %r0
+                  vm.return %i3
+                }
+                """;
+        java.util.Objects.requireNonNull(VmasmFixture.OPTIONS); // its initializer may set the limit
+        int saved = MethodSplitter.methodLimit;
+        MethodSplitter.methodLimit = 600;
+        try {
+            ModuleDef def = new Assembler(VmasmFixture.EXTENSIONS).assemble(text, "splitcalls.vmasm");
+            Instance instance = new Instance();
+            BytecodeModule interpreted = BytecodeModule.create(instance, def, VmasmFixture.EXTENSIONS);
+            BytecodeModule compiled = BytecodeModule.create(instance, def, VmasmFixture.EXTENSIONS,
+                    BytecodeModule.Options.DEFAULT.withExecution(ExecutionMode.EAGER));
+            assertTrue(Compiler.generate(compiled).methods()[0] > 2, "sum is split");
+            VmBuffer buffer = VmBuffer.allocate(VmBuffer.ACCESS_MUTABLE | VmBuffer.ACCESS_ORIGIN_HOST, 64, 16);
+            try (Context ci = Context.create(instance, interpreted); Context cc = Context.create(instance, compiled)) {
+                int counts = buffer.refCount();
+                int expected = sum(ci, interpreted, buffer, 9);
+                assertEquals(counts, buffer.refCount(), "the interpreter leaves the counts as they were");
+                for (int i = 0; i < 2_000; i++) {
+                    assertEquals(expected, sum(cc, compiled, buffer, 9));
+                }
+                long before = InterpreterAllocationTest.allocatedBytes();
+                for (int i = 0; i < 10_000; i++) {
+                    sum(cc, compiled, buffer, 9);
+                }
+                long allocated = InterpreterAllocationTest.allocatedBytes() - before;
+                assertTrue(allocated < 16 * 1024, allocated + " bytes allocated by 10,000 calls");
+                assertEquals(counts, buffer.refCount(), "ref counts as before the calls");
+            } finally {
+                buffer.release();
+            }
+        } finally {
+            MethodSplitter.methodLimit = saved;
+        }
+    }
+
+    /** Calls {@code sum(n, buffer)} through a reused external frame, as a VMVX worker calls a kernel. */
+    private static int sum(Context context, BytecodeModule module, VmBuffer buffer, int n) {
+        Stack stack = SUM_STACKS.computeIfAbsent(context, Stack::new);
+        Frame base = stack.enter(FrameType.EXTERNAL, null, 0, 0, null);
+        Call call = base.outgoing().prepare(SUM_FUNCTIONS.computeIfAbsent(module, m -> m.lookupExport("sum")));
+        call.arguments().setI32(0, n);
+        call.arguments().setRef(0, buffer);
+        module.beginCall(stack, call);
+        int result = call.results().i32(0);
+        call.arguments().reset(0, 0);
+        stack.leave(base);
+        return result;
+    }
+
+    private static final Map<Context, Stack> SUM_STACKS = new java.util.IdentityHashMap<>();
+    private static final Map<BytecodeModule, dev.ortho.vm.Function> SUM_FUNCTIONS = new java.util.IdentityHashMap<>();
 
     @Test
     void randomModulesSplitIntoTinyMethodsBehaveAsInterpreted() {

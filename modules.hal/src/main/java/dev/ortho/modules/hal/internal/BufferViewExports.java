@@ -11,6 +11,7 @@ import dev.ortho.modules.hal.HalTypes;
 import dev.ortho.vm.CallBuffer;
 import dev.ortho.vm.CallOutcome;
 import dev.ortho.vm.NativeCall;
+import dev.ortho.vm.RefObject;
 import dev.ortho.vm.VmBuffer;
 import java.util.ArrayList;
 import java.util.List;
@@ -65,7 +66,11 @@ final class BufferViewExports {
         }
         try {
             BufferView view = BufferView.create(subspan != null ? subspan : source, dims, elementType, encodingType);
-            call.results().setRef(0, HalRef.adopt(HalTypes.BUFFER_VIEW, view, view));
+            HalRef ref = HalRef.adopt(HalTypes.BUFFER_VIEW, view, view);
+            if (subspan == null && a.ref(0) instanceof HalRef sourceRef) { // a view of the whole buffer: IREE's
+                ref.setViewBufferRef(sourceRef); // buffer_view.buffer then returns the buffer it was made from
+            }
+            call.results().setRef(0, ref);
         } finally {
             if (subspan != null) {
                 subspan.release();
@@ -136,9 +141,16 @@ final class BufferViewExports {
         return String.format("%08X", value);
     }
 
-    /** {@code buffer_view.buffer(view) -> buffer}, {@code 0r_r}: a new ref to the viewed buffer. */
+    /**
+     * {@code buffer_view.buffer(view) -> buffer}, {@code 0r_r}: the viewed buffer, as the same ref
+     * on every call for one view ref (IREE returns the buffer object itself): the ref the view was
+     * made from when it views a whole buffer, else one made on the first call
+     * ({@link HalRef#viewBufferRef}).
+     */
     static CallOutcome buffer(HalState state, NativeCall call) {
-        call.results().setRef(0, HalRef.retain(HalTypes.BUFFER, view(call.args(), 0).buffer()));
+        CallBuffer a = call.args();
+        BufferView view = view(a, 0);
+        call.results().setRef(0, RefObject.retain(((HalRef) a.ref(0)).viewBufferRef(view.buffer())));
         return CallOutcome.COMPLETED;
     }
 

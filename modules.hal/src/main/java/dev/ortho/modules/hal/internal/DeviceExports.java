@@ -15,6 +15,7 @@ import dev.ortho.modules.hal.HalTypes;
 import dev.ortho.vm.CallBuffer;
 import dev.ortho.vm.CallOutcome;
 import dev.ortho.vm.NativeCall;
+import dev.ortho.vm.RefObject;
 import dev.ortho.vm.VmBuffer;
 import java.lang.foreign.MemorySegment;
 
@@ -31,10 +32,16 @@ final class DeviceExports {
         return Args.deref(args, 0, HalTypes.DEVICE, Device.class);
     }
 
-    /** {@code device.allocator(device) -> allocator}, {@code 0r_r}: the ref keeps the device alive. */
+    /**
+     * {@code device.allocator(device) -> allocator}, {@code 0r_r}: the ref keeps the device alive.
+     * For a device of the module it is the state's one allocator ref of that device, the same on
+     * every call (IREE returns the device's allocator object itself); for any other device a new
+     * ref.
+     */
     static CallOutcome allocator(HalState state, NativeCall call) {
         Device device = device(call.args());
-        call.results().setRef(0, HalRef.retain(HalTypes.ALLOCATOR, device.allocator(), device));
+        HalRef shared = state.allocatorRefOf(device);
+        call.results().setRef(0, shared != null ? RefObject.retain(shared) : HalState.allocatorRef(device));
         return CallOutcome.COMPLETED;
     }
 

@@ -9,24 +9,28 @@ import dev.ortho.modules.hal.HalTypes;
 
 /**
  * The {@code hal} module's state in one context (IREE's {@code iree_hal_module_state_t}): the
- * module's devices, a VM ref for each (so {@code devices.get} returns the same ref every time) and
+ * module's devices, a VM ref for each and for each one's allocator (so {@code devices.get} and
+ * {@code device.allocator} return the same ref every time, as IREE returns the same objects) and
  * one executable cache per device, created with the state.
  *
- * <p>Ownership: the state retains every device and owns its caches; {@link #free()} releases
- * them. A forked state shares (retains) its parent's caches. Immutable after construction, so
- * calls from several invocations of one context may use it concurrently.
+ * <p>Ownership: the state retains every device (its device and allocator refs each hold one
+ * count) and owns its caches; {@link #free()} releases them. A forked state shares (retains) its
+ * parent's caches. Immutable after construction, so calls from several invocations of one
+ * context may use it concurrently.
  */
 final class HalState {
     final Device[] devices;
     final HalRef[] deviceRefs;
+    final HalRef[] allocatorRefs;
     final ExecutableCache[] caches;
     final BufferViewTraceSink traceSink;
     final AllocationPreserves preserves;
 
-    private HalState(Device[] devices, HalRef[] deviceRefs, ExecutableCache[] caches, BufferViewTraceSink traceSink,
-            AllocationPreserves preserves) {
+    private HalState(Device[] devices, HalRef[] deviceRefs, HalRef[] allocatorRefs, ExecutableCache[] caches,
+            BufferViewTraceSink traceSink, AllocationPreserves preserves) {
         this.devices = devices;
         this.deviceRefs = deviceRefs;
+        this.allocatorRefs = allocatorRefs;
         this.caches = caches;
         this.traceSink = traceSink;
         this.preserves = preserves;
@@ -35,43 +39,68 @@ final class HalState {
     /** A fresh state: retains the devices and creates their executable caches. */
     static HalState create(Device[] devices, BufferViewTraceSink traceSink, AllocationPreserves preserves) {
         HalRef[] refs = new HalRef[devices.length];
+        HalRef[] allocatorRefs = new HalRef[devices.length];
         ExecutableCache[] caches = new ExecutableCache[devices.length];
         try {
             for (int i = 0; i < devices.length; i++) {
                 refs[i] = HalRef.retain(HalTypes.DEVICE, devices[i]);
+                allocatorRefs[i] = allocatorRef(devices[i]);
                 caches[i] = devices[i].createExecutableCache("hal");
             }
         } catch (RuntimeException e) {
-            release(refs, caches);
+            release(refs, allocatorRefs, caches);
             throw e;
         }
-        return new HalState(devices, refs, caches, traceSink, preserves);
+        return new HalState(devices, refs, allocatorRefs, caches, traceSink, preserves);
+    }
+
+    /** A new {@code hal.allocator} ref to {@code device}'s allocator; it retains the device. */
+    static HalRef allocatorRef(Device device) {
+        return HalRef.retain(HalTypes.ALLOCATOR, device.allocator(), device);
     }
 
     /** A child state for a forked context sharing this state's executable caches. */
     HalState fork() {
         HalRef[] refs = new HalRef[devices.length];
+        HalRef[] allocators = new HalRef[devices.length];
         for (int i = 0; i < devices.length; i++) {
             refs[i] = HalRef.retain(HalTypes.DEVICE, devices[i]);
+            allocators[i] = allocatorRef(devices[i]);
             caches[i].retain();
         }
-        return new HalState(devices, refs, caches.clone(), traceSink, preserves);
+        return new HalState(devices, refs, allocators, caches.clone(), traceSink, preserves);
     }
 
     /** Releases the devices and caches; called once when the context closes. */
     void free() {
-        release(deviceRefs, caches);
+        release(deviceRefs, allocatorRefs, caches);
     }
 
-    private static void release(HalRef[] refs, ExecutableCache[] caches) {
+    private static void release(HalRef[] refs, HalRef[] allocatorRefs, ExecutableCache[] caches) {
         for (int i = 0; i < refs.length; i++) {
             if (caches[i] != null) {
                 caches[i].release();
+            }
+            if (allocatorRefs[i] != null) {
+                allocatorRefs[i].release();
             }
             if (refs[i] != null) {
                 refs[i].release();
             }
         }
+    }
+
+    /**
+     * The state's {@code hal.allocator} ref of {@code device} (borrowed), or null if the device is
+     * not one of the module's.
+     */
+    HalRef allocatorRefOf(Device device) {
+        for (int i = 0; i < devices.length; i++) {
+            if (devices[i] == device) {
+                return allocatorRefs[i];
+            }
+        }
+        return null;
     }
 
     /**

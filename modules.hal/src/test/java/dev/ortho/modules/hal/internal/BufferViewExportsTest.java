@@ -2,6 +2,7 @@ package dev.ortho.modules.hal.internal;
 
 import static dev.ortho.modules.hal.internal.Harness.p;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -79,6 +80,36 @@ class BufferViewExportsTest {
         } finally {
             view.release();
         }
+    }
+
+    @Test
+    void bufferOfAViewIsTheRefItWasMadeFromAndTheSameOnEveryCall() {
+        // IREE's buffer_view.buffer returns the view's buffer object itself: the one the view was
+        // created over, the same on every call (vm.cmp.eq.ref holds); a subspan view's buffer is
+        // the subspan, again the same on every call.
+        int before = ((HalRef) buffer).refCount();
+        RefObject whole = view(0, 64, F32, 16);
+        RefObject part = view(16, 8, F32, 2);
+        RefObject wrapped = HalRefs.wrap(HalRefs.bufferView(whole)); // a view ref made by the host
+        try (Harness.Results a = h.call("buffer_view.buffer", p(), whole);
+                Harness.Results b = h.call("buffer_view.buffer", p(), whole);
+                Harness.Results c = h.call("buffer_view.buffer", p(), part);
+                Harness.Results d = h.call("buffer_view.buffer", p(), part);
+                Harness.Results e = h.call("buffer_view.buffer", p(), wrapped);
+                Harness.Results f = h.call("buffer_view.buffer", p(), wrapped)) {
+            assertSame(buffer, a.ref(0));
+            assertSame(buffer, b.ref(0));
+            assertSame(c.ref(0), d.ref(0));
+            assertNotSame(buffer, c.ref(0));
+            assertEquals(8, HalRefs.buffer(c.ref(0)).byteLength());
+            assertSame(e.ref(0), f.ref(0));
+            assertSame(HalRefs.buffer(buffer), HalRefs.buffer(e.ref(0)));
+        } finally {
+            wrapped.release();
+            part.release();
+            whole.release();
+        }
+        assertEquals(before, ((HalRef) buffer).refCount()); // the views gave back their counts
     }
 
     @Test

@@ -2,6 +2,8 @@ package dev.ortho.modules.hal.internal;
 
 import static dev.ortho.modules.hal.internal.Harness.p;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.ortho.base.StatusCode;
@@ -62,6 +64,29 @@ class DeviceExportsTest {
         } finally {
             c.release();
             k.release();
+        }
+    }
+
+    @Test
+    void allocatorIsOneRefPerDeviceOnEveryCall() {
+        // IREE returns the device's allocator object itself, so vm.cmp.eq.ref holds between two
+        // calls; a new ref per call also cost an allocation and a count on the device.
+        RefObject wrapped = HalRefs.wrap(HalRefs.device(device)); // another ref to the module's device
+        try (Harness.Results again = h.call("device.allocator", p(), device);
+                Harness.Results viaWrapped = h.call("device.allocator", p(), wrapped)) {
+            assertSame(allocator, again.ref(0));
+            assertSame(allocator, viaWrapped.ref(0));
+        } finally {
+            wrapped.release();
+        }
+        // a device the module does not have gets a ref of its own, which keeps that device open
+        Device other = Harness.localSync();
+        RefObject otherRef = HalRefs.wrap(other);
+        other.release();
+        try (Harness.Results foreign = h.call("device.allocator", p(), otherRef)) {
+            assertNotSame(allocator, foreign.ref(0));
+            otherRef.release();
+            assertEquals(0, HalRefs.allocator(foreign.ref(0)).statistics().bytesLive());
         }
     }
 
