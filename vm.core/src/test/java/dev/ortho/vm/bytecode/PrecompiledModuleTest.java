@@ -169,11 +169,11 @@ class PrecompiledModuleTest {
         assertEquals("ortho.module.f", a.getValue("Bundle-SymbolicName"));
         assertEquals("3.0.0", a.getValue("Bundle-Version"));
         assertTrue(a.getValue("Require-Capability").startsWith(
-                "dev.ortho.vm.compiler;filter:=\"(&(dev.ortho.vm.compiler=jvm-classfile)(version=1.0.0))\""),
+                "dev.ortho.vm.compiler;filter:=\"(&(dev.ortho.vm.compiler=jvm-classfile)(version=1.1.0))\""),
                 a.getValue("Require-Capability"));
         String sha = PrecompiledModule.sha256(archive(F32_LOOP, "m.vmasm"));
         assertEquals("ortho/module/f.vmfb;name=\"f\";version=3;sha256=" + sha, a.getValue("Ortho-Module"));
-        assertEquals("jvm-classfile;format=1.0.0;inlined=\"E0=f32,E1=f64\"", a.getValue("Ortho-Module-Compiler"));
+        assertEquals("jvm-classfile;format=1.1.0;inlined=\"E0=f32,E1=f64\"", a.getValue("Ortho-Module-Compiler"));
         assertTrue(a.getValue("Ortho-Module-Classes").startsWith("ortho/module/f/Compiled.class;sha256="));
         assertArrayEquals(archive(F32_LOOP, "m.vmasm"), entries.get("ortho/module/f.vmfb"), "the module, unchanged");
         assertEquals(0xCAFEBABE, java.nio.ByteBuffer.wrap(entries.get("ortho/module/f/Compiled.class")).getInt());
@@ -241,9 +241,9 @@ class PrecompiledModuleTest {
     void anotherCompilerFormatIsIncompatible() {
         byte[] jar = bundle(F32_LOOP);
         StatusException e = assertThrows(StatusException.class, () -> PrecompiledModule.fromBundle(
-                rewriteManifest(jar, "Ortho-Module-Compiler", v -> v.replace("format=1.0.0", "format=2.0.0"))));
+                rewriteManifest(jar, "Ortho-Module-Compiler", v -> v.replace("format=1.1.0", "format=2.0.0"))));
         assertEquals(StatusCode.INCOMPATIBLE, e.code());
-        assertTrue(e.getMessage().contains("format 2.0.0, but this runtime runs 'jvm-classfile' format 1.0.0"),
+        assertTrue(e.getMessage().contains("format 2.0.0, but this runtime runs 'jvm-classfile' format 1.1.0"),
                 e.getMessage());
     }
 
