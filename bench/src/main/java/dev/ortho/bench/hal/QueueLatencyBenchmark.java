@@ -32,10 +32,10 @@ import org.openjdk.jmh.annotations.TearDown;
  * <ul>
  *   <li>{@code submitToFirstWorkgroup}: {@code queueExecute} of a command buffer holding one
  *       1-tile dispatch with no waits → the kernel starts (it raises a flag the benchmark thread
- *       spins on). ForkJoin: {@code execute} of a task calling the kernel → the flag. With the
- *       default {@code task_caller_runs=1} the submitting thread runs that tile itself inside
- *       {@code queueExecute} (no worker wake-up); {@code local-task-workers} measures the worker
- *       path ({@code task_caller_runs=0}).
+ *       spins on). ForkJoin: {@code execute} of a task calling the kernel → the flag. With
+ *       {@code task_caller_runs=1} ({@code local-task}) the submitting thread runs that tile
+ *       itself inside {@code queueExecute} (no worker wake-up); {@code local-task-workers}
+ *       measures the worker path ({@code task_caller_runs=0}, the device default).
  *   <li>{@code roundTrip}: {@code queueExecute} → the host thread returns from waiting on the
  *       signal semaphore. ForkJoin: {@code runAsync(kernel, pool).join()}. The difference of the
  *       two rows is the time from the last workgroup to the signal observed by a waiting host.
@@ -50,9 +50,9 @@ import org.openjdk.jmh.annotations.TearDown;
 @Fork(jvmArgsAppend = {"--add-modules", "jdk.incubator.vector"})
 public class QueueLatencyBenchmark {
     /**
-     * {@code local-task}: default options (the submitting thread runs the first tile itself,
-     * {@code task_caller_runs=1}); {@code local-task-workers}: every tile on a worker
-     * ({@code task_caller_runs=0}, the behaviour before issue 18's caller-runs change).
+     * {@code local-task}: the submitting thread runs the first tile itself
+     * ({@code task_caller_runs=1}, opt-in); {@code local-task-workers}: every tile on a worker
+     * ({@code task_caller_runs=0}, the device default and IREE's behaviour).
      */
     @Param({"local-task", "local-task-workers", "forkjoin"})
     public String impl;
@@ -69,7 +69,7 @@ public class QueueLatencyBenchmark {
     @Setup(Level.Trial)
     public void setUp() {
         if (impl.startsWith("local-task")) {
-            device = LocalTaskBench.device(2, impl.equals("local-task") ? "" : "?task_caller_runs=0",
+            device = LocalTaskBench.device(2, impl.equals("local-task") ? "?task_caller_runs=1" : "?task_caller_runs=0",
                     LocalTaskBench.library("bench", "flag", (d, w) -> started = true));
             executable = LocalTaskBench.executable(device, "bench");
             commandBuffer = device.createCommandBuffer(0, CommandCategory.DISPATCH, Device.QUEUE_AFFINITY_ANY, 0);

@@ -34,8 +34,8 @@ import org.osgi.service.metatype.annotations.Option;
     long task__worker__linger__us() default 0;
 
     @AttributeDefinition(description = "Whether a thread that submits a command buffer or dispatch runs its first"
-            + " tile itself when nothing runs before it on the queue, instead of waiting for a parked worker")
-    boolean task__caller__runs() default true;
+            + " tile itself when nothing runs before it on the queue, instead of waiting for a parked worker (off: IREE's behaviour)")
+    boolean task__caller__runs() default false;
 
     @AttributeDefinition(description = "Most bytes the stream-ordered allocation pool commits at once", min = "1")
     long pool__quota__bytes() default Long.MAX_VALUE;

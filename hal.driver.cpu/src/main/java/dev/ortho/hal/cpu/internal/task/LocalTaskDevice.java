@@ -207,7 +207,7 @@ public final class LocalTaskDevice extends LocalDevice {
     /**
      * Tiles of queue {@code index} that the submitting thread ran itself: the first tile of a
      * command buffer or streamed operation it made ready when nothing ran before it on that
-     * processor ({@code task_caller_runs=1}, the default).
+     * processor ({@code task_caller_runs=1}).
      */
     public long callerTiles(int index) {
         return queues[index].callerTiles();

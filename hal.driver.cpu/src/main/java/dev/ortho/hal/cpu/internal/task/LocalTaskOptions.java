@@ -19,11 +19,11 @@ import java.util.Set;
  * interpreting) and {@code queue_order} ({@code unordered}, IREE's local-task order and the
  * default: an operation runs when its waits are reached; {@code fifo}: each queue runs its
  * operations in submission order and skips, at submission, waits on values an earlier operation
- * of the same queue signals) and {@code task_caller_runs} ({@code 1}, the default: a thread
- * that submits a command buffer or dispatch whose waits are reached, with nothing before it on
- * its queue's processor, runs the first tile itself instead of waiting for a parked worker to be
- * woken for it, and wakes the workers only if more is left; {@code 0}: every tile runs on the
- * workers).
+ * of the same queue signals) and {@code task_caller_runs} ({@code 0}, the default and IREE's
+ * behaviour: every tile runs on the workers; {@code 1}: a thread that submits a command buffer
+ * or dispatch whose waits are reached, with nothing before it on its queue's processor, runs the
+ * first tile itself instead of waiting for a parked worker to be woken for it, and wakes the
+ * workers only if more is left).
  * Defaults come from the driver (ConfigAdmin); a device URI's parameters override them, e.g.
  * {@code local-task://?queue_count=3&task_topology_group_count=2}.
  *
@@ -64,14 +64,14 @@ public record LocalTaskOptions(int queueCount, int groupCount, int maxGroupCount
     public LocalTaskOptions(int queueCount, int groupCount, int maxGroupCount, long spinMicros, long poolQuotaBytes,
             long inlineTransferBytes) {
         this(queueCount, groupCount, maxGroupCount, spinMicros, poolQuotaBytes, inlineTransferBytes, null, false, 0,
-                true);
+                false);
     }
 
-    /** Options with no worker linger ({@code task_worker_linger_us=0}) whose submitting threads run first tiles. */
+    /** Options with no worker linger ({@code task_worker_linger_us=0}) and every tile on the workers. */
     public LocalTaskOptions(int queueCount, int groupCount, int maxGroupCount, long spinMicros, long poolQuotaBytes,
             long inlineTransferBytes, ExecutionMode kernelExecution, boolean fifoQueues) {
         this(queueCount, groupCount, maxGroupCount, spinMicros, poolQuotaBytes, inlineTransferBytes, kernelExecution,
-                fifoQueues, 0, true);
+                fifoQueues, 0, false);
     }
 
 

@@ -42,8 +42,8 @@ import org.junit.jupiter.api.Test;
 /**
  * Issue 18 (submit → first workgroup): the thread that submits a command buffer or dispatch whose
  * waits are reached, with nothing running before it on the queue's processor, runs the first tile
- * itself instead of waiting for a parked worker to be woken ({@code task_caller_runs=1}, the
- * default); the workers take the rest. Before, every tile ran on a worker.
+ * itself instead of waiting for a parked worker to be woken ({@code task_caller_runs=1}); the
+ * workers take the rest. Off by default (IREE's behaviour: every tile runs on a worker).
  */
 class CallerRunsTest {
     private static final SemaphoreList NONE = SemaphoreList.empty();
@@ -142,7 +142,7 @@ class CallerRunsTest {
 
     @Test
     void aOneTileCommandBufferRunsOnTheSubmittingThreadAndRetiresBeforeTheCallReturns() {
-        withDevice("", (device, exe) -> {
+        withDevice("?task_caller_runs=1", (device, exe) -> {
             try (Semaphore s = device.createSemaphore(0); CommandBuffer cb = dispatches(device, exe, "record", 1, 1)) {
                 for (int i = 1; i <= 50; i++) {
                     clearRecord();
@@ -158,7 +158,7 @@ class CallerRunsTest {
 
     @Test
     void aOneTileDispatchRunsOnTheSubmittingThread() {
-        withDevice("", (device, exe) -> {
+        withDevice("?task_caller_runs=1", (device, exe) -> {
             try (Semaphore s = device.createSemaphore(0)) {
                 device.queueDispatch(Device.QUEUE_AFFINITY_ANY, NONE, SemaphoreList.of(s, 1), exe,
                         exe.lookupFunction("record"), DispatchConfig.ofCount(1, 1, 1), MemorySegment.NULL,
@@ -166,6 +166,18 @@ class CallerRunsTest {
                 assertEquals(1, s.query());
                 assertSame(testThread, ranOn.get(0));
                 assertEquals(1, device.callerTiles(0));
+            }
+        });
+    }
+
+    @Test
+    void byDefaultEveryTileRunsOnAWorkerAsInIree() {
+        withDevice("", (device, exe) -> {
+            try (Semaphore s = device.createSemaphore(0); CommandBuffer cb = dispatches(device, exe, "record", 1, 1)) {
+                execute(device, cb, s, 1);
+                s.await(1, GUARD);
+                assertNotSame(testThread, ranOn.get(0));
+                assertEquals(0, device.callerTiles(0));
             }
         });
     }
@@ -193,7 +205,7 @@ class CallerRunsTest {
     /** Two regions of 64 tiles: the caller runs exactly one tile, the workers every other one. */
     @Test
     void aLargeCommandBufferRunsOneTileOnTheCallerAndTheRestOnTheWorkers() {
-        withDevice("", (device, exe) -> {
+        withDevice("?task_caller_runs=1", (device, exe) -> {
             try (Semaphore s = device.createSemaphore(0);
                     CommandBuffer first = dispatches(device, exe, "record", TILES, 1);
                     CommandBuffer two = dispatches(device, exe, "record", 8, 2)) {
@@ -229,7 +241,7 @@ class CallerRunsTest {
      */
     @Test
     void aSubmissionBehindARunningOneIsLeftToTheWorkers() {
-        withDevice("", (device, exe) -> {
+        withDevice("?task_caller_runs=1", (device, exe) -> {
             try (Semaphore first = device.createSemaphore(0); Semaphore second = device.createSemaphore(0);
                     CommandBuffer two = dispatches(device, exe, "record", 2, 1);
                     CommandBuffer one = dispatches(device, exe, "where", 1, 1)) {
@@ -257,7 +269,7 @@ class CallerRunsTest {
 
     @Test
     void aFailingTileOnTheCallerFailsTheSubmissionNotTheCall() {
-        withDevice("", (device, exe) -> {
+        withDevice("?task_caller_runs=1", (device, exe) -> {
             try (Semaphore s = device.createSemaphore(0); CommandBuffer cb = dispatches(device, exe, "fail", 1, 1)) {
                 execute(device, cb, s, 1);
                 assertEquals(1, device.callerTiles(0));
