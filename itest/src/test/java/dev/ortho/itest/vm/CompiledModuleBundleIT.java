@@ -19,6 +19,7 @@ import dev.ortho.vm.Module;
 import dev.ortho.vm.ModuleRegistry;
 import dev.ortho.vm.VmList;
 import dev.ortho.vm.bytecode.BytecodeModule;
+import dev.ortho.vm.bytecode.PrecompiledModule;
 import dev.ortho.vm.spi.ModuleProvider;
 import javax.inject.Inject;
 import org.junit.Test;
@@ -60,7 +61,7 @@ public class CompiledModuleBundleIT {
             composite(OrthoFramework.provisioning()),
             systemProperty("it.aot.good").value(CompiledModuleBundles.build("aot-good.jar", m -> m)),
             systemProperty("it.aot.future").value(CompiledModuleBundles.build("aot-future.jar", m -> m
-                    .replace("(version=1.0.0)", "(version=9.9.9)")
+                    .replace("(version=" + PrecompiledModule.FORMAT + ")", "(version=9.9.9)")
                     .replace("Bundle-SymbolicName: ortho.module.aot_poly", "Bundle-SymbolicName: ortho.module.aot_poly.future"))),
             systemProperty("it.aot.corrupt").value(CompiledModuleBundles.build("aot-corrupt.jar", m -> m
                     .replaceAll("(Ortho-Module: [^\\r\\n]*sha256=)\\w+", "$1" + "0".repeat(64))
