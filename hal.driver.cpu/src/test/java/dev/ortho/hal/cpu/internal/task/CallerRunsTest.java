@@ -172,19 +172,16 @@ class CallerRunsTest {
 
     @Test
     void byDefaultEveryTileRunsOnAWorkerAsInIree() {
-        withDevice("", (device, exe) -> {
-            try (Semaphore s = device.createSemaphore(0); CommandBuffer cb = dispatches(device, exe, "record", 1, 1)) {
-                execute(device, cb, s, 1);
-                s.await(1, GUARD);
-                assertNotSame(testThread, ranOn.get(0));
-                assertEquals(0, device.callerTiles(0));
-            }
-        });
+        assertEveryTileRunsOnAWorker("");
     }
 
     @Test
     void withCallerRunsOffEveryTileRunsOnAWorker() {
-        withDevice("?task_caller_runs=0", (device, exe) -> {
+        assertEveryTileRunsOnAWorker("?task_caller_runs=0");
+    }
+
+    private void assertEveryTileRunsOnAWorker(String params) {
+        withDevice(params, (device, exe) -> {
             try (Semaphore s = device.createSemaphore(0); CommandBuffer cb = dispatches(device, exe, "record", 1, 1)) {
                 execute(device, cb, s, 1);
                 s.await(1, GUARD);
