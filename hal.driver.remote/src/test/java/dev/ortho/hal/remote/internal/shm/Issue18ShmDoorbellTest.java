@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.ortho.base.StatusCode;
 import dev.ortho.base.StatusException;
+import dev.ortho.hal.remote.internal.transport.HangGuard;
 import dev.ortho.hal.remote.internal.transport.ThreadRecordingInbox;
 import dev.ortho.hal.remote.internal.transport.Transport;
 import java.nio.ByteBuffer;
@@ -69,18 +70,32 @@ class Issue18ShmDoorbellTest {
         return self[0];
     }
 
-    /** Runs {@code receiveWhile(waiting, never)} on a thread of its own; its future completes when it returns. */
+    /**
+     * Runs {@code receiveWhile(waiting, never)} on a thread of its own as the product's callers
+     * do: again while it answers false at once (the pump held the receiving role for a moment,
+     * which its contract allows) and {@code waiting} still holds on an open transport; the future
+     * completes with whether any call received.
+     */
     private static CompletableFuture<Boolean> receiving(MailboxTransport client, BooleanSupplier waiting) {
         CompletableFuture<Boolean> done = new CompletableFuture<>();
         Thread.ofPlatform().name("receiving caller").start(() -> {
             try {
-                done.complete(client.receiveWhile(waiting, Long.MAX_VALUE));
+                boolean received = client.receiveWhile(waiting, Long.MAX_VALUE);
+                while (!received && waiting.getAsBoolean() && client.isOpen()) {
+                    refusals.incrementAndGet();
+                    Thread.onSpinWait();
+                    received = client.receiveWhile(waiting, Long.MAX_VALUE);
+                }
+                done.complete(received);
             } catch (Throwable t) {
                 done.completeExceptionally(t);
             }
         });
         return done;
     }
+
+    /** How often {@link #receiving} found the role held and tried again (all tests of this class). */
+    private static final java.util.concurrent.atomic.AtomicInteger refusals = new java.util.concurrent.atomic.AtomicInteger();
 
     /**
      * A client transport over an in-memory mailbox and pipe doorbell, and (unless {@code extra} is
@@ -141,11 +156,7 @@ class Issue18ShmDoorbellTest {
             awaitAsleep(link.peer);
             for (int i = 1; i <= 5; i++) {
                 link.client.send(frame(i));
-                boolean received = false;
-                while (!received) { // false only while the pump held the role for a moment
-                    received = receiving(link.client, link.inbox.frames::isEmpty).get(60, TimeUnit.SECONDS)
-                            || !link.inbox.frames.isEmpty();
-                }
+                receiving(link.client, link.inbox.frames::isEmpty).get(60, TimeUnit.SECONDS);
                 assertEquals(i, seed(link.inbox.next()));
             }
             assertTrue(link.client.callerSleeps() > 0, "the caller slept on the doorbell");
@@ -169,14 +180,64 @@ class Issue18ShmDoorbellTest {
         try (Link link = new Link(2)) { // the echo, then two frames nobody waits for
             awaitAsleep(link.client); // the pump sleeps, announced, before the caller comes
             link.client.send(frame(1));
-            while (!receiving(link.client, link.inbox.frames::isEmpty).get(60, TimeUnit.SECONDS)
-                    && link.inbox.frames.isEmpty()) {
-                Thread.onSpinWait(); // the pump held the role for a moment
-            }
+            receiving(link.client, link.inbox.frames::isEmpty).get(60, TimeUnit.SECONDS);
             assertEquals(1, seed(link.inbox.next()));
             // the caller left; the pump, asleep un-rung while it received, must be rung for these
             assertEquals(101, seed(link.inbox.next()));
             assertEquals(201, seed(link.inbox.next()));
+        }
+    }
+
+    /**
+     * The interleaving the single-call helper missed (a CI run's "the caller never slept" after
+     * 60 s): the pump holds the receiving role (here: it is delivering a frame to a listener that
+     * blocks) when the caller comes, so receiveWhile answers false at once, and a caller that
+     * does not try again never sleeps. The helper tries again, as RemoteConnection's and
+     * RemoteSemaphore's callers wait on, and sleeps once the pump lets go of the role.
+     */
+    @Test
+    void aCallerThatFindsThePumpReceivingTriesAgainAndSleeps() throws Exception {
+        Mailbox mailbox = Mailbox.inMemory(4096, new byte[0]);
+        Doorbell[] bells = Doorbell.pipes();
+        CompletableFuture<Void> delivering = new CompletableFuture<>();
+        CompletableFuture<Void> release = new CompletableFuture<>();
+        ThreadRecordingInbox inbox = new ThreadRecordingInbox();
+        MailboxTransport client = transport(mailbox, bells[0], true, "client");
+        MailboxTransport peer = slowEcho(mailbox, bells[1], 0);
+        client.start(new Transport.Listener() {
+            @Override
+            public void onFrame(ByteBuffer body) {
+                delivering.complete(null);
+                release.join(); // the pump holds the receiving role until the test lets go
+                inbox.onFrame(body);
+            }
+
+            @Override
+            public void onClosed(StatusException reason) {
+                inbox.onClosed(reason);
+            }
+        });
+        try {
+            client.send(frame(1));
+            delivering.get(60, TimeUnit.SECONDS); // nobody else receives: the pump delivers the echo
+            assertFalse(client.receiveWhile(() -> true, Long.MAX_VALUE), "the pump holds the role: false at once");
+            int before = refusals.get();
+            AtomicBoolean hostSignal = new AtomicBoolean();
+            CompletableFuture<Boolean> caller = receiving(client, () -> !hostSignal.get());
+            HangGuard.await(() -> refusals.get() > before || caller.isDone(), "the caller never came");
+            release.complete(null);
+            awaitCallerAsleep(client);
+            hostSignal.set(true);
+            client.wakeReceiver();
+            assertTrue(caller.get(60, TimeUnit.SECONDS), "the caller received once the pump let go");
+            assertEquals(1, seed(inbox.next()));
+        } finally {
+            release.complete(null);
+            client.close(new StatusException(StatusCode.CANCELLED, "test done"));
+            peer.close(new StatusException(StatusCode.CANCELLED, "test done"));
+            mailbox.close();
+            bells[0].close();
+            bells[1].close();
         }
     }
 
@@ -252,10 +313,7 @@ class Issue18ShmDoorbellTest {
     }
 
     private static void awaitSleeps(java.util.function.IntSupplier sleeps, String who) {
-        long guard = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        while (sleeps.getAsInt() == 0) {
-            assertTrue(System.nanoTime() < guard, who + " never slept (hang guard)");
-            LockSupport.parkNanos(1_000_000);
-        }
+        HangGuard.await(() -> sleeps.getAsInt() > 0, who + " never slept",
+                () -> "receiveWhile refusals so far: " + refusals.get());
     }
 }
