@@ -319,6 +319,15 @@ public final class DeviceServer implements AutoCloseable {
         executor.shutdown();
     }
 
+    /** Every session's state and the executor's (for a test's hang report). */
+    String diagnostics() {
+        StringBuilder out = new StringBuilder(toString()).append(": executor ").append(executor);
+        for (ServerSession session : sessions) {
+            out.append("\n  ").append(session.diagnostics());
+        }
+        return out.toString();
+    }
+
     @Override
     public String toString() {
         return "remote HAL device server on " + address;

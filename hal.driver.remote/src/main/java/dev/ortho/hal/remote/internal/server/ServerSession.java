@@ -663,13 +663,22 @@ public final class ServerSession implements Transport.Listener {
         queues.abortAll(cancelled);
         serial.execute(() -> {
             // after every aborted operation has released what it held
-            handles.clear();
-            Device d = device;
-            if (d != null) {
-                d.close();
+            try {
+                handles.clear();
+                Device d = device;
+                if (d != null) {
+                    d.close();
+                }
+            } finally {
+                onClose.accept(this); // the server forgets the session even if closing its device failed
             }
-            onClose.accept(this);
         });
+    }
+
+    /** This session's state for a test's hang report: closed, queued work and its transport's state. */
+    public String diagnostics() {
+        return name + " closed=" + closed.get() + " serial=" + serial.diagnostics() + " transport: "
+                + transport.diagnostics();
     }
 
     @Override

@@ -46,6 +46,12 @@ public final class SerialExecutor implements Executor {
         return drainer == Thread.currentThread() && !tasks.isEmpty();
     }
 
+    /** Queued tasks and whether a pool thread drains them (for diagnostics). */
+    public String diagnostics() {
+        Thread d = drainer;
+        return "queued=" + tasks.size() + " scheduled=" + scheduled.get() + (d == null ? "" : " drainer=" + d.getName());
+    }
+
     @Override
     public void execute(Runnable task) {
         tasks.add(task);

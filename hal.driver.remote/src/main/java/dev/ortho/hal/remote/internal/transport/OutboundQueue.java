@@ -64,6 +64,12 @@ final class OutboundQueue {
         return queuedBytes.get();
     }
 
+    /** The queue's state for {@link TcpConnection#diagnostics}. */
+    String diagnostics() {
+        return "queuedBytes=" + queuedBytes.get() + " limit=" + maxQueuedBytes + " frames=" + outbound.size()
+                + " lent=" + lentCount + " writeRoleHeld=" + writing.get();
+    }
+
     /** Takes the write role if nobody holds it. */
     boolean tryAcquire() {
         return writing.compareAndSet(false, true);
@@ -127,6 +133,25 @@ final class OutboundQueue {
         }
     }
 
+    /** The connection closed (holder of the write role): drops every queued frame, giving back what is still lent. */
+    private void dropClosed() {
+        java.util.List<Runnable> returns;
+        synchronized (outbound) {
+            outbound.clear();
+            queuedBytes.set(0);
+            returns = takeLent();
+        }
+        returns.forEach(OutboundQueue::runReturn);
+    }
+
+    /** Everything lent, forgotten (under {@link #outbound}'s monitor). */
+    private java.util.List<Runnable> takeLent() {
+        java.util.List<Runnable> returns = new java.util.ArrayList<>(lent.values());
+        lent.clear();
+        lentCount = 0;
+        return returns;
+    }
+
     /** A written buffer left the queue (holder of the write role): if it was lent, gives it back. */
     private void giveBack(ByteBuffer gone) {
         Runnable returned;
@@ -152,9 +177,7 @@ final class OutboundQueue {
         java.util.List<Runnable> returns;
         try {
             synchronized (outbound) {
-                returns = new java.util.ArrayList<>(lent.values());
-                lent.clear();
-                lentCount = 0;
+                returns = takeLent();
             }
             returns.forEach(OutboundQueue::runReturn);
         } finally {
@@ -173,9 +196,15 @@ final class OutboundQueue {
     /**
      * Writes queued frames, up to {@link #BATCH} per gathering write (one system call for a burst
      * of small frames); true if the queue emptied, false if the socket is full. Caller holds
-     * the write role, which also guards {@link #batch}.
+     * the write role, which also guards {@link #batch}. Once the connection closed, writes
+     * nothing and drops what is queued: close gave back the lent payloads still queued (their
+     * memory may be freed by now), and a writer that took the role after it must not touch them.
      */
     boolean drain() throws IOException {
+        if (connection.closed()) {
+            dropClosed();
+            return true;
+        }
         if (tls != null) {
             return drainTls();
         }

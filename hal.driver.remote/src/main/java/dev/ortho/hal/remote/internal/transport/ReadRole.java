@@ -35,6 +35,11 @@ public final class ReadRole {
     private final AtomicInteger state = new AtomicInteger();
 
     /** A caller takes the role unless someone holds it. */
+    /** The role's state bits ({@link #HELD}, {@link #LOOP_OFF}, {@link #REARM_PENDING}) for diagnostics. */
+    int bits() {
+        return state.get();
+    }
+
     public boolean takeForCaller() {
         while (true) {
             int s = state.get();

@@ -543,6 +543,19 @@ public final class TcpConnection implements Transport, IoLoop.Handler {
         return openedNanos;
     }
 
+    @Override
+    public String diagnostics() {
+        SelectionKey k = key;
+        String interest;
+        try {
+            interest = k == null ? "unregistered" : !k.isValid() ? "cancelled" : "interestOps=" + k.interestOps();
+        } catch (java.nio.channels.CancelledKeyException e) {
+            interest = "cancelled";
+        }
+        return "tcp to " + peer + " closed=" + closed.get() + " " + out.diagnostics() + " handOffs=" + handOffs.get()
+                + " readRole=" + readRole.bits() + " " + interest;
+    }
+
     /** Whether the connection closed (any thread). */
     boolean closed() {
         return closed.get();

@@ -202,4 +202,12 @@ public interface Transport {
      * idle worker never times out waiting to be picked).
      */
     long peerSinceNanos();
+
+    /**
+     * A one-line description of this transport's state for a test's hang report (queued bytes,
+     * who reads, whether it closed). By default its class name.
+     */
+    default String diagnostics() {
+        return getClass().getSimpleName();
+    }
 }

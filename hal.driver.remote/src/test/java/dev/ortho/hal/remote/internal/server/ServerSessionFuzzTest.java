@@ -134,6 +134,44 @@ class ServerSessionFuzzTest {
     }
 
     /**
+     * A session whose device fails to close is still forgotten by its server: the close task
+     * once ended at the device's exception (a non-reading client's lent buffer memory was still
+     * being written when the device freed it: "Session is acquired by 2 clients"), the server
+     * kept counting the session (TrustTest's non-reading client outlived its 60 s guard) and it
+     * held a connection slot for good.
+     */
+    @org.junit.jupiter.api.Test
+    void aSessionWhoseDeviceFailsToCloseIsStillForgotten() {
+        RecordingTransport transport = new RecordingTransport();
+        var registry = new dev.ortho.hal.DriverRegistry();
+        registry.register(dev.ortho.hal.cpu.CpuDrivers.builder().localSyncFactory());
+        ServerOptions options = ServerOptions.defaults("k".getBytes(StandardCharsets.UTF_8));
+        java.util.concurrent.atomic.AtomicInteger forgotten = new java.util.concurrent.atomic.AtomicInteger();
+        ServerSession session = new ServerSession(transport, options, () -> {
+            Device real = registry.createDevice("local-sync");
+            return (Device) java.lang.reflect.Proxy.newProxyInstance(Device.class.getClassLoader(),
+                    new Class<?>[] {Device.class}, (proxy, method, args) -> {
+                        if (method.getName().equals("close") && method.getParameterCount() == 0) {
+                            real.close();
+                            throw new IllegalStateException("Session is acquired by 2 clients");
+                        }
+                        try {
+                            return method.invoke(real, args);
+                        } catch (java.lang.reflect.InvocationTargetException e) {
+                            throw e.getCause();
+                        }
+                    });
+        }, Runnable::run, s -> forgotten.incrementAndGet());
+        byte[] token = "k".getBytes(StandardCharsets.UTF_8);
+        session.onFrame(body(FrameWriter.frame(Protocol.HELLO, 1).putI32(Protocol.MAGIC).putI32(Protocol.VERSION)));
+        byte[] proof = dev.ortho.hal.remote.internal.protocol.Challenge.prove(token, transport.lastNonce());
+        session.onFrame(body(FrameWriter.frame(Protocol.AUTH, 2).putU8(1).putBytes(proof, 0, proof.length)));
+        assertEquals(null, transport.closed, "authenticated");
+        session.close(new StatusException(dev.ortho.base.StatusCode.CANCELLED, "client gone"));
+        assertEquals(1, forgotten.get(), "the server forgets the session although its device's close threw");
+    }
+
+    /**
      * On {@code local-sync} (operations held by the session) and on {@code local-task} (operations
      * with unreached waits handed to the device with them): after the session closes, the
      * served device is closed, so nothing a hostile client left waiting holds it.

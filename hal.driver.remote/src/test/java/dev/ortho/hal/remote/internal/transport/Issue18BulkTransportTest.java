@@ -163,6 +163,60 @@ class Issue18BulkTransportTest {
         }
     }
 
+    /**
+     * A non-reading client once kept a server session open past its 60 s guard (TrustTest): the
+     * queue limit closed the connection, which gave back the lent payloads still queued (the
+     * buffer mappings, then the session's device and its memory were released), but the frames
+     * stayed queued and a writer that took the write role after the close (a flush the loop had
+     * queued when the socket filled, a sender's flush) wrote them from the returned memory. Here
+     * the returned payload's arena is closed as its owner would free it; the loop is held so the
+     * channel is still open, and a flush after the close must write nothing (it threw "Already
+     * closed" from the freed memory, and left the write role held).
+     */
+    @Test
+    void noWriterTouchesALentPayloadAfterCloseGaveItBack() throws Exception {
+        try (IoLoop loop = new IoLoop(TimeUnit.MILLISECONDS.toNanos(100), () -> { });
+                ServerSocketChannel acceptor = ServerSocketChannel.open().bind(new InetSocketAddress("127.0.0.1", 0));
+                SocketChannel peer = SocketChannel.open(acceptor.getLocalAddress())) {
+            peer.setOption(StandardSocketOptions.SO_RCVBUF, 32 << 10);
+            SocketChannel accepted = acceptor.accept();
+            accepted.setOption(StandardSocketOptions.SO_SNDBUF, 32 << 10);
+            TcpConnection connection = new TcpConnection(loop, accepted, 16 << 20, "test peer");
+            ThreadRecordingInbox inbox = new ThreadRecordingInbox();
+            connection.start(inbox);
+            writeFully(peer, frame(0)); // through the loop: registered from here on
+            assertEquals(0, seed(inbox.next()));
+            java.lang.foreign.Arena arena = java.lang.foreign.Arena.ofShared();
+            ByteBuffer payload = arena.allocate(LARGE).asByteBuffer();
+            AtomicInteger returned = new AtomicInteger();
+            connection.sendLent(FrameWriter.frame(1003, 3, 4).putI32(LARGE).finishWithPayload(LARGE), payload, () -> {
+                returned.incrementAndGet();
+                arena.close(); // its owner frees the memory
+            });
+            java.util.concurrent.CountDownLatch held = new java.util.concurrent.CountDownLatch(1);
+            java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+            loop.execute(() -> {
+                held.countDown();
+                try {
+                    release.await(); // the loop cannot close the channel meanwhile
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            });
+            try {
+                assertTrue(held.await(60, TimeUnit.SECONDS), "hang guard");
+                assertEquals(0, returned.get(), "the peer reads nothing: 3 MiB cannot all have been written");
+                connection.close(new StatusException(StatusCode.CANCELLED, "test over"));
+                assertEquals(1, returned.get(), "close gave the payload back (nobody was writing)");
+                connection.flush(); // a writer after the close: must not write the returned payload
+                assertEquals(0, connection.queuedBytes(), "the closed connection dropped its queue");
+            } finally {
+                release.countDown();
+            }
+            assertEquals(1, returned.get());
+        }
+    }
+
     /** A listener that lends sinks for frames of opcode {@link #LEND} and records everything in order. */
     private static final class Lender extends ThreadRecordingInbox {
         static final int LEND = 2000;
