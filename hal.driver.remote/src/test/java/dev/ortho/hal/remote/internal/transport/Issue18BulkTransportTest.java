@@ -36,6 +36,23 @@ import org.junit.jupiter.api.Test;
 class Issue18BulkTransportTest {
     private static final int LARGE = 3 << 20;
 
+    /**
+     * A connection to {@code peer} with 32 KiB socket buffers (a peer that stops reading fills
+     * them at once), registered with the loop (a first frame went through it).
+     */
+    private static TcpConnection registeredWithSmallBuffers(IoLoop loop, ServerSocketChannel acceptor,
+            SocketChannel peer) throws Exception {
+        peer.setOption(StandardSocketOptions.SO_RCVBUF, 32 << 10);
+        SocketChannel accepted = acceptor.accept();
+        accepted.setOption(StandardSocketOptions.SO_SNDBUF, 32 << 10);
+        TcpConnection connection = new TcpConnection(loop, accepted, 16 << 20, "test peer");
+        ThreadRecordingInbox inbox = new ThreadRecordingInbox();
+        connection.start(inbox);
+        writeFully(peer, frame(0)); // through the loop: registered from here on
+        assertEquals(0, seed(inbox.next()));
+        return connection;
+    }
+
     private static void writeFully(SocketChannel channel, ByteBuffer data) throws Exception {
         while (data.hasRemaining()) {
             channel.write(data);
@@ -127,14 +144,7 @@ class Issue18BulkTransportTest {
         try (IoLoop loop = new IoLoop(TimeUnit.MILLISECONDS.toNanos(100), () -> { });
                 ServerSocketChannel acceptor = ServerSocketChannel.open().bind(new InetSocketAddress("127.0.0.1", 0));
                 SocketChannel peer = SocketChannel.open(acceptor.getLocalAddress())) {
-            peer.setOption(StandardSocketOptions.SO_RCVBUF, 32 << 10);
-            SocketChannel accepted = acceptor.accept();
-            accepted.setOption(StandardSocketOptions.SO_SNDBUF, 32 << 10);
-            TcpConnection connection = new TcpConnection(loop, accepted, 16 << 20, "test peer");
-            ThreadRecordingInbox inbox = new ThreadRecordingInbox();
-            connection.start(inbox);
-            writeFully(peer, frame(0)); // through the loop: registered from here on
-            assertEquals(0, seed(inbox.next()));
+            TcpConnection connection = registeredWithSmallBuffers(loop, acceptor, peer);
             // written: given back once, after the last byte
             AtomicInteger returned = new AtomicInteger();
             ByteBuffer payload = ByteBuffer.allocateDirect(LARGE).put(random(LARGE, 9)).flip();
@@ -178,14 +188,7 @@ class Issue18BulkTransportTest {
         try (IoLoop loop = new IoLoop(TimeUnit.MILLISECONDS.toNanos(100), () -> { });
                 ServerSocketChannel acceptor = ServerSocketChannel.open().bind(new InetSocketAddress("127.0.0.1", 0));
                 SocketChannel peer = SocketChannel.open(acceptor.getLocalAddress())) {
-            peer.setOption(StandardSocketOptions.SO_RCVBUF, 32 << 10);
-            SocketChannel accepted = acceptor.accept();
-            accepted.setOption(StandardSocketOptions.SO_SNDBUF, 32 << 10);
-            TcpConnection connection = new TcpConnection(loop, accepted, 16 << 20, "test peer");
-            ThreadRecordingInbox inbox = new ThreadRecordingInbox();
-            connection.start(inbox);
-            writeFully(peer, frame(0)); // through the loop: registered from here on
-            assertEquals(0, seed(inbox.next()));
+            TcpConnection connection = registeredWithSmallBuffers(loop, acceptor, peer);
             java.lang.foreign.Arena arena = java.lang.foreign.Arena.ofShared();
             ByteBuffer payload = arena.allocate(LARGE).asByteBuffer();
             AtomicInteger returned = new AtomicInteger();
