@@ -338,7 +338,7 @@ final class Compiler {
     }
 
     /**
-     * The functions of the methods in {@code bytes} that reach {@link MethodSplitter#HUGE_METHOD_LIMIT}
+     * The functions of the methods in {@code bytes} that reach {@link MethodSplitter#methodLimit}
      * (-1 for the bridge).
      */
     private List<Integer> hugeMethods(byte[] bytes) {

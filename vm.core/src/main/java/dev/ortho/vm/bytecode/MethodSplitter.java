@@ -26,10 +26,11 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Splits a function whose JVM method would reach HotSpot's {@code HugeMethodLimit} (8,000 bytes
- * of bytecode: HotSpot never JIT-compiles a larger method unless the JVM runs with
- * {@code -XX:-DontCompileHugeMethods}) into several methods, so every method of the generated
- * class is JIT-compiled, and functions beyond the class file's 64 KiB code limit compile too.
+ * Splits a function whose JVM method would reach {@link #C1_METHOD_LIMIT} (4,000 bytes of
+ * bytecode, half HotSpot's {@code HugeMethodLimit}: HotSpot never JIT-compiles a method of 8,000
+ * bytes unless the JVM runs with {@code -XX:-DontCompileHugeMethods}, and C1 fails on generated
+ * methods well below that) into several methods, so every method of the generated class is
+ * JIT-compiled through all tiers, and functions beyond the class file's 64 KiB code limit compile too.
  *
  * <p>The function's instructions are cut into contiguous regions, preferably between loops (a
  * cut inside a loop would cost a method call per iteration); a cut may fall inside a block,
@@ -50,6 +51,15 @@ import java.util.Map;
 final class MethodSplitter {
     /** HotSpot's {@code HugeMethodLimit}: a method of more bytes is not JIT-compiled by default. */
     static final int HUGE_METHOD_LIMIT = 8000;
+    /**
+     * The method size the compiler keeps generated methods under: well below {@link #HUGE_METHOD_LIMIT},
+     * because C1's profiling compile (tier 3) of generated code runs out of virtual registers on
+     * methods of this density from about 5,600 bytes (measured on the models' kernels: 5,604 and
+     * 7,793 bytes failed, 4,867 compiled), and a method HotSpot happened to compile at tier 2 first
+     * then never reaches C2 (it stays C1 code for the life of the process: one JVM in three ran a
+     * model 50 % slower so).
+     */
+    static final int C1_METHOD_LIMIT = 4000;
     /** Local of a region method: the registers' bits ({@code long[]}). */
     static final int BITS = 1;
     /** Local of a region method: the ref registers ({@code RefObject[]}). */
@@ -60,10 +70,10 @@ final class MethodSplitter {
     static final MethodTypeDesc REGION_TYPE = MethodTypeDesc.of(CD_int, CD_ENV, CD_long.arrayType(), CD_REF_ARRAY,
             CD_int);
     /**
-     * The size from which a method counts as too large: {@link #HUGE_METHOD_LIMIT}; tests lower it
+     * The size from which a method counts as too large: {@link #C1_METHOD_LIMIT}; tests lower it
      * to split small functions.
      */
-    static volatile int methodLimit = HUGE_METHOD_LIMIT;
+    static volatile int methodLimit = C1_METHOD_LIMIT;
 
     /** Region size the first plan aims at, in estimated bytes of bytecode. */
     static int firstBudget() {

@@ -397,7 +397,7 @@ class CompilerModesTest {
         int[] results = new int[2];
         java.util.Objects.requireNonNull(VmasmFixture.OPTIONS); // its initializer may set the limit
         int saved = MethodSplitter.methodLimit;
-        MethodSplitter.methodLimit = MethodSplitter.HUGE_METHOD_LIMIT; // also where a Surefire run lowers it
+        MethodSplitter.methodLimit = MethodSplitter.C1_METHOD_LIMIT; // also where a Surefire run lowers it
         try {
             runBig(def, results);
         } finally {

@@ -116,7 +116,7 @@ class MethodSplitterTest {
     void aFunctionOverTheHugeMethodLimitIsSplitAndGivesTheInterpretersResultsAndTraps() {
         java.util.Objects.requireNonNull(VmasmFixture.OPTIONS); // its initializer may set the limit
         int saved = MethodSplitter.methodLimit;
-        MethodSplitter.methodLimit = MethodSplitter.HUGE_METHOD_LIMIT; // also where a Surefire run lowers it
+        MethodSplitter.methodLimit = MethodSplitter.C1_METHOD_LIMIT; // also where a Surefire run lowers it
         try {
             bigFunction();
         } finally {
@@ -136,7 +136,7 @@ class MethodSplitterTest {
         assertEquals(1, g.methods()[0], "small is one method");
         assertTrue(g.methods()[1] > 2, "large is a dispatcher and regions: " + g.methods()[1]);
         Map<String, Integer> sizes = GeneratedMethodSizeTest.methodSizes(compiled);
-        sizes.forEach((method, size) -> assertTrue(size < MethodSplitter.HUGE_METHOD_LIMIT, method + ": " + size));
+        sizes.forEach((method, size) -> assertTrue(size < MethodSplitter.C1_METHOD_LIMIT, method + ": " + size));
         for (int n : new int[] {1, 3, 5, 0, -2}) {
             String expected = run(instance, interpreted, n);
             assertEquals(expected, run(instance, compiled, n), "run(" + n + ")");
@@ -281,14 +281,14 @@ class MethodSplitterTest {
         ModuleDef def = new Assembler(VmasmFixture.EXTENSIONS).assemble(src.toString(), "many.vmasm");
         java.util.Objects.requireNonNull(VmasmFixture.OPTIONS); // its initializer may set the limit
         int saved = MethodSplitter.methodLimit;
-        MethodSplitter.methodLimit = MethodSplitter.HUGE_METHOD_LIMIT;
+        MethodSplitter.methodLimit = MethodSplitter.C1_METHOD_LIMIT;
         try {
             Instance instance = new Instance();
             BytecodeModule compiled = BytecodeModule.create(instance, def, VmasmFixture.EXTENSIONS,
                     BytecodeModule.Options.DEFAULT.withExecution(ExecutionMode.EAGER));
             Map<String, Integer> sizes = GeneratedMethodSizeTest.methodSizes(compiled);
             assertTrue(sizes.keySet().stream().anyMatch(n -> n.startsWith("call1(")), "two bridge groups: " + sizes.keySet());
-            sizes.forEach((method, size) -> assertTrue(size < MethodSplitter.HUGE_METHOD_LIMIT, method + ": " + size));
+            sizes.forEach((method, size) -> assertTrue(size < MethodSplitter.C1_METHOD_LIMIT, method + ": " + size));
             try (Context context = Context.create(instance, compiled)) {
                 for (int k : new int[] {0, 17, 255, 256, 299}) {
                     VmList in = VmList.ofVariants(2);
@@ -326,7 +326,7 @@ class MethodSplitterTest {
                     }
                     """;
             ModuleDef def = new Assembler(VmasmFixture.EXTENSIONS).assemble(src, "m.vmasm");
-            MethodSplitter.methodLimit = MethodSplitter.HUGE_METHOD_LIMIT;
+            MethodSplitter.methodLimit = MethodSplitter.C1_METHOD_LIMIT;
             int whole = GeneratedMethodSizeTest.methodSizes(BytecodeModule.create(new Instance(), def,
                     VmasmFixture.EXTENSIONS)).get("f0(Ldev/ortho/vm/bytecode/CompiledSupport$Env;Ldev/ortho/vm/RefObject;I)I");
             MethodSplitter.methodLimit = whole * 3 / 5;

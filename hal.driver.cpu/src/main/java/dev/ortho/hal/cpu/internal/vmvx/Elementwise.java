@@ -70,28 +70,62 @@ final class Elementwise {
         }
     }
 
+    /**
+     * One contiguous row, a dedicated loop per op. The loops are spread over a few small methods:
+     * C1's profiling compile (tier 3) of one method holding all fourteen runs out of virtual
+     * registers (each segment access inlines a chain of accessors), and a method HotSpot first
+     * compiled at tier 2 then never leaves C1 code.
+     */
     private static void binaryRow(int op, MemorySegment a, long ao, MemorySegment b, long bo, MemorySegment c, long co,
             long n) {
         long end = 4 * n;
         switch (op) {
-            case ADDF -> { for (long x = 0; x < end; x += 4) c.set(F32, co + x, a.get(F32, ao + x) + b.get(F32, bo + x)); }
-            case SUBF -> { for (long x = 0; x < end; x += 4) c.set(F32, co + x, a.get(F32, ao + x) - b.get(F32, bo + x)); }
-            case MULF -> { for (long x = 0; x < end; x += 4) c.set(F32, co + x, a.get(F32, ao + x) * b.get(F32, bo + x)); }
-            case DIVF -> { for (long x = 0; x < end; x += 4) c.set(F32, co + x, a.get(F32, ao + x) / b.get(F32, bo + x)); }
-            case ADDI -> { for (long x = 0; x < end; x += 4) c.set(I32, co + x, a.get(I32, ao + x) + b.get(I32, bo + x)); }
-            case SUBI -> { for (long x = 0; x < end; x += 4) c.set(I32, co + x, a.get(I32, ao + x) - b.get(I32, bo + x)); }
-            case MULI -> { for (long x = 0; x < end; x += 4) c.set(I32, co + x, a.get(I32, ao + x) * b.get(I32, bo + x)); }
-            case ANDI -> { for (long x = 0; x < end; x += 4) c.set(I32, co + x, a.get(I32, ao + x) & b.get(I32, bo + x)); }
-            case ORI -> { for (long x = 0; x < end; x += 4) c.set(I32, co + x, a.get(I32, ao + x) | b.get(I32, bo + x)); }
-            case XORI -> { for (long x = 0; x < end; x += 4) c.set(I32, co + x, a.get(I32, ao + x) ^ b.get(I32, bo + x)); }
-            case SHLI -> { for (long x = 0; x < end; x += 4) c.set(I32, co + x, a.get(I32, ao + x) << b.get(I32, bo + x)); }
-            case SHRSI -> { for (long x = 0; x < end; x += 4) c.set(I32, co + x, a.get(I32, ao + x) >> b.get(I32, bo + x)); }
-            case SHRUI -> { for (long x = 0; x < end; x += 4) c.set(I32, co + x, a.get(I32, ao + x) >>> b.get(I32, bo + x)); }
+            case ADDF, SUBF, MULF, DIVF -> floatRow(op, a, ao, b, bo, c, co, end);
+            case ADDI, SUBI, MULI -> arithmeticRow(op, a, ao, b, bo, c, co, end);
+            case ANDI, ORI, XORI -> bitwiseRow(op, a, ao, b, bo, c, co, end);
+            case SHLI, SHRSI, SHRUI -> shiftRow(op, a, ao, b, bo, c, co, end);
             default -> { // DIVSI, DIVUI: the zero check keeps these scalar
                 for (long x = 0; x < end; x += 4) {
                     c.set(I32, co + x, apply(op, a.get(I32, ao + x), b.get(I32, bo + x)));
                 }
             }
+        }
+    }
+
+    private static void floatRow(int op, MemorySegment a, long ao, MemorySegment b, long bo, MemorySegment c, long co,
+            long end) {
+        switch (op) {
+            case ADDF -> { for (long x = 0; x < end; x += 4) c.set(F32, co + x, a.get(F32, ao + x) + b.get(F32, bo + x)); }
+            case SUBF -> { for (long x = 0; x < end; x += 4) c.set(F32, co + x, a.get(F32, ao + x) - b.get(F32, bo + x)); }
+            case MULF -> { for (long x = 0; x < end; x += 4) c.set(F32, co + x, a.get(F32, ao + x) * b.get(F32, bo + x)); }
+            default -> { for (long x = 0; x < end; x += 4) c.set(F32, co + x, a.get(F32, ao + x) / b.get(F32, bo + x)); }
+        }
+    }
+
+    private static void arithmeticRow(int op, MemorySegment a, long ao, MemorySegment b, long bo, MemorySegment c,
+            long co, long end) {
+        switch (op) {
+            case ADDI -> { for (long x = 0; x < end; x += 4) c.set(I32, co + x, a.get(I32, ao + x) + b.get(I32, bo + x)); }
+            case SUBI -> { for (long x = 0; x < end; x += 4) c.set(I32, co + x, a.get(I32, ao + x) - b.get(I32, bo + x)); }
+            default -> { for (long x = 0; x < end; x += 4) c.set(I32, co + x, a.get(I32, ao + x) * b.get(I32, bo + x)); }
+        }
+    }
+
+    private static void bitwiseRow(int op, MemorySegment a, long ao, MemorySegment b, long bo, MemorySegment c, long co,
+            long end) {
+        switch (op) {
+            case ANDI -> { for (long x = 0; x < end; x += 4) c.set(I32, co + x, a.get(I32, ao + x) & b.get(I32, bo + x)); }
+            case ORI -> { for (long x = 0; x < end; x += 4) c.set(I32, co + x, a.get(I32, ao + x) | b.get(I32, bo + x)); }
+            default -> { for (long x = 0; x < end; x += 4) c.set(I32, co + x, a.get(I32, ao + x) ^ b.get(I32, bo + x)); }
+        }
+    }
+
+    private static void shiftRow(int op, MemorySegment a, long ao, MemorySegment b, long bo, MemorySegment c, long co,
+            long end) {
+        switch (op) {
+            case SHLI -> { for (long x = 0; x < end; x += 4) c.set(I32, co + x, a.get(I32, ao + x) << b.get(I32, bo + x)); }
+            case SHRSI -> { for (long x = 0; x < end; x += 4) c.set(I32, co + x, a.get(I32, ao + x) >> b.get(I32, bo + x)); }
+            default -> { for (long x = 0; x < end; x += 4) c.set(I32, co + x, a.get(I32, ao + x) >>> b.get(I32, bo + x)); }
         }
     }
 
