@@ -38,12 +38,28 @@ public final class BindingTable {
 
     /** A table built from explicit ranges; the arrays are copied and must have equal lengths. */
     public static BindingTable of(Buffer[] buffers, long[] offsets, long[] lengths) {
+        checkLengths(buffers, offsets, lengths);
+        return new BindingTable(buffers.clone(), offsets.clone(), lengths.clone());
+    }
+
+    /**
+     * As {@link #of(Buffer[], long[], long[])} without the copies: the table takes the arrays,
+     * which the caller must never change afterwards (for callers that build them anew per
+     * submission, as the HAL module's {@code queue.execute.indirect} does).
+     *
+     * @throws dev.ortho.base.StatusException INVALID_ARGUMENT if the lengths differ
+     */
+    public static BindingTable wrap(Buffer[] buffers, long[] offsets, long[] lengths) {
+        checkLengths(buffers, offsets, lengths);
+        return new BindingTable(buffers, offsets, lengths);
+    }
+
+    private static void checkLengths(Buffer[] buffers, long[] offsets, long[] lengths) {
         if (buffers.length != offsets.length || buffers.length != lengths.length) {
             throw new dev.ortho.base.StatusException(dev.ortho.base.StatusCode.INVALID_ARGUMENT,
                     "binding table arrays differ in length: " + buffers.length + " buffers, "
                             + offsets.length + " offsets, " + lengths.length + " lengths");
         }
-        return new BindingTable(buffers.clone(), offsets.clone(), lengths.clone());
     }
 
     public int size() {

@@ -249,7 +249,7 @@ final class DeviceExports {
             offsets[i] = a.i64(3 + 2 * i);
             lengths[i] = a.i64(4 + 2 * i);
         }
-        device.queueExecute(a.i64(0), waits, signals, commandBuffer, BindingTable.of(buffers, offsets, lengths),
+        device.queueExecute(a.i64(0), waits, signals, commandBuffer, BindingTable.wrap(buffers, offsets, lengths),
                 a.i64(1));
         return CallOutcome.COMPLETED;
     }

@@ -254,7 +254,7 @@ public abstract class LocalDevice implements Device {
             requireOpen("queueAlloca");
             from = engineDefaultPool();
         } else if (pool instanceof BlockPool<?> own && pool.device() == this) {
-            own.checkOpen("queueAlloca on device '" + info.name() + "'");
+            own.checkOpen("queueAlloca", info.name());
             from = own;
         } else {
             Device owner = pool.device();

@@ -112,6 +112,16 @@ public abstract class BlockPool<B extends BlockPool.Block> implements Pool {
         checkOpenLocked(call);
     }
 
+    /**
+     * {@link #checkOpen} for {@code call} on device {@code deviceName}: the message names both,
+     * and is built only when the pool is closed (the check runs on every pooled queue alloca).
+     */
+    public synchronized void checkOpen(String call, String deviceName) {
+        if (closed) {
+            checkOpenLocked(call + " on device '" + deviceName + "'");
+        }
+    }
+
     /** {@link #checkOpen} for callers holding the monitor. */
     protected final void checkOpenLocked(String call) {
         if (closed) {

@@ -8,7 +8,6 @@ import dev.ortho.hal.MemoryAccess;
 import dev.ortho.hal.spi.BufferAccess;
 import dev.ortho.hal.spi.RootedBuffer;
 import java.lang.foreign.MemorySegment;
-import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * A buffer over host memory: either a root owning an off-heap allocation (or an imported
@@ -20,8 +19,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * executes. Until then range checks work ({@link #checkRange}) but memory access fails with
  * FAILED_PRECONDITION.
  *
- * <p>Thread-safe: the reference count and freed flag are atomic; the root's open-mapping count is
- * guarded by the root's monitor (taken only to map, unmap and free, never on device access); a
+ * <p>Thread-safe: the reference count is atomic and the freed flag volatile (set under the
+ * root's monitor); the root's open-mapping count is guarded by the root's monitor (taken only to map, unmap and free, never on device access); a
  * transient's memory, free action and pool tag are published once by {@link #commit} (volatile).
  */
 public final class HeapBuffer extends RootedBuffer<HeapBuffer> {
@@ -34,7 +33,8 @@ public final class HeapBuffer extends RootedBuffer<HeapBuffer> {
     private volatile Runnable free;
     /** Opaque owner token set by {@link #commit} (the pool block a transient came from). */
     private volatile Object commitTag;
-    private final AtomicBoolean freed = new AtomicBoolean();
+    /** Set once, never cleared (no compare-and-set needed): a plain volatile, no object per buffer. */
+    private volatile boolean freed;
     /** Open mappings of this root; guarded by the root's monitor. */
     private int openMappings;
     /** Whether {@code free} ran; guarded by the root's monitor. */
@@ -76,7 +76,7 @@ public final class HeapBuffer extends RootedBuffer<HeapBuffer> {
         this.allowedUsage = allowedUsage;
         this.queueAllocated = true;
         this.free = () -> { };
-        this.freed.set(true);
+        this.freed = true;
         this.memoryFreed = true;
     }
 
@@ -158,7 +158,7 @@ public final class HeapBuffer extends RootedBuffer<HeapBuffer> {
      */
     public MemorySegment rootMemory(String what) {
         MemorySegment rootMemory = root().memory; // volatile: pairs with the store in commit
-        if (root().freed.get()) {
+        if (root().freed) {
             throw new StatusException(StatusCode.FAILED_PRECONDITION, what + " buffer " + this
                     + " has no memory: it was deallocated, or its queue alloca failed");
         }
@@ -176,7 +176,7 @@ public final class HeapBuffer extends RootedBuffer<HeapBuffer> {
     public MemorySegment committedMemoryOrNull() {
         HeapBuffer root = root();
         MemorySegment rootMemory = root.memory; // volatile: pairs with the store in commit
-        return rootMemory == null || root.freed.get() ? null : rootMemory;
+        return rootMemory == null || root.freed ? null : rootMemory;
     }
 
     /**
@@ -213,7 +213,7 @@ public final class HeapBuffer extends RootedBuffer<HeapBuffer> {
 
     /** Whether the root's memory was given up (dealloca or last release). */
     public boolean isDecommitted() {
-        return root().freed.get();
+        return root().freed;
     }
 
     /** The owner token given to {@link #commit}, or null. */
@@ -264,7 +264,7 @@ public final class HeapBuffer extends RootedBuffer<HeapBuffer> {
     }
 
     private synchronized void decommitRoot() {
-        freed.set(true);
+        freed = true;
         if (openMappings == 0 && !memoryFreed) {
             memoryFreed = true;
             Runnable action = free;
@@ -275,7 +275,7 @@ public final class HeapBuffer extends RootedBuffer<HeapBuffer> {
     }
 
     private synchronized void openMapping() {
-        if (freed.get()) { // re-checked under the monitor: a dealloca may have raced range()
+        if (freed) { // re-checked under the monitor: a dealloca may have raced range()
             throw new StatusException(StatusCode.FAILED_PRECONDITION, "map buffer " + this
                     + " has no memory: it was deallocated");
         }
@@ -288,7 +288,7 @@ public final class HeapBuffer extends RootedBuffer<HeapBuffer> {
     }
 
     private synchronized void closeRootMapping() {
-        if (--openMappings == 0 && freed.get() && !memoryFreed) {
+        if (--openMappings == 0 && freed && !memoryFreed) {
             memoryFreed = true;
             Runnable action = free;
             if (action != null) {

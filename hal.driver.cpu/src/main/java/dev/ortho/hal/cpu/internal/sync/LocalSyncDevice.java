@@ -133,9 +133,18 @@ public final class LocalSyncDevice extends LocalDevice {
         return allocator.uncommitted(params, size);
     }
 
+    /** Runs on the caller without a lambda (one per call before). */
     @Override
     protected void engineDealloca(int queue, SemaphoreList waits, SemaphoreList signals, HeapBuffer buffer) {
-        complete(waits, signals, () -> SyncPool.dealloca(buffer));
+        StatusException failure = awaitWaits(waits);
+        if (failure == null) {
+            try {
+                SyncPool.dealloca(buffer);
+            } catch (RuntimeException e) {
+                failure = asStatus(e, "queue operation");
+            }
+        }
+        finish(signals, failure);
     }
 
     /** Runs on the caller without a command object ({@link CommandExecutor#runFill}). */

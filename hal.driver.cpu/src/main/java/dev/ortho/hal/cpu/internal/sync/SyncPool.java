@@ -36,10 +36,21 @@ import java.util.List;
  * is always 0; {@code overBudgetCount} counts allocas that failed for the quota.
  */
 final class SyncPool extends BlockPool<SyncPool.Block> {
-    /** A committed allocation of the pool. */
-    static final class Block extends BlockPool.Block {
-        Block(HeapBuffer storage) {
+    /**
+     * A committed allocation of the pool; it is also the free action of the buffer it is committed
+     * to (gives itself back to its pool), so a commit makes no lambda.
+     */
+    static final class Block extends BlockPool.Block implements Runnable {
+        private final SyncPool pool;
+
+        Block(HeapBuffer storage, SyncPool pool) {
             super(storage);
+            this.pool = pool;
+        }
+
+        @Override
+        public void run() {
+            pool.giveBack(this, pool.caching);
         }
     }
 
@@ -69,13 +80,16 @@ final class SyncPool extends BlockPool<SyncPool.Block> {
         long size = target.byteLength();
         long align = Math.max(HeapAllocator.MIN_ALIGNMENT, alignment);
         Block block;
-        List<Block> trimmed = new ArrayList<>(0);
+        List<Block> trimmed = null; // made only when idle blocks may have to be freed for the quota
         StatusException overflow = null;
         synchronized (this) {
             checkOpenLocked("queueAlloca");
             checkQuota(size);
             block = takeIdleLocked(size, align, b -> false);
             if (block == null) {
+                if (committedLocked() + size > quota) {
+                    trimmed = new ArrayList<>();
+                }
                 if (!reserveLocked(size, trimmed)) {
                     countOverBudgetLocked();
                     overflow = new StatusException(StatusCode.RESOURCE_EXHAUSTED, "pool '" + name + "': alloca of "
@@ -86,15 +100,16 @@ final class SyncPool extends BlockPool<SyncPool.Block> {
                 countReuse(true);
             }
         }
-        releaseAll(trimmed);
+        if (trimmed != null) {
+            releaseAll(trimmed);
+        }
         if (overflow != null) {
             throw overflow;
         }
         if (block == null) {
-            block = allocateBlock(size, align, Block::new);
+            block = allocateBlock(size, align, storage -> new Block(storage, this));
         }
-        Block bound = block;
-        commit(target, bound, flags, () -> giveBack(bound, caching));
+        commit(target, block, flags, block);
     }
 
     /**
