@@ -123,6 +123,21 @@ public final class TimelineSemaphore implements Semaphore {
      * setter wins, and a helper must check that what it would run signals the awaited value).
      * {@code null} removes it.
      */
+    /**
+     * Runs, on the calling thread, work that signals {@code target}, if this semaphore's
+     * {@linkplain #setWaitHelper wait helper} has some to run now (see {@link WaitHelper#help});
+     * returns at once otherwise. Waits ({@link #await}, {@code SemaphoreList} wait-all/any) call
+     * it before they park. Never throws the work's failure.
+     *
+     * @param deadlineNanos a {@link System#nanoTime} deadline
+     */
+    public void help(long target, long deadlineNanos) {
+        WaitHelper helper = waitHelper;
+        if (helper != null && value < target) {
+            helper.help(this, target, deadlineNanos);
+        }
+    }
+
     public void setWaitHelper(WaitHelper helper) {
         if (waitHelper != helper) {
             waitHelper = helper;
@@ -369,12 +384,9 @@ public final class TimelineSemaphore implements Semaphore {
         if (deadline == Deadline.INFINITE_PAST_NANOS) {
             throw deadlineExceeded(target);
         }
-        WaitHelper helper = waitHelper;
-        if (helper != null) {
-            helper.help(this, target, deadline); // runs the signalling work here instead of parking
-            if (value >= target) {
-                return;
-            }
+        help(target, deadline); // runs the signalling work here instead of parking
+        if (value >= target) {
+            return;
         }
         if (spinUntil(target, deadline)) {
             return;

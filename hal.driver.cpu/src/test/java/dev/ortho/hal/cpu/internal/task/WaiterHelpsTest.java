@@ -187,6 +187,25 @@ class WaiterHelpsTest {
     }
 
     @Test
+    void aFenceWaitAllHelpsToo() throws Exception {
+        withDevice("", (device, exe) -> {
+            try (Semaphore s = device.createSemaphore(0); CommandBuffer cb = dispatch(device, exe, "record", TILES)) {
+                CountDownLatch gate = new CountDownLatch(1);
+                hold = gate;
+                device.queueExecute(Device.QUEUE_AFFINITY_ANY, NONE, SemaphoreList.of(s, 1), cb,
+                        BindingTable.empty(), 0);
+                Thread releaser = releaseWhenWaiterParks(gate, s, 1);
+                SemaphoreList.of(s, 1).awaitAll(GUARD);
+                releaser.join();
+                assertTrue(device.waiterTiles(0) >= TILES - 2 * 8, "tiles on the waiter: " + device.waiterTiles(0));
+                assertEquals(0, duplicates.get());
+            } finally {
+                hold = new CountDownLatch(0);
+            }
+        });
+    }
+
+    @Test
     void withWaiterHelpsOffTheWaiterRunsNoTile() throws Exception {
         withDevice("?task_waiter_helps=0", (device, exe) -> {
             try (Semaphore s = device.createSemaphore(0); CommandBuffer cb = dispatch(device, exe, "record", TILES)) {
