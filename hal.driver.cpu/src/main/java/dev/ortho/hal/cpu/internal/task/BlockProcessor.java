@@ -193,14 +193,7 @@ final class BlockProcessor implements DrainFunction, TimelineSemaphore.WaitHelpe
                 }
                 CALLER_TILES.setOpaque(this, callerTiles + 1); // single writer: the claim holder
                 if (outcome == Execution.FINISHED) {
-                    StatusException error = e.error();
-                    e.markDone();
-                    tryInstall();
-                    queue.retire(op, error, true);
-                    Execution next = current;
-                    if (next != null && !next.isDoneOrFree()) {
-                        process.schedule(); // installed behind ours by another submitter meanwhile
-                    }
+                    finishOnCaller(e, op);
                 }
                 return true;
             } finally {
@@ -251,15 +244,7 @@ final class BlockProcessor implements DrainFunction, TimelineSemaphore.WaitHelpe
                         return;
                     }
                     if (outcome == Execution.FINISHED) {
-                        QueueOp op = e.op;
-                        StatusException error = e.error();
-                        e.markDone();
-                        tryInstall();
-                        queue.retire(op, error, true);
-                        Execution next = current;
-                        if (next != null && !next.isDoneOrFree()) {
-                            process.schedule(); // the workers take the next one
-                        }
+                        finishOnCaller(e, e.op);
                     } else {
                         return; // stopped (reached, failed, deadline) or a worker took the rest
                     }
@@ -273,6 +258,22 @@ final class BlockProcessor implements DrainFunction, TimelineSemaphore.WaitHelpe
             }
         } finally {
             CALLER_CLAIM.setVolatile(this, 0);
+        }
+    }
+
+    /**
+     * A submitting or waiting thread's tile retired {@code e} (entered, carrying {@code op}): finishes
+     * it, installs the next one and retires {@code op} on this thread; schedules the workers if
+     * the next execution was installed meanwhile.
+     */
+    private void finishOnCaller(Execution e, QueueOp op) {
+        StatusException error = e.error();
+        e.markDone();
+        tryInstall();
+        queue.retire(op, error, true);
+        Execution next = current;
+        if (next != null && !next.isDoneOrFree()) {
+            process.schedule(); // installed behind ours meanwhile: the workers take it
         }
     }
 

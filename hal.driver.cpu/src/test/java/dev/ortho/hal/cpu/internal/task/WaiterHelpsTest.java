@@ -154,18 +154,40 @@ class WaiterHelpsTest {
         }
     }
 
+    @FunctionalInterface
+    private interface Wait {
+        void await(Semaphore s) throws Exception;
+    }
+
+    /**
+     * Submits {@code cb} signalling {@code s} to 1 with the workers' tiles held, then waits with
+     * {@code wait} on this thread; the workers are let go once it parks.
+     */
+    private void submitHeldAndWait(LocalTaskDevice device, CommandBuffer cb, Semaphore s, Wait wait)
+            throws Exception {
+        CountDownLatch gate = new CountDownLatch(1);
+        hold = gate;
+        try {
+            device.queueExecute(Device.QUEUE_AFFINITY_ANY, NONE, SemaphoreList.of(s, 1), cb,
+                    BindingTable.empty(), 0);
+            assertEquals(0, device.callerTiles(0), "the submission stays asynchronous");
+            Thread releaser = releaseWhenWaiterParks(gate, s, 1);
+            try {
+                wait.await(s);
+            } finally {
+                releaser.join();
+            }
+        } finally {
+            gate.countDown();
+            hold = new CountDownLatch(0);
+        }
+    }
+
     @Test
     void aWaiterRunsTheTilesLeftWithProcessorIdWorkerCount() throws Exception {
         withDevice("", (device, exe) -> {
             try (Semaphore s = device.createSemaphore(0); CommandBuffer cb = dispatch(device, exe, "record", TILES)) {
-                CountDownLatch gate = new CountDownLatch(1);
-                hold = gate;
-                device.queueExecute(Device.QUEUE_AFFINITY_ANY, NONE, SemaphoreList.of(s, 1), cb,
-                        BindingTable.empty(), 0);
-                assertEquals(0, device.callerTiles(0), "the submission stays asynchronous");
-                Thread releaser = releaseWhenWaiterParks(gate, s, 1);
-                s.await(1, GUARD);
-                releaser.join();
+                submitHeldAndWait(device, cb, s, held -> held.await(1, GUARD));
                 int onWaiter = 0;
                 for (int i = 0; i < TILES; i++) {
                     assertTrue(ranOn.get(i) != null, "workgroup " + i + " ran");
@@ -180,8 +202,6 @@ class WaiterHelpsTest {
                 assertTrue(onWaiter >= TILES - 2 * 8, "tiles on the waiter: " + onWaiter);
                 assertEquals(onWaiter, device.waiterTiles(0));
                 assertEquals(0, duplicates.get(), "every workgroup ran once");
-            } finally {
-                hold = new CountDownLatch(0);
             }
         });
     }
@@ -190,17 +210,9 @@ class WaiterHelpsTest {
     void aFenceWaitAllHelpsToo() throws Exception {
         withDevice("", (device, exe) -> {
             try (Semaphore s = device.createSemaphore(0); CommandBuffer cb = dispatch(device, exe, "record", TILES)) {
-                CountDownLatch gate = new CountDownLatch(1);
-                hold = gate;
-                device.queueExecute(Device.QUEUE_AFFINITY_ANY, NONE, SemaphoreList.of(s, 1), cb,
-                        BindingTable.empty(), 0);
-                Thread releaser = releaseWhenWaiterParks(gate, s, 1);
-                SemaphoreList.of(s, 1).awaitAll(GUARD);
-                releaser.join();
+                submitHeldAndWait(device, cb, s, held -> SemaphoreList.of(held, 1).awaitAll(GUARD));
                 assertTrue(device.waiterTiles(0) >= TILES - 2 * 8, "tiles on the waiter: " + device.waiterTiles(0));
                 assertEquals(0, duplicates.get());
-            } finally {
-                hold = new CountDownLatch(0);
             }
         });
     }
@@ -225,20 +237,15 @@ class WaiterHelpsTest {
         withDevice("", (device, exe) -> {
             try (Semaphore s = device.createSemaphore(0);
                     CommandBuffer cb = dispatch(device, exe, "failOnWaiter", TILES)) {
-                CountDownLatch gate = new CountDownLatch(1);
-                hold = gate;
-                device.queueExecute(Device.QUEUE_AFFINITY_ANY, NONE, SemaphoreList.of(s, 1), cb,
-                        BindingTable.empty(), 0);
-                Thread releaser = releaseWhenWaiterParks(gate, s, 1);
-                StatusException e = assertThrows(StatusException.class, () -> s.await(1, GUARD));
-                releaser.join();
+                StatusException[] thrown = new StatusException[1];
+                submitHeldAndWait(device, cb, s,
+                        held -> thrown[0] = assertThrows(StatusException.class, () -> held.await(1, GUARD)));
+                StatusException e = thrown[0];
                 assertEquals(StatusCode.DATA_LOSS, e.code(), e.getMessage());
                 assertTrue(e.getMessage().contains("failed on the waiter"), e.getMessage());
                 assertEquals(1, device.waiterTiles(0), "the waiter stops at the failure");
                 StatusException again = assertThrows(StatusException.class, s::query);
                 assertEquals(StatusCode.DATA_LOSS, again.code(), "the operation's semaphore carries it");
-            } finally {
-                hold = new CountDownLatch(0);
             }
         });
     }
