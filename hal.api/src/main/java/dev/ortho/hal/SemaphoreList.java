@@ -4,6 +4,7 @@ import dev.ortho.base.Deadline;
 import dev.ortho.base.StatusCode;
 import dev.ortho.base.StatusException;
 import dev.ortho.base.Timeout;
+import dev.ortho.hal.spi.TimelineSemaphore;
 import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
@@ -180,6 +181,15 @@ public final class SemaphoreList {
             return null;
         }
         long deadline = timeout.toDeadlineNanos();
+        // Run the signalling work here where a driver offers it (local-task's task_waiter_helps).
+        for (int i = 0; i < semaphores.length; i++) {
+            if (semaphores[i] instanceof TimelineSemaphore timeline && !reached(i)) {
+                timeline.help(values[i], deadline);
+                if (needed == 1 && reached(i)) {
+                    return null; // any: this one is reached
+                }
+            }
+        }
         MultiWaiter waiter = new MultiWaiter(Thread.currentThread(), needed);
         Timepoint[] timepoints = new Timepoint[semaphores.length];
         try {

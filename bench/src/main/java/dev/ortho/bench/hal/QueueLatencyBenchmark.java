@@ -52,9 +52,11 @@ public class QueueLatencyBenchmark {
     /**
      * {@code local-task}: the submitting thread runs the first tile itself
      * ({@code task_caller_runs=1}, opt-in); {@code local-task-workers}: every tile on a worker
-     * ({@code task_caller_runs=0}, the device default and IREE's behaviour).
+     * ({@code task_caller_runs=0&task_waiter_helps=0}, IREE's behaviour and the default before
+     * issue 18's waiter help); {@code local-task-default}: the device defaults (a waiting host
+     * thread runs the tiles left, {@code task_waiter_helps=1}; only {@code roundTrip} waits).
      */
-    @Param({"local-task", "local-task-workers", "forkjoin"})
+    @Param({"local-task", "local-task-workers", "local-task-default", "forkjoin"})
     public String impl;
 
     private volatile boolean started;
@@ -69,7 +71,12 @@ public class QueueLatencyBenchmark {
     @Setup(Level.Trial)
     public void setUp() {
         if (impl.startsWith("local-task")) {
-            device = LocalTaskBench.device(2, impl.equals("local-task") ? "?task_caller_runs=1" : "?task_caller_runs=0",
+            String params = switch (impl) {
+                case "local-task" -> "?task_caller_runs=1";
+                case "local-task-workers" -> "?task_caller_runs=0&task_waiter_helps=0";
+                default -> "";
+            };
+            device = LocalTaskBench.device(2, params,
                     LocalTaskBench.library("bench", "flag", (d, w) -> started = true));
             executable = LocalTaskBench.executable(device, "bench");
             commandBuffer = device.createCommandBuffer(0, CommandCategory.DISPATCH, Device.QUEUE_AFFINITY_ANY, 0);

@@ -98,6 +98,51 @@ public final class TimelineSemaphore implements Semaphore {
     private volatile int pending;
     private Node head; // guarded by lock
     private boolean destroyed; // guarded by lock
+    /** Who may run the work that signals this semaphore on a waiting thread; null: nobody. */
+    private volatile WaitHelper waitHelper;
+
+    /**
+     * Lets a thread that {@linkplain #await waits} run the work that will signal the value it waits
+     * for instead of parking (a driver's executor, e.g. local-task's block processor). Called by
+     * {@link #await} before it polls or parks, on the waiting thread.
+     */
+    public interface WaitHelper {
+        /**
+         * Runs work that signals {@code semaphore} at {@code target} or later, if there is some that
+         * the calling thread can run now; returns when there is none left to claim, when
+         * {@code target} is reached or the semaphore failed, or at {@code deadlineNanos} (a
+         * {@link System#nanoTime} deadline; at most one unit of work, e.g. one workgroup, may run past
+         * it). Never throws a failure of the work into the caller: the work's failure fails its
+         * semaphores, which {@link #await} then reports.
+         */
+        void help(TimelineSemaphore semaphore, long target, long deadlineNanos);
+    }
+
+    /**
+     * Sets who may run the work that signals this semaphore on waiting threads (a hint: the last
+     * setter wins, and a helper must check that what it would run signals the awaited value).
+     * {@code null} removes it.
+     */
+    /**
+     * Runs, on the calling thread, work that signals {@code target}, if this semaphore's
+     * {@linkplain #setWaitHelper wait helper} has some to run now (see {@link WaitHelper#help});
+     * returns at once otherwise. Waits ({@link #await}, {@code SemaphoreList} wait-all/any) call
+     * it before they park. Never throws the work's failure.
+     *
+     * @param deadlineNanos a {@link System#nanoTime} deadline
+     */
+    public void help(long target, long deadlineNanos) {
+        WaitHelper helper = waitHelper;
+        if (helper != null && value < target) {
+            helper.help(this, target, deadlineNanos);
+        }
+    }
+
+    public void setWaitHelper(WaitHelper helper) {
+        if (waitHelper != helper) {
+            waitHelper = helper;
+        }
+    }
 
     /**
      * Creates a semaphore at {@code initialValue} that keeps the frontiers of its last
@@ -338,6 +383,10 @@ public final class TimelineSemaphore implements Semaphore {
         long deadline = timeout.toDeadlineNanos();
         if (deadline == Deadline.INFINITE_PAST_NANOS) {
             throw deadlineExceeded(target);
+        }
+        help(target, deadline); // runs the signalling work here instead of parking
+        if (value >= target) {
+            return;
         }
         if (spinUntil(target, deadline)) {
             return;

@@ -23,7 +23,8 @@ import jdk.jfr.consumer.RecordingFile;
  *
  * <p>Tracks: process 1 ("host") has one track per Java thread that invoked, called imports,
  * waited, signalled, allocated or sent remote frames. Each device is a process with one track per executor worker
- * ({@code worker N}: the tiles it ran of each dispatch region) and one per queue
+ * ({@code worker N}: the tiles it ran of each dispatch region), a {@code caller} track (processor id
+ * {@code worker_count}: tiles a submitting or waiting host thread ran) and one per queue
  * ({@code queue N}: each operation from submit to retire). Operations of one queue that are in
  * flight together overlap; the later ones go on extra tracks {@code queue N (overlap K)} so that
  * every track's slices nest, as the trace viewers require.
@@ -84,8 +85,10 @@ final class TraceJson {
                         int pid = devicePid(devicePids, e.getString("device"));
                         int worker = e.getInt("worker");
                         Map<Long, String> tracks = deviceTracks.computeIfAbsent(pid, k -> new TreeMap<>());
-                        for (int w = 0; w < Math.max(worker + 1, e.getInt("workers")); w++) {
-                            tracks.putIfAbsent((long) w, "worker " + w); // idle workers get a track too
+                        int workers = e.getInt("workers");
+                        for (int w = 0; w < Math.max(worker + 1, workers); w++) {
+                            // idle workers get a track too; id worker_count is a host thread's (caller or waiter)
+                            tracks.putIfAbsent((long) w, w < workers ? "worker " + w : "caller");
                         }
                         slices.add(new Slice("X", pid, worker, e.getString("commands"), "hal.dispatch", start, dur,
                                 args("queue", e.getInt("queue"), "region", e.getInt("region"),

@@ -2,7 +2,10 @@ package dev.ortho.hal.cpu.internal.task;
 
 import dev.ortho.base.StatusCode;
 import dev.ortho.base.StatusException;
+import dev.ortho.hal.Semaphore;
+import dev.ortho.hal.SemaphoreList;
 import dev.ortho.hal.cpu.internal.command.BlockProgram;
+import dev.ortho.hal.spi.TimelineSemaphore;
 import dev.ortho.task.DrainFunction;
 import dev.ortho.task.DrainResult;
 import dev.ortho.task.Executor;
@@ -40,7 +43,7 @@ import java.lang.invoke.VarHandle;
  * one thread at a time does it; every producer and every slot release tries to install, and the
  * claim holder re-checks after releasing the claim, so nothing is stranded.
  */
-final class BlockProcessor implements DrainFunction {
+final class BlockProcessor implements DrainFunction, TimelineSemaphore.WaitHelper {
     /** Slots of the ring (a power of two). */
     static final int RING_SIZE = 32;
     private static final int MASK = RING_SIZE - 1;
@@ -49,6 +52,7 @@ final class BlockProcessor implements DrainFunction {
     private static final VarHandle WAITING;
     private static final VarHandle CALLER_CLAIM;
     private static final VarHandle CALLER_TILES;
+    private static final VarHandle WAITER_TILES;
     private static final VarHandle SEQUENCE = MethodHandles.arrayElementVarHandle(long[].class);
 
     static {
@@ -59,6 +63,7 @@ final class BlockProcessor implements DrainFunction {
             WAITING = l.findVarHandle(BlockProcessor.class, "waiting", long.class);
             CALLER_CLAIM = l.findVarHandle(BlockProcessor.class, "callerClaim", int.class);
             CALLER_TILES = l.findVarHandle(BlockProcessor.class, "callerTiles", long.class);
+            WAITER_TILES = l.findVarHandle(BlockProcessor.class, "waiterTiles", long.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -89,12 +94,19 @@ final class BlockProcessor implements DrainFunction {
     private volatile Execution current;
     private volatile int installClaim;
     private volatile long overflowed; // written by the install-claim holder only
-    /** The submitting thread's tile state (processor id 0, as local-sync's); used under {@link #callerClaim}. */
-    private final WorkerSlot callerSlot = new WorkerSlot(0);
-    /** 1 while a submitting thread runs a tile with {@link #callerSlot}. */
+    /**
+     * The tile state of a host thread running tiles (a submitting thread, {@code task_caller_runs},
+     * or a waiting one, {@link #help}): processor id {@code worker_count}, one past the workers', so
+     * a kernel's per-processor state and the trace's per-worker tracks never see two threads under
+     * one id. Used under {@link #callerClaim}.
+     */
+    private final WorkerSlot callerSlot;
+    /** 1 while a submitting or waiting thread runs tiles with {@link #callerSlot}. */
     private volatile int callerClaim;
     /** Tiles run by submitting threads (diagnostics, tests); written under the caller claim. */
     private volatile long callerTiles;
+    /** Tiles run by waiting threads (diagnostics, tests); written under the caller claim. */
+    private volatile long waiterTiles;
 
     /**
      * @param streaming whether operations carry one command ({@code op.command}) rather than a
@@ -104,6 +116,7 @@ final class BlockProcessor implements DrainFunction {
         this.queue = queue;
         this.streaming = streaming;
         int workers = executor.workerCount();
+        this.callerSlot = new WorkerSlot(workers);
         for (int i = 0; i < RING_SIZE; i++) {
             ring[i] = new Execution(this, workers);
             sequence[i] = i;
@@ -130,6 +143,9 @@ final class BlockProcessor implements DrainFunction {
      * after one workgroup however large the dispatch.
      */
     void submit(QueueOp op, boolean callerRuns) {
+        if (queue.waiterHelps) {
+            offerHelp(op.signals);
+        }
         boolean placed = waiting == 0 && place(op);
         if (!placed) {
             WAITING.getAndAdd(this, 1L); // volatile: before the offer, see the field's contract
@@ -177,14 +193,7 @@ final class BlockProcessor implements DrainFunction {
                 }
                 CALLER_TILES.setOpaque(this, callerTiles + 1); // single writer: the claim holder
                 if (outcome == Execution.FINISHED) {
-                    StatusException error = e.error();
-                    e.markDone();
-                    tryInstall();
-                    queue.retire(op, error, true);
-                    Execution next = current;
-                    if (next != null && !next.isDoneOrFree()) {
-                        process.schedule(); // installed behind ours by another submitter meanwhile
-                    }
+                    finishOnCaller(e, op);
                 }
                 return true;
             } finally {
@@ -193,6 +202,95 @@ final class BlockProcessor implements DrainFunction {
         } finally {
             CALLER_CLAIM.setVolatile(this, 0);
         }
+    }
+
+    /** Makes this processor the wait helper of {@code signals}' host semaphores (before the op can retire). */
+    private void offerHelp(SemaphoreList signals) {
+        for (int i = 0; i < signals.size(); i++) {
+            if (signals.semaphore(i) instanceof TimelineSemaphore timeline) {
+                timeline.setWaitHelper(this);
+            }
+        }
+    }
+
+    /**
+     * A host thread waits for {@code semaphore} to reach {@code target} ({@code task_waiter_helps}):
+     * while the current execution's operation signals that value (or a later one) and has tiles
+     * left, the waiting thread claims and runs them one at a time with the caller slot (processor
+     * id {@code worker_count}; the workers' claiming protocol), checking between tiles whether the
+     * value was reached, the semaphore failed or the deadline passed (one tile may run past it). If
+     * its tile retires the operation, the operation retires here (its semaphores are signalled on
+     * this thread, which then returns without a wake-up); a kernel failure is recorded in the
+     * execution and fails the operation's semaphores as on a worker. Returns at once if another
+     * submitting or waiting thread holds the caller slot, or the current operation signals
+     * something else (an earlier operation of the queue, another semaphore).
+     */
+    @Override
+    public void help(TimelineSemaphore semaphore, long target, long deadlineNanos) {
+        Execution e = current;
+        if (e == null || !queue.waiterHelps || !CALLER_CLAIM.compareAndSet(this, 0, 1)) {
+            return;
+        }
+        try {
+            while (e != null && e.enter()) {
+                try {
+                    if (!signals(e.op, semaphore, target)) {
+                        return;
+                    }
+                    long before = callerSlot.tilesRun;
+                    int outcome = e.help(callerSlot, this, semaphore, target, deadlineNanos);
+                    WAITER_TILES.setOpaque(this, waiterTiles + (callerSlot.tilesRun - before)); // claim holder only
+                    if (outcome == Execution.IDLE) {
+                        return;
+                    }
+                    if (outcome == Execution.FINISHED) {
+                        finishOnCaller(e, e.op);
+                    } else {
+                        return; // stopped (reached, failed, deadline) or a worker took the rest
+                    }
+                } finally {
+                    e.exit();
+                }
+                if (Execution.stopHelping(semaphore, target, deadlineNanos)) {
+                    return;
+                }
+                e = current; // the next operation may signal the value (a chain on one queue)
+            }
+        } finally {
+            CALLER_CLAIM.setVolatile(this, 0);
+        }
+    }
+
+    /**
+     * A submitting or waiting thread's tile retired {@code e} (entered, carrying {@code op}): finishes
+     * it, installs the next one and retires {@code op} on this thread; schedules the workers if
+     * the next execution was installed meanwhile.
+     */
+    private void finishOnCaller(Execution e, QueueOp op) {
+        StatusException error = e.error();
+        e.markDone();
+        tryInstall();
+        queue.retire(op, error, true);
+        Execution next = current;
+        if (next != null && !next.isDoneOrFree()) {
+            process.schedule(); // installed behind ours meanwhile: the workers take it
+        }
+    }
+
+    /** Whether {@code op} signals {@code semaphore} at {@code target} or later. */
+    private static boolean signals(QueueOp op, Semaphore semaphore, long target) {
+        SemaphoreList signals = op.signals;
+        for (int i = 0; i < signals.size(); i++) {
+            if (signals.semaphore(i) == semaphore && signals.value(i) >= target) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Tiles run by waiting threads ({@link #help}). */
+    long waiterTiles() {
+        return waiterTiles;
     }
 
     /** Tiles run by submitting threads ({@link #submit(QueueOp, boolean)}). */

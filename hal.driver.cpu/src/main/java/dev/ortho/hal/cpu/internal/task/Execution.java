@@ -1,11 +1,13 @@
 package dev.ortho.hal.cpu.internal.task;
 
+import dev.ortho.base.Deadline;
 import dev.ortho.base.StatusCode;
 import dev.ortho.base.StatusException;
 import dev.ortho.hal.BindingTable;
 import dev.ortho.hal.cpu.internal.command.BlockProgram;
 import dev.ortho.hal.cpu.internal.command.CommandExecutor;
 import dev.ortho.hal.spi.RecordedCommand;
+import dev.ortho.hal.spi.TimelineSemaphore;
 import dev.ortho.hal.trace.DispatchTilesEvent;
 import dev.ortho.hal.trace.HalTracing;
 import java.lang.invoke.MethodHandles;
@@ -310,6 +312,70 @@ final class Execution {
             processor.scheduleWorkers();
         }
         return CLAIMED;
+    }
+
+    /**
+     * A waiting thread's share (see {@link BlockProcessor#help}): claims and runs tiles one at a
+     * time with {@code worker}, in the workers' protocol (one CAS on the cursor, the retired count,
+     * the completer prepares the next region and schedules the workers for it), until nothing is
+     * left to claim or {@link #stopHelping} says so. Counts the tiles in {@code worker.tilesRun}.
+     *
+     * @return {@code IDLE} if nothing was claimed, {@code CLAIMED}, or {@code FINISHED} if a tile
+     *     retired the last region (the caller then finishes the execution)
+     */
+    int help(WorkerSlot worker, BlockProcessor processor, TimelineSemaphore semaphore, long target, long deadline) {
+        int result = IDLE;
+        try {
+            while (error == null && !stopHelping(semaphore, target, deadline)) {
+                long c = (long) CURSOR.getAcquire(this); // acquire: pairs with the completer's release store
+                int r = region(c);
+                if (r >= regionCount) {
+                    break;
+                }
+                long total = regionTiles[r];
+                long t = c & TILE_MASK;
+                if (t >= total) {
+                    break;
+                }
+                if (!CURSOR.compareAndSet(this, c, c + 1)) {
+                    continue;
+                }
+                result = CLAIMED;
+                if (HalTracing.AVAILABLE && DispatchTilesEvent.enabled()) {
+                    worker.traceTiles(this, r, 1);
+                }
+                runTiles(r, t, t + 1, worker); // a failure is recorded: it fails the operation, never the waiter
+                worker.tilesRun++;
+                // getAndAdd (volatile): orders our tile writes before the completer's next region.
+                long done = (long) RETIRED.getAndAdd(this, 1L) + 1;
+                if (done == total) {
+                    int next = advanceFrom(r);
+                    if (next < 0) {
+                        return FINISHED;
+                    }
+                    processor.setBudget(budget(regionTiles[next]));
+                    processor.scheduleWorkers(); // they may have gone back to sleep on the last region
+                }
+            }
+            return result;
+        } finally {
+            worker.closeTrace();
+        }
+    }
+
+    /** Whether a helping waiter stops: its value reached, its semaphore failed or its deadline passed. */
+    static boolean stopHelping(TimelineSemaphore semaphore, long target, long deadline) {
+        if (semaphore.failure() != null) {
+            return true;
+        }
+        try {
+            if (semaphore.query() >= target) {
+                return true;
+            }
+        } catch (StatusException failed) {
+            return true;
+        }
+        return Deadline.remainingNanos(deadline, System.nanoTime()) == 0;
     }
 
     /** A new event for region {@code r} run by {@code worker} (tracing only; allocates). */

@@ -105,7 +105,7 @@ public final class LocalTaskDevice extends LocalDevice {
         for (int i = 0; i < queues.length; i++) {
             long axis = axisDevice == QueueAxes.EXHAUSTED ? TaskQueue.NO_AXIS : axes.queueAxis(axisDevice, i);
             queues[i] = new TaskQueue(this, i, axis, executor, options.inlineTransferBytes(), ledger,
-                    options.callerRuns());
+                    options.callerRuns(), options.waiterHelps());
         }
     }
 
@@ -211,6 +211,15 @@ public final class LocalTaskDevice extends LocalDevice {
      */
     public long callerTiles(int index) {
         return queues[index].callerTiles();
+    }
+
+    /**
+     * Tiles of queue {@code index} that host threads waiting on a semaphore value ran themselves
+     * instead of parking ({@code task_waiter_helps=1}, the default), with processor id
+     * {@code worker_count}.
+     */
+    public long waiterTiles(int index) {
+        return queues[index].waiterTiles();
     }
 
     /** A snapshot of the device executor's worker counters (parks, wakes, drains). */

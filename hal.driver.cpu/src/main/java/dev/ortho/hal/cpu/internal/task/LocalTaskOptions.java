@@ -23,7 +23,10 @@ import java.util.Set;
  * behaviour: every tile runs on the workers; {@code 1}: a thread that submits a command buffer
  * or dispatch whose waits are reached, with nothing before it on its queue's processor, runs the
  * first tile itself instead of waiting for a parked worker to be woken for it, and wakes the
- * workers only if more is left).
+ * workers only if more is left) and {@code task_waiter_helps} ({@code 1}, the default: a host
+ * thread waiting on a semaphore value that the queue operation current in a block processor will
+ * signal runs that operation's unclaimed tiles itself, with processor id {@code worker_count},
+ * instead of parking; the submission stays asynchronous; {@code 0}: it parks, as in IREE).
  * Defaults come from the driver (ConfigAdmin); a device URI's parameters override them, e.g.
  * {@code local-task://?queue_count=3&task_topology_group_count=2}.
  *
@@ -39,10 +42,12 @@ import java.util.Set;
  *     ({@code task_worker_linger_us}; see {@link dev.ortho.task.Executor.Builder#lingerNanos})
  * @param callerRuns whether a submitting thread runs the first tile of what it issues
  *     ({@code task_caller_runs}, 0 or 1)
+ * @param waiterHelps whether a thread waiting for a value a running operation signals runs that
+ *     operation's tiles ({@code task_waiter_helps}, 0 or 1)
  */
 public record LocalTaskOptions(int queueCount, int groupCount, int maxGroupCount, long spinMicros,
         long poolQuotaBytes, long inlineTransferBytes, ExecutionMode kernelExecution, boolean fifoQueues,
-        long lingerMicros, boolean callerRuns) {
+        long lingerMicros, boolean callerRuns, boolean waiterHelps) {
     /** The {@code queue_order} value of IREE's local-task order (the default). */
     public static final String QUEUE_ORDER_UNORDERED = "unordered";
     /** The {@code queue_order} value of in-order queues. */
@@ -58,20 +63,29 @@ public record LocalTaskOptions(int queueCount, int groupCount, int maxGroupCount
             DEFAULT_INLINE_TRANSFER_BYTES);
     private static final Set<String> KEYS = Set.of("queue_count", "task_topology_group_count",
             "task_topology_max_group_count", "task_worker_spin_us", "pool_quota_bytes", "inline_transfer_bytes",
-            VmvxLoader.COMPILE_OPTION, "queue_order", "task_worker_linger_us", "task_caller_runs");
+            VmvxLoader.COMPILE_OPTION, "queue_order", "task_worker_linger_us", "task_caller_runs",
+            "task_waiter_helps");
 
     /** Options whose VMVX dispatch functions run as the driver's VMVX loader says. */
     public LocalTaskOptions(int queueCount, int groupCount, int maxGroupCount, long spinMicros, long poolQuotaBytes,
             long inlineTransferBytes) {
         this(queueCount, groupCount, maxGroupCount, spinMicros, poolQuotaBytes, inlineTransferBytes, null, false, 0,
-                false);
+                false, true);
     }
 
-    /** Options with no worker linger ({@code task_worker_linger_us=0}) and every tile on the workers. */
+    /** Options with no worker linger ({@code task_worker_linger_us=0}) and the submitter running no tile. */
     public LocalTaskOptions(int queueCount, int groupCount, int maxGroupCount, long spinMicros, long poolQuotaBytes,
             long inlineTransferBytes, ExecutionMode kernelExecution, boolean fifoQueues) {
         this(queueCount, groupCount, maxGroupCount, spinMicros, poolQuotaBytes, inlineTransferBytes, kernelExecution,
-                fifoQueues, 0, false);
+                fifoQueues, 0, false, true);
+    }
+
+    /** Options whose waiting threads help ({@code task_waiter_helps=1}, the default). */
+    public LocalTaskOptions(int queueCount, int groupCount, int maxGroupCount, long spinMicros, long poolQuotaBytes,
+            long inlineTransferBytes, ExecutionMode kernelExecution, boolean fifoQueues, long lingerMicros,
+            boolean callerRuns) {
+        this(queueCount, groupCount, maxGroupCount, spinMicros, poolQuotaBytes, inlineTransferBytes, kernelExecution,
+                fifoQueues, lingerMicros, callerRuns, true);
     }
 
 
@@ -110,7 +124,8 @@ public record LocalTaskOptions(int queueCount, int groupCount, int maxGroupCount
                         "local-task device parameter", params.get(VmvxLoader.COMPILE_OPTION)) : kernelExecution,
                 params.containsKey("queue_order") ? parseQueueOrder(params.get("queue_order")) : fifoQueues,
                 number(params, "task_worker_linger_us", lingerMicros),
-                params.containsKey("task_caller_runs") ? flag(params, "task_caller_runs") : callerRuns);
+                params.containsKey("task_caller_runs") ? flag(params, "task_caller_runs") : callerRuns,
+                params.containsKey("task_waiter_helps") ? flag(params, "task_waiter_helps") : waiterHelps);
     }
 
     /**

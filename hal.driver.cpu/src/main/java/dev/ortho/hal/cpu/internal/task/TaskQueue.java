@@ -88,6 +88,8 @@ final class TaskQueue implements DrainFunction {
     private final long inlineThreshold;
     /** Whether the submitting thread runs the first tile of what it issues ({@code task_caller_runs}). */
     private final boolean callerRuns;
+    /** Whether host threads waiting on what an operation signals run its tiles ({@code task_waiter_helps}). */
+    final boolean waiterHelps;
     private final MpscQueue<QueueOp> ready = new MpscQueue<>();
     private final Process process;
     private final BlockProcessor compute;
@@ -107,8 +109,9 @@ final class TaskQueue implements DrainFunction {
 
     /** {@code ledger}: the device's FIFO ledger, or null for IREE's order (unordered). */
     TaskQueue(LocalTaskDevice device, int index, long axis, Executor executor, long inlineThreshold,
-            FifoLedger ledger, boolean callerRuns) {
+            FifoLedger ledger, boolean callerRuns, boolean waiterHelps) {
         this.device = device;
+        this.waiterHelps = waiterHelps;
         this.callerRuns = callerRuns;
         this.index = index;
         this.axis = axis;
@@ -168,6 +171,11 @@ final class TaskQueue implements DrainFunction {
     /** Tiles the submitting threads ran themselves (see {@link BlockProcessor#submit(QueueOp, boolean)}). */
     long callerTiles() {
         return compute.callerTiles() + streaming.callerTiles();
+    }
+
+    /** Tiles run by host threads waiting on what they signal (see {@link BlockProcessor#help}). */
+    long waiterTiles() {
+        return compute.waiterTiles() + streaming.waiterTiles();
     }
 
     /** Waits whose frontier had to be merged into the queue's. */

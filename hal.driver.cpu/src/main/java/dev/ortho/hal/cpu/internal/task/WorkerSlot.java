@@ -14,6 +14,8 @@ final class WorkerSlot extends WorkgroupScratch {
     private Execution tracedExecution;
     private long tracedPosition;
     private int tracedRegion;
+    /** Tiles run with this slot by {@link Execution#help} (the caller slot's count; confined). */
+    long tilesRun;
 
     WorkerSlot(int processorId) {
         super(processorId);

@@ -142,7 +142,7 @@ class CallerRunsTest {
 
     @Test
     void aOneTileCommandBufferRunsOnTheSubmittingThreadAndRetiresBeforeTheCallReturns() {
-        withDevice("?task_caller_runs=1", (device, exe) -> {
+        withDevice("?task_caller_runs=1&task_waiter_helps=0", (device, exe) -> {
             try (Semaphore s = device.createSemaphore(0); CommandBuffer cb = dispatches(device, exe, "record", 1, 1)) {
                 for (int i = 1; i <= 50; i++) {
                     clearRecord();
@@ -158,7 +158,7 @@ class CallerRunsTest {
 
     @Test
     void aOneTileDispatchRunsOnTheSubmittingThread() {
-        withDevice("?task_caller_runs=1", (device, exe) -> {
+        withDevice("?task_caller_runs=1&task_waiter_helps=0", (device, exe) -> {
             try (Semaphore s = device.createSemaphore(0)) {
                 device.queueDispatch(Device.QUEUE_AFFINITY_ANY, NONE, SemaphoreList.of(s, 1), exe,
                         exe.lookupFunction("record"), DispatchConfig.ofCount(1, 1, 1), MemorySegment.NULL,
@@ -172,12 +172,24 @@ class CallerRunsTest {
 
     @Test
     void byDefaultEveryTileRunsOnAWorkerAsInIree() {
-        assertEveryTileRunsOnAWorker("");
+        assertEveryTileRunsOnAWorker("?task_waiter_helps=0"); // the waiting test thread would help (WaiterHelpsTest)
     }
 
     @Test
     void withCallerRunsOffEveryTileRunsOnAWorker() {
-        assertEveryTileRunsOnAWorker("?task_caller_runs=0");
+        assertEveryTileRunsOnAWorker("?task_caller_runs=0&task_waiter_helps=0");
+    }
+
+    @Test
+    void byDefaultTheSubmittingThreadRunsNoTileBeforeItWaits() {
+        withDevice("", (device, exe) -> {
+            try (Semaphore s = device.createSemaphore(0); CommandBuffer cb = dispatches(device, exe, "record", 1, 1)) {
+                execute(device, cb, s, 1);
+                assertEquals(0, device.callerTiles(0), "queueExecute stays asynchronous");
+                s.await(1, GUARD);
+                assertEquals(device.waiterTiles(0), testThread == ranOn.get(0) ? 1 : 0, "only a waiter's tile");
+            }
+        });
     }
 
     private void assertEveryTileRunsOnAWorker(String params) {
@@ -202,7 +214,7 @@ class CallerRunsTest {
     /** Two regions of 64 tiles: the caller runs exactly one tile, the workers every other one. */
     @Test
     void aLargeCommandBufferRunsOneTileOnTheCallerAndTheRestOnTheWorkers() {
-        withDevice("?task_caller_runs=1", (device, exe) -> {
+        withDevice("?task_caller_runs=1&task_waiter_helps=0", (device, exe) -> {
             try (Semaphore s = device.createSemaphore(0);
                     CommandBuffer first = dispatches(device, exe, "record", TILES, 1);
                     CommandBuffer two = dispatches(device, exe, "record", 8, 2)) {
@@ -238,7 +250,7 @@ class CallerRunsTest {
      */
     @Test
     void aSubmissionBehindARunningOneIsLeftToTheWorkers() {
-        withDevice("?task_caller_runs=1", (device, exe) -> {
+        withDevice("?task_caller_runs=1&task_waiter_helps=0", (device, exe) -> {
             try (Semaphore first = device.createSemaphore(0); Semaphore second = device.createSemaphore(0);
                     CommandBuffer two = dispatches(device, exe, "record", 2, 1);
                     CommandBuffer one = dispatches(device, exe, "where", 1, 1)) {
@@ -266,7 +278,7 @@ class CallerRunsTest {
 
     @Test
     void aFailingTileOnTheCallerFailsTheSubmissionNotTheCall() {
-        withDevice("?task_caller_runs=1", (device, exe) -> {
+        withDevice("?task_caller_runs=1&task_waiter_helps=0", (device, exe) -> {
             try (Semaphore s = device.createSemaphore(0); CommandBuffer cb = dispatches(device, exe, "fail", 1, 1)) {
                 execute(device, cb, s, 1);
                 assertEquals(1, device.callerTiles(0));
