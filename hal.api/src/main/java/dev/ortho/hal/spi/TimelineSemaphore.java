@@ -119,11 +119,6 @@ public final class TimelineSemaphore implements Semaphore {
     }
 
     /**
-     * Sets who may run the work that signals this semaphore on waiting threads (a hint: the last
-     * setter wins, and a helper must check that what it would run signals the awaited value).
-     * {@code null} removes it.
-     */
-    /**
      * Runs, on the calling thread, work that signals {@code target}, if this semaphore's
      * {@linkplain #setWaitHelper wait helper} has some to run now (see {@link WaitHelper#help});
      * returns at once otherwise. Waits ({@link #await}, {@code SemaphoreList} wait-all/any) call
@@ -138,6 +133,11 @@ public final class TimelineSemaphore implements Semaphore {
         }
     }
 
+    /**
+     * Sets who may run the work that signals this semaphore on waiting threads (a hint: the last
+     * setter wins, and a helper must check that what it would run signals the awaited value).
+     * {@code null} removes it.
+     */
     public void setWaitHelper(WaitHelper helper) {
         if (waitHelper != helper) {
             waitHelper = helper;

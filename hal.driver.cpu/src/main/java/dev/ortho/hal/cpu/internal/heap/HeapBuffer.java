@@ -20,8 +20,9 @@ import java.lang.foreign.MemorySegment;
  * FAILED_PRECONDITION.
  *
  * <p>Thread-safe: the reference count is atomic and the freed flag volatile (set under the
- * root's monitor); the root's open-mapping count is guarded by the root's monitor (taken only to map, unmap and free, never on device access); a
- * transient's memory, free action and pool tag are published once by {@link #commit} (volatile).
+ * root's monitor); the root's open-mapping count is guarded by the root's monitor (taken only to
+ * map, unmap and free, never on device access); a transient's memory, free action and pool tag
+ * are published once by {@link #commit} (volatile).
  */
 public final class HeapBuffer extends RootedBuffer<HeapBuffer> {
     /** The root's memory; null on a transient root until {@link #commit}, unused on subspans. */

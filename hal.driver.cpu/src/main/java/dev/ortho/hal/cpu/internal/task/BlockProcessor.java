@@ -240,14 +240,10 @@ final class BlockProcessor implements DrainFunction, TimelineSemaphore.WaitHelpe
                     long before = callerSlot.tilesRun;
                     int outcome = e.help(callerSlot, this, semaphore, target, deadlineNanos);
                     WAITER_TILES.setOpaque(this, waiterTiles + (callerSlot.tilesRun - before)); // claim holder only
-                    if (outcome == Execution.IDLE) {
-                        return;
+                    if (outcome != Execution.FINISHED) {
+                        return; // nothing claimed, stopped (reached, failed, deadline) or a worker took the rest
                     }
-                    if (outcome == Execution.FINISHED) {
-                        finishOnCaller(e, e.op);
-                    } else {
-                        return; // stopped (reached, failed, deadline) or a worker took the rest
-                    }
+                    finishOnCaller(e, e.op);
                 } finally {
                     e.exit();
                 }

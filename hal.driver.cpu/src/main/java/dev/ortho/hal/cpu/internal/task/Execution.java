@@ -301,6 +301,17 @@ final class Execution {
         }
         runTiles(r, t, t + 1, worker);
         worker.closeTrace();
+        return retireOneOnCaller(r, total, processor);
+    }
+
+    /**
+     * A host thread ran one tile of region {@code r} ({@code total} tiles): counts it retired; if
+     * it completed the region, publishes the next one and schedules the workers for it (they may
+     * have found nothing to claim and gone back to sleep on this one).
+     *
+     * @return {@code FINISHED} if it retired the last region, else {@code CLAIMED}
+     */
+    private int retireOneOnCaller(int r, long total, BlockProcessor processor) {
         // getAndAdd (volatile): orders our tile writes before the completer's next region.
         long done = (long) RETIRED.getAndAdd(this, 1L) + 1;
         if (done == total) {
@@ -346,15 +357,8 @@ final class Execution {
                 }
                 runTiles(r, t, t + 1, worker); // a failure is recorded: it fails the operation, never the waiter
                 worker.tilesRun++;
-                // getAndAdd (volatile): orders our tile writes before the completer's next region.
-                long done = (long) RETIRED.getAndAdd(this, 1L) + 1;
-                if (done == total) {
-                    int next = advanceFrom(r);
-                    if (next < 0) {
-                        return FINISHED;
-                    }
-                    processor.setBudget(budget(regionTiles[next]));
-                    processor.scheduleWorkers(); // they may have gone back to sleep on the last region
+                if (retireOneOnCaller(r, total, processor) == FINISHED) {
+                    return FINISHED;
                 }
             }
             return result;
