@@ -15,9 +15,12 @@ import dev.ortho.hal.trace.SemaphoreWaitEvent;
 import dev.ortho.vm.trace.ImportCallEvent;
 import dev.ortho.vm.trace.InvocationEvent;
 import dev.ortho.vm.trace.WaitEvent;
+import java.io.IOException;
+import java.text.ParseException;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import jdk.jfr.Configuration;
 import jdk.jfr.Recording;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -32,8 +35,10 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 
 /**
- * What Ortho's JFR events cost, with no recording ({@code recording=off}) and with a recording
- * that enables them ({@code on}, as {@code --trace_file} does).
+ * What Ortho's JFR events cost, with no recording ({@code recording=off}), with a recording of
+ * JFR's own {@code default} settings that names no Ortho event ({@code default}: only the
+ * 20 ms-threshold invocation and wait events are on), and with a recording that enables them all
+ * ({@code on}, as {@code --trace_file} does).
  *
  * <ul>
  *   <li>{@code hooks}: the hook calls one traced queue submission makes (an invocation, an
@@ -55,7 +60,7 @@ public class TraceEventsBenchmark {
             QueueOperationEvent.NAME, DispatchTilesEvent.NAME, SemaphoreWaitEvent.NAME, SemaphoreSignalEvent.NAME,
             AllocationEvent.NAME);
 
-    @Param({"off", "on"})
+    @Param({"off", "default", "on"})
     public String recording;
 
     // Read through fields so that the JIT cannot fold the arguments.
@@ -82,6 +87,15 @@ public class TraceEventsBenchmark {
             for (String name : EVENTS) {
                 jfr.enable(name).withoutStackTrace().withoutThreshold();
             }
+            jfr.start();
+        } else if (recording.equals("default")) {
+            try { // JFR's own default settings, as a service's continuous recording: they name no Ortho event
+                jfr = new Recording(Configuration.getConfiguration("default"));
+            } catch (IOException | ParseException e) {
+                throw new IllegalStateException("JFR's default settings", e);
+            }
+            jfr.setToDisk(false);
+            jfr.setMaxSize(64L << 20);
             jfr.start();
         }
         localTask = LocalTaskBench.device(2, LocalTaskBench.library("bench", "step", (d, w) -> counter.incrementAndGet()));

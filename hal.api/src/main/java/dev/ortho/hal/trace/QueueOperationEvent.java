@@ -2,6 +2,7 @@ package dev.ortho.hal.trace;
 
 import jdk.jfr.Category;
 import jdk.jfr.Description;
+import jdk.jfr.Enabled;
 import jdk.jfr.Event;
 import jdk.jfr.Label;
 import jdk.jfr.Name;
@@ -12,12 +13,17 @@ import jdk.jfr.StackTrace;
  * its submission until it retires (its signals signalled or failed). Begun on the submitting
  * thread, committed by the retiring thread; the driver hands the instance over with the
  * operation (publication through the queue gives the ordering).
+ *
+ * <p>Off unless a recording names it ({@code @Enabled(false)}): JFR's own {@code default} and
+ * {@code profile} settings leave it off, since one event per operation would slow small calls
+ * down and flood a continuous recording ({@code --trace_file} and {@code scripts/ortho.jfc} turn it on).
  */
 @Name(QueueOperationEvent.NAME)
 @Label("HAL Queue Operation")
 @Category({"Ortho", "HAL"})
 @Description("A queue operation from submit to retire")
 @StackTrace(false)
+@Enabled(false)
 public final class QueueOperationEvent extends Event {
     /** The JFR event name. */
     public static final String NAME = "dev.ortho.hal.QueueOperation";

@@ -3,6 +3,7 @@ package dev.ortho.hal.trace;
 import jdk.jfr.Category;
 import jdk.jfr.DataAmount;
 import jdk.jfr.Description;
+import jdk.jfr.Enabled;
 import jdk.jfr.Event;
 import jdk.jfr.Label;
 import jdk.jfr.Name;
@@ -12,12 +13,17 @@ import jdk.jfr.StackTrace;
  * A request frame a remote HAL client sent to its device server: a call (the event spans the
  * round trip, from sending until the reply arrived or the call failed) or a one-way request (an
  * instant). Confined to the sending thread.
+ *
+ * <p>Off unless a recording names it ({@code @Enabled(false)}): JFR's own {@code default} and
+ * {@code profile} settings leave it off, since one event per operation would slow small calls
+ * down and flood a continuous recording ({@code --trace_file} and {@code scripts/ortho.jfc} turn it on).
  */
 @Name(RemoteFrameEvent.NAME)
 @Label("HAL Remote Frame")
 @Category({"Ortho", "HAL"})
 @Description("A remote HAL request frame: a call's round trip or a one-way send")
 @StackTrace(false)
+@Enabled(false)
 public final class RemoteFrameEvent extends Event {
     /** The JFR event name. */
     public static final String NAME = "dev.ortho.hal.RemoteFrame";

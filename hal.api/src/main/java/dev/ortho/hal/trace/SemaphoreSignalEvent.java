@@ -2,17 +2,23 @@ package dev.ortho.hal.trace;
 
 import jdk.jfr.Category;
 import jdk.jfr.Description;
+import jdk.jfr.Enabled;
 import jdk.jfr.Event;
 import jdk.jfr.Label;
 import jdk.jfr.Name;
 import jdk.jfr.StackTrace;
 
-/** A semaphore signalled to a new value (an instant, on the signalling thread). */
+/** A semaphore signalled to a new value (an instant, on the signalling thread). *
+ * <p>Off unless a recording names it ({@code @Enabled(false)}): JFR's own {@code default} and
+ * {@code profile} settings leave it off, since one event per operation would slow small calls
+ * down and flood a continuous recording ({@code --trace_file} and {@code scripts/ortho.jfc} turn it on).
+ */
 @Name(SemaphoreSignalEvent.NAME)
 @Label("HAL Semaphore Signal")
 @Category({"Ortho", "HAL"})
 @Description("A semaphore signalled to a new value")
 @StackTrace(false)
+@Enabled(false)
 public final class SemaphoreSignalEvent extends Event {
     /** The JFR event name. */
     public static final String NAME = "dev.ortho.hal.SemaphoreSignal";

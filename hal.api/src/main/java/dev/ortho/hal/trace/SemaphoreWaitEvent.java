@@ -6,16 +6,21 @@ import jdk.jfr.Event;
 import jdk.jfr.Label;
 import jdk.jfr.Name;
 import jdk.jfr.StackTrace;
+import jdk.jfr.Threshold;
 
 /**
  * A host thread blocked in a semaphore wait ({@code Semaphore.await}) because the value was not
  * yet reached; waits satisfied at once are not recorded. Confined to the waiting thread.
+ *
+ * <p>Recorded from 20 ms ({@code @Threshold}) unless a recording sets another threshold, as
+ * JFR records the JDK's own parks; {@code --trace_file} and {@code scripts/ortho.jfc} record every one.
  */
 @Name(SemaphoreWaitEvent.NAME)
 @Label("HAL Semaphore Wait")
 @Category({"Ortho", "HAL"})
 @Description("A host thread blocked awaiting a semaphore value")
 @StackTrace(false)
+@Threshold("20 ms")
 public final class SemaphoreWaitEvent extends Event {
     /** The JFR event name. */
     public static final String NAME = "dev.ortho.hal.SemaphoreWait";

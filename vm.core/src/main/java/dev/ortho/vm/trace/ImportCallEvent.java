@@ -2,6 +2,7 @@ package dev.ortho.vm.trace;
 
 import jdk.jfr.Category;
 import jdk.jfr.Description;
+import jdk.jfr.Enabled;
 import jdk.jfr.Event;
 import jdk.jfr.Label;
 import jdk.jfr.Name;
@@ -14,12 +15,17 @@ import jdk.jfr.StackTrace;
  *
  * <p>Use {@link #start} / {@link #finish}: disabled, {@code start} returns null without
  * allocating. Confined to the calling thread.
+ *
+ * <p>Off unless a recording names it ({@code @Enabled(false)}): JFR's own {@code default} and
+ * {@code profile} settings leave it off, since one event per operation would slow small calls
+ * down and flood a continuous recording ({@code --trace_file} and {@code scripts/ortho.jfc} turn it on).
  */
 @Name(ImportCallEvent.NAME)
 @Label("VM Import Call")
 @Category({"Ortho", "VM"})
 @Description("A call across modules through an import")
 @StackTrace(false)
+@Enabled(false)
 public final class ImportCallEvent extends Event {
     /** The JFR event name. */
     public static final String NAME = "dev.ortho.vm.ImportCall";

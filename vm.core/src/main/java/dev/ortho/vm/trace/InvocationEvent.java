@@ -6,6 +6,7 @@ import jdk.jfr.Event;
 import jdk.jfr.Label;
 import jdk.jfr.Name;
 import jdk.jfr.StackTrace;
+import jdk.jfr.Threshold;
 
 /**
  * One synchronous host invocation of a VM function ({@code Invocation.invoke}), from entry to
@@ -14,12 +15,16 @@ import jdk.jfr.StackTrace;
  * <p>Use {@link #start} / {@link #finish}: when the event is disabled {@code start} returns
  * null without allocating and {@code finish(null)} does nothing. An instance is confined to the
  * thread that started it.
+ *
+ * <p>Recorded from 20 ms ({@code @Threshold}) unless a recording sets another threshold, as
+ * JFR records the JDK's own parks; {@code --trace_file} and {@code scripts/ortho.jfc} record every one.
  */
 @Name(InvocationEvent.NAME)
 @Label("VM Invocation")
 @Category({"Ortho", "VM"})
 @Description("A host invocation of a VM function, entry to return")
 @StackTrace(false)
+@Threshold("20 ms")
 public final class InvocationEvent extends Event {
     /** The JFR event name. */
     public static final String NAME = "dev.ortho.vm.Invocation";

@@ -8,6 +8,7 @@ import jdk.jfr.Event;
 import jdk.jfr.Label;
 import jdk.jfr.Name;
 import jdk.jfr.StackTrace;
+import jdk.jfr.Threshold;
 
 /**
  * A synchronous invocation blocked on a VM wait (a {@code WAIT} frame, e.g. a fence await that
@@ -15,12 +16,16 @@ import jdk.jfr.StackTrace;
  *
  * <p>Use {@link #start} / {@link #finish}: disabled, {@code start} returns null without
  * allocating. Confined to the waiting thread.
+ *
+ * <p>Recorded from 20 ms ({@code @Threshold}) unless a recording sets another threshold, as
+ * JFR records the JDK's own parks; {@code --trace_file} and {@code scripts/ortho.jfc} record every one.
  */
 @Name(WaitEvent.NAME)
 @Label("VM Wait")
 @Category({"Ortho", "VM"})
 @Description("An invocation blocked on a VM wait frame")
 @StackTrace(false)
+@Threshold("20 ms")
 public final class WaitEvent extends Event {
     /** The JFR event name. */
     public static final String NAME = "dev.ortho.vm.Wait";
