@@ -26,7 +26,7 @@ import java.util.concurrent.atomic.AtomicLong;
 final class OutboundQueue {
     private static final int BATCH = 64;
 
-    private final TcpConnection connection;
+    private final ConnectionLink connection;
     private final SocketChannel channel;
     /** TLS between the frames and the socket, or null for plain TCP (the connection's). */
     private final TlsLayer tls;
@@ -46,7 +46,7 @@ final class OutboundQueue {
     /** {@link #lent}'s size (written under the monitor; read without it as a hint). */
     private volatile int lentCount;
 
-    OutboundQueue(TcpConnection connection, SocketChannel channel, TlsLayer tls, String peer, long maxQueuedBytes) {
+    OutboundQueue(ConnectionLink connection, SocketChannel channel, TlsLayer tls, String peer, long maxQueuedBytes) {
         this.connection = connection;
         this.channel = channel;
         this.tls = tls;

@@ -127,8 +127,34 @@ public final class TcpConnection implements Transport, IoLoop.Handler {
         this.loop = loop;
         this.channel = channel;
         this.peer = peer;
-        this.out = new OutboundQueue(this, channel, tls, peer, 4L * maxFrameBytes);
-        this.receiver = new FrameReceiver(this, channel, tls, peer, initialMaxFrameBytes, maxFrameBytes);
+        ConnectionLink link = new ConnectionLink() { // what the parts need of this connection
+            @Override
+            public boolean closed() {
+                return TcpConnection.this.closed();
+            }
+
+            @Override
+            public void close(StatusException reason) {
+                TcpConnection.this.close(reason);
+            }
+
+            @Override
+            public StatusException unavailable(String why) {
+                return TcpConnection.this.unavailable(why);
+            }
+
+            @Override
+            public void readOnLoopSoon() {
+                TcpConnection.this.readOnLoopSoon();
+            }
+
+            @Override
+            public void flushFromLoop() {
+                TcpConnection.this.flushFromLoop();
+            }
+        };
+        this.out = new OutboundQueue(link, channel, tls, peer, 4L * maxFrameBytes);
+        this.receiver = new FrameReceiver(link, channel, tls, peer, initialMaxFrameBytes, maxFrameBytes);
         this.callerIo = new CallerIo(this, channel, loop, out, receiver, readRole);
         channel.configureBlocking(false);
         channel.socket().setTcpNoDelay(true);
