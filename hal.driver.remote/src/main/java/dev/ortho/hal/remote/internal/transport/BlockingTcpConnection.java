@@ -79,6 +79,12 @@ public final class BlockingTcpConnection implements Transport {
     static final int WANTED = ReceiveRole.WANTED;
     /** How long after a receiving caller returns the pump reads again (callers back to back keep the role). */
     static final long REARM_NANOS = TcpConnection.REARM_NANOS;
+    /**
+     * How long the pump sleeps while a caller holds the role: a frame nobody waits for or
+     * expects (a pong, a server's notice) is read this long after the last caller returned at
+     * worst; frames someone expects are read at once (the caller's return wakes the pump).
+     */
+    static final long IDLE_NANOS = 10_000_000;
 
     private static final AtomicInteger THREADS = new AtomicInteger();
 
@@ -181,8 +187,10 @@ public final class BlockingTcpConnection implements Transport {
             while (!closed.get()) {
                 long wait = releasedNanos + REARM_NANOS - System.nanoTime();
                 if (!role.takeForPump(wait <= 0)) {
-                    // a caller receives (its return may leave reading to us), or one returned lately
-                    LockSupport.parkNanos(this, wait > 0 ? wait : REARM_NANOS);
+                    // a caller receives: its return wakes us if a frame may come that nobody
+                    // receives; else we look again a while later (not per round trip). Or a caller
+                    // returned lately: the next one may come at once
+                    LockSupport.parkNanos(this, role.holder() == CALLER ? IDLE_NANOS : Math.max(wait, 1));
                     continue;
                 }
                 try {
