@@ -108,7 +108,6 @@ public final class BlockingTcpConnection implements Transport {
     private final Thread pump;
     /** Writes for threads that must not block in a write: the I/O loop, a thread with an interrupt pending. */
     private final ThreadPoolExecutor writer;
-    private final AtomicBoolean flushScheduled = new AtomicBoolean();
     private final AtomicLong writerHandOffs = new AtomicLong();
     private final long openedNanos = System.nanoTime();
     private volatile Listener listener;
@@ -358,11 +357,7 @@ public final class BlockingTcpConnection implements Transport {
 
     @Override
     public void sendAll(java.util.List<ByteBuffer> frames) {
-        boolean queued = false;
-        for (ByteBuffer frame : frames) {
-            queued |= out.enqueue(frame);
-        }
-        if (queued) {
+        if (out.enqueueAll(frames)) {
             write();
         }
     }
@@ -370,17 +365,7 @@ public final class BlockingTcpConnection implements Transport {
     /** As {@link TcpConnection#sendDeferred}: written with the next send or flush, else by the loop soon. */
     @Override
     public void sendDeferred(ByteBuffer frame) {
-        if (!out.enqueue(frame)) {
-            return;
-        }
-        if (out.queuedBytes() >= TcpConnection.DEFERRED_FLUSH_BYTES) {
-            write();
-        } else if (flushScheduled.compareAndSet(false, true)) {
-            loop.executeLater(() -> {
-                flushScheduled.set(false);
-                write();
-            }, TcpConnection.DEFERRED_FLUSH_NANOS);
-        }
+        out.enqueueDeferred(frame, loop, this::write, this::write);
     }
 
     @Override
@@ -410,15 +395,8 @@ public final class BlockingTcpConnection implements Transport {
             }
             try {
                 drainAll();
-                ByteBuffer[] parts = {head, null};
-                while ((head.hasRemaining() || payload.hasRemaining()) && !closed.get()) {
-                    ByteBuffer piece = payload.isDirect() || payload.remaining() <= TcpConnection.IO_SLICE_BYTES ? payload
-                            : payload.slice(payload.position(), TcpConnection.IO_SLICE_BYTES);
-                    parts[1] = piece;
-                    channel.write(parts, 0, 2);
-                    if (piece != payload) {
-                        payload.position(payload.position() + piece.position());
-                    }
+                while (head.hasRemaining() || payload.hasRemaining()) {
+                    out.writePiece(head, payload); // blocks while the socket is full
                 }
                 finishWriting();
             } catch (IOException e) {
@@ -435,14 +413,9 @@ public final class BlockingTcpConnection implements Transport {
     /** As {@link TcpConnection#sendLent}: written from the payload's memory, given back once written or closed. */
     @Override
     public void sendLent(ByteBuffer head, ByteBuffer payload, Runnable returned) {
-        if (!out.enqueue(head, payload, returned)) {
-            returned.run(); // closed: it was never queued
-            return;
+        if (out.enqueueLent(head, payload, returned)) {
+            write();
         }
-        if (closed.get()) {
-            out.returnLent(); // close() may have returned what was lent before this was
-        }
-        write();
     }
 
     /** Writes the queue here, or on the writer thread from the loop or a thread with an interrupt pending. */

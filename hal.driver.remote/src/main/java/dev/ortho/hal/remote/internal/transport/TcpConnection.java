@@ -84,8 +84,6 @@ public final class TcpConnection implements Transport, IoLoop.Handler {
      */
     static final long REARM_NANOS = 1_000_000;
     private final java.util.concurrent.atomic.AtomicLong handOffs = new java.util.concurrent.atomic.AtomicLong();
-    /** A loop task will write what {@link #sendDeferred} queued. */
-    private final AtomicBoolean flushScheduled = new AtomicBoolean();
     private volatile Listener listener;
     private volatile SelectionKey key;
     private final long openedNanos = System.nanoTime();
@@ -194,11 +192,7 @@ public final class TcpConnection implements Transport, IoLoop.Handler {
 
     @Override
     public void sendAll(java.util.List<ByteBuffer> frames) {
-        boolean queued = false;
-        for (ByteBuffer frame : frames) {
-            queued |= out.enqueue(frame);
-        }
-        if (queued) {
+        if (out.enqueueAll(frames)) {
             tryWrite();
         }
     }
@@ -211,17 +205,7 @@ public final class TcpConnection implements Transport, IoLoop.Handler {
      */
     @Override
     public void sendDeferred(ByteBuffer frame) {
-        if (!out.enqueue(frame)) {
-            return;
-        }
-        if (out.queuedBytes() >= DEFERRED_FLUSH_BYTES) {
-            tryWrite();
-        } else if (flushScheduled.compareAndSet(false, true)) {
-            loop.executeLater(() -> {
-                flushScheduled.set(false);
-                flushFromLoop();
-            }, DEFERRED_FLUSH_NANOS);
-        }
+        out.enqueueDeferred(frame, loop, this::tryWrite, this::flushFromLoop);
     }
 
     @Override
@@ -264,14 +248,9 @@ public final class TcpConnection implements Transport, IoLoop.Handler {
      */
     @Override
     public void sendLent(ByteBuffer head, ByteBuffer payload, Runnable returned) {
-        if (!out.enqueue(head, payload, returned)) {
-            returned.run(); // closed: it was never queued
-            return;
+        if (out.enqueueLent(head, payload, returned)) {
+            tryWrite();
         }
-        if (closed.get()) {
-            out.returnLent(); // close() may have returned what was lent before this was
-        }
-        tryWrite();
     }
 
     /** Writes what is queued on the caller's thread unless another writer holds the socket. */
