@@ -33,10 +33,11 @@ import java.util.function.BooleanSupplier;
  *       blocks in the socket's read itself until its wait ends; frames for others are delivered
  *       on its thread too, one at a time;
  *   <li>the connection's reader thread ({@code ortho-remote-rx-N}, the <em>pump</em>) takes it
- *       when no caller did for {@link #REARM_NANOS} after the last one handed it back, or at once
+ *       when no caller did for {@link #REARM_NANOS} after the last one handed it back (it looks
+ *       every {@link #IDLE_NANOS} while callers hold the role, so within that long), or at once
  *       when a frame may come that nobody receives ({@link Transport.Listener#expectsFrames},
- *       bytes left unparsed, half a frame); so unsolicited frames (reports, pongs, a close) are
- *       read while no caller waits. While the pump blocks in the read a caller cannot take the
+ *       bytes left unparsed, half a frame: the returning caller wakes it); so unsolicited frames
+ *       (reports, pongs, a close) are read while no caller waits. While the pump blocks in the read a caller cannot take the
  *       role: it marks {@link ReceiveRole#WANTED} and waits as before (the pump delivers its frame); the
  *       pump hands the role back once nothing more is expected, so the next caller receives
  *       itself. Callers waiting back to back keep the role from the pump without waking it.
