@@ -17,7 +17,7 @@ import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
 /**
- * Issue 18: both TCP readers of a remote device ({@code tcp_reader=blocking}, the default, where
+ * Issue 18: both TCP readers of a remote device ({@code tcp_reader=blocking}, opt-in, where
  * the waiting thread blocks in the socket's read; {@code tcp_reader=selector}) serve round trips,
  * end a wait on its deadline without losing the connection, and end a wait a host signal
  * satisfies while the waiting thread is blocked receiving (with pings 150 s apart, only the
