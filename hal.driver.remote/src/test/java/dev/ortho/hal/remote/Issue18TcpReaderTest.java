@@ -89,6 +89,39 @@ class Issue18TcpReaderTest {
         return inAwait && blocked;
     }
 
+    /**
+     * The default reader is the selector: a thread interrupted while it waits on a remote device
+     * gets ABORTED, keeps its interrupt, and the connection (with the device's buffers and
+     * operations) serves on. With {@code tcp_reader=blocking} an interrupt that reaches a thread
+     * blocked in the socket's read closes the connection, which is why that reader is opt-in.
+     */
+    @Test
+    void anInterruptedWaitOnTheDefaultReaderIsAbortedAndTheConnectionServesOn() throws Exception {
+        try (Loopback server = Loopback.start(); Device device = server.connect("deadline_ms=600000")) {
+            Semaphore semaphore = device.createSemaphore(0);
+            Buffer buffer = device.allocator().allocateBuffer(BufferParams.deviceLocal(), 64);
+            device.queueFill(-1, SemaphoreList.empty(), SemaphoreList.of(semaphore, 1), buffer, 0, 4, 1, 4, 0);
+            semaphore.await(1, Timeout.infinite());
+            Semaphore never = device.createSemaphore(0);
+            Thread self = Thread.currentThread();
+            Thread interrupter = Thread.ofPlatform().name("interrupter").start(() -> {
+                HangGuard.await(() -> waitsIn(self), "the waiter waits");
+                self.interrupt();
+            });
+            StatusException aborted = assertThrows(StatusException.class, () -> never.await(1, Timeout.infinite()));
+            boolean stillSet = Thread.interrupted(); // read and cleared before join, which would throw
+            interrupter.join();
+            assertTrue(stillSet, "the interrupt stays set for the caller");
+            assertEquals(StatusCode.ABORTED, aborted.code(), aborted.toString());
+
+            device.queueFill(-1, SemaphoreList.empty(), SemaphoreList.of(semaphore, 2), buffer, 0, 4, 2, 4, 0);
+            semaphore.await(2, Timeout.infinite()); // the connection still serves
+            never.release();
+            semaphore.release();
+            buffer.release();
+        }
+    }
+
     @Test
     void anUnknownReaderIsInvalidArgument() {
         try (Loopback server = Loopback.start()) {
