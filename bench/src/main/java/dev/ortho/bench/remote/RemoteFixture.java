@@ -35,9 +35,14 @@ final class RemoteFixture implements AutoCloseable {
     }
 
     Device connect() {
+        return connect("");
+    }
+
+    /** A device over loopback TCP with the extra URI parameters {@code params} ("" or "&k=v…"). */
+    Device connect(String params) {
         try (RemoteDriver driver = new RemoteDriver(name -> null)) {
             return driver.createDevice(DeviceUri.parse("remote://127.0.0.1:" + server.address().getPort()
-                    + "?token_file=" + token));
+                    + "?token_file=" + token + params));
         }
     }
 

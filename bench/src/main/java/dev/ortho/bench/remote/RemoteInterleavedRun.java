@@ -19,7 +19,8 @@ import java.util.Locale;
  * java -cp bench/target/benchmarks.jar dev.ortho.bench.remote.RemoteInterleavedRun shm 20000
  * </pre>
  *
- * {@code rt}: {@code remote-fill} round trips against the raw TCP ping-pong (100 per round);
+ * {@code rt}: {@code remote-fill} round trips (blocking reader, and {@code remote-fill-selector})
+ * against the raw TCP ping-pong (100 per round);
  * {@code pipelined}: 64 pipelined remote dispatches against local-sync in process; {@code bulk}:
  * 16 MiB write + read (from and into a {@code byte[]}; {@code bulk-native}: off-heap memory, as
  * the peer's) against raw socket streaming (direct buffers; for {@code bulk} also from and into a
@@ -40,7 +41,7 @@ public final class RemoteInterleavedRun {
         List<Side> sides = new ArrayList<>();
         switch (which) {
             case "rt" -> {
-                for (String impl : new String[] {"remote-fill", "raw-tcp"}) {
+                for (String impl : new String[] {"remote-fill", "remote-fill-selector", "raw-tcp"}) {
                     RemoteRoundTripBenchmark b = new RemoteRoundTripBenchmark();
                     b.impl = impl;
                     b.setUp();

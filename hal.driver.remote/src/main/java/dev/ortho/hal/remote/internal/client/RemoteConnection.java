@@ -561,6 +561,18 @@ final class RemoteConnection implements Transport.Listener {
         authenticated = true;
     }
 
+    /**
+     * Asks the server for a frame at once (a ping; its pong follows): ends a caller's blocked
+     * read when its wait ended without a frame ({@link Transport#wakeReceiver}). Nothing before
+     * the handshake is done (the server accepts only HELLO and AUTH then) or once failed.
+     */
+    void askForFrame() {
+        Transport t = transport;
+        if (t != null && authenticated && failure == null) {
+            t.send(request(Protocol.PING).finish());
+        }
+    }
+
     /** Liveness: pings a quiet peer and fails the connection when it stays silent past the deadline. */
     void tick(long now) {
         Transport t = transport;

@@ -64,17 +64,8 @@ final class CallerIo {
             while (!out.drain()) { // what this and other threads queued before goes first
                 interrupted |= awaitWritable();
             }
-            ByteBuffer[] parts = {head, null};
             while (head.hasRemaining() || payload.hasRemaining()) {
-                ByteBuffer piece = payload.isDirect() || payload.remaining() <= TcpConnection.IO_SLICE_BYTES ? payload
-                        : payload.slice(payload.position(), TcpConnection.IO_SLICE_BYTES);
-                parts[1] = piece;
-                long presented = head.remaining() + piece.remaining();
-                long written = channel.write(parts, 0, 2);
-                if (piece != payload) {
-                    payload.position(payload.position() + piece.position());
-                }
-                if (written < presented) {
+                if (!out.writePiece(head, payload)) {
                     interrupted |= awaitWritable(); // the socket is full
                 }
             }

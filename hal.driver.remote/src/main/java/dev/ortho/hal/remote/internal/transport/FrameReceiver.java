@@ -6,6 +6,7 @@ import dev.ortho.hal.remote.internal.protocol.Protocol;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.nio.channels.ReadableByteChannel;
 import java.nio.channels.SocketChannel;
 
 /**
@@ -26,8 +27,18 @@ import java.nio.channels.SocketChannel;
 final class FrameReceiver {
     private static final int MAX_FRAMES_PER_READY = 64;
 
-    private final TcpConnection connection;
+    private final ConnectionLink connection;
+    /** The socket, for TLS (null without TLS). */
     private final SocketChannel channel;
+    /** Where plain bytes come from: the socket, or a {@link BlockingTcpConnection}'s timed reads of it. */
+    private final ReadableByteChannel source;
+    /**
+     * Reads block ({@link BlockingTcpConnection}): {@link #read(boolean)} makes at most one socket
+     * read once a frame was delivered, so a reader whose frame came never blocks for the next.
+     */
+    private final boolean blocking;
+    /** This {@link #read} may read the socket now (blocking reads: no frame delivered yet in it, and asked to). */
+    private boolean socketAllowed;
     /** TLS between the frames and the socket, or null for plain TCP (the connection's). */
     private final TlsLayer tls;
     private final String peer;
@@ -50,10 +61,21 @@ final class FrameReceiver {
     /** Bytes of the sink's frame not received yet. */
     private int sinkLeft;
 
-    FrameReceiver(TcpConnection connection, SocketChannel channel, TlsLayer tls, String peer,
+    FrameReceiver(ConnectionLink connection, SocketChannel channel, TlsLayer tls, String peer,
             int initialMaxFrameBytes, int maxFrameBytes) {
+        this(connection, channel, channel, false, tls, peer, initialMaxFrameBytes, maxFrameBytes);
+    }
+
+    /**
+     * @param source where plain bytes are read from
+     * @param blocking reads of {@code source} block (see {@link #read(boolean)})
+     */
+    FrameReceiver(ConnectionLink connection, SocketChannel channel, ReadableByteChannel source, boolean blocking,
+            TlsLayer tls, String peer, int initialMaxFrameBytes, int maxFrameBytes) {
         this.connection = connection;
         this.channel = channel;
+        this.source = source;
+        this.blocking = blocking;
         this.tls = tls;
         this.peer = peer;
         this.maxFrameBytes = maxFrameBytes;
@@ -107,8 +129,18 @@ final class FrameReceiver {
      * body that still misses at least a buffer's worth is read into directly.
      */
     void read() throws IOException {
+        read(true);
+    }
+
+    /**
+     * {@link #read()}; with blocking reads, {@code mayReadSocket} false parses only what was
+     * already received, and once a frame was delivered no further socket read is made (the
+     * reader checks what it waits for first), so one call blocks at most until bytes arrive.
+     */
+    void read(boolean mayReadSocket) throws IOException {
         int frames = 0;
         drained = false;
+        socketAllowed = mayReadSocket || !blocking;
         while (frames < MAX_FRAMES_PER_READY && !connection.closed()) {
             if (sink != null) {
                 int done = receiveIntoSink();
@@ -116,11 +148,12 @@ final class FrameReceiver {
                     return; // more later, or closed
                 }
                 frames++;
+                socketAllowed = !blocking; // a blocking reader checks its wait before reading again
                 continue;
             }
             if (awaitingPrefix) {
                 if (in.remaining() < Transport.SINK_PREFIX_BYTES) {
-                    if (drained) {
+                    if (drained || !socketAllowed) {
                         return;
                     }
                     if (fill() < 0) {
@@ -140,7 +173,7 @@ final class FrameReceiver {
             }
             if (body == null) {
                 if (in.remaining() < Protocol.LENGTH_BYTES) {
-                    if (drained) {
+                    if (drained || !socketAllowed) {
                         return; // the last read left room: the socket held no more (saves a read per wake-up)
                     }
                     int n = fill();
@@ -180,6 +213,9 @@ final class FrameReceiver {
                     body = ByteBuffer.allocate((int) Math.min(bodyLength, 2L * body.capacity())).put(body.flip());
                     continue;
                 }
+                if (!socketAllowed) {
+                    return; // a blocking reader whose frame came: the rest later
+                }
                 int n;
                 if (body.remaining() >= in.capacity()) {
                     // a large body: straight in, not through the receive buffer; in slices, as
@@ -209,6 +245,7 @@ final class FrameReceiver {
             body = null;
             lastReceiveNanos = System.nanoTime();
             frames++;
+            socketAllowed = !blocking; // a blocking reader checks its wait before reading again
             try {
                 listener.onFrame(frame);
             } catch (StatusException e) {
@@ -279,10 +316,10 @@ final class FrameReceiver {
                 sinkLeft -= take;
                 continue;
             }
-            if (drained) {
+            if (drained || !socketAllowed) {
                 return 0; // the last read left room: nothing more now
             }
-            int n = s.read(channel, TcpConnection.IO_SLICE_BYTES);
+            int n = s.read(source, TcpConnection.IO_SLICE_BYTES);
             if (n == BodySink.ABORTED) {
                 n = fill(); // nobody wants the rest: skip it through the receive buffer
             } else if (n > 0) {
@@ -341,7 +378,7 @@ final class FrameReceiver {
     /** Reads from the socket, through TLS if any: bytes delivered, 0 if none now, -1 at the end. */
     private int readIn(ByteBuffer dst) throws IOException {
         if (tls == null) {
-            return channel.read(dst);
+            return source.read(dst);
         }
         int n = tls.read(channel, dst);
         if (n == 0 && tls.wantsWrap()) {

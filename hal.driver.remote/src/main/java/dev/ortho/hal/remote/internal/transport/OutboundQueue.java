@@ -26,7 +26,7 @@ import java.util.concurrent.atomic.AtomicLong;
 final class OutboundQueue {
     private static final int BATCH = 64;
 
-    private final TcpConnection connection;
+    private final ConnectionLink connection;
     private final SocketChannel channel;
     /** TLS between the frames and the socket, or null for plain TCP (the connection's). */
     private final TlsLayer tls;
@@ -39,6 +39,10 @@ final class OutboundQueue {
     /** The write role: held by whoever is writing, a sender thread or the loop. */
     private final AtomicBoolean writing = new AtomicBoolean();
     private final ByteBuffer[] batch = new ByteBuffer[BATCH];
+    /** A frame's head and payload piece for {@link #writePiece} (holder of the write role). */
+    private final ByteBuffer[] pair = new ByteBuffer[2];
+    /** A loop task will write what {@link #enqueueDeferred} queued. */
+    private final AtomicBoolean flushScheduled = new AtomicBoolean();
     /** The frames {@link #batch} holds or slices. */
     private final ByteBuffer[] sources = new ByteBuffer[BATCH];
     /** Payloads queued by {@link #enqueue} and what gives each back (by identity; guarded by {@link #outbound}'s monitor). */
@@ -46,7 +50,7 @@ final class OutboundQueue {
     /** {@link #lent}'s size (written under the monitor; read without it as a hint). */
     private volatile int lentCount;
 
-    OutboundQueue(TcpConnection connection, SocketChannel channel, TlsLayer tls, String peer, long maxQueuedBytes) {
+    OutboundQueue(ConnectionLink connection, SocketChannel channel, TlsLayer tls, String peer, long maxQueuedBytes) {
         this.connection = connection;
         this.channel = channel;
         this.tls = tls;
@@ -123,6 +127,76 @@ final class OutboundQueue {
             }
         }
         return true;
+    }
+
+    /** {@link Transport#sendAll}'s queueing: adds every frame in order; whether any was queued (then write). */
+    boolean enqueueAll(java.util.List<ByteBuffer> frames) {
+        boolean queued = false;
+        for (ByteBuffer frame : frames) {
+            queued |= enqueue(frame);
+        }
+        return queued;
+    }
+
+    /**
+     * {@link Transport#sendDeferred}'s queueing: adds {@code frame}; runs {@code writeNow} once
+     * {@value TcpConnection#DEFERRED_FLUSH_BYTES} bytes are queued, else has {@code loop} run
+     * {@code writeFromLoop} in about {@value TcpConnection#DEFERRED_FLUSH_NANOS} ns (one such
+     * flush scheduled at a time), should no send or flush come first: a deferred frame is never stranded.
+     */
+    void enqueueDeferred(ByteBuffer frame, IoLoop loop, Runnable writeNow, Runnable writeFromLoop) {
+        if (!enqueue(frame)) {
+            return;
+        }
+        if (queuedBytes() >= TcpConnection.DEFERRED_FLUSH_BYTES) {
+            writeNow.run();
+        } else if (flushScheduled.compareAndSet(false, true)) {
+            loop.executeLater(() -> {
+                flushScheduled.set(false);
+                writeFromLoop.run();
+            }, TcpConnection.DEFERRED_FLUSH_NANOS);
+        }
+    }
+
+    /**
+     * {@link Transport#sendLent}'s queueing: adds the frame and its lent payload; false if it was
+     * not queued ({@code returned} has run: closed); true if it was (then write), giving back
+     * what close may have missed.
+     */
+    boolean enqueueLent(ByteBuffer head, ByteBuffer payload, Runnable returned) {
+        if (!enqueue(head, payload, returned)) {
+            returned.run(); // closed: it was never queued
+            return false;
+        }
+        if (connection.closed()) {
+            returnLent(); // close() may have returned what was lent before this was
+        }
+        return true;
+    }
+
+    /**
+     * One gathering write of {@code head}'s rest and the next piece of {@code payload} (a heap
+     * payload in {@value TcpConnection#IO_SLICE_BYTES}-byte slices, which the JDK copies whole),
+     * for a holder of the write role writing a large frame itself; whether the socket took all
+     * that was presented (false: it is full, or a blocking write stopped short).
+     */
+    boolean writePiece(ByteBuffer head, ByteBuffer payload) throws IOException {
+        ByteBuffer piece = payload.isDirect() || payload.remaining() <= TcpConnection.IO_SLICE_BYTES ? payload
+                : payload.slice(payload.position(), TcpConnection.IO_SLICE_BYTES);
+        pair[0] = head;
+        pair[1] = piece;
+        long presented = head.remaining() + piece.remaining();
+        long written;
+        try {
+            written = channel.write(pair, 0, 2);
+        } finally {
+            pair[0] = null;
+            pair[1] = null;
+        }
+        if (piece != payload) {
+            payload.position(payload.position() + piece.position());
+        }
+        return written >= presented;
     }
 
     /** Lets go of the write role; if the connection closed meanwhile, returns what was lent. */

@@ -84,8 +84,6 @@ public final class TcpConnection implements Transport, IoLoop.Handler {
      */
     static final long REARM_NANOS = 1_000_000;
     private final java.util.concurrent.atomic.AtomicLong handOffs = new java.util.concurrent.atomic.AtomicLong();
-    /** A loop task will write what {@link #sendDeferred} queued. */
-    private final AtomicBoolean flushScheduled = new AtomicBoolean();
     private volatile Listener listener;
     private volatile SelectionKey key;
     private final long openedNanos = System.nanoTime();
@@ -127,8 +125,34 @@ public final class TcpConnection implements Transport, IoLoop.Handler {
         this.loop = loop;
         this.channel = channel;
         this.peer = peer;
-        this.out = new OutboundQueue(this, channel, tls, peer, 4L * maxFrameBytes);
-        this.receiver = new FrameReceiver(this, channel, tls, peer, initialMaxFrameBytes, maxFrameBytes);
+        ConnectionLink link = new ConnectionLink() { // what the parts need of this connection
+            @Override
+            public boolean closed() {
+                return TcpConnection.this.closed();
+            }
+
+            @Override
+            public void close(StatusException reason) {
+                TcpConnection.this.close(reason);
+            }
+
+            @Override
+            public StatusException unavailable(String why) {
+                return TcpConnection.this.unavailable(why);
+            }
+
+            @Override
+            public void readOnLoopSoon() {
+                TcpConnection.this.readOnLoopSoon();
+            }
+
+            @Override
+            public void flushFromLoop() {
+                TcpConnection.this.flushFromLoop();
+            }
+        };
+        this.out = new OutboundQueue(link, channel, tls, peer, 4L * maxFrameBytes);
+        this.receiver = new FrameReceiver(link, channel, tls, peer, initialMaxFrameBytes, maxFrameBytes);
         this.callerIo = new CallerIo(this, channel, loop, out, receiver, readRole);
         channel.configureBlocking(false);
         channel.socket().setTcpNoDelay(true);
@@ -168,11 +192,7 @@ public final class TcpConnection implements Transport, IoLoop.Handler {
 
     @Override
     public void sendAll(java.util.List<ByteBuffer> frames) {
-        boolean queued = false;
-        for (ByteBuffer frame : frames) {
-            queued |= out.enqueue(frame);
-        }
-        if (queued) {
+        if (out.enqueueAll(frames)) {
             tryWrite();
         }
     }
@@ -185,17 +205,7 @@ public final class TcpConnection implements Transport, IoLoop.Handler {
      */
     @Override
     public void sendDeferred(ByteBuffer frame) {
-        if (!out.enqueue(frame)) {
-            return;
-        }
-        if (out.queuedBytes() >= DEFERRED_FLUSH_BYTES) {
-            tryWrite();
-        } else if (flushScheduled.compareAndSet(false, true)) {
-            loop.executeLater(() -> {
-                flushScheduled.set(false);
-                flushFromLoop();
-            }, DEFERRED_FLUSH_NANOS);
-        }
+        out.enqueueDeferred(frame, loop, this::tryWrite, this::flushFromLoop);
     }
 
     @Override
@@ -238,14 +248,9 @@ public final class TcpConnection implements Transport, IoLoop.Handler {
      */
     @Override
     public void sendLent(ByteBuffer head, ByteBuffer payload, Runnable returned) {
-        if (!out.enqueue(head, payload, returned)) {
-            returned.run(); // closed: it was never queued
-            return;
+        if (out.enqueueLent(head, payload, returned)) {
+            tryWrite();
         }
-        if (closed.get()) {
-            out.returnLent(); // close() may have returned what was lent before this was
-        }
-        tryWrite();
     }
 
     /** Writes what is queued on the caller's thread unless another writer holds the socket. */

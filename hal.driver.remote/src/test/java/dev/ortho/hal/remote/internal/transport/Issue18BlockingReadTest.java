@@ -1,0 +1,313 @@
+package dev.ortho.hal.remote.internal.transport;
+
+import static dev.ortho.hal.remote.internal.transport.ThreadRecordingInbox.frame;
+import static dev.ortho.hal.remote.internal.transport.ThreadRecordingInbox.seed;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.ortho.base.StatusCode;
+import dev.ortho.base.StatusException;
+import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Issue 18: {@link BlockingTcpConnection}, whose receiving threads block in the socket's read.
+ * The read role goes between the reader thread and waiting callers (a frame nobody waits for is
+ * read by the reader thread; a caller that finds the reader thread in its read gets the role once
+ * nothing more is expected and then receives its frame on its own thread); a deadline ends a
+ * blocked read without closing; {@link Transport#wakeReceiver} ends an untimed blocked read (the
+ * peer is asked for a frame); close ends a blocked read and the reader thread; a peer closing
+ * mid-frame closes with UNAVAILABLE; a pending interrupt never closes the connection; the I/O
+ * loop never writes itself. Hang guards only (HangGuard), no timing assertions.
+ */
+class Issue18BlockingReadTest {
+    private static final long HORIZON_NANOS = TimeUnit.SECONDS.toNanos(600);
+
+    /** An inbox whose {@link #expectsFrames} the test sets, and which notes the seeds it got. */
+    static final class Inbox extends ThreadRecordingInbox {
+        volatile boolean expecting;
+        final java.util.Set<Integer> seen = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
+        @Override
+        public void onFrame(ByteBuffer body) {
+            seen.add(seed(body));
+            super.onFrame(body);
+        }
+
+        @Override
+        public boolean expectsFrames() {
+            return expecting;
+        }
+    }
+
+    /** A started connection, its peer's end (blocking) and the loop; {@code askPeerForFrame} counted. */
+    static final class Fixture implements AutoCloseable {
+        final IoLoop loop = new IoLoop(TimeUnit.MILLISECONDS.toNanos(100), () -> { });
+        final ServerSocketChannel acceptor;
+        final SocketChannel peer;
+        final Inbox inbox = new Inbox();
+        final AtomicInteger asked = new AtomicInteger();
+        final BlockingTcpConnection connection;
+
+        Fixture(Runnable onAsk) throws Exception {
+            acceptor = ServerSocketChannel.open().bind(new InetSocketAddress("127.0.0.1", 0));
+            peer = SocketChannel.open(acceptor.getLocalAddress());
+            peer.socket().setTcpNoDelay(true);
+            connection = new BlockingTcpConnection(loop, acceptor.accept(), 1 << 20, "test peer", HORIZON_NANOS, () -> {
+                asked.incrementAndGet();
+                onAsk.run();
+            });
+            connection.start(inbox);
+        }
+
+        void write(ByteBuffer data) throws Exception {
+            while (data.hasRemaining()) {
+                peer.write(data);
+            }
+        }
+
+        /** The next frame the peer received (a blocking read of its length and body). */
+        ByteBuffer readAtPeer() throws Exception {
+            ByteBuffer length = ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN);
+            while (length.hasRemaining()) {
+                assertTrue(peer.read(length) >= 0, "peer end closed");
+            }
+            ByteBuffer body = ByteBuffer.allocate(length.getInt(0)).order(ByteOrder.LITTLE_ENDIAN);
+            while (body.hasRemaining()) {
+                assertTrue(peer.read(body) >= 0, "peer end closed");
+            }
+            return body.flip();
+        }
+
+        void awaitRole(int bit, String what) {
+            HangGuard.await(() -> (connection.roleBits() & bit) != 0, what, connection::diagnostics);
+        }
+
+        /**
+         * Until {@code caller} (retrying until it holds the read role) holds it or returned: while
+         * the reader thread is in its read and the caller asked for the role, writes a filler frame
+         * (seed 0, consumed here), after which the reader thread hands the role over (nothing is expected).
+         */
+        void handRoleTo(Thread caller) throws Exception {
+            long guard = System.nanoTime() + HangGuard.GUARD_NANOS;
+            int wantedByCaller = BlockingTcpConnection.PUMP | BlockingTcpConnection.WANTED;
+            while ((connection.roleBits() & BlockingTcpConnection.CALLER) == 0 && caller.isAlive()) {
+                if ((connection.roleBits() & wantedByCaller) == wantedByCaller) {
+                    write(frame(0));
+                    assertEquals(0, seed(inbox.next()));
+                }
+                if (System.nanoTime() - guard >= 0) {
+                    HangGuard.expired("the caller did not get the read role", connection::diagnostics);
+                }
+                java.util.concurrent.locks.LockSupport.parkNanos(100_000);
+            }
+        }
+
+        @Override
+        public void close() throws Exception {
+            connection.close(new StatusException(StatusCode.CANCELLED, "test over"));
+            peer.close();
+            acceptor.close();
+            loop.close();
+        }
+    }
+
+    private static void join(Thread thread, Fixture f) throws InterruptedException {
+        thread.join(TimeUnit.NANOSECONDS.toMillis(HangGuard.GUARD_NANOS));
+        if (thread.isAlive()) {
+            HangGuard.expired(thread.getName() + " did not return", f.connection::diagnostics);
+        }
+    }
+
+    @Test
+    void theReaderThreadReadsUnwaitedFramesAndHandsTheRoleToACallerThatReceivesItsOwn() throws Exception {
+        try (Fixture f = new Fixture(() -> { })) {
+            f.write(frame(1)); // nobody waits: the reader thread
+            assertEquals(1, seed(f.inbox.next()));
+            assertTrue(f.inbox.threads.getLast().getName().startsWith("ortho-remote-rx-"), f.inbox.threads.getLast().getName());
+
+            // a caller finds the reader thread in its read: refused, and marks that it wants the role
+            f.awaitRole(BlockingTcpConnection.PUMP, "the reader thread reads");
+            f.inbox.expecting = true;
+            Thread caller = Thread.ofPlatform().name("waiting-caller").start(() -> {
+                while (!f.connection.receiveWhile(() -> !f.inbox.seen.contains(4), Long.MAX_VALUE)) {
+                    Thread.onSpinWait(); // the reader thread holds the role
+                }
+            });
+            f.awaitRole(BlockingTcpConnection.WANTED, "the caller asked for the role");
+            f.write(frame(2)); // a frame is still expected afterwards: the reader thread keeps the role
+            assertEquals(2, seed(f.inbox.next()));
+            assertTrue(f.inbox.threads.getLast().getName().startsWith("ortho-remote-rx-"));
+            assertTrue((f.connection.roleBits() & BlockingTcpConnection.PUMP) != 0, f.connection.diagnostics());
+
+            f.inbox.expecting = false;
+            f.write(frame(3)); // nothing more expected: the role goes to the caller
+            assertEquals(3, seed(f.inbox.next()));
+            f.handRoleTo(caller); // (should the reader thread take it back before the caller got it)
+            assertTrue((f.connection.roleBits() & BlockingTcpConnection.CALLER) != 0, f.connection.diagnostics());
+            f.write(frame(4)); // the caller's own frame, on its thread
+            join(caller, f);
+            assertEquals(4, seed(f.inbox.next()));
+            assertSame(caller, f.inbox.threads.getLast());
+
+            f.write(frame(5)); // the caller returned: the reader thread reads again
+            assertEquals(5, seed(f.inbox.next()));
+            assertTrue(f.inbox.threads.getLast().getName().startsWith("ortho-remote-rx-"), f.inbox.threads.getLast().getName());
+            assertTrue(f.connection.isOpen());
+        }
+    }
+
+    @Test
+    void twoCallersAndTheReaderThreadNeverReadAtOnce() throws Exception {
+        try (Fixture f = new Fixture(() -> { })) {
+            f.inbox.twoCallersReceive(f.connection, 400, frames -> {
+                for (int i = 1; i <= frames; i++) {
+                    f.write(frame(i));
+                }
+            });
+            assertTrue(f.connection.isOpen());
+        }
+    }
+
+    @Test
+    void aDeadlineEndsABlockedReadWithoutClosing() throws Exception {
+        try (Fixture f = new Fixture(() -> { })) {
+            AtomicBoolean returnedAfterDeadline = new AtomicBoolean();
+            Thread caller = Thread.ofPlatform().name("timed-caller").start(() -> {
+                while (true) {
+                    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(200);
+                    if (f.connection.receiveWhile(() -> true, deadline)) { // only the deadline ends this wait
+                        returnedAfterDeadline.set(System.nanoTime() - deadline >= 0);
+                        return;
+                    }
+                    Thread.onSpinWait();
+                }
+            });
+            f.handRoleTo(caller);
+            join(caller, f);
+            assertTrue(returnedAfterDeadline.get(), "returned at its deadline, not before");
+            assertTrue(f.connection.isOpen(), f.connection.diagnostics());
+            f.write(frame(6)); // the connection still receives
+            assertEquals(6, seed(f.inbox.next()));
+        }
+    }
+
+    @Test
+    void wakeReceiverEndsAnUntimedBlockedRead() throws Exception {
+        Fixture[] self = new Fixture[1];
+        try (Fixture f = new Fixture(() -> {
+            try {
+                self[0].write(frame(7)); // the peer answers the connection's request for a frame
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        })) {
+            self[0] = f;
+            AtomicBoolean waiting = new AtomicBoolean(true);
+            Thread caller = Thread.ofPlatform().name("untimed-caller").start(() -> {
+                while (!f.connection.receiveWhile(waiting::get, Long.MAX_VALUE)) {
+                    Thread.onSpinWait();
+                }
+            });
+            f.handRoleTo(caller);
+            waiting.set(false); // ended without a frame (a host signal): only the wake-up can end the read
+            f.connection.wakeReceiver();
+            join(caller, f);
+            assertEquals(1, f.asked.get());
+            assertEquals(7, seed(f.inbox.next()));
+            assertTrue(f.connection.isOpen());
+        }
+    }
+
+    @Test
+    void closeEndsABlockedCallerAndTheReaderThread() throws Exception {
+        try (Fixture f = new Fixture(() -> { })) {
+            Thread caller = Thread.ofPlatform().name("closed-caller").start(() -> {
+                while (f.connection.isOpen() && !f.connection.receiveWhile(() -> true, Long.MAX_VALUE)) {
+                    Thread.onSpinWait();
+                }
+            });
+            f.handRoleTo(caller);
+            StatusException reason = new StatusException(StatusCode.CANCELLED, "closed by the test");
+            Thread.ofPlatform().start(() -> f.connection.close(reason)).join();
+            join(caller, f);
+            assertSame(reason, f.inbox.closed.get(60, TimeUnit.SECONDS));
+            join(f.connection.pumpThread(), f);
+            assertFalse(f.connection.receiveWhile(() -> true, Long.MAX_VALUE), "closed: no receiving");
+        }
+    }
+
+    @Test
+    void closeEndsTheReaderThreadBlockedInItsRead() throws Exception {
+        try (Fixture f = new Fixture(() -> { })) {
+            f.awaitRole(BlockingTcpConnection.PUMP, "the reader thread reads");
+            f.connection.close(new StatusException(StatusCode.CANCELLED, "closed by the test"));
+            join(f.connection.pumpThread(), f);
+            assertEquals(StatusCode.CANCELLED, f.inbox.closed.get(60, TimeUnit.SECONDS).code());
+        }
+    }
+
+    @Test
+    void aPeerClosingMidFrameWhileACallerIsBlockedClosesWithUnavailable() throws Exception {
+        try (Fixture f = new Fixture(() -> { })) {
+            Thread caller = Thread.ofPlatform().name("cut-caller").start(() -> {
+                while (f.connection.isOpen() && !f.connection.receiveWhile(f.connection::isOpen, Long.MAX_VALUE)) {
+                    Thread.onSpinWait();
+                }
+            });
+            f.handRoleTo(caller);
+            ByteBuffer whole = frame(1);
+            f.write(whole.limit(whole.limit() - 3));
+            f.peer.close();
+            join(caller, f);
+            StatusException reason = f.inbox.closed.get(60, TimeUnit.SECONDS);
+            assertEquals(StatusCode.UNAVAILABLE, reason.code());
+            assertTrue(reason.getMessage().contains("inside a frame"), reason.getMessage());
+        }
+    }
+
+    @Test
+    void aPendingInterruptNeitherReadsNorClosesAndItsSendGoesThroughTheWriterThread() throws Exception {
+        try (Fixture f = new Fixture(() -> { })) {
+            AtomicBoolean received = new AtomicBoolean();
+            AtomicBoolean stillInterrupted = new AtomicBoolean();
+            Thread caller = Thread.ofPlatform().name("interrupted-caller").start(() -> {
+                Thread.currentThread().interrupt();
+                while (!received.get()) {
+                    received.set(f.connection.receiveWhile(() -> true, Long.MAX_VALUE)); // returns: it must not block
+                    Thread.onSpinWait();
+                }
+                f.connection.send(frame(8));
+                stillInterrupted.set(Thread.currentThread().isInterrupted());
+            });
+            f.handRoleTo(caller);
+            join(caller, f);
+            assertTrue(stillInterrupted.get(), "the interrupt is kept for the caller");
+            assertEquals(8, seed(f.readAtPeer()));
+            assertTrue(f.connection.isOpen(), f.connection.diagnostics());
+            assertTrue(f.connection.writerHandOffs() >= 1, f.connection.diagnostics());
+        }
+    }
+
+    @Test
+    void theLoopNeverWritesItself() throws Exception {
+        try (Fixture f = new Fixture(() -> { })) {
+            f.loop.execute(() -> f.connection.send(frame(9)));
+            assertEquals(9, seed(f.readAtPeer()));
+            f.connection.sendDeferred(frame(10)); // nobody flushes: the loop has it written soon
+            assertEquals(10, seed(f.readAtPeer())); // (the writer thread may still be draining 9 and write it)
+            HangGuard.await(() -> f.connection.writerHandOffs() >= 2, "the loop's flush handed to the writer thread",
+                    f.connection::diagnostics);
+            assertTrue(f.connection.isOpen());
+        }
+    }
+}
