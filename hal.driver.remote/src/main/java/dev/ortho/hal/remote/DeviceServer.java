@@ -80,7 +80,8 @@ public final class DeviceServer implements AutoCloseable {
     private long acceptFailures;
     private long refusedConnections;
     /** Sessions closed by a failure inside the server (INTERNAL), which no client should cause. */
-    private final java.util.concurrent.atomic.AtomicLong internalFailures = new java.util.concurrent.atomic.AtomicLong();
+    private final java.util.concurrent.atomic.AtomicLong internalFailures =
+            new java.util.concurrent.atomic.AtomicLong();
 
     private DeviceServer(Supplier<Device> devices, ServerOptions options) throws IOException {
         this.options = options;
