@@ -189,11 +189,15 @@ class RunModuleHalTest {
      * reads 16) fails the run with exit code 1 and prints no result: through the program's own
      * fence wait ({@code mul}), through the tool's wait on a coarse-fences signal fence
      * ({@code mul_async}), and in {@code benchmark-module}; never a result from a failed
-     * dispatch with exit code 0.
+     * dispatch with exit code 0 (local-task: the failure arrives asynchronously, through the fence).
      */
     @ParameterizedTest
-    @ValueSource(strings = {"local-sync", "validation+local-sync"})
+    @ValueSource(strings = {"local-sync", "validation+local-sync", "local-task"})
     void aKernelThatFailsFailsTheRunAndPrintsNoResult(String device) throws Exception {
+        if (device.equals("local-task")) { // asynchronous: the failure arrives through the fence
+            registry.register(dev.ortho.hal.cpu.CpuDrivers.builder().extensions(HalPrograms.EXTENSIONS).workerCount(1)
+                    .localTaskFactory());
+        }
         String text = Files.readString(program);
         String failing = text.replace("  vm.call.variadic @hal.command_buffer.dispatch",
                 "  %i20:21 = vm.const.i64 8\n  vm.call.variadic @hal.command_buffer.dispatch")
