@@ -292,19 +292,24 @@ class HostileFramesTest {
         }
     }
 
+    /** A command buffer recording {@code count} updates of all of the 4 KiB {@code buffer}. */
+    private static dev.ortho.hal.CommandBuffer updates(Device device, Buffer buffer, int count) {
+        dev.ortho.hal.CommandBuffer commands = device.createCommandBuffer(dev.ortho.hal.CommandBufferMode.DEFAULT,
+                dev.ortho.hal.CommandCategory.TRANSFER, Device.QUEUE_AFFINITY_ANY, 0);
+        commands.begin();
+        for (int i = 0; i < count; i++) {
+            commands.updateBuffer(MemorySegment.ofArray(new byte[4096]), dev.ortho.hal.BufferRef.of(buffer, 0, 4096), 0);
+        }
+        commands.end();
+        return commands;
+    }
+
     @org.junit.jupiter.api.Test
     void commandBufferUpdateDataCountsAgainstTheMemoryQuota() {
         try (Loopback loopback = Loopback.start(o -> o.withQuotas(8192, 1000, 100)); Device device = loopback.connect();
                 Buffer buffer = device.allocator().allocateBuffer(BufferParams.hostLocal(), 4096);
                 Semaphore done = device.createSemaphore(0)) {
-            dev.ortho.hal.CommandBuffer commands = device.createCommandBuffer(dev.ortho.hal.CommandBufferMode.DEFAULT,
-                    dev.ortho.hal.CommandCategory.TRANSFER, Device.QUEUE_AFFINITY_ANY, 0);
-            commands.begin();
-            for (int i = 0; i < 2; i++) { // 4 KiB buffer + 8 KiB of update data > 8 KiB
-                commands.updateBuffer(MemorySegment.ofArray(new byte[4096]), dev.ortho.hal.BufferRef.of(buffer, 0, 4096),
-                        0);
-            }
-            commands.end();
+            dev.ortho.hal.CommandBuffer commands = updates(device, buffer, 2); // 4 KiB buffer + 8 KiB of data > 8 KiB
             StatusException e = assertThrows(StatusException.class, () -> {
                 device.queueExecute(Device.QUEUE_AFFINITY_ANY, SemaphoreList.empty(), SemaphoreList.of(done, 1), commands,
                         null, 0);
@@ -317,11 +322,7 @@ class HostileFramesTest {
         try (Loopback loopback = Loopback.start(o -> o.withQuotas(8192, 1000, 100)); Device device = loopback.connect();
                 Buffer buffer = device.allocator().allocateBuffer(BufferParams.hostLocal(), 4096);
                 Semaphore done = device.createSemaphore(0)) {
-            dev.ortho.hal.CommandBuffer commands = device.createCommandBuffer(dev.ortho.hal.CommandBufferMode.DEFAULT,
-                    dev.ortho.hal.CommandCategory.TRANSFER, Device.QUEUE_AFFINITY_ANY, 0);
-            commands.begin();
-            commands.updateBuffer(MemorySegment.ofArray(new byte[4096]), dev.ortho.hal.BufferRef.of(buffer, 0, 4096), 0);
-            commands.end();
+            dev.ortho.hal.CommandBuffer commands = updates(device, buffer, 1);
             device.queueExecute(Device.QUEUE_AFFINITY_ANY, SemaphoreList.empty(), SemaphoreList.of(done, 1), commands,
                     null, 0);
             done.await(1, GUARD); // within the quota: recorded and run

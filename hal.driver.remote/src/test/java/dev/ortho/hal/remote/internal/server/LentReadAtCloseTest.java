@@ -16,6 +16,7 @@ import dev.ortho.hal.remote.internal.protocol.Challenge;
 import dev.ortho.hal.remote.internal.protocol.FrameReader;
 import dev.ortho.hal.remote.internal.protocol.FrameWriter;
 import dev.ortho.hal.remote.internal.protocol.Protocol;
+import dev.ortho.hal.remote.internal.transport.RecordingTransport;
 import dev.ortho.hal.remote.internal.transport.Transport;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -42,26 +43,20 @@ class LentReadAtCloseTest {
     private static final int LENGTH = 1 << 20;
 
     /** A transport whose writer is "inside a write" until the test says: lent payloads are kept. */
-    private static final class HeldWriter implements Transport {
-        final List<ByteBuffer> sent = new ArrayList<>();
+    private static final class HeldWriter extends RecordingTransport {
         final List<ByteBuffer> lentPayloads = new ArrayList<>();
         final List<Runnable> returns = new ArrayList<>();
         volatile StatusException closed;
 
         @Override
-        public synchronized void send(ByteBuffer frame) {
-            sent.add(frame);
-        }
-
-        @Override
         public synchronized void sendLent(ByteBuffer head, ByteBuffer payload, Runnable returned) {
-            sent.add(head);
+            frames.add(head);
             lentPayloads.add(payload);
             returns.add(returned);
         }
 
         synchronized FrameReader last() {
-            ByteBuffer frame = sent.get(sent.size() - 1).duplicate().order(ByteOrder.LITTLE_ENDIAN);
+            ByteBuffer frame = frames.get(frames.size() - 1).duplicate().order(ByteOrder.LITTLE_ENDIAN);
             frame.position(Protocol.LENGTH_BYTES);
             return new FrameReader(frame.slice().order(ByteOrder.LITTLE_ENDIAN));
         }
@@ -69,31 +64,6 @@ class LentReadAtCloseTest {
         @Override
         public void close(StatusException reason) {
             closed = reason; // a writer holds the role: nothing lent comes back now
-        }
-
-        @Override
-        public void closeAfterFlush(StatusException reason) {
-            closed = reason;
-        }
-
-        @Override
-        public boolean isOpen() {
-            return closed == null;
-        }
-
-        @Override
-        public long queuedBytes() {
-            return 0;
-        }
-
-        @Override
-        public long lastReceiveNanos() {
-            return System.nanoTime();
-        }
-
-        @Override
-        public long peerSinceNanos() {
-            return System.nanoTime();
         }
     }
 
