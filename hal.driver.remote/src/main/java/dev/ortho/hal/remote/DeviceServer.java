@@ -79,6 +79,9 @@ public final class DeviceServer implements AutoCloseable {
     private long acceptPauseNanos;
     private long acceptFailures;
     private long refusedConnections;
+    /** Sessions closed by a failure inside the server (INTERNAL), which no client should cause. */
+    private final java.util.concurrent.atomic.AtomicLong internalFailures =
+            new java.util.concurrent.atomic.AtomicLong();
 
     private DeviceServer(Supplier<Device> devices, ServerOptions options) throws IOException {
         this.options = options;
@@ -214,6 +217,12 @@ public final class DeviceServer implements AutoCloseable {
             ServerSession session = new ServerSession(connection, options, devices, executor, s -> {
                 sessions.remove(s);
                 leave.run();
+                StatusException reason = s.closeReason();
+                if (reason != null && reason.code() == StatusCode.INTERNAL) {
+                    internalFailures.incrementAndGet();
+                    LOG.warn("remote HAL server {}: {} was dropped by a failure inside the server: {}", address, s,
+                            reason.toString());
+                }
             }, budget);
             sessions.add(session);
             connection.start(session);
@@ -259,6 +268,11 @@ public final class DeviceServer implements AutoCloseable {
         }
         LOG.warn("accepting a remote HAL client on {} failed ({} failures so far): {}; pausing accepting for {} ms",
                 address, acceptFailures, e.toString(), TimeUnit.NANOSECONDS.toMillis(acceptPauseNanos));
+    }
+
+    /** Sessions closed by a failure inside the server (INTERNAL): a server defect each, for tests. */
+    long internalFailures() {
+        return internalFailures.get();
     }
 
     /** Accept failures since start (each one pauses accepting). */

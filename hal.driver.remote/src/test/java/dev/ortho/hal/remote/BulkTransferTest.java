@@ -102,11 +102,10 @@ class BulkTransferTest {
                         "the barrier's signal of done is owed to a timepoint callback");
                 gate.signal(1);
                 assertEquals(1L, callback.join());
-                long guard = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(60);
-                while (dev.ortho.hal.remote.internal.client.ClientProbe.expectsFrames(device)) {
-                    assertEquals(true, System.nanoTime() < guard, "hang guard: the report settles what was owed");
-                    Thread.onSpinWait(); // the callback runs inside the report's signal, just before that
-                }
+                // the callback runs inside the report's signal, just before that settles
+                dev.ortho.hal.remote.internal.transport.HangGuard.await(
+                        () -> !dev.ortho.hal.remote.internal.client.ClientProbe.expectsFrames(device),
+                        "the report settles what was owed");
             } finally {
                 gate.release();
                 done.release();

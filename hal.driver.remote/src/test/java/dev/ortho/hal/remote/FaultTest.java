@@ -180,11 +180,9 @@ class FaultTest {
             Device served = loopback.served.peek();
             assertEquals(65536 + 4096, served.allocator().statistics().bytesLive());
             device.close(); // without releasing anything
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-            while ((loopback.server.sessionCount() != 0 || served.allocator().statistics().bytesLive() != 0)
-                    && System.nanoTime() < deadline) {
-                LockSupport.parkNanos(1_000_000);
-            }
+            dev.ortho.hal.remote.internal.transport.HangGuard.await(() -> loopback.server.sessionCount() == 0
+                    && served.allocator().statistics().bytesLive() == 0, "the server freed the vanished client's memory",
+                    loopback.server::diagnostics);
             assertEquals(0, loopback.server.sessionCount());
             assertEquals(0, served.allocator().statistics().bytesLive());
             assertStatus(StatusCode.FAILED_PRECONDITION, () -> device.createSemaphore(0));

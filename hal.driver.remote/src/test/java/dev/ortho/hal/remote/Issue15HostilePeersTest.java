@@ -161,10 +161,8 @@ class Issue15HostilePeersTest {
                 }
             }
             // wait (bounded) until the server has run out of descriptors and reported it
-            long giveUp = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-            while (!Files.readString(stderr).contains("Too many open files") && System.nanoTime() < giveUp) {
-                Thread.sleep(50);
-            }
+            dev.ortho.hal.remote.internal.transport.HangGuard.await(() -> read(stderr).contains("Too many open files"),
+                    "the server never ran out of descriptors", () -> "server log:\n" + read(stderr));
             assertTrue(Files.readString(stderr).contains("Too many open files"), Files.readString(stderr));
             Thread.sleep(1000); // a spinning accept loop logs thousands of lines meanwhile
             long lines = Files.readAllLines(stderr).stream().filter(l -> l.contains("accepting a remote HAL client"))
@@ -185,6 +183,14 @@ class Issue15HostilePeersTest {
                 socket.close();
             }
             child.destroyForcibly();
+        }
+    }
+
+    private static String read(Path file) {
+        try {
+            return Files.readString(file);
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
         }
     }
 
@@ -224,11 +230,8 @@ class Issue15HostilePeersTest {
                     && e.getMessage().contains("786432 of 1048576 bytes in use by all clients"), e.getMessage());
             assertEquals(768 << 10, loopback.server.memoryBytes());
             first.release(); // one-way, on a's connection: the server frees it when it reads the frame
-            long guard = System.nanoTime() + TimeUnit.SECONDS.toNanos(30); // hang guard only
-            while (loopback.server.memoryBytes() != 0) {
-                assertTrue(System.nanoTime() < guard, "the server never freed a's buffer");
-                Thread.onSpinWait();
-            }
+            dev.ortho.hal.remote.internal.transport.HangGuard.await(() -> loopback.server.memoryBytes() == 0,
+                    "the server never freed a's buffer", loopback.server::diagnostics);
             b.allocator().allocateBuffer(BufferParams.hostLocal(), 512 << 10).release(); // freed memory counts again
         }
     }

@@ -178,11 +178,9 @@ class Issue20RemoteFrontierTest {
             buffer.close();
             own.close();
             device.close(); // disconnects with 20 operations waiting in the served device
-            long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(60);
-            while ((server.server.sessionCount() != 0 || server.cpu.liveDevices() != 0)
-                    && System.nanoTime() < deadline) {
-                java.util.concurrent.locks.LockSupport.parkNanos(1_000_000);
-            }
+            dev.ortho.hal.remote.internal.transport.HangGuard.await(() -> server.server.sessionCount() == 0
+                    && server.cpu.liveDevices() == 0, "the disconnected session and its device closed",
+                    server.server::diagnostics);
             assertEquals(0, server.server.sessionCount());
             assertEquals(0, server.cpu.liveDevices(), "the served device closed: nothing waits for the client");
             never.release();

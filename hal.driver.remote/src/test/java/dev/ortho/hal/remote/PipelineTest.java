@@ -81,10 +81,9 @@ class PipelineTest {
                 in.release();
                 out.release();
             }
-            long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(60);
-            while (imports(device) != 0 && System.nanoTime() < deadline) {
-                java.util.concurrent.locks.LockSupport.parkNanos(1_000_000); // the last report may still be in flight
-            }
+            // the last report may still be in flight
+            dev.ortho.hal.remote.internal.transport.HangGuard.await(() -> imports(device) == 0,
+                    "every imported semaphore was settled");
             assertEquals(0, imports(device));
         }
     }

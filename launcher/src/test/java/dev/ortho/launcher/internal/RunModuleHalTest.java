@@ -184,6 +184,43 @@ class RunModuleHalTest {
                 "--expected_f32_threshold=0.02")), out());
     }
 
+    /**
+     * A kernel that fails inside its dispatch (here: its first binding is 8 bytes, the kernel
+     * reads 16) fails the run with exit code 1 and prints no result: through the program's own
+     * fence wait ({@code mul}), through the tool's wait on a coarse-fences signal fence
+     * ({@code mul_async}), and in {@code benchmark-module}; never a result from a failed
+     * dispatch with exit code 0 (local-task: the failure arrives asynchronously, through the fence).
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"local-sync", "validation+local-sync", "local-task"})
+    void aKernelThatFailsFailsTheRunAndPrintsNoResult(String device) throws Exception {
+        if (device.equals("local-task")) { // asynchronous: the failure arrives through the fence
+            registry.register(dev.ortho.hal.cpu.CpuDrivers.builder().extensions(HalPrograms.EXTENSIONS).workerCount(1)
+                    .localTaskFactory());
+        }
+        String text = Files.readString(program);
+        String failing = text.replace("  vm.call.variadic @hal.command_buffer.dispatch",
+                "  %i20:21 = vm.const.i64 8\n  vm.call.variadic @hal.command_buffer.dispatch")
+                .replace("(%r10, %r3, %i12:13, %i1, %i1, %i1, %i12:13, %i11, %i11, %r6, %i12:13, %i8:9,",
+                        "(%r10, %r3, %i12:13, %i1, %i1, %i1, %i12:13, %i11, %i11, %r6, %i12:13, %i20:21,");
+        assertTrue(!failing.equals(text) && failing.contains("%r6, %i12:13, %i20:21"), "the program was changed");
+        Path broken = dir.resolve("broken.vmasm");
+        Files.writeString(broken, failing);
+        for (String function : new String[] {"mul", "mul_async"}) {
+            String[] args = {"--module=" + broken, "--function=" + function, "--device=" + device,
+                "--input=2x2xf32=1 2 3 4", "--input=2x2xf32=2"};
+            assertEquals(1, run(concat(new String[] {"run-module"}, args)), function + ": " + out() + err());
+            assertTrue(!out().contains("result[") && !out().contains("2x2xf32="), out());
+            // the kernel's own failure, not anything before it
+            assertTrue(err().contains("exceeds its buffer length"), function + " " + device + ": " + err());
+            assertEquals(1, run(concat(new String[] {"run-module"}, concat(args, "--expected_output=2x2xf32=2 4 6 8"))),
+                    out());
+            assertTrue(!out().contains("[SUCCESS]"), out());
+            assertEquals(1, run(concat(new String[] {"benchmark-module"}, concat(args, "--benchmark_min_time=1x",
+                    "--benchmark_min_warmup_time=0"))), out() + err());
+        }
+    }
+
     @Test
     void inputErrorsNameTheInput() {
         String[] common = {"run-module", "--module=" + program, "--function=mul"};

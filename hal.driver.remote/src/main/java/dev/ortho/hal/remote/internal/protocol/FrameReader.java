@@ -90,6 +90,20 @@ public final class FrameReader {
         return count;
     }
 
+    /**
+     * A {@link #count} of elements that take at least {@code elementBytes} bytes each, which the
+     * rest of the frame must be able to hold: a frame never makes its reader allocate for more
+     * elements than it carries (a 30-byte frame declaring 65,536 entries once cost 1 MiB of arrays).
+     */
+    public int count(String field, int elementBytes) {
+        int count = count(field);
+        if ((long) count * elementBytes > body.remaining()) {
+            throw malformed("is truncated: " + field + " count " + count + " needs at least "
+                    + (long) count * elementBytes + " bytes but " + body.remaining() + " remain");
+        }
+        return count;
+    }
+
     /** A byte block; the returned buffer is a slice of the frame (valid while the frame is). */
     public ByteBuffer bytes(String field) {
         int length = i32(field + " length");

@@ -186,7 +186,7 @@ public final class RecordingCodec {
 
     /** Reads the command count and the commands after a {@link #readHeader header}. */
     public static List<RecordedCommand> readCommands(FrameReader in, HandleReader handles) {
-        int count = in.count("commands");
+        int count = in.count("commands", 1);
         List<RecordedCommand> commands = new ArrayList<>(Math.min(count, 64));
         for (int i = 0; i < count; i++) {
             commands.add(readCommand(in, handles));
@@ -239,7 +239,7 @@ public final class RecordingCodec {
             case Protocol.CMD_RESET_EVENT -> new RecordedCommand.ResetEvent(
                     handles.event(in.i64("event"), "event"), in.i32("stages"));
             case Protocol.CMD_WAIT_EVENTS -> {
-                int n = in.count("events");
+                int n = in.count("events", 8);
                 List<Event> events = new ArrayList<>(n);
                 for (int i = 0; i < n; i++) {
                     events.add(handles.event(in.i64("event"), "event"));
@@ -289,7 +289,7 @@ public final class RecordingCodec {
     }
 
     private static List<MemoryBarrier> memoryBarriers(FrameReader in) {
-        int n = in.count("memory barriers");
+        int n = in.count("memory barriers", 8);
         List<MemoryBarrier> barriers = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
             barriers.add(new MemoryBarrier(in.i32("memory barrier source scope"),
@@ -299,7 +299,7 @@ public final class RecordingCodec {
     }
 
     private static List<BufferBarrier> bufferBarriers(FrameReader in, HandleReader handles) {
-        int n = in.count("buffer barriers");
+        int n = in.count("buffer barriers", 9);
         List<BufferBarrier> barriers = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
             int source = in.i32("buffer barrier source scope");
@@ -329,7 +329,7 @@ public final class RecordingCodec {
 
     /** Reads a count and that many buffer references. */
     public static List<BufferRef> readRefs(FrameReader in, HandleReader handles, String what) {
-        int count = in.count("bindings");
+        int count = in.count("bindings", 1);
         List<BufferRef> refs = new ArrayList<>(count);
         for (int i = 0; i < count; i++) {
             refs.add(requireRef(readRef(in, handles), what + " " + i));

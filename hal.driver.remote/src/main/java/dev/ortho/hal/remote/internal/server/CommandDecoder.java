@@ -25,10 +25,22 @@ final class CommandDecoder {
     static void record(FrameReader in, HandleTable handles, Device device) {
         RecordingCodec.Header header = RecordingCodec.readHeader(in);
         CommandBuffer commandBuffer = null;
+        long dataBytes = 0; // reserved against the memory quota
         try {
             handles.checkNew(header.handle());
             List<RecordedCommand> commands = RecordingCodec.readCommands(in, resolver(handles));
             in.end();
+            // a command buffer keeps its updates' data as long as the client keeps its handle:
+            // counted against the memory quota, or a client could make the server hold a frame's
+            // worth (16 MiB) per handle, 65,536 handles by default
+            long updates = 0;
+            for (RecordedCommand command : commands) {
+                if (command instanceof RecordedCommand.Update update) {
+                    updates += update.data().length;
+                }
+            }
+            handles.reserveMemory(updates, "command buffer " + header.handle() + " update data");
+            dataBytes = updates;
             commandBuffer = device.createCommandBuffer(header.mode(), header.categories(), header.affinity(),
                     header.bindingCapacity());
             commandBuffer.begin();
@@ -36,11 +48,12 @@ final class CommandDecoder {
                 command.replay(commandBuffer);
             }
             commandBuffer.end();
-            handles.put(header.handle(), commandBuffer, 0);
+            handles.put(header.handle(), commandBuffer, dataBytes);
         } catch (StatusException e) {
             if (commandBuffer != null) {
                 commandBuffer.release();
             }
+            handles.releaseMemory(dataBytes);
             if (!in.isMalformed() && e.code() != StatusCode.ALREADY_EXISTS) {
                 handles.poison(header.handle(), e);
             }

@@ -55,6 +55,20 @@ final class HandleTable {
     }
 
     /**
+     * The bytes an allocation of {@code size} aligned to {@code alignment} may take: an allocator
+     * may need up to the alignment more to align it (Java's arenas reserve and zero {@code size +
+     * alignment - 1} for alignments above the system allocator's), so a 64-byte buffer aligned to
+     * 1 GiB is charged 1 GiB, not 64 bytes. Alignments up to 64 bytes cost nothing extra.
+     */
+    static long footprint(long size, long alignment) {
+        if (size < 0 || alignment <= 64) {
+            return size; // a negative size is refused as it is
+        }
+        long total = size + alignment;
+        return total < 0 ? Long.MAX_VALUE : total;
+    }
+
+    /**
      * Reserves {@code bytes} of the client's memory quota and of the server's budget;
      * RESOURCE_EXHAUSTED naming the limit that was hit and the use of both otherwise.
      */

@@ -110,7 +110,7 @@ final class QueueDecoder {
                 long handle = in.i64("command buffer");
                 CommandBuffer commandBuffer = handle == 0 ? null
                         : use(handles.get(handle, CommandBuffer.class, "executed command buffer"), retained);
-                int count = in.count("binding table");
+                int count = in.count("binding table", 24);
                 Resource[] buffers = new Resource[count];
                 long[] offsets = new long[count];
                 long[] lengths = new long[count];
@@ -159,18 +159,19 @@ final class QueueDecoder {
         long flags = in.i64("flags");
         try {
             handles.checkNew(handle);
-            handles.reserveMemory(size, "queue allocation " + handle);
+            long charged = HandleTable.footprint(size, params.minAlignment());
+            handles.reserveMemory(charged, "queue allocation " + handle);
             TimelineSemaphore allocated = new TimelineSemaphore("alloca " + handle, 0);
             Buffer buffer;
             try {
                 buffer = device.queueAlloca(affinity, deviceWaits, SemaphoreList.of(allocated, 1), params,
                         size, flags);
             } catch (RuntimeException e) {
-                handles.releaseMemory(size);
+                handles.releaseMemory(charged);
                 allocated.release();
                 throw e;
             }
-            handles.put(handle, buffer, size);
+            handles.put(handle, buffer, charged);
             session.bufferInfo(handle, buffer);
             return (waits, signals) -> {
                 try {
@@ -215,8 +216,9 @@ final class QueueDecoder {
             } finally {
                 probe.release();
             }
-            handles.reserveMemory(size, "queue allocation " + handle);
-            handles.put(handle, pending, size);
+            long charged = HandleTable.footprint(size, params.minAlignment());
+            handles.reserveMemory(charged, "queue allocation " + handle);
+            handles.put(handle, pending, charged);
         } catch (StatusException e) {
             if (e.code() != StatusCode.ALREADY_EXISTS) {
                 handles.poison(handle, e);
@@ -290,7 +292,7 @@ final class QueueDecoder {
     }
 
     private static LaterRef[] laterRefs(FrameReader in, HandleTable handles, List<Resource> retained) {
-        int count = in.count("bindings");
+        int count = in.count("bindings", 1);
         LaterRef[] refs = new LaterRef[count];
         for (int i = 0; i < count; i++) {
             refs[i] = laterRef(in, handles, retained);

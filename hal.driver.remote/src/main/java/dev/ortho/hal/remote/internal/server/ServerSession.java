@@ -71,6 +71,8 @@ public final class ServerSession implements Transport.Listener {
     private final AtomicBoolean closed = new AtomicBoolean();
     private final String name = "client " + CLIENTS.incrementAndGet();
     private volatile Device device;
+    /** Why the session closed (set once, by {@link #close}), or null while open. */
+    private volatile StatusException closeReason;
     /** The HELLO nonce this connection must prove the token for (transport thread only). */
     private byte[] nonce;
 
@@ -545,15 +547,16 @@ public final class ServerSession implements Transport.Listener {
         in.end();
         offIoThread(id, () -> {
             handles.checkNew(handle);
-            handles.reserveMemory(size, "buffer " + handle);
+            long charged = HandleTable.footprint(size, params.minAlignment());
+            handles.reserveMemory(charged, "buffer " + handle);
             Buffer buffer;
             try {
                 buffer = device.allocator().allocateBuffer(params, size);
             } catch (RuntimeException e) {
-                handles.releaseMemory(size);
+                handles.releaseMemory(charged);
                 throw e;
             }
-            handles.put(handle, buffer, size);
+            handles.put(handle, buffer, charged);
             send(FrameWriter.frame(Protocol.REPLY, id).putI32(0).putI32(buffer.memoryType())
                     .putI32(buffer.allowedAccess()).putI32(buffer.allowedUsage()));
         });
@@ -585,7 +588,7 @@ public final class ServerSession implements Transport.Listener {
         long handle = in.i64("handle");
         String format = in.string("format");
         ByteBuffer data = in.bytes("data");
-        int count = in.count("constants");
+        int count = in.count("constants", 4);
         int[] constants = new int[count];
         for (int i = 0; i < count; i++) {
             constants[i] = in.i32("constant");
@@ -604,9 +607,18 @@ public final class ServerSession implements Transport.Listener {
             throw new StatusException(StatusCode.PERMISSION_DENIED, "executable format '" + format
                     + "' is not trusted by this server (allowed: " + options.allowedFormats() + ")");
         }
-        Executable executable = cache.prepareExecutable(new ExecutableParams(format, MemorySegment.ofBuffer(data),
-                constants));
-        handles.put(handle, executable, 0);
+        // an executable may keep its data (a frame's worth, 16 MiB) as long as the client keeps
+        // its handle: counted against the memory quota like a buffer
+        long bytes = data.remaining();
+        handles.reserveMemory(bytes, "executable " + handle + " data");
+        Executable executable;
+        try {
+            executable = cache.prepareExecutable(new ExecutableParams(format, MemorySegment.ofBuffer(data), constants));
+        } catch (RuntimeException e) {
+            handles.releaseMemory(bytes);
+            throw e;
+        }
+        handles.put(handle, executable, bytes);
         FrameWriter out = FrameWriter.frame(Protocol.REPLY, id).putI32(0).putString(executable.format())
                 .putI32(executable.functionCount());
         for (int i = 0; i < executable.functionCount(); i++) {
@@ -656,6 +668,7 @@ public final class ServerSession implements Transport.Listener {
         if (!closed.compareAndSet(false, true)) {
             return;
         }
+        closeReason = reason;
         transport.close(reason);
         LOG.debug("{} disconnected: {}", name, reason.toString());
         StatusException cancelled = new StatusException(StatusCode.CANCELLED, name + " disconnected: "
@@ -673,6 +686,14 @@ public final class ServerSession implements Transport.Listener {
                 onClose.accept(this); // the server forgets the session even if closing its device failed
             }
         });
+    }
+
+    /**
+     * Why the session closed, or null while it is open: INTERNAL means a frame made the server
+     * fail inside (an exception no request should cause), not that the client broke the protocol.
+     */
+    public StatusException closeReason() {
+        return closeReason;
     }
 
     /** This session's state for a test's hang report: closed, queued work and its transport's state. */

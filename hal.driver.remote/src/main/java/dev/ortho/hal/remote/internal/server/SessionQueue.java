@@ -124,11 +124,24 @@ final class SessionQueue {
             }
             return;
         }
+        // an update keeps its data (the frame's bytes, up to a frame each) until it ran: counted
+        // against the client's memory quota meanwhile, or the in-flight quota times the frame
+        // limit (1024 x 16 MiB by default) would be memory no limit bounds
+        long held = opcode == Protocol.QUEUE_UPDATE ? transferBytes[0] : 0;
+        if (held > 0) {
+            try {
+                handles.reserveMemory(held, name + " queue update data (held until its waits are reached)");
+            } catch (StatusException e) {
+                op.abandon(e);
+                signalList.fail(e);
+                return;
+            }
+        }
         if ((device.capabilities() & (DeviceCapability.ASYNC_QUEUES | DeviceCapability.FIFO_QUEUES))
                 == DeviceCapability.ASYNC_QUEUES) {
-            handOff(waitList, signalList, retained, op);
+            handOff(waitList, signalList, retained, op, held);
         } else {
-            submit(waitList, signalList, retained, op);
+            submit(waitList, signalList, retained, op, held);
         }
     }
 
@@ -145,7 +158,8 @@ final class SessionQueue {
      * and keeps what it uses retained until it completes or fails; a disconnect fails its waits
      * ({@link #abortAll}), so nothing the client left behind waits forever.
      */
-    private void handOff(SemaphoreList waits, SemaphoreList signals, List<Resource> retained, QueueOp op) {
+    private void handOff(SemaphoreList waits, SemaphoreList signals, List<Resource> retained, QueueOp op,
+            long heldBytes) {
         holdInFlight(waits, signals, retained);
         TimelineSemaphore done = new TimelineSemaphore(name + " operation", 0);
         Semaphore[] withDone = new Semaphore[signals.size() + 1];
@@ -161,6 +175,9 @@ final class SessionQueue {
         done.addTimepoint(1, (semaphore, value, failure) -> {
             handedOff.remove(handed);
             inFlight.decrementAndGet();
+            if (heldBytes > 0) {
+                handles.releaseMemory(heldBytes);
+            }
             for (Resource resource : retained) {
                 resource.release();
             }
@@ -205,7 +222,8 @@ final class SessionQueue {
         inFlight.incrementAndGet();
     }
 
-    private void submit(SemaphoreList waits, SemaphoreList signals, List<Resource> retained, QueueOp op) {
+    private void submit(SemaphoreList waits, SemaphoreList signals, List<Resource> retained, QueueOp op,
+            long heldBytes) {
         holdInFlight(waits, signals, retained);
         Gate[] self = new Gate[1];
         Gate gate = Gate.open(waits, serial, failure -> {
@@ -226,6 +244,9 @@ final class SessionQueue {
                 signals.fail(new StatusException(StatusCode.INTERNAL, "queue operation failed: " + e, e));
             } finally {
                 inFlight.decrementAndGet();
+                if (heldBytes > 0) {
+                    handles.releaseMemory(heldBytes);
+                }
                 for (Resource resource : retained) {
                     resource.release();
                 }
@@ -244,7 +265,7 @@ final class SessionQueue {
     }
 
     private static long[][] semaphoreList(FrameReader in, String field) {
-        int count = in.count(field);
+        int count = in.count(field, 16);
         long[][] list = new long[2][count];
         for (int i = 0; i < count; i++) {
             list[0][i] = in.i64(field + " handle");

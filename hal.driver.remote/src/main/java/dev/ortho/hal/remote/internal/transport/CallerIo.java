@@ -73,6 +73,12 @@ final class CallerIo {
             connection.close(connection.unavailable("write failed: " + e.getMessage()));
         } catch (ClosedSelectorException e) {
             // closed meanwhile; close() has told the listener
+        } catch (RuntimeException | Error e) {
+            // e.g. the payload's memory was freed: part of the frame may be written, so nothing may follow it
+            connection.close(connection.unavailable("write failed: " + e));
+            if (e instanceof Error error) {
+                throw error;
+            }
         } finally {
             try {
                 connection.finishWriting(); // frames queued meanwhile: written now, or handed to the loop

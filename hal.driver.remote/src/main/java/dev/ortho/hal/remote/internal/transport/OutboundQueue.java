@@ -119,6 +119,10 @@ final class OutboundQueue {
             return false;
         }
         synchronized (outbound) {
+            if (connection.closed()) { // again under the monitor: a writer that dropped the queue at close took it
+                queuedBytes.addAndGet(-bytes);
+                return false;
+            }
             outbound.add(frame);
             if (payload != null) {
                 lent.put(payload, returned);
@@ -275,6 +279,25 @@ final class OutboundQueue {
      * memory may be freed by now), and a writer that took the role after it must not touch them.
      */
     boolean drain() throws IOException {
+        try {
+            return drainOpen();
+        } catch (RuntimeException e) {
+            // not an I/O error (memory freed under a frame, a TLS engine's failure), but the
+            // stream may hold part of a frame now: the caller closes the connection as for one
+            throw new IOException("unexpected " + e, e);
+        } catch (Error e) {
+            // the caller does not survive this: close here, holding the role, so no waiter hangs
+            // and nothing stays lent (enqueue refuses everything once closed)
+            try {
+                connection.close(connection.unavailable("write failed: " + e));
+            } finally {
+                dropClosed();
+            }
+            throw e;
+        }
+    }
+
+    private boolean drainOpen() throws IOException {
         if (connection.closed()) {
             dropClosed();
             return true;

@@ -498,6 +498,7 @@ public final class TcpConnection implements Transport, IoLoop.Handler {
             try {
                 finishWriting();
             } catch (IOException e) {
+                out.release(); // finishWriting's drain threw holding the role
                 close(reason);
             }
         }

@@ -30,10 +30,17 @@ class ServerSessionFuzzTest {
         volatile StatusException closed;
         volatile ByteBuffer last;
 
+        /** Statuses a client can never cause (see {@link FuzzFrames#serverFault}). */
+        final List<String> faults = new java.util.concurrent.CopyOnWriteArrayList<>();
+
         @Override
         public void send(ByteBuffer frame) {
             frames.incrementAndGet();
             last = frame;
+            String fault = FuzzFrames.serverFault(frame);
+            if (fault != null) {
+                faults.add(fault);
+            }
         }
 
         /** The nonce of the last frame sent, a HELLO reply. */
@@ -85,42 +92,13 @@ class ServerSessionFuzzTest {
         return frame.position(Protocol.LENGTH_BYTES).slice();
     }
 
-    private static List<byte[]> samples() {
-        List<FrameWriter> frames = new ArrayList<>();
-        frames.add(FrameWriter.frame(Protocol.SEMAPHORE_CREATE, 2).putI64(100).putI64(0).putU8(3));
-        frames.add(FrameWriter.frame(Protocol.SEMAPHORE_SIGNAL, 3).putI64(100).putI64(1).putU8(1).putU8(0)
-                .putI64(7).putI64(9));
-        frames.add(FrameWriter.frame(Protocol.SEMAPHORE_FAIL, 3).putI64(100).putI32(10).putString("x"));
-        frames.add(FrameWriter.frame(Protocol.BUFFER_ALLOCATE, 4).putI64(101).putI32(0x46).putI32(7).putI32(0)
-                .putI64(0).putI64(0).putI64(64));
-        frames.add(FrameWriter.frame(Protocol.BUFFER_READ, 5).putI64(101).putI64(0).putI64(16));
-        frames.add(FrameWriter.frame(Protocol.BUFFER_WRITE, 6).putI64(101).putI64(8).putBytes(new byte[8], 0, 8));
-        frames.add(FrameWriter.frame(Protocol.BUFFER_FILL, 7).putI64(101).putI64(0).putI64(64).putI32(1).putI32(4));
-        frames.add(FrameWriter.frame(Protocol.QUERY_I64, 8).putString("hal.device").putString("id"));
-        frames.add(FrameWriter.frame(Protocol.CACHE_CREATE, 9).putI64(102).putString("c"));
-        frames.add(FrameWriter.frame(Protocol.QUEUE_FILL, 10).putI64(-1).putI32(0).putI32(1).putI64(100).putI64(2)
-                .putI64(101).putI64(0).putI64(16).putI32(3).putI32(4).putI64(0));
-        frames.add(FrameWriter.frame(Protocol.QUEUE_COPY, 11).putI64(-1).putI32(1).putI64(100).putI64(2).putI32(0)
-                .putI64(101).putI64(0).putI64(101).putI64(32).putI64(16).putI64(0));
-        frames.add(FrameWriter.frame(Protocol.QUEUE_ALLOCA, 12).putI64(-1).putI32(0).putI32(0).putI64(103)
-                .putI32(0x30).putI32(7).putI32(0).putI64(0).putI64(0).putI64(128).putI64(0));
-        frames.add(FrameWriter.frame(Protocol.COMMAND_BUFFER, 13).putI64(104).putI32(0).putI32(3).putI64(-1)
-                .putI32(2).putI32(3).putU8(Protocol.CMD_FILL).putU8(Protocol.REF_SLOT).putI32(1).putI64(0).putI64(4)
-                .putI32(0).putI32(4).putI32(0).putU8(Protocol.CMD_BARRIER).putI32(1).putI32(1).putI32(0)
-                .putI32(1).putI32(1).putI32(2).putI32(1).putI32(1).putI32(2).putU8(Protocol.REF_SLOT).putI32(0)
-                .putI64(0).putI64(8).putU8(Protocol.CMD_ADVISE).putU8(Protocol.REF_SLOT).putI32(1).putI64(0)
-                .putI64(4).putI64(0).putI64(0).putI64(0));
-        frames.add(FrameWriter.frame(Protocol.QUEUE_EXECUTE, 14).putI64(-1).putI32(0).putI32(0).putI64(104)
-                .putI32(2).putI64(101).putI64(0).putI64(64).putI64(101).putI64(0).putI64(64).putI64(0));
-        frames.add(FrameWriter.frame(Protocol.RELEASE, 15).putI64(103));
-        List<byte[]> bodies = new ArrayList<>();
-        for (FrameWriter frame : frames) {
-            ByteBuffer body = body(frame);
-            byte[] bytes = new byte[body.remaining()];
-            body.get(bytes);
-            bodies.add(bytes);
+    /** {@code sample} with 1 to 4 bytes anywhere (opcode included) set at random. */
+    private static byte[] anywhere(byte[] sample, Random random) {
+        byte[] mutated = sample.clone();
+        for (int flips = 1 + random.nextInt(4); flips > 0; flips--) {
+            mutated[random.nextInt(mutated.length)] = (byte) random.nextInt(256);
         }
-        return bodies;
+        return mutated;
     }
 
     private static void feed(ServerSession session, byte[] body) {
@@ -172,6 +150,55 @@ class ServerSessionFuzzTest {
     }
 
     /**
+     * A frame that declares a list longer than the frame could carry fails before anything is
+     * allocated for the list: a 30-byte frame declaring 65,536 wait semaphores made the server
+     * allocate 1 MiB of arrays (and 1.5 MiB for a binding table, 256 KiB for constants or events)
+     * before it found the frame truncated, a thousandfold amplification any authenticated peer
+     * could repeat as fast as it can send.
+     */
+    @org.junit.jupiter.api.Test
+    void aFrameDeclaringMoreEntriesThanItCarriesAllocatesNothingForThem() {
+        RecordingTransport transport = new RecordingTransport();
+        var registry = new dev.ortho.hal.DriverRegistry();
+        registry.register(dev.ortho.hal.cpu.CpuDrivers.builder().localSyncFactory());
+        byte[] token = "k".getBytes(StandardCharsets.UTF_8);
+        ServerSession session = new ServerSession(transport, ServerOptions.defaults(token),
+                () -> registry.createDevice("local-sync"), Runnable::run, s -> { });
+        session.onFrame(body(FrameWriter.frame(Protocol.HELLO, 1).putI32(Protocol.MAGIC).putI32(Protocol.VERSION)));
+        byte[] proof = dev.ortho.hal.remote.internal.protocol.Challenge.prove(token, transport.lastNonce());
+        session.onFrame(body(FrameWriter.frame(Protocol.AUTH, 2).putU8(1).putBytes(proof, 0, proof.length)));
+        FuzzFrames.setUp().forEach(frame -> feed(session, frame));
+        int many = Protocol.MAX_LIST;
+        List<byte[]> liars = List.of(
+                FuzzFrames.body(FrameWriter.frame(Protocol.QUEUE_BARRIER, 3).putI64(-1).putI32(many)),
+                FuzzFrames.body(FrameWriter.frame(Protocol.QUEUE_EXECUTE, 4).putI64(-1).putI32(0).putI32(0).putI64(0)
+                        .putI32(many)),
+                FuzzFrames.body(FrameWriter.frame(Protocol.CACHE_PREPARE, 5).putI64(FuzzFrames.CACHE).putI64(300)
+                        .putString("vmvx-bytecode-fb").putI32(0).putI32(many)),
+                FuzzFrames.body(FrameWriter.frame(Protocol.COMMAND_BUFFER, 6).putI64(301).putI32(0).putI32(3)
+                        .putI64(-1).putI32(0).putI32(1).putU8(Protocol.CMD_WAIT_EVENTS).putI32(many)),
+                FuzzFrames.body(FrameWriter.frame(Protocol.COMMAND_BUFFER, 7).putI64(302).putI32(0).putI32(3)
+                        .putI64(-1).putI32(0).putI32(1).putU8(Protocol.CMD_BARRIER).putI32(0).putI32(0).putI32(0)
+                        .putI32(many)));
+        com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) java.lang.management
+                .ManagementFactory.getThreadMXBean();
+        long self = Thread.currentThread().threadId();
+        for (byte[] liar : liars) {
+            for (int i = 0; i < 3; i++) {
+                feed(session, liar); // warm-up: the first failure's classes and messages
+            }
+            long before = threads.getThreadAllocatedBytes(self);
+            for (int i = 0; i < 8; i++) {
+                feed(session, liar);
+            }
+            long perFrame = (threads.getThreadAllocatedBytes(self) - before) / 8;
+            assertTrue(perFrame < 64 << 10, perFrame + " bytes allocated for a " + liar.length + "-byte frame of opcode "
+                    + java.nio.ByteBuffer.wrap(liar).order(java.nio.ByteOrder.LITTLE_ENDIAN).getInt(0));
+        }
+        session.close(new StatusException(dev.ortho.base.StatusCode.CANCELLED, "done"));
+    }
+
+    /**
      * On {@code local-sync} (operations held by the session) and on {@code local-task} (operations
      * with unreached waits handed to the device with them): after the session closes, the
      * served device is closed, so nothing a hostile client left waiting holds it.
@@ -200,19 +227,17 @@ class ServerSessionFuzzTest {
         assertEquals(1, devices.size());
         assertEquals(null, transport.closed);
         Random random = new Random(0x0E7A0);
-        List<byte[]> samples = samples();
+        FuzzFrames.setUp().forEach(frame -> feed(session, frame));
+        List<byte[]> samples = FuzzFrames.samples();
         for (byte[] sample : samples) {
             feed(session, sample);
-            for (int cut = 0; cut < sample.length; cut++) {
+            for (int cut = 0; cut < Math.min(sample.length, 256); cut++) {
                 feed(session, java.util.Arrays.copyOf(sample, cut));
             }
         }
         for (int i = 0; i < 20_000; i++) {
-            byte[] sample = samples.get(random.nextInt(samples.size())).clone();
-            for (int flips = 1 + random.nextInt(4); flips > 0; flips--) {
-                sample[Protocol.HEADER_BYTES - 12 + random.nextInt(sample.length)] = (byte) random.nextInt(256);
-            }
-            feed(session, sample);
+            byte[] sample = samples.get(random.nextInt(samples.size()));
+            feed(session, random.nextInt(4) == 0 ? FuzzFrames.mutate(sample, random) : anywhere(sample, random));
         }
         for (int i = 0; i < 5_000; i++) {
             byte[] garbage = new byte[Protocol.HEADER_BYTES + random.nextInt(200)];
@@ -220,11 +245,10 @@ class ServerSessionFuzzTest {
             feed(session, garbage);
         }
         assertTrue(transport.frames.get() > 0);
+        assertEquals(List.of(), transport.faults, "no request makes the server fail inside");
         session.close(new StatusException(dev.ortho.base.StatusCode.CANCELLED, "fuzz done"));
-        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(60);
-        while (cpu.liveDevices() != 0 && System.nanoTime() < deadline) {
-            java.util.concurrent.locks.LockSupport.parkNanos(1_000_000);
-        }
+        dev.ortho.hal.remote.internal.transport.HangGuard.await(() -> cpu.liveDevices() == 0, "the served device closed",
+                session::diagnostics);
         assertEquals(0, cpu.liveDevices(), "the served device closed");
     }
 }

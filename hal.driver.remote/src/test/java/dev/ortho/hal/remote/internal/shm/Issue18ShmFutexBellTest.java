@@ -240,10 +240,8 @@ class Issue18ShmFutexBellTest {
             client.start(inbox);
             try {
                 long guard = System.nanoTime() + GUARD;
-                while (worker[0].pumpSleeps() == 0) {
-                    assertTrue(System.nanoTime() < guard, "the worker's pump never slept");
-                    LockSupport.parkNanos(1_000_000);
-                }
+                dev.ortho.hal.remote.internal.transport.HangGuard.await(() -> worker[0].pumpSleeps() != 0,
+                        "the worker's pump never slept", () -> client.diagnostics() + "\nworker: " + worker[0].diagnostics());
                 for (int i = 1; i <= 3; i++) {
                     client.send(frame(i));
                     while (inbox.frames.isEmpty()) {
