@@ -523,17 +523,26 @@ public final class ProcessImpl extends ProcessScheduleFields implements Process 
 
     /**
      * Exactly-once completion guard: sets {@link #CLAIMED} and, if the process is still
-     * RUNNABLE, moves it to COMPLETED in the same CAS (a cancelled or failed process keeps its
-     * terminal state). The CAS orders the claim after everything the winner saw.
+     * RUNNABLE, moves it to COMPLETED in the same CAS, or to CANCELLED when the error recorded is
+     * a cancellation (a cancel records its error before it moves the state, so a worker that bailed
+     * on that error can claim in between; the process must still read CANCELLED). A cancelled or
+     * failed process keeps its terminal state. The CAS orders the claim after everything the
+     * winner saw.
      */
     boolean tryClaimCompletion() {
         int s;
+        int terminal;
         do {
             s = (int) STATE.getVolatile(this);
             if ((s & CLAIMED) != 0) {
                 return false;
             }
-        } while (!STATE.compareAndSet(this, s, (s < STATE_COMPLETED ? STATE_COMPLETED : s) | CLAIMED));
+            terminal = s;
+            if (s < STATE_COMPLETED) {
+                StatusException e = lvError();
+                terminal = e != null && e.code() == StatusCode.CANCELLED ? STATE_CANCELLED : STATE_COMPLETED;
+            }
+        } while (!STATE.compareAndSet(this, s, terminal | CLAIMED));
         return true;
     }
 

@@ -122,4 +122,27 @@ class SlotRepeatTest {
             assertTrue(ex.shutdown(Duration.ofSeconds(5)));
         }
     }
+
+    /**
+     * The interleaving behind a rare failure of the test above ("expected CANCELLED, was
+     * COMPLETED"): {@code cancel} records its error before it moves the state, and a worker that
+     * bails on that error claims completion in between. The process must read CANCELLED.
+     */
+    @Test
+    void aCompletionClaimedBetweenCancelsErrorAndItsStateIsCancelled() {
+        ExecutorImpl ex = executor(1);
+        try {
+            ProcessImpl p = (ProcessImpl) ex.newProcess("claimed", (proc, w, r) -> { }).build();
+            assertTrue(p.casState(ProcessImpl.STATE_SUSPENDED, ProcessImpl.STATE_RUNNABLE));
+            p.casError(new dev.ortho.base.StatusException(StatusCode.CANCELLED, "process 'claimed' was cancelled"));
+            assertTrue(p.tryClaimCompletion(), "the worker's claim");
+            p.runCompletion(null); // what the claiming worker does next
+            assertEquals(Process.State.CANCELLED, p.state());
+            p.cancel(); // the cancel's own state step now finds the process terminal
+            assertEquals(Process.State.CANCELLED, p.state());
+            assertEquals(StatusCode.CANCELLED, p.error().code());
+        } finally {
+            assertTrue(ex.shutdown(Duration.ofSeconds(5)));
+        }
+    }
 }
