@@ -161,19 +161,34 @@ class FenceAwaitHelpsTest {
         });
     }
 
-    @Test
-    void theInvokingThreadRunsTheTilesLeftWithProcessorIdWorkerCount() throws Exception {
+    @FunctionalInterface
+    private interface FenceWait {
+        void run(Harness h, RefObject fence) throws Exception;
+    }
+
+    /**
+     * Submits {@code function} with the workers' tiles held and runs {@code wait} on this thread
+     * with the fence it signals; the workers are let go once this thread parks.
+     */
+    private void waitWithTilesHeld(String function, FenceWait wait) throws Exception {
         withHarness((h, device, exe) -> {
             CountDownLatch gate = new CountDownLatch(1);
-            RefObject fence = submitHeld(device, exe, "record", gate);
+            RefObject fence = submitHeld(device, exe, function, gate);
             Thread releaser = releaseWhenWaiterParks(gate);
             try {
-                assertEquals(0, h.call("fence.await", p(INFINITE, 0, 1), fence).i32(0));
+                wait.run(h, fence);
             } finally {
                 gate.countDown();
                 releaser.join();
                 fence.release();
             }
+        });
+    }
+
+    @Test
+    void theInvokingThreadRunsTheTilesLeftWithProcessorIdWorkerCount() throws Exception {
+        waitWithTilesHeld("record", (h, fence) -> {
+            assertEquals(0, h.call("fence.await", p(INFINITE, 0, 1), fence).i32(0));
             assertEquals(TILES, ran.get(), "every workgroup ran once");
             // Before: the invoking thread parked and the workers ran every tile.
             // The workers hold at most one batch each (MAX(1, 64 / (4 * 2)) = 8) while blocked.
@@ -189,21 +204,12 @@ class FenceAwaitHelpsTest {
 
     @Test
     void aKernelFailureOnTheInvokingThreadFailsTheFenceNotTheWaiter() throws Exception {
-        withHarness((h, device, exe) -> {
-            CountDownLatch gate = new CountDownLatch(1);
-            RefObject fence = submitHeld(device, exe, "failOnWaiter", gate);
-            Thread releaser = releaseWhenWaiterParks(gate);
-            try {
-                StatusException e = h.fails(StatusCode.DATA_LOSS, "fence.await", p(INFINITE, 0, 1), fence);
-                assertTrue(e.getMessage().contains("failed on the waiter"), e.getMessage());
-                assertEquals(1, onWaiter.get(), "the waiter stops at the failure");
-                assertEquals(StatusCode.DATA_LOSS.value(), h.call("fence.query", p(), fence).i32(0),
-                        "the operation's fence carries it");
-            } finally {
-                gate.countDown();
-                releaser.join();
-                fence.release();
-            }
+        waitWithTilesHeld("failOnWaiter", (h, fence) -> {
+            StatusException e = h.fails(StatusCode.DATA_LOSS, "fence.await", p(INFINITE, 0, 1), fence);
+            assertTrue(e.getMessage().contains("failed on the waiter"), e.getMessage());
+            assertEquals(1, onWaiter.get(), "the waiter stops at the failure");
+            assertEquals(StatusCode.DATA_LOSS.value(), h.call("fence.query", p(), fence).i32(0),
+                    "the operation's fence carries it");
         });
     }
 
