@@ -51,8 +51,10 @@ public interface Buffer extends Resource {
     int allowedUsage();
 
     /**
-     * A new buffer viewing {@code [offset, offset + length)} of this one; it retains the root.
-     * The caller owns the returned reference.
+     * A buffer viewing {@code [offset, offset + length)} of this one; it retains the root. For the
+     * whole buffer ({@code offset} 0, all of its length) a driver may return this buffer itself,
+     * retained, as IREE's {@code iree_hal_buffer_subspan} does. The caller owns the returned
+     * reference.
      *
      * @throws dev.ortho.base.StatusException OUT_OF_RANGE naming the range and this buffer's
      *     length if the range does not fit

@@ -3,6 +3,7 @@ package dev.ortho.vm;
 import dev.ortho.base.Deadline;
 import dev.ortho.base.StatusCode;
 import dev.ortho.base.StatusException;
+import dev.ortho.vm.internal.WaitFrames;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -159,9 +160,9 @@ public final class Coroutine {
             }
             return;
         }
-        Invocation.Waiter[] self = new Invocation.Waiter[1];
-        Invocation.Waiter waiter = new Invocation.Waiter(top, () -> {
-            top.setWaitStatus(self[0].status);
+        WaitFrames.Waiter[] self = new WaitFrames.Waiter[1];
+        WaitFrames.Waiter waiter = new WaitFrames.Waiter(top, () -> {
+            top.setWaitStatus(self[0].status());
             onReady.run();
         });
         self[0] = waiter;

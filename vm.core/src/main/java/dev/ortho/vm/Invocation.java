@@ -1,17 +1,14 @@
 package dev.ortho.vm;
 
-import dev.ortho.vm.trace.VmTracing;
-import dev.ortho.base.Deadline;
 import dev.ortho.base.StatusCode;
 import dev.ortho.base.StatusException;
+import dev.ortho.vm.internal.WaitFrames;
+import dev.ortho.vm.trace.VmTracing;
 import dev.ortho.vm.trace.InvocationEvent;
 import dev.ortho.vm.trace.WaitEvent;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.locks.LockSupport;
 
 /**
  * Calls a function from the host (IREE's {@code iree_vm_invoke} family): marshals inputs from a
@@ -36,9 +33,6 @@ import java.util.concurrent.locks.LockSupport;
  * context (module states permitting).
  */
 public final class Invocation {
-    /** How long a synchronous wait on wait sources polls before it parks (see {@code waitSync}). */
-    private static final long WAIT_SPIN_NANOS = 50_000L;
-
     private Invocation() {
     }
 
@@ -131,87 +125,13 @@ public final class Invocation {
             if (outcome == CallOutcome.DEFERRED && top.type() == FrameType.WAIT) {
                 WaitEvent event = VmTracing.AVAILABLE // null if off
                         ? WaitEvent.start(top.function(), top.waitType(), top.waitSourceCount()) : null;
-                StatusException status = waitSync(top);
+                StatusException status = WaitFrames.waitSync(top);
                 if (event != null) {
                     WaitEvent.finish(event, status != null);
                 }
                 top.setWaitStatus(status);
             }
             outcome = top.function().module().resumeCall(stack, top);
-        }
-    }
-
-    private static StatusException waitSync(Frame wait) {
-        Deadline deadline = wait.deadline();
-        if (wait.waitType() == WaitType.UNTIL) {
-            while (!deadline.hasExpired()) {
-                LockSupport.parkNanos(Math.max(1, Math.min(deadline.remainingNanos(), 1_000_000_000L)));
-            }
-            return null;
-        }
-        Thread self = Thread.currentThread();
-        Waiter waiter = new Waiter(wait, () -> LockSupport.unpark(self));
-        waiter.arm();
-        // Poll briefly before parking: a wait on a short device operation (a small graph on
-        // local-task) then ends without a park/unpark round trip through the OS.
-        long spinStart = System.nanoTime();
-        while (!waiter.finished && System.nanoTime() - spinStart < WAIT_SPIN_NANOS && !deadline.hasExpired()) {
-            Thread.yield(); // not onSpinWait: on a loaded machine the thread we wait for may need this core
-        }
-        while (!waiter.finished) {
-            if (deadline.hasExpired()) {
-                return new StatusException(StatusCode.DEADLINE_EXCEEDED, "wait deadline exceeded");
-            }
-            long nanos = deadline.isInfinite() ? 1_000_000_000L : Math.min(deadline.remainingNanos(), 1_000_000_000L);
-            LockSupport.parkNanos(waiter, Math.max(1, nanos));
-        }
-        return waiter.status;
-    }
-
-    /** Collects readiness of a WAIT frame's sources; completes once (ANY: first, ALL: all, or first failure). */
-    static final class Waiter {
-        final AtomicBoolean done = new AtomicBoolean();
-        final AtomicInteger pending;
-        final Frame frame;
-        final Runnable onDone;
-        volatile StatusException status;
-        volatile boolean finished;
-
-        Waiter(Frame frame, Runnable onDone) {
-            this.frame = frame;
-            this.onDone = onDone;
-            this.pending = new AtomicInteger(frame.waitType() == WaitType.ANY ? 1 : frame.waitSourceCount());
-        }
-
-        void arm() {
-            int n = frame.waitSourceCount();
-            WaitSource[] sources = new WaitSource[n];
-            for (int i = 0; i < n; i++) {
-                sources[i] = frame.waitSource(i);
-            }
-            for (WaitSource source : sources) {
-                if (done.get()) {
-                    return;
-                }
-                source.whenReady(this::onReady);
-            }
-        }
-
-        void onReady(StatusException failure) {
-            if (failure != null) {
-                finish(failure);
-            } else if (pending.decrementAndGet() <= 0) {
-                finish(null);
-            }
-        }
-
-        void finish(StatusException failure) {
-            if (done.compareAndSet(false, true)) {
-                // release: the volatile write publishes the status to the resumer, which reads it after done.
-                status = failure;
-                finished = true;
-                onDone.run();
-            }
         }
     }
 

@@ -2,7 +2,7 @@
  * VM runtime: instance and type registry, refs, lists, buffers, modules, contexts, invocations.
  */
 @Export
-@Version("1.1.0")
+@Version("1.2.0")
 package dev.ortho.vm;
 
 import org.osgi.annotation.bundle.Export;

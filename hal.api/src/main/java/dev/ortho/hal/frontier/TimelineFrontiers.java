@@ -79,6 +79,26 @@ public final class TimelineFrontiers {
      *     exceeds its maximum; the message names the capacity
      */
     public TimelineFrontiers(long initialValue, int valueCapacity, int frontierCapacity) {
+        checkCapacities(valueCapacity, frontierCapacity);
+        this.initialValue = initialValue;
+        this.values = new long[valueCapacity];
+        this.frontiers = new Frontier[valueCapacity];
+        this.empty = new boolean[valueCapacity];
+        // Frontiers are made when a slot first records one (a fence's semaphore is signalled once,
+        // without a frontier on a synchronous device, and creating one is on the path of every call).
+        this.frontierCapacity = frontierCapacity;
+        currentValue = initialValue;
+        untaintedWatermark = initialValue;
+    }
+
+    /**
+     * Checks the capacities {@link #TimelineFrontiers} takes, for owners that create the table only
+     * when first needed.
+     *
+     * @throws StatusException as {@link #TimelineFrontiers}
+     * @since 1.2
+     */
+    public static void checkCapacities(int valueCapacity, int frontierCapacity) {
         if (valueCapacity <= 0) {
             throw new StatusException(StatusCode.INVALID_ARGUMENT,
                     "timeline value capacity " + valueCapacity + " must be at least 1");
@@ -87,16 +107,7 @@ public final class TimelineFrontiers {
             throw new StatusException(StatusCode.OUT_OF_RANGE,
                     "timeline value capacity " + valueCapacity + " exceeds " + MAX_VALUE_CAPACITY);
         }
-        this.initialValue = initialValue;
-        this.values = new long[valueCapacity];
-        this.frontiers = new Frontier[valueCapacity];
-        this.empty = new boolean[valueCapacity];
-        // Frontiers are made when a slot first records one (a fence's semaphore is signalled once,
-        // without a frontier on a synchronous device, and creating one is on the path of every call).
         Frontier.checkCapacity(frontierCapacity);
-        this.frontierCapacity = frontierCapacity;
-        currentValue = initialValue;
-        untaintedWatermark = initialValue;
     }
 
     /** The latest signalled value (the initial value before any signal). Lock-free. */

@@ -22,7 +22,7 @@
  * or invalid input, OUT_OF_RANGE for values beyond their bit width or a capacity.
  */
 @Export
-@Version("1.1.0")
+@Version("1.2.0")
 package dev.ortho.hal.frontier;
 
 import org.osgi.annotation.bundle.Export;

@@ -24,7 +24,9 @@ import org.slf4j.LoggerFactory;
  * {@code iree_async_semaphore_t}); also usable on its own, e.g. to signal a device from the host.
  *
  * <p>Signalling is one CAS on the payload plus one volatile read when nobody waits; the lock is
- * taken only to dispatch timepoints, and callbacks run after it is released. A blocking
+ * taken to dispatch timepoints and, where frontiers are tracked, to record a signal's frontier in
+ * order (the frontier table is made by the first signal that carries one), and callbacks run after
+ * it is released. A blocking
  * {@link #await} parks the thread on a private timepoint.
  *
  * <p>Thread-safe. Starts with one reference, owned by the creator; the last {@link #release()}
@@ -88,8 +90,18 @@ public final class TimelineSemaphore implements Semaphore {
     private final long nameNumber;
     private String name; // built once when first needed (a benign race: equal strings)
     private final SemaphoreScope scope;
-    /** Per-value frontiers, or null when tracking is off; also orders signal + record. */
-    private final TimelineFrontiers frontiers;
+    /** Values whose frontiers are kept; 0: frontier tracking is off. */
+    private final int frontierValues;
+    /** Axes each kept frontier holds. */
+    private final int frontierAxes;
+    /**
+     * Per-value frontiers, made by the first signal that carries a frontier (or comes from outside);
+     * null before: until then every signal recorded the empty untainted frontier, which needs no
+     * table (a fence's semaphore on a synchronous device never gets one). Written under
+     * {@link #lock} before the value it records advances; readers read the value first
+     * ({@link #frontierAt}).
+     */
+    private volatile TimelineFrontiers frontiers;
     private final Object lock = new Object();
     private final RefCount references = new RefCount();
     private volatile long value;
@@ -228,8 +240,11 @@ public final class TimelineSemaphore implements Semaphore {
             throw new StatusException(StatusCode.INVALID_ARGUMENT, "semaphore '" + name()
                     + "' frontier value capacity " + frontierValues + " is negative");
         }
-        this.frontiers = frontierValues == 0 ? null
-                : new TimelineFrontiers(initialValue, frontierValues, frontierAxes);
+        if (frontierValues > 0) {
+            TimelineFrontiers.checkCapacities(frontierValues, frontierAxes);
+        }
+        this.frontierValues = frontierValues;
+        this.frontierAxes = frontierAxes;
         this.value = initialValue;
     }
 
@@ -260,13 +275,16 @@ public final class TimelineSemaphore implements Semaphore {
     @Override
     public void signal(long newValue, Frontier frontier) {
         checkRange(newValue);
-        if (frontiers == null) {
+        if (frontierValues == 0) {
             advance(newValue);
         } else {
             // one signaller at a time records, so the frontier side sees values in order
-            synchronized (frontiers) {
+            synchronized (lock) {
+                TimelineFrontiers table = frontier == null ? frontiers : frontiersLocked();
                 advance(newValue);
-                frontiers.signal(newValue, frontier);
+                if (table != null) {
+                    table.signal(newValue, frontier);
+                }
             }
         }
         if (HalTracing.AVAILABLE) {
@@ -292,12 +310,13 @@ public final class TimelineSemaphore implements Semaphore {
      */
     public void signalExternal(long newValue, Frontier partial) {
         checkRange(newValue);
-        if (frontiers == null) {
+        if (frontierValues == 0) {
             advance(newValue);
         } else {
-            synchronized (frontiers) {
+            synchronized (lock) {
+                TimelineFrontiers table = frontiersLocked();
                 advance(newValue);
-                frontiers.signalExternal(newValue, partial);
+                table.signalExternal(newValue, partial);
             }
         }
         if (pending != 0) {
@@ -310,7 +329,26 @@ public final class TimelineSemaphore implements Semaphore {
      * watermark, or always when frontier tracking is off (nothing is known then).
      */
     public boolean isValueTainted(long value) {
-        return frontiers == null || frontiers.isValueTainted(value);
+        if (frontierValues == 0) {
+            return true;
+        }
+        long reached = this.value; // before frontiers, as in frontierAt
+        TimelineFrontiers table = frontiers;
+        return table != null ? table.isValueTainted(value) : Long.compareUnsigned(value, reached) > 0;
+    }
+
+    /**
+     * The frontier table, made now if no signal needed it before: every value reached so far
+     * recorded the empty untainted frontier, which is what a table starting at the current value
+     * reports for them. Called under {@link #lock}.
+     */
+    private TimelineFrontiers frontiersLocked() {
+        TimelineFrontiers table = frontiers;
+        if (table == null) {
+            table = new TimelineFrontiers(value, frontierValues, frontierAxes);
+            frontiers = table; // release: published before the value this signal advances
+        }
+        return table;
     }
 
     private void advance(long newValue) {
@@ -336,8 +374,19 @@ public final class TimelineSemaphore implements Semaphore {
         if (failed != null) {
             throw copyOf(failed);
         }
-        if (frontiers != null) {
-            return frontiers.frontierAt(target, out);
+        if (frontierValues > 0) {
+            // The value first, then the table: a table published after the value was read records
+            // only values above it, so without one every value up to it had the empty frontier.
+            long reached = value;
+            TimelineFrontiers table = frontiers;
+            if (table != null) {
+                return table.frontierAt(target, out);
+            }
+            if (reached < target) {
+                return false;
+            }
+            out.reset();
+            return true;
         }
         if (value < target) {
             return false;

@@ -368,6 +368,61 @@ class TimelineSemaphoreTest {
     }
 
     /**
+     * Issue 16: a tracked semaphore signalled only without frontiers (a fence's semaphore on
+     * local-sync, several per call) makes no frontier table; it answers as one would (every value
+     * reached has the empty untainted frontier), and the first signal with a frontier makes the
+     * table from there on. Before, every PROCESS-scope semaphore made its table (its ring of 8
+     * values, ~200 bytes) when created.
+     */
+    @Test
+    void aSemaphoreSignalledWithoutFrontiersMakesNoTableAndAnswersAsOne() {
+        var threads = (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
+        long best = Long.MAX_VALUE;
+        for (int round = 0; round < 5; round++) {
+            long before = threads.getCurrentThreadAllocatedBytes();
+            for (int k = 0; k < 1000; k++) {
+                TimelineSemaphore s = new TimelineSemaphore("fence ", k, 0, SemaphoreScope.PROCESS);
+                s.signal(1);
+                s.release();
+            }
+            best = Math.min(best, (threads.getCurrentThreadAllocatedBytes() - before) / 1000);
+        }
+        assertTrue(best < 150, "create, signal and release allocate " + best + " bytes");
+
+        TimelineSemaphore s = new TimelineSemaphore("s", 0, 2, 4);
+        assertTrue(s.isValueTainted(1), "not reached");
+        for (long v = 1; v <= 5; v++) {
+            s.signal(v);
+        }
+        Frontier out = new Frontier(4);
+        out.insertOrRaise(Axis.queue(0, 0, 0, 3), 1);
+        out.markTainted();
+        assertTrue(s.frontierAt(1, out));
+        assertTrue(out.isEmpty() && !out.isTainted(), "every value so far: the empty untainted frontier");
+        assertFalse(s.isValueTainted(5));
+        assertTrue(s.isValueTainted(6));
+        assertFalse(s.frontierAt(6, out));
+        Frontier six = new Frontier(4);
+        six.insertOrRaise(Axis.queue(0, 0, 0, 1), 6);
+        s.signal(6, six);
+        assertTrue(s.frontierAt(6, out));
+        assertEquals(six, out);
+        assertTrue(s.frontierAt(3, out));
+        assertTrue(out.isEmpty() && !out.isTainted(), "values before the table keep their empty frontier");
+        s.signal(7);
+        s.signal(8); // the table keeps 2 values: 6 is pruned now
+        assertTrue(s.frontierAt(6, out));
+        assertTrue(out.isTainted(), "a pruned value's frontier is unknown");
+        TimelineSemaphore external = new TimelineSemaphore("e", 0, 2, 4);
+        external.signalExternal(1, null);
+        assertTrue(external.isValueTainted(1), "an external first signal makes the table and taints its value");
+        assertTrue(external.frontierAt(1, out));
+        assertTrue(out.isTainted());
+        assertEquals(StatusCode.OUT_OF_RANGE, assertThrows(StatusException.class,
+                () -> new TimelineSemaphore("big", 0, 1 << 17, 4)).code(), "capacities are checked when created");
+    }
+
+    /**
      * A semaphore named by prefix and number (a device's per-fence semaphores) shows the whole
      * name wherever it is named, though the text is built only then.
      */

@@ -99,6 +99,7 @@ public final class CpuDrivers {
         private long poolQuotaBytes = LocalTaskOptions.DEFAULTS.poolQuotaBytes();
         private long inlineTransferBytes = LocalTaskOptions.DEFAULTS.inlineTransferBytes();
         private boolean fifoQueues = LocalTaskOptions.DEFAULTS.fifoQueues();
+        private boolean waiterHelps = LocalTaskOptions.DEFAULTS.waiterHelps();
         private QueueAxes queueAxes = QueueAxes.process();
 
         private Builder() {
@@ -200,6 +201,19 @@ public final class CpuDrivers {
         }
 
         /**
+         * {@code local-task}: whether a host thread waiting for a semaphore value that the operation
+         * running on a queue signals ({@code Semaphore.await}, fence waits, a synchronous VM
+         * invocation's wait) runs that operation's unclaimed tiles itself instead of parking
+         * ({@code task_waiter_helps}; default true; false: it parks until a worker finishes, as in IREE).
+         *
+         * @since 1.3
+         */
+        public Builder waiterHelps(boolean helps) {
+            this.waiterHelps = helps;
+            return this;
+        }
+
+        /**
          * {@code local-task}: where devices take their never-reused queue axes; default
          * {@link QueueAxes#process()} (machine index 0). A device server gives its own machine
          * index here, so the frontiers its devices signal name that machine.
@@ -257,7 +271,8 @@ public final class CpuDrivers {
 
         private LocalTaskOptions options() {
             return new LocalTaskOptions(queueCount, workerCount, maxWorkerCount, workerSpinMicros, poolQuotaBytes,
-                    inlineTransferBytes, null, fifoQueues);
+                    inlineTransferBytes, null, fifoQueues, LocalTaskOptions.DEFAULTS.lingerMicros(),
+                    LocalTaskOptions.DEFAULTS.callerRuns(), waiterHelps);
         }
 
         private ExecutableLoaders loaders() {

@@ -5,7 +5,7 @@
  * kernel libraries and executable loaders ({@link dev.ortho.hal.cpu.CpuDrivers.Builder}).
  */
 @Export
-@Version("1.2.0")
+@Version("1.3.0")
 package dev.ortho.hal.cpu;
 
 import org.osgi.annotation.bundle.Export;

@@ -104,6 +104,8 @@ public final class BytecodeModule implements Module {
     final InstructionExtension[] extensions = new InstructionExtension[32];
     final boolean trace;
     final ExecutionMode execution;
+    /** The method size from which the compiler splits a function ({@link MethodSplitter#C1_METHOD_LIMIT}; tests lower it). */
+    final int methodLimit;
     /** The compiled functions, once compiled (see {@link ExecutionMode}). */
     private volatile Compiler.Result compiled;
     /** External calls so far, for {@link ExecutionMode#LAZY} (racy by design: only a trigger). */
@@ -132,8 +134,21 @@ public final class BytecodeModule implements Module {
         Objects.requireNonNull(instance, "instance");
         Objects.requireNonNull(def, "def");
         Objects.requireNonNull(options, "options");
+        return create(instance, def, extensions, options, MethodSplitter.C1_METHOD_LIMIT);
+    }
+
+    /**
+     * As {@link #create(Instance, ModuleDef, List, Options)}, compiled functions split from
+     * methods of {@code methodLimit} bytes (tests split small functions so; a per-module value,
+     * so no test changes another's limit).
+     */
+    static BytecodeModule create(Instance instance, ModuleDef def, List<? extends InstructionExtension> extensions,
+                                 Options options, int methodLimit) {
+        Objects.requireNonNull(instance, "instance");
+        Objects.requireNonNull(def, "def");
+        Objects.requireNonNull(options, "options");
         try {
-            return new BytecodeModule(instance, def, List.copyOf(extensions), options, null);
+            return new BytecodeModule(instance, def, List.copyOf(extensions), options, null, methodLimit);
         } catch (StatusException e) {
             throw e.annotate("loading bytecode module '" + def.name() + "'");
         }
@@ -145,7 +160,8 @@ public final class BytecodeModule implements Module {
         Objects.requireNonNull(instance, "instance");
         Objects.requireNonNull(options, "options");
         try {
-            return new BytecodeModule(instance, def, List.copyOf(extensions), options, code);
+            return new BytecodeModule(instance, def, List.copyOf(extensions), options, code,
+                    MethodSplitter.C1_METHOD_LIMIT);
         } catch (StatusException e) {
             throw e.annotate("loading bytecode module '" + def.name() + "'");
         }
@@ -157,8 +173,9 @@ public final class BytecodeModule implements Module {
     }
 
     private BytecodeModule(Instance instance, ModuleDef def, List<InstructionExtension> exts, Options options,
-                           PrecompiledModule precompiled) {
+                           PrecompiledModule precompiled, int methodLimit) {
         this.def = def;
+        this.methodLimit = methodLimit;
         this.trace = options.traceExecution();
         this.execution = options.execution();
         ModuleDefTables.checkHeader(def);

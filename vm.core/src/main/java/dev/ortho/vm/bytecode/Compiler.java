@@ -115,11 +115,14 @@ final class Compiler {
     private final boolean[] websBuilt;
     /** Per function: nanoseconds spent translating it (decoding, webs, emission, splitting). */
     private final long[] nanos;
+    /** The method size from which a generated method counts as too large ({@link BytecodeModule#methodLimit}). */
+    private final int methodLimit;
     /** True once the bridge {@code call} is too large for one method: one method per function. */
     private boolean splitBridge;
 
     private Compiler(BytecodeModule m) {
         this.m = m;
+        this.methodLimit = m.methodLimit;
         this.reasons = new String[m.functionCount];
         this.untyped = new String[m.functionCount];
         this.accessCount = new int[m.functionCount];
@@ -128,7 +131,7 @@ final class Compiler {
         List<MethodSplitter.Region>[] p = new List[m.functionCount];
         this.plans = p;
         this.budgets = new int[m.functionCount];
-        java.util.Arrays.fill(budgets, MethodSplitter.firstBudget());
+        java.util.Arrays.fill(budgets, MethodSplitter.firstBudget(methodLimit));
         this.sizes = new int[m.functionCount][];
         this.webs = new RegisterWebs[m.functionCount];
         this.websBuilt = new boolean[m.functionCount];
@@ -271,9 +274,9 @@ final class Compiler {
                     } else if (plans[f] != null && hugeDispatcher(bytes, f)) {
                         // More regions would only make the dispatcher larger.
                         reasons[f] = "JVM method size limit: the dispatcher of " + plans[f].size()
-                                + " regions has " + MethodSplitter.methodLimit + " bytes or more";
+                                + " regions has " + methodLimit + " bytes or more";
                     } else {
-                        split(f, "method of " + MethodSplitter.methodLimit + " bytes or more");
+                        split(f, "method of " + methodLimit + " bytes or more");
                     }
                 }
             } catch (MethodTooLarge e) {
@@ -313,7 +316,7 @@ final class Compiler {
             if (plans[f] != null) {
                 budgets[f] = budgets[f] * 2 / 3;
             }
-            if (budgets[f] < MethodSplitter.methodLimit / 20) {
+            if (budgets[f] < methodLimit / 20) {
                 reasons[f] = "JVM method size limit: " + why;
                 return;
             }
@@ -326,19 +329,19 @@ final class Compiler {
         }
     }
 
-    private static boolean hugeDispatcher(byte[] bytes, int f) {
+    private boolean hugeDispatcher(byte[] bytes, int f) {
         for (java.lang.classfile.MethodModel mm : ClassFile.of().parse(bytes).methods()) {
             if (mm.methodName().stringValue().equals("f" + f)) {
                 return mm.findAttribute(java.lang.classfile.Attributes.code())
                         .map(java.lang.classfile.attribute.CodeAttribute::codeLength).orElse(0)
-                        >= MethodSplitter.methodLimit;
+                        >= methodLimit;
             }
         }
         return false;
     }
 
     /**
-     * The functions of the methods in {@code bytes} that reach {@link MethodSplitter#methodLimit}
+     * The functions of the methods in {@code bytes} that reach {@link #methodLimit}
      * (-1 for the bridge).
      */
     private List<Integer> hugeMethods(byte[] bytes) {
@@ -346,7 +349,7 @@ final class Compiler {
         for (java.lang.classfile.MethodModel mm : ClassFile.of().parse(bytes).methods()) {
             int length = mm.findAttribute(java.lang.classfile.Attributes.code())
                     .map(java.lang.classfile.attribute.CodeAttribute::codeLength).orElse(0);
-            if (length < MethodSplitter.methodLimit) {
+            if (length < methodLimit) {
                 continue;
             }
             java.util.regex.Matcher name = METHOD_NAME.matcher(mm.methodName().stringValue());

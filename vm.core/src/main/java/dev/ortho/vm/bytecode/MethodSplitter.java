@@ -69,14 +69,8 @@ final class MethodSplitter {
     static final int REGION_FIRST_LOCAL = 4;
     static final MethodTypeDesc REGION_TYPE = MethodTypeDesc.of(CD_int, CD_ENV, CD_long.arrayType(), CD_REF_ARRAY,
             CD_int);
-    /**
-     * The size from which a method counts as too large: {@link #C1_METHOD_LIMIT}; tests lower it
-     * to split small functions.
-     */
-    static volatile int methodLimit = C1_METHOD_LIMIT;
-
-    /** Region size the first plan aims at, in estimated bytes of bytecode. */
-    static int firstBudget() {
+    /** Region size the first plan aims at, in estimated bytes of bytecode, for methods kept under {@code methodLimit}. */
+    static int firstBudget(int methodLimit) {
         return methodLimit * 13 / 16;
     }
 

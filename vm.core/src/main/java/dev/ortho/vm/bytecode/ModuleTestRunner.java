@@ -11,13 +11,11 @@ import dev.ortho.vm.Function;
 import dev.ortho.vm.Instance;
 import dev.ortho.vm.Module;
 import dev.ortho.vm.Stack;
-import dev.ortho.vm.WaitSource;
-import dev.ortho.vm.WaitType;
+import dev.ortho.vm.internal.WaitFrames;
 import dev.ortho.vm.internal.testing.YieldableTestModule;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
-import java.util.concurrent.locks.LockSupport;
 
 /**
  * Runs a module's exports as tests, with the semantics of IREE's VM conformance suite and
@@ -143,7 +141,7 @@ public final class ModuleTestRunner {
                                 + function.qualifiedName() + " still yielding after " + MAX_RESUMES + " resumes");
                     }
                     if (top.type() == FrameType.WAIT) {
-                        top.setWaitStatus(waitSync(top));
+                        top.setWaitStatus(WaitFrames.waitSync(top));
                     }
                 }
                 outcome = top.function().module().resumeCall(stack, top);
@@ -157,31 +155,6 @@ public final class ModuleTestRunner {
             }
             stack.unwind();
             return e;
-        }
-    }
-
-    private static StatusException waitSync(Frame wait) {
-        while (true) {
-            boolean any = false;
-            boolean all = true;
-            try {
-                for (int i = 0; i < wait.waitSourceCount(); i++) {
-                    WaitSource source = wait.waitSource(i);
-                    boolean ready = source.poll();
-                    any |= ready;
-                    all &= ready;
-                }
-            } catch (StatusException e) {
-                return e;
-            }
-            if (wait.waitType() == WaitType.UNTIL ? wait.deadline().hasExpired()
-                    : wait.waitType() == WaitType.ANY ? any : all) {
-                return null;
-            }
-            if (wait.waitType() != WaitType.UNTIL && wait.deadline().hasExpired()) {
-                return new StatusException(StatusCode.DEADLINE_EXCEEDED, "wait deadline exceeded");
-            }
-            LockSupport.parkNanos(50_000);
         }
     }
 }

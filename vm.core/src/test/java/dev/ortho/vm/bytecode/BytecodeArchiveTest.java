@@ -339,7 +339,7 @@ class BytecodeArchiveTest {
     private static void assertFailingExportStillFails(ModuleDef module) {
         dev.ortho.vm.Instance instance = new dev.ortho.vm.Instance();
         ModuleTestRunner.Report report = ModuleTestRunner.run(instance, List.of(),
-                BytecodeModule.create(instance, module, List.of(), VmasmFixture.OPTIONS));
+                VmasmFixture.create(instance, module, List.of()));
         assertEquals("1 passed, 0 failed", report.summary());
     }
 

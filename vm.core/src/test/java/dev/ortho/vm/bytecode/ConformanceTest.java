@@ -30,7 +30,7 @@ class ConformanceTest {
     static ModuleTestRunner.Report run(Path file) {
         Instance instance = new Instance();
         ModuleDef def = new Assembler(EXTENSIONS).assemble(file);
-        BytecodeModule module = BytecodeModule.create(instance, def, EXTENSIONS, VmasmFixture.OPTIONS);
+        BytecodeModule module = VmasmFixture.create(instance, def, EXTENSIONS);
         return ModuleTestRunner.run(instance, List.of(), module);
     }
 

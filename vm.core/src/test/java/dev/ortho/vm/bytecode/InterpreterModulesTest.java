@@ -60,8 +60,8 @@ class InterpreterModulesTest {
     void bytecodeImportsYieldAndResumeAcrossModules() {
         Instance instance = new Instance();
         Assembler asm = new Assembler(VmasmFixture.EXTENSIONS);
-        BytecodeModule lib = BytecodeModule.create(instance, asm.assemble(LIB, "lib.vmasm"), VmasmFixture.EXTENSIONS, VmasmFixture.OPTIONS);
-        BytecodeModule app = BytecodeModule.create(instance, asm.assemble(APP, "app.vmasm"), VmasmFixture.EXTENSIONS, VmasmFixture.OPTIONS);
+        BytecodeModule lib = VmasmFixture.create(instance, asm.assemble(LIB, "lib.vmasm"), VmasmFixture.EXTENSIONS);
+        BytecodeModule app = VmasmFixture.create(instance, asm.assemble(APP, "app.vmasm"), VmasmFixture.EXTENSIONS);
         try (Context context = Context.create(instance, lib, app)) {
             VmList in = VmList.ofVariants(1);
             in.pushI32(5);
@@ -79,8 +79,8 @@ class InterpreterModulesTest {
     void failuresInImportedBytecodeCarryBothFrames() {
         Instance instance = new Instance();
         Assembler asm = new Assembler(VmasmFixture.EXTENSIONS);
-        BytecodeModule lib = BytecodeModule.create(instance, asm.assemble(LIB, "lib.vmasm"), VmasmFixture.EXTENSIONS, VmasmFixture.OPTIONS);
-        BytecodeModule app = BytecodeModule.create(instance, asm.assemble(APP, "app.vmasm"), VmasmFixture.EXTENSIONS, VmasmFixture.OPTIONS);
+        BytecodeModule lib = VmasmFixture.create(instance, asm.assemble(LIB, "lib.vmasm"), VmasmFixture.EXTENSIONS);
+        BytecodeModule app = VmasmFixture.create(instance, asm.assemble(APP, "app.vmasm"), VmasmFixture.EXTENSIONS);
         try (Context context = Context.create(instance, lib, app)) {
             StatusException e = ModuleTestRunner.invoke(context, context.resolveFunction("app.propagate"), new int[1]);
             assertEquals(StatusCode.ABORTED, e.code());
@@ -103,7 +103,7 @@ class InterpreterModulesTest {
                 plain.types(), plain.dependencies(), plain.imports(), plain.exports(), plain.signatures(),
                 plain.rodata(), plain.rwdata(), plain.state(), plain.functions(), plain.bytecodeVersion(),
                 plain.bytecode(), debug);
-        BytecodeModule lib = BytecodeModule.create(instance, def, VmasmFixture.EXTENSIONS, VmasmFixture.OPTIONS);
+        BytecodeModule lib = VmasmFixture.create(instance, def, VmasmFixture.EXTENSIONS);
         assertEquals("\"boom\"(lib.mlir:12:3)", lib.sourceLocation(lib.internalFunction(boom), 4));
         try (Context context = Context.create(instance, lib)) {
             StatusException e = ModuleTestRunner.invoke(context, context.resolveFunction("lib.boom"), new int[1]);
@@ -116,7 +116,7 @@ class InterpreterModulesTest {
     void moduleRunnerCountsResumes() {
         Instance instance = new Instance();
         Assembler asm = new Assembler(VmasmFixture.EXTENSIONS);
-        BytecodeModule lib = BytecodeModule.create(instance, asm.assemble(LIB, "lib.vmasm"), VmasmFixture.EXTENSIONS, VmasmFixture.OPTIONS);
+        BytecodeModule lib = VmasmFixture.create(instance, asm.assemble(LIB, "lib.vmasm"), VmasmFixture.EXTENSIONS);
         ModuleTestRunner.Report report = ModuleTestRunner.run(instance, List.of(), lib);
         assertEquals("lib", report.module());
         assertEquals(2, report.outcomes().size());

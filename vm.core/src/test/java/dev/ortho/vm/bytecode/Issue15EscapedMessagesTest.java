@@ -48,7 +48,7 @@ class Issue15EscapedMessagesTest {
             }
         }
         assertEquals(expectedReplacements, replaced);
-        return BytecodeModule.create(instance, BytecodeArchive.read(archive), VmasmFixture.EXTENSIONS, VmasmFixture.OPTIONS);
+        return VmasmFixture.create(instance, BytecodeArchive.read(archive), VmasmFixture.EXTENSIONS);
     }
 
     @Test

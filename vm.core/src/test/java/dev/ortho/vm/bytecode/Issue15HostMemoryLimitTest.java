@@ -51,9 +51,8 @@ class Issue15HostMemoryLimitTest {
             """);
 
     private final Instance instance = new Instance();
-    private final BytecodeModule module = BytecodeModule.create(instance,
-            new Assembler(VmasmFixture.EXTENSIONS).assemble(SOURCE, "limit.vmasm"), VmasmFixture.EXTENSIONS,
-            VmasmFixture.OPTIONS);
+    private final BytecodeModule module = VmasmFixture.create(instance,
+            new Assembler(VmasmFixture.EXTENSIONS).assemble(SOURCE, "limit.vmasm"), VmasmFixture.EXTENSIONS);
 
     private static StatusException invoke(Context context, String function, Object argument) {
         VmList in = VmList.ofVariants(1);

@@ -114,14 +114,7 @@ class MethodSplitterTest {
 
     @Test
     void aFunctionOverTheHugeMethodLimitIsSplitAndGivesTheInterpretersResultsAndTraps() {
-        java.util.Objects.requireNonNull(VmasmFixture.OPTIONS); // its initializer may set the limit
-        int saved = MethodSplitter.methodLimit;
-        MethodSplitter.methodLimit = MethodSplitter.C1_METHOD_LIMIT; // also where a Surefire run lowers it
-        try {
-            bigFunction();
-        } finally {
-            MethodSplitter.methodLimit = saved;
-        }
+        bigFunction(); // at the default limit, whatever a Surefire run gives VmasmFixture's modules
     }
 
     private static void bigFunction() {
@@ -190,36 +183,29 @@ class MethodSplitterTest {
                   vm.return %i3
                 }
                 """;
-        java.util.Objects.requireNonNull(VmasmFixture.OPTIONS); // its initializer may set the limit
-        int saved = MethodSplitter.methodLimit;
-        MethodSplitter.methodLimit = 600;
-        try {
-            ModuleDef def = new Assembler(VmasmFixture.EXTENSIONS).assemble(text, "splitcalls.vmasm");
-            Instance instance = new Instance();
-            BytecodeModule interpreted = BytecodeModule.create(instance, def, VmasmFixture.EXTENSIONS);
-            BytecodeModule compiled = BytecodeModule.create(instance, def, VmasmFixture.EXTENSIONS,
-                    BytecodeModule.Options.DEFAULT.withExecution(ExecutionMode.EAGER));
-            assertTrue(Compiler.generate(compiled).methods()[0] > 2, "sum is split");
-            VmBuffer buffer = VmBuffer.allocate(VmBuffer.ACCESS_MUTABLE | VmBuffer.ACCESS_ORIGIN_HOST, 64, 16);
-            try (Context ci = Context.create(instance, interpreted); Context cc = Context.create(instance, compiled)) {
-                int counts = buffer.refCount();
-                int expected = sum(ci, interpreted, buffer, 9);
-                assertEquals(counts, buffer.refCount(), "the interpreter leaves the counts as they were");
-                for (int i = 0; i < 2_000; i++) {
-                    assertEquals(expected, sum(cc, compiled, buffer, 9));
-                }
-                long before = InterpreterAllocationTest.allocatedBytes();
-                for (int i = 0; i < 10_000; i++) {
-                    sum(cc, compiled, buffer, 9);
-                }
-                long allocated = InterpreterAllocationTest.allocatedBytes() - before;
-                assertTrue(allocated < 16 * 1024, allocated + " bytes allocated by 10,000 calls");
-                assertEquals(counts, buffer.refCount(), "ref counts as before the calls");
-            } finally {
-                buffer.release();
+        ModuleDef def = new Assembler(VmasmFixture.EXTENSIONS).assemble(text, "splitcalls.vmasm");
+        Instance instance = new Instance();
+        BytecodeModule interpreted = BytecodeModule.create(instance, def, VmasmFixture.EXTENSIONS);
+        BytecodeModule compiled = BytecodeModule.create(instance, def, VmasmFixture.EXTENSIONS,
+                BytecodeModule.Options.DEFAULT.withExecution(ExecutionMode.EAGER), 600);
+        assertTrue(Compiler.generate(compiled).methods()[0] > 2, "sum is split");
+        VmBuffer buffer = VmBuffer.allocate(VmBuffer.ACCESS_MUTABLE | VmBuffer.ACCESS_ORIGIN_HOST, 64, 16);
+        try (Context ci = Context.create(instance, interpreted); Context cc = Context.create(instance, compiled)) {
+            int counts = buffer.refCount();
+            int expected = sum(ci, interpreted, buffer, 9);
+            assertEquals(counts, buffer.refCount(), "the interpreter leaves the counts as they were");
+            for (int i = 0; i < 2_000; i++) {
+                assertEquals(expected, sum(cc, compiled, buffer, 9));
             }
+            long before = InterpreterAllocationTest.allocatedBytes();
+            for (int i = 0; i < 10_000; i++) {
+                sum(cc, compiled, buffer, 9);
+            }
+            long allocated = InterpreterAllocationTest.allocatedBytes() - before;
+            assertTrue(allocated < 16 * 1024, allocated + " bytes allocated by 10,000 calls");
+            assertEquals(counts, buffer.refCount(), "ref counts as before the calls");
         } finally {
-            MethodSplitter.methodLimit = saved;
+            buffer.release();
         }
     }
 
@@ -240,34 +226,48 @@ class MethodSplitterTest {
     private static final Map<Context, Stack> SUM_STACKS = new java.util.IdentityHashMap<>();
     private static final Map<BytecodeModule, dev.ortho.vm.Function> SUM_FUNCTIONS = new java.util.IdentityHashMap<>();
 
+    /**
+     * The split limit belongs to a module: a module split small leaves every other module at its
+     * own limit. Before, one static limit served every module, and a test class run before another
+     * (VmasmFixture's initializer lowering it for the split Surefire run, a test lowering it for
+     * its own modules) changed what the later one compiled.
+     */
+    @Test
+    void aModulesSplitLimitIsItsOwn() {
+        String text = RandomModules.generate(RandomModules.Choices.of(new SplittableRandom(0x11317)), 0);
+        ModuleDef def = new Assembler(RandomModules.EXTENSIONS).assemble(text, "own.vmasm");
+        int[] before = Compiler.generate(BytecodeModule.create(new Instance(), def, RandomModules.EXTENSIONS))
+                .methods();
+        int[] small = Compiler.generate(BytecodeModule.create(new Instance(), def, RandomModules.EXTENSIONS,
+                BytecodeModule.Options.DEFAULT, 600)).methods();
+        int[] after = Compiler.generate(BytecodeModule.create(new Instance(), def, RandomModules.EXTENSIONS))
+                .methods();
+        assertTrue(java.util.Arrays.stream(small).sum() > java.util.Arrays.stream(before).sum(),
+                "split at 600 bytes: " + java.util.Arrays.toString(small) + " vs " + java.util.Arrays.toString(before));
+        assertEquals(java.util.Arrays.toString(before), java.util.Arrays.toString(after));
+    }
+
     @Test
     void randomModulesSplitIntoTinyMethodsBehaveAsInterpreted() {
-        java.util.Objects.requireNonNull(VmasmFixture.OPTIONS); // its initializer may set the limit
-        int saved = MethodSplitter.methodLimit;
-        MethodSplitter.methodLimit = 600;
-        try {
-            SplittableRandom random = new SplittableRandom(0x5B117);
-            int split = 0;
-            int exports = 0;
-            for (int n = 0; n < 60; n++) {
-                String text = RandomModules.generate(RandomModules.Choices.of(random), n);
-                RandomModules.Run run = RandomModules.runBoth(text, "split" + n);
-                assertEquals(List.of(), run.notCompiled(), "every generated function compiles:\n" + text);
-                for (RandomModules.Outcome o : run.outcomes()) {
-                    assertEquals(o.interpreted(), o.compiled(), "module " + n + " export " + o.export() + ":\n" + text);
-                    exports++;
-                }
-                ModuleDef def = new Assembler(RandomModules.EXTENSIONS).assemble(text, "split" + n + ".vmasm");
-                for (int methods : Compiler.generate(BytecodeModule.create(new Instance(), def,
-                        RandomModules.EXTENSIONS)).methods()) {
-                    split += methods > 1 ? 1 : 0;
-                }
+        SplittableRandom random = new SplittableRandom(0x5B117);
+        int split = 0;
+        int exports = 0;
+        for (int n = 0; n < 60; n++) {
+            String text = RandomModules.generate(RandomModules.Choices.of(random), n);
+            RandomModules.Run run = RandomModules.runBoth(text, "split" + n, 600);
+            assertEquals(List.of(), run.notCompiled(), "every generated function compiles:\n" + text);
+            for (RandomModules.Outcome o : run.outcomes()) {
+                assertEquals(o.interpreted(), o.compiled(), "module " + n + " export " + o.export() + ":\n" + text);
+                exports++;
             }
-            System.out.println("split: " + split + " functions split, " + exports + " exports compared");
-            assertTrue(split > 60, "most functions are split at this limit: " + split);
-        } finally {
-            MethodSplitter.methodLimit = saved;
+            ModuleDef def = new Assembler(RandomModules.EXTENSIONS).assemble(text, "split" + n + ".vmasm");
+            for (int methods : Compiler.generate(BytecodeModule.create(new Instance(), def,
+                    RandomModules.EXTENSIONS, BytecodeModule.Options.DEFAULT, 600)).methods()) {
+                split += methods > 1 ? 1 : 0;
+            }
         }
+        System.out.println("split: " + split + " functions split, " + exports + " exports compared");
+        assertTrue(split > 60, "most functions are split at this limit: " + split);
     }
 
     @Test
@@ -279,89 +279,75 @@ class MethodSplitterTest {
                     .append("\n  %i0 = vm.add.i32 %i0, %i1\n  vm.return %i0, %i2:3\n}\n");
         }
         ModuleDef def = new Assembler(VmasmFixture.EXTENSIONS).assemble(src.toString(), "many.vmasm");
-        java.util.Objects.requireNonNull(VmasmFixture.OPTIONS); // its initializer may set the limit
-        int saved = MethodSplitter.methodLimit;
-        MethodSplitter.methodLimit = MethodSplitter.C1_METHOD_LIMIT;
-        try {
-            Instance instance = new Instance();
-            BytecodeModule compiled = BytecodeModule.create(instance, def, VmasmFixture.EXTENSIONS,
-                    BytecodeModule.Options.DEFAULT.withExecution(ExecutionMode.EAGER));
-            Map<String, Integer> sizes = GeneratedMethodSizeTest.methodSizes(compiled);
-            assertTrue(sizes.keySet().stream().anyMatch(n -> n.startsWith("call1(")), "two bridge groups: " + sizes.keySet());
-            sizes.forEach((method, size) -> assertTrue(size < MethodSplitter.C1_METHOD_LIMIT, method + ": " + size));
-            try (Context context = Context.create(instance, compiled)) {
-                for (int k : new int[] {0, 17, 255, 256, 299}) {
-                    VmList in = VmList.ofVariants(2);
-                    in.pushI32(5);
-                    in.pushI64(1L << 40);
-                    VmList out = VmList.ofVariants(2);
-                    Invocation.invoke(context, compiled.lookupExport("e" + k), in, out);
-                    assertEquals(5 + k, out.getI32(0), "e" + k);
-                    assertEquals(1L << 40, out.getI64(1), "e" + k);
-                }
+        Instance instance = new Instance();
+        BytecodeModule compiled = BytecodeModule.create(instance, def, VmasmFixture.EXTENSIONS,
+                BytecodeModule.Options.DEFAULT.withExecution(ExecutionMode.EAGER));
+        Map<String, Integer> sizes = GeneratedMethodSizeTest.methodSizes(compiled);
+        assertTrue(sizes.keySet().stream().anyMatch(n -> n.startsWith("call1(")), "two bridge groups: " + sizes.keySet());
+        sizes.forEach((method, size) -> assertTrue(size < MethodSplitter.C1_METHOD_LIMIT, method + ": " + size));
+        try (Context context = Context.create(instance, compiled)) {
+            for (int k : new int[] {0, 17, 255, 256, 299}) {
+                VmList in = VmList.ofVariants(2);
+                in.pushI32(5);
+                in.pushI64(1L << 40);
+                VmList out = VmList.ofVariants(2);
+                Invocation.invoke(context, compiled.lookupExport("e" + k), in, out);
+                assertEquals(5 + k, out.getI32(0), "e" + k);
+                assertEquals(1L << 40, out.getI64(1), "e" + k);
             }
-        } finally {
-            MethodSplitter.methodLimit = saved;
         }
     }
 
     @Test
     void refsOfASplitFunctionAreCountedAsInTheInterpreter() {
-        java.util.Objects.requireNonNull(VmasmFixture.OPTIONS); // its initializer may set the limit
-        int saved = MethodSplitter.methodLimit;
-        try {
-            String src = """
-                    vm.module @m version 0
-                    vm.type i32
-                    vm.type !vm.buffer
-                    vm.export @hold
-                    vm.func @hold(%r0: !vm.buffer, %i0: i32) -> (i32) {
-                    ^bb0:
-                      %r1 = vm.assign.ref %r0
-                      %i1 = vm.cmp.eq.ref %r0, %r1
-                      %i2 = vm.const.i32 1
-                    """ + "      %i1 = vm.add.i32 %i1, %i2\n".repeat(40) + """
-                      %i1 = vm.div.i32.s %i1, %i0
-                      vm.return %i1
-                    }
-                    """;
-            ModuleDef def = new Assembler(VmasmFixture.EXTENSIONS).assemble(src, "m.vmasm");
-            MethodSplitter.methodLimit = MethodSplitter.C1_METHOD_LIMIT;
-            int whole = GeneratedMethodSizeTest.methodSizes(BytecodeModule.create(new Instance(), def,
-                    VmasmFixture.EXTENSIONS)).get("f0(Ldev/ortho/vm/bytecode/CompiledSupport$Env;Ldev/ortho/vm/RefObject;I)I");
-            MethodSplitter.methodLimit = whole * 3 / 5;
-            for (int divisor : new int[] {1, 0}) {
-                int[] counts = new int[2];
-                String[] outcomes = new String[2];
-                for (ExecutionMode mode : List.of(ExecutionMode.OFF, ExecutionMode.EAGER)) {
-                    Instance instance = new Instance();
-                    BytecodeModule module = BytecodeModule.create(instance, def, VmasmFixture.EXTENSIONS,
-                            BytecodeModule.Options.DEFAULT.withExecution(mode));
-                    if (mode == ExecutionMode.EAGER) {
-                        assertNull(module.compilationReport().get(0));
-                        assertTrue(Compiler.generate(module).methods()[0] > 2, "hold is split");
-                    }
-                    VmBuffer buffer = VmBuffer.allocate(VmBuffer.ACCESS_MUTABLE, 16, 16);
-                    int k = mode == ExecutionMode.OFF ? 0 : 1;
-                    try (Context context = Context.create(instance, module)) {
-                        VmList in = VmList.ofVariants(2);
-                        in.pushRefRetain(buffer);
-                        in.pushI32(divisor);
-                        VmList out = VmList.ofVariants(1);
-                        try {
-                            Invocation.invoke(context, module.lookupExport("hold"), in, out);
-                            outcomes[k] = "ok " + out.getI32(0);
-                        } catch (StatusException e) {
-                            outcomes[k] = "status " + e;
-                        }
-                        counts[k] = ((AbstractRefObject) buffer).refCount();
-                    }
+        String src = """
+                vm.module @m version 0
+                vm.type i32
+                vm.type !vm.buffer
+                vm.export @hold
+                vm.func @hold(%r0: !vm.buffer, %i0: i32) -> (i32) {
+                ^bb0:
+                  %r1 = vm.assign.ref %r0
+                  %i1 = vm.cmp.eq.ref %r0, %r1
+                  %i2 = vm.const.i32 1
+                """ + "      %i1 = vm.add.i32 %i1, %i2\n".repeat(40) + """
+                  %i1 = vm.div.i32.s %i1, %i0
+                  vm.return %i1
                 }
-                assertEquals(outcomes[0], outcomes[1], "divisor " + divisor);
-                assertEquals(counts[0], counts[1], "ref count after the call, divisor " + divisor);
+                """;
+        ModuleDef def = new Assembler(VmasmFixture.EXTENSIONS).assemble(src, "m.vmasm");
+        int whole = GeneratedMethodSizeTest.methodSizes(BytecodeModule.create(new Instance(), def,
+                VmasmFixture.EXTENSIONS)).get("f0(Ldev/ortho/vm/bytecode/CompiledSupport$Env;Ldev/ortho/vm/RefObject;I)I");
+        int limit = whole * 3 / 5;
+        for (int divisor : new int[] {1, 0}) {
+            int[] counts = new int[2];
+            String[] outcomes = new String[2];
+            for (ExecutionMode mode : List.of(ExecutionMode.OFF, ExecutionMode.EAGER)) {
+                Instance instance = new Instance();
+                BytecodeModule module = BytecodeModule.create(instance, def, VmasmFixture.EXTENSIONS,
+                        BytecodeModule.Options.DEFAULT.withExecution(mode), limit);
+                if (mode == ExecutionMode.EAGER) {
+                    assertNull(module.compilationReport().get(0));
+                    assertTrue(Compiler.generate(module).methods()[0] > 2, "hold is split");
+                }
+                VmBuffer buffer = VmBuffer.allocate(VmBuffer.ACCESS_MUTABLE, 16, 16);
+                int k = mode == ExecutionMode.OFF ? 0 : 1;
+                try (Context context = Context.create(instance, module)) {
+                    VmList in = VmList.ofVariants(2);
+                    in.pushRefRetain(buffer);
+                    in.pushI32(divisor);
+                    VmList out = VmList.ofVariants(1);
+                    try {
+                        Invocation.invoke(context, module.lookupExport("hold"), in, out);
+                        outcomes[k] = "ok " + out.getI32(0);
+                    } catch (StatusException e) {
+                        outcomes[k] = "status " + e;
+                    }
+                    counts[k] = ((AbstractRefObject) buffer).refCount();
+                }
             }
-        } finally {
-            MethodSplitter.methodLimit = saved;
+            assertEquals(outcomes[0], outcomes[1], "divisor " + divisor);
+            assertEquals(counts[0], counts[1], "ref count after the call, divisor " + divisor);
         }
     }
 }

@@ -157,11 +157,16 @@ public final class RandomModules {
      * propagate.
      */
     public static Run runBoth(String text, String name) {
+        return runBoth(text, name, MethodSplitter.C1_METHOD_LIMIT);
+    }
+
+    /** As {@link #runBoth(String, String)}, the compiled module split from methods of {@code methodLimit} bytes. */
+    static Run runBoth(String text, String name, int methodLimit) {
         ModuleDef def = new Assembler(EXTENSIONS).assemble(text, name + ".vmasm");
         Instance instance = new Instance();
         BytecodeModule interpreted = BytecodeModule.create(instance, def, EXTENSIONS);
         BytecodeModule compiled = BytecodeModule.create(instance, def, EXTENSIONS,
-                BytecodeModule.Options.DEFAULT.withExecution(ExecutionMode.EAGER));
+                BytecodeModule.Options.DEFAULT.withExecution(ExecutionMode.EAGER), methodLimit);
         List<String> notCompiled = new ArrayList<>();
         List<String> report = compiled.compilationReport();
         for (int i = 0; i < report.size(); i++) {

@@ -40,10 +40,10 @@ class VmTraceEventsTest {
     void invocationsAndImportCallsAreRecorded() throws Exception {
         Instance instance = new Instance();
         Assembler asm = new Assembler(VmasmFixture.EXTENSIONS);
-        BytecodeModule lib = BytecodeModule.create(instance, asm.assemble(InterpreterModulesTest.LIB, "lib.vmasm"),
-                VmasmFixture.EXTENSIONS, VmasmFixture.OPTIONS);
-        BytecodeModule app = BytecodeModule.create(instance, asm.assemble(InterpreterModulesTest.APP, "app.vmasm"),
-                VmasmFixture.EXTENSIONS, VmasmFixture.OPTIONS);
+        BytecodeModule lib = VmasmFixture.create(instance, asm.assemble(InterpreterModulesTest.LIB, "lib.vmasm"),
+                VmasmFixture.EXTENSIONS);
+        BytecodeModule app = VmasmFixture.create(instance, asm.assemble(InterpreterModulesTest.APP, "app.vmasm"),
+                VmasmFixture.EXTENSIONS);
         Path jfr = dir.resolve("vm.jfr");
         try (Recording recording = new Recording(); Context context = Context.create(instance, lib, app)) {
             recording.enable(InvocationEvent.NAME).withoutThreshold();

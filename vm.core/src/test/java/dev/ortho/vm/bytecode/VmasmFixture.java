@@ -25,13 +25,16 @@ final class VmasmFixture implements AutoCloseable {
     static final BytecodeModule.Options OPTIONS = BytecodeModule.Options.DEFAULT.withExecution(
             ExecutionMode.valueOf(System.getProperty("ortho.test.vm_compile", "off").toUpperCase(java.util.Locale.ROOT)));
 
-    static {
-        // System property ortho.test.vm_split: the method size from which compiled functions are
-        // split (vm.core's pom runs the compiled tests a third time with a limit that splits most).
-        String split = System.getProperty("ortho.test.vm_split");
-        if (split != null) {
-            MethodSplitter.methodLimit = Integer.parseInt(split);
-        }
+    /**
+     * System property {@code ortho.test.vm_split}: the method size from which the modules tests
+     * load split their compiled functions (vm.core's pom runs the compiled tests a third time with
+     * a limit that splits most); a per-module value ({@link #create}), never a global one.
+     */
+    static final int METHOD_LIMIT = Integer.getInteger("ortho.test.vm_split", MethodSplitter.C1_METHOD_LIMIT);
+
+    /** A module as the tests load it: {@link #OPTIONS}, split at {@link #METHOD_LIMIT}. */
+    static BytecodeModule create(Instance instance, ModuleDef def, List<? extends InstructionExtension> extensions) {
+        return BytecodeModule.create(instance, def, extensions, OPTIONS, METHOD_LIMIT);
     }
 
     final Instance instance = new Instance();
@@ -39,8 +42,7 @@ final class VmasmFixture implements AutoCloseable {
     final Context context;
 
     VmasmFixture(String source, Module... dependencies) {
-        module = BytecodeModule.create(instance, new Assembler(EXTENSIONS).assemble(source, "test.vmasm"), EXTENSIONS,
-                OPTIONS);
+        module = create(instance, new Assembler(EXTENSIONS).assemble(source, "test.vmasm"), EXTENSIONS);
         List<Module> modules = new ArrayList<>();
         modules.add(YieldableTestModule.create());
         modules.addAll(List.of(dependencies));

@@ -104,7 +104,12 @@ final class Harness implements AutoCloseable {
     }
 
     Harness(BufferViewTraceSink sink) {
-        device = localSync();
+        this(localSync(), sink);
+    }
+
+    /** A harness on {@code device}, which it takes over (released by {@link #close}). */
+    Harness(Device device, BufferViewTraceSink sink) {
+        this.device = device;
         hal = HalModule.create(instance, List.of(device), sink);
         importNames = new ArrayList<>(IreeHalExports.table().keySet());
         NativeModule.Builder<Void> caller = NativeModule.builder("caller", 1);

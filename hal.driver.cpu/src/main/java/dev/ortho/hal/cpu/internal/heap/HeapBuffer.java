@@ -134,6 +134,10 @@ public final class HeapBuffer extends RootedBuffer<HeapBuffer> {
     @Override
     public Buffer subspan(long offset, long length) {
         long resolved = Ranges.resolve("subspan", offset, length, byteLength());
+        if (offset == 0 && resolved == byteLength()) {
+            retain(); // all of it: this buffer itself, as IREE's iree_hal_buffer_subspan (no new object)
+            return this;
+        }
         root().retain();
         return new HeapBuffer(root(), byteOffset() + offset, resolved);
     }

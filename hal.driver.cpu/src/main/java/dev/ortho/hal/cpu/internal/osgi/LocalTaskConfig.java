@@ -37,6 +37,10 @@ import org.osgi.service.metatype.annotations.Option;
             + " tile itself when nothing runs before it on the queue, instead of waiting for a parked worker (off: IREE's behaviour)")
     boolean task__caller__runs() default false;
 
+    @AttributeDefinition(description = "Whether a host thread waiting for a semaphore value that the operation running"
+            + " on a queue signals runs that operation's unclaimed tiles itself instead of parking (off: IREE's behaviour)")
+    boolean task__waiter__helps() default true;
+
     @AttributeDefinition(description = "Most bytes the stream-ordered allocation pool commits at once", min = "1")
     long pool__quota__bytes() default Long.MAX_VALUE;
 

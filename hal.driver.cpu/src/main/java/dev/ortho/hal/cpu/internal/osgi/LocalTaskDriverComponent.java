@@ -34,7 +34,7 @@ public final class LocalTaskDriverComponent extends LoaderTrackingDriverComponen
                 config.task__topology__max__group__count(), config.task__worker__spin__us(),
                 config.pool__quota__bytes(), config.inline__transfer__bytes(), null,
                 LocalTaskOptions.parseQueueOrder(config.queue__order()), config.task__worker__linger__us(),
-                config.task__caller__runs())));
+                config.task__caller__runs(), config.task__waiter__helps())));
     }
 
     /** Tears down the devices created through this component. */

@@ -222,6 +222,11 @@ public final class LocalTaskDevice extends LocalDevice {
         return queues[index].waiterTiles();
     }
 
+    /** Whether host threads waiting on what queue {@code index} signals run its tiles ({@code task_waiter_helps}). */
+    public boolean waiterHelps(int index) {
+        return queues[index].waiterHelps;
+    }
+
     /** A snapshot of the device executor's worker counters (parks, wakes, drains). */
     public ExecutorStats executorStats() {
         return executor.stats();

@@ -38,7 +38,9 @@ class DispatchStateReuseTest {
     void aNewBufferObjectOverTheSameMemoryReusesTheStateAndOtherMemoryDoesNot() {
         try (LocalSyncDriver driver = new LocalSyncDriver(TestLoaders.standard());
                 Device device = driver.createDevice(DeviceUri.parse("local-sync://"));
-                Buffer a = device.allocator().allocateBuffer(BufferParams.deviceLocal(), 4 * N);
+                // a and sameMemory: two subspans of one root (a subspan of a whole buffer is that buffer)
+                Buffer root = device.allocator().allocateBuffer(BufferParams.deviceLocal(), 8 * N);
+                Buffer a = root.subspan(0, 4 * N);
                 Buffer b = device.allocator().allocateBuffer(BufferParams.deviceLocal(), 4 * N);
                 ExecutableCache cache = device.createExecutableCache("test");
                 Executable executable = cache.prepareExecutable(new ExecutableParams(JvmStaticFormat.FORMAT,
@@ -55,7 +57,7 @@ class DispatchStateReuseTest {
 
                 submit(device, cb, a);
                 DispatchState first = cachedState(cb);
-                Buffer sameMemory = a.subspan(0, 4 * N); // another object over a's memory
+                Buffer sameMemory = root.subspan(0, 4 * N); // another object over a's memory
                 try {
                     submit(device, cb, sameMemory);
                     assertSame(first, cachedState(cb), "same memory, another buffer object: state reused");

@@ -1,6 +1,8 @@
 package dev.ortho.hal.cpu.internal.heap;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -111,6 +113,29 @@ class HeapAllocatorTest {
 
     private static long address(Buffer buffer) {
         return ((HeapBuffer) buffer).range("test", 0, Buffer.WHOLE_BUFFER).address();
+    }
+
+    /**
+     * Issue 16: a subspan of all of a buffer is that buffer, retained (IREE's
+     * {@code iree_hal_buffer_subspan} fast path), not a new object per call; references stay exact.
+     */
+    @Test
+    void aSubspanOfTheWholeBufferIsTheBufferItselfRetained() {
+        Buffer a = allocator.allocateBuffer(BufferParams.deviceLocal(), 256);
+        Buffer whole = a.subspan(0, Buffer.WHOLE_BUFFER);
+        Buffer all = a.subspan(0, 256);
+        assertSame(a, whole);
+        assertSame(a, all);
+        Buffer part = a.subspan(0, 128);
+        assertNotSame(a, part);
+        assertEquals(128, part.byteLength());
+        a.release();
+        whole.release();
+        part.release();
+        assertEquals(0, allocator.statistics().bytesFreed(), "one reference is left: the memory is still in use");
+        all.fill(0, Buffer.WHOLE_BUFFER, 0x5A, 1);
+        all.release();
+        assertEquals(256, allocator.statistics().bytesFreed(), "the last reference freed it");
     }
 
     @Test

@@ -1,6 +1,7 @@
 package dev.ortho.hal.cpu.internal.task;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -230,6 +231,23 @@ class WaiterHelpsTest {
                 assertEquals(0, device.waiterTiles(0));
             }
         });
+    }
+
+    @Test
+    void theBuilderSetsTheOptionAndTheUriOverridesIt() throws Exception {
+        try (Device on = CpuDrivers.builder().workerCount(1).localTask();
+                Device off = CpuDrivers.builder().workerCount(1).waiterHelps(false).localTask()) {
+            assertTrue(((LocalTaskDevice) on).waiterHelps(0), "on by default");
+            assertFalse(((LocalTaskDevice) off).waiterHelps(0));
+        }
+        try (CpuDriverFactory factory = CpuDrivers.builder().workerCount(1).waiterHelps(false).localTaskFactory();
+                Driver driver = factory.createDriver("local-task");
+                Device device = driver.createDevice(DeviceUri.parse("local-task://?task_waiter_helps=1"))) {
+            assertTrue(((LocalTaskDevice) device).waiterHelps(0));
+        }
+        StatusException e = assertThrows(StatusException.class, () -> withDevice("?task_waiter_helps=2", (d, x) -> { }));
+        assertEquals(StatusCode.INVALID_ARGUMENT, e.code());
+        assertTrue(e.getMessage().contains("task_waiter_helps='2'"), e.getMessage());
     }
 
     @Test
