@@ -19,7 +19,7 @@ import java.util.Locale;
  * java -cp bench/target/benchmarks.jar dev.ortho.bench.remote.RemoteInterleavedRun shm 20000
  * </pre>
  *
- * {@code rt}: {@code remote-fill} round trips (blocking reader, and {@code remote-fill-selector})
+ * {@code rt}: {@code remote-fill} round trips (the default blocking reader, and {@code remote-fill-selector})
  * against the raw TCP ping-pong (100 per round);
  * {@code pipelined}: 64 pipelined remote dispatches against local-sync in process; {@code bulk}:
  * 16 MiB write + read (from and into a {@code byte[]}; {@code bulk-native}: off-heap memory, as

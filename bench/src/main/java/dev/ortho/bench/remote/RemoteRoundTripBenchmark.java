@@ -29,10 +29,10 @@ import org.openjdk.jmh.annotations.Warmup;
  * <ul>
  *   <li>{@code remote-fill}: a 4-byte {@code queueFill} signalling a semaphore, then a host
  *       wait on it: request frame (84 B) out, signal notification (38 B) back, served by a
- *       local-sync device. The smallest operation that must cross the wire. The waiting
- *       thread blocks in the socket's read ({@code tcp_reader=blocking}, opt-in).
- *   <li>{@code remote-fill-selector}: the same with {@code tcp_reader=selector}, the default: the
- *       waiting thread blocks in a selector, then reads.
+ *       local-sync device. The smallest operation that must cross the wire. Default options:
+ *       the waiting thread blocks in the socket's read ({@code tcp_reader=blocking}, the default).
+ *   <li>{@code remote-fill-selector}: the same with {@code tcp_reader=selector}: the waiting
+ *       thread blocks in a selector, then reads.
  *   <li>{@code remote-barrier}: an empty {@code queueBarrier} + signal. Its waits are reached,
  *       so the client completes it locally: only the one-way host signal (45 B) goes out.
  *   <li>{@code shm-fill} / {@code shm-thread-fill}: the same 4-byte fill over the
@@ -70,7 +70,6 @@ public class RemoteRoundTripBenchmark {
         device = switch (impl) {
             case "shm-fill" -> fixture.connectShm("process");
             case "shm-thread-fill" -> fixture.connectShm("thread");
-            case "remote-fill" -> fixture.connect("&tcp_reader=blocking");
             case "remote-fill-selector" -> fixture.connect("&tcp_reader=selector");
             default -> fixture.connect();
         };

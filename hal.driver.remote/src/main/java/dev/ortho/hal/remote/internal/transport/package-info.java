@@ -10,6 +10,10 @@
  * liveness, and a hard cap on what a peer can make us allocate. Netty would bring a third-party
  * dependency (and its event-loop, buffer-pool and reference-counting models) into a driver
  * bundle whose only allowed dependency is hal.api; its strengths (TLS, HTTP/2, many protocols,
- * epoll tuning) are not used here. The shared-memory transport lives in {@code internal.shm}.
+ * epoll tuning) are not used here. A client's plain-TCP connection reads instead through a
+ * blocking {@code java.net.Socket} by default
+ * ({@link dev.ortho.hal.remote.internal.transport.BlockingTcpConnection}: the waiting thread
+ * blocks in the socket's read, one system call per receive; an interrupt does not close it).
+ * The shared-memory transport lives in {@code internal.shm}.
  */
 package dev.ortho.hal.remote.internal.transport;

@@ -24,14 +24,14 @@ import org.junit.jupiter.api.Test;
  * The read role goes between the reader thread and waiting callers (a frame nobody waits for is
  * read by the reader thread; a caller that finds the reader thread in its read gets the role once
  * nothing more is expected and then receives its frame on its own thread); a deadline ends a
- * blocked read without closing; {@link Transport#wakeReceiver} ends an untimed blocked read (the
- * peer is asked for a frame); close ends a blocked read and the reader thread; a peer closing
- * mid-frame closes with UNAVAILABLE; a pending interrupt never closes the connection; the I/O
- * loop never writes itself. Hang guards only (HangGuard), no timing assertions.
+ * blocked read without closing (the reader thread asks the peer for a frame);
+ * {@link Transport#wakeReceiver} ends an untimed blocked read (the peer is asked for a frame);
+ * close ends a blocked read and the reader thread; a peer closing mid-frame closes with
+ * UNAVAILABLE; an interrupt that reaches a caller blocked in the read ends its receive and
+ * never closes the connection; a virtual thread never reads nor writes the socket; the I/O loop
+ * never writes itself. Hang guards only (HangGuard), no timing assertions.
  */
 class Issue18BlockingReadTest {
-    private static final long HORIZON_NANOS = TimeUnit.SECONDS.toNanos(600);
-
     /** An inbox whose {@link #expectsFrames} the test sets, and which notes the seeds it got. */
     static final class Inbox extends ThreadRecordingInbox {
         volatile boolean expecting;
@@ -60,9 +60,10 @@ class Issue18BlockingReadTest {
 
         Fixture(Runnable onAsk) throws Exception {
             acceptor = ServerSocketChannel.open().bind(new InetSocketAddress("127.0.0.1", 0));
-            peer = SocketChannel.open(acceptor.getLocalAddress());
+            java.net.Socket socket = BlockingTcpConnection.connect((InetSocketAddress) acceptor.getLocalAddress(), 60_000);
+            peer = acceptor.accept();
             peer.socket().setTcpNoDelay(true);
-            connection = new BlockingTcpConnection(loop, acceptor.accept(), 1 << 20, "test peer", HORIZON_NANOS, () -> {
+            connection = new BlockingTcpConnection(loop, socket, 1 << 20, "test peer", () -> {
                 asked.incrementAndGet();
                 onAsk.run();
             });
@@ -178,9 +179,22 @@ class Issue18BlockingReadTest {
         }
     }
 
+    /** A fixture whose peer answers the connection's request for a frame with frame {@code seed}. */
+    private static Fixture answering(int seed) throws Exception {
+        Fixture[] self = new Fixture[1];
+        self[0] = new Fixture(() -> {
+            try {
+                self[0].write(frame(seed)); // the peer answers the connection's request for a frame
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        return self[0];
+    }
+
     @Test
     void aDeadlineEndsABlockedReadWithoutClosing() throws Exception {
-        try (Fixture f = new Fixture(() -> { })) {
+        try (Fixture f = answering(5)) {
             AtomicBoolean returnedAfterDeadline = new AtomicBoolean();
             Thread caller = Thread.ofPlatform().name("timed-caller").start(() -> {
                 while (true) {
@@ -196,6 +210,8 @@ class Issue18BlockingReadTest {
             join(caller, f);
             assertTrue(returnedAfterDeadline.get(), "returned at its deadline, not before");
             assertTrue(f.connection.isOpen(), f.connection.diagnostics());
+            assertEquals(1, f.asked.get(), "the reader thread asked the peer for a frame once");
+            assertEquals(5, seed(f.inbox.next())); // the answer, received by the caller
             f.write(frame(6)); // the connection still receives
             assertEquals(6, seed(f.inbox.next()));
         }
@@ -203,15 +219,7 @@ class Issue18BlockingReadTest {
 
     @Test
     void wakeReceiverEndsAnUntimedBlockedRead() throws Exception {
-        Fixture[] self = new Fixture[1];
-        try (Fixture f = new Fixture(() -> {
-            try {
-                self[0].write(frame(7)); // the peer answers the connection's request for a frame
-            } catch (Exception e) {
-                throw new IllegalStateException(e);
-            }
-        })) {
-            self[0] = f;
+        try (Fixture f = answering(7)) {
             AtomicBoolean waiting = new AtomicBoolean(true);
             Thread caller = Thread.ofPlatform().name("untimed-caller").start(() -> {
                 while (!f.connection.receiveWhile(waiting::get, Long.MAX_VALUE)) {
@@ -275,27 +283,92 @@ class Issue18BlockingReadTest {
         }
     }
 
+    /**
+     * The interrupt reaches the caller while it is blocked in the socket's read (a blocking
+     * {@code SocketChannel} would close there): the reader thread asks the peer for a frame, the
+     * caller returns with its interrupt kept, the connection stays open, and the caller's send
+     * with the interrupt pending is written on its own thread.
+     */
     @Test
-    void aPendingInterruptNeitherReadsNorClosesAndItsSendGoesThroughTheWriterThread() throws Exception {
-        try (Fixture f = new Fixture(() -> { })) {
-            AtomicBoolean received = new AtomicBoolean();
+    void anInterruptEndsABlockedReceiveWithoutClosingAndASendWithItPendingIsWritten() throws Exception {
+        try (Fixture f = answering(11)) {
             AtomicBoolean stillInterrupted = new AtomicBoolean();
             Thread caller = Thread.ofPlatform().name("interrupted-caller").start(() -> {
-                Thread.currentThread().interrupt();
-                while (!received.get()) {
-                    received.set(f.connection.receiveWhile(() -> true, Long.MAX_VALUE)); // returns: it must not block
+                while (!f.connection.receiveWhile(() -> true, Long.MAX_VALUE)) { // only the interrupt ends this
                     Thread.onSpinWait();
                 }
                 f.connection.send(frame(8));
                 stillInterrupted.set(Thread.currentThread().isInterrupted());
             });
             f.handRoleTo(caller);
+            HangGuard.await(() -> blockedInRead(caller), "the caller blocks in the socket's read", f.connection::diagnostics);
+            caller.interrupt();
             join(caller, f);
             assertTrue(stillInterrupted.get(), "the interrupt is kept for the caller");
+            assertEquals(1, f.asked.get(), "the reader thread asked the peer for a frame");
+            assertEquals(11, seed(f.inbox.next()));
             assertEquals(8, seed(f.readAtPeer()));
+            assertEquals(0, f.connection.writerHandOffs(), "written on the interrupted caller's thread");
             assertTrue(f.connection.isOpen(), f.connection.diagnostics());
-            assertTrue(f.connection.writerHandOffs() >= 1, f.connection.diagnostics());
+            f.write(frame(12)); // the connection still receives
+            assertEquals(12, seed(f.inbox.next()));
         }
+    }
+
+    /** A pending interrupt: the caller does not read (it returns at once), and nothing closes. */
+    @Test
+    void aPendingInterruptNeitherReadsNorCloses() throws Exception {
+        try (Fixture f = new Fixture(() -> { })) {
+            AtomicBoolean received = new AtomicBoolean();
+            Thread caller = Thread.ofPlatform().name("interrupted-caller").start(() -> {
+                Thread.currentThread().interrupt();
+                while (!received.get()) {
+                    received.set(f.connection.receiveWhile(() -> true, Long.MAX_VALUE)); // returns: it must not block
+                    Thread.onSpinWait();
+                }
+            });
+            f.handRoleTo(caller);
+            join(caller, f);
+            assertTrue(f.connection.isOpen(), f.connection.diagnostics());
+        }
+    }
+
+    /**
+     * A virtual thread never blocks in the socket (the JDK would close it on the thread's
+     * interrupt, and switch it to non-blocking mode for good): its receive is refused and the
+     * reader thread receives its frame; its send goes through the writer thread; interrupting
+     * it leaves the connection open.
+     */
+    @Test
+    void aVirtualThreadNeitherReadsNorWritesTheSocket() throws Exception {
+        try (Fixture f = new Fixture(() -> { })) {
+            f.inbox.expecting = true;
+            AtomicBoolean refused = new AtomicBoolean();
+            Thread virtual = Thread.ofVirtual().name("virtual-caller").start(() -> {
+                refused.set(!f.connection.receiveWhile(() -> true, Long.MAX_VALUE));
+                f.connection.send(frame(13));
+                java.util.concurrent.locks.LockSupport.park(); // until interrupted
+            });
+            assertEquals(13, seed(f.readAtPeer()));
+            f.write(frame(14));
+            assertEquals(14, seed(f.inbox.next()));
+            assertTrue(f.inbox.threads.getLast().getName().startsWith("ortho-remote-rx-"), f.inbox.threads.getLast().getName());
+            virtual.interrupt();
+            join(virtual, f);
+            assertTrue(refused.get(), "a virtual thread's receive is refused");
+            assertTrue(f.connection.writerHandOffs() >= 1, f.connection.diagnostics());
+            assertTrue(f.connection.isOpen(), f.connection.diagnostics());
+        }
+    }
+
+    /** Whether {@code thread} is blocked in the socket's read (the JDK's socket read on its stack). */
+    private static boolean blockedInRead(Thread thread) {
+        for (StackTraceElement frame : thread.getStackTrace()) {
+            if ((frame.getClassName() + "." + frame.getMethodName()).contains("NioSocketImpl.read")) {
+                return true;
+            }
+        }
+        return false;
     }
 
     @Test
