@@ -16,6 +16,7 @@ import java.util.Locale;
  * java -cp bench/target/benchmarks.jar dev.ortho.bench.remote.RemoteInterleavedRun pipelined 300
  * java -cp bench/target/benchmarks.jar dev.ortho.bench.remote.RemoteInterleavedRun bulk 40
  * java -cp bench/target/benchmarks.jar dev.ortho.bench.remote.RemoteInterleavedRun bulk-native 40
+ * java -cp bench/target/benchmarks.jar dev.ortho.bench.remote.RemoteInterleavedRun bulk-native 40 '&amp;tcp_reader=selector'
  * java -cp bench/target/benchmarks.jar dev.ortho.bench.remote.RemoteInterleavedRun shm 20000
  * </pre>
  *
@@ -24,7 +25,8 @@ import java.util.Locale;
  * {@code pipelined}: 64 pipelined remote dispatches against local-sync in process; {@code bulk}:
  * 16 MiB write + read (from and into a {@code byte[]}; {@code bulk-native}: off-heap memory, as
  * the peer's) against raw socket streaming (direct buffers; for {@code bulk} also from and into a
- * {@code byte[]}, 256 KiB per socket call: {@code raw-socket-heap}); {@code shm}: single shared-memory round trips
+ * {@code byte[]}, 256 KiB per socket call: {@code raw-socket-heap}); a third argument adds URI
+ * parameters to the remote device of {@code pipelined} and {@code bulk*}; {@code shm}: single shared-memory round trips
  * ({@code shm-fill}, child JVM), each timed, printed as percentiles (no peer); with
  * {@code -Dortho.shm.waitlog=DIR} also each round trip's start and end, in {@code DIR/roundtrips-PID.txt}
  * (beside the transport's wait logs, see bench/README.md).
@@ -57,6 +59,7 @@ public final class RemoteInterleavedRun {
                     RemoteThroughputBenchmark b = new RemoteThroughputBenchmark();
                     b.impl = impl;
                     b.host = which.equals("bulk-native") ? "native" : "heap";
+                    b.uriParams = args.length > 2 ? args[2] : ""; // e.g. "&tcp_reader=selector"
                     b.setUp();
                     sides.add(which.startsWith("bulk") ? new Side(impl.equals("local") ? "raw-socket" : "ortho-" + impl,
                             b::bulkTransfer, 1, impl.equals("local") && which.equals("bulk") ? () -> { } : b::tearDown)
