@@ -85,6 +85,7 @@ class Issue18TcpReaderTest {
             String where = frame.getClassName() + "." + frame.getMethodName();
             inAwait |= where.contains("RemoteSemaphore.await");
             blocked |= where.contains("SocketChannelImpl.read") || where.contains("NioSocketImpl.read")
+                    || where.contains("NativeSocket.read")
                     || where.contains("SelectorImpl.select")
                     || where.contains("LockSupport.park") || where.contains("Net.poll");
         }

@@ -18,13 +18,13 @@ import dev.ortho.hal.remote.internal.shm.Doorbell;
 import dev.ortho.hal.remote.internal.shm.MailboxTransport;
 import dev.ortho.hal.remote.internal.shm.ShmPools;
 import dev.ortho.hal.remote.internal.shm.WorkerPool;
+import dev.ortho.hal.remote.internal.transport.BlockingSocket;
 import dev.ortho.hal.remote.internal.transport.BlockingTcpConnection;
 import dev.ortho.hal.remote.internal.transport.IoLoop;
 import dev.ortho.hal.remote.internal.transport.TcpConnection;
 import dev.ortho.hal.remote.internal.transport.TlsContexts;
 import java.io.IOException;
 import java.net.InetSocketAddress;
-import java.net.Socket;
 import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
@@ -55,13 +55,14 @@ import javax.net.ssl.SSLParameters;
  * that waits for the server block in the socket's {@code read} itself
  * ({@link BlockingTcpConnection}: one system call per receive, as a blocking socket; a reader
  * thread per device reads while no such thread waits, and receives for virtual threads, which
- * never block in the socket). The socket is a plain {@code java.net.Socket}, which an interrupt
- * does not close: an interrupted or timed-out wait ends with ABORTED or DEADLINE_EXCEEDED (the
- * reader thread asks the server for a frame, a ping, which ends the blocked read) and the
- * connection serves on. {@code tcp_reader=selector} waits in a selector instead
- * ({@link TcpConnection}: an {@code epoll_wait} and a {@code read} per receive, a round trip ~10 %
- * slower; a deadline or an interrupt ends its wait without the server's help). TLS connections
- * always use the selector.
+ * never block in the socket). No interrupt closes that socket: where native access is enabled
+ * (Linux) the transport opens it and drives it through the C library (no copies), else it is a
+ * plain {@code java.net.Socket} read and written through its streams (bulk data copied twice
+ * each way). An interrupted or timed-out wait ends with ABORTED or DEADLINE_EXCEEDED (the reader
+ * thread asks the server for a frame, a ping, which ends the blocked read) and the connection
+ * serves on. {@code tcp_reader=selector} waits in a selector instead ({@link TcpConnection}: an
+ * {@code epoll_wait} and a {@code read} per receive, a round trip ~10 % slower; a deadline or an
+ * interrupt ends its wait without the server's help). TLS connections always use the selector.
  *
  * <p>Shared memory instead of TCP:
  * {@code remote://shm?supplier=CLASS&mode=process|thread&workers=N&mailbox_bytes=N} hands the
@@ -160,20 +161,14 @@ public final class RemoteDriver implements Driver {
         connection.afterClose(loop::close);
         try {
             if (blockingReader) {
-                Socket socket;
+                BlockingSocket socket;
                 try {
                     socket = BlockingTcpConnection.connect(address, connectTimeout);
                 } catch (IOException e) {
                     throw cannotConnect(peer, e);
                 }
-                BlockingTcpConnection transport;
-                try {
-                    transport = new BlockingTcpConnection(loop, socket, Protocol.DEFAULT_MAX_FRAME_BYTES, peer,
-                            connection::askForFrame);
-                } catch (IOException e) {
-                    socket.close();
-                    throw e;
-                }
+                BlockingTcpConnection transport = new BlockingTcpConnection(loop, socket, Protocol.DEFAULT_MAX_FRAME_BYTES,
+                        peer, connection::askForFrame);
                 connection.attach(transport);
                 transport.start(connection);
             } else {

@@ -3,7 +3,6 @@ package dev.ortho.hal.remote.internal.transport;
 import dev.ortho.base.StatusCode;
 import dev.ortho.base.StatusException;
 import java.io.IOException;
-import java.io.InterruptedIOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
@@ -25,13 +24,15 @@ import java.util.function.BooleanSupplier;
  * {@code epoll_wait} through a {@code Selector} followed by a {@code read} ({@link TcpConnection},
  * kept for servers, TLS and {@code tcp_reader=selector}).
  *
- * <p><b>The socket.</b> A plain {@link Socket} (the JDK's {@code NioSocketImpl}) in blocking mode,
- * read and written through its streams ({@link SocketStreams}), not a blocking
- * {@code SocketChannel}: an interrupt that reaches a platform thread blocked in the socket's read
- * or write does not close it (a channel would close, losing every buffer and operation of the
- * device). Virtual threads never read or write it (see below), and no timed operation is ever
- * made on it ({@link #connect} bounds the connect by closing the socket at the timeout), so the
- * descriptor stays blocking.
+ * <p><b>The socket</b> ({@link BlockingSocket}) is in blocking mode and no interrupt ends or closes
+ * its reads or writes (a blocking {@code SocketChannel} would close, losing every buffer and
+ * operation of the device): where this JVM can call the C library ({@link NativeSocket}: Linux,
+ * native access enabled) a socket this transport opens itself, read with {@code recv} and written
+ * with {@code sendmsg} straight from and into direct buffers; elsewhere a plain {@link Socket}
+ * read and written through its streams ({@link SocketStreams}: the JDK's {@code NioSocketImpl},
+ * which copies direct buffers through {@code byte[]}s, and whose descriptor stays blocking only
+ * while no timed operation and no virtual thread touches it: {@link #connect} bounds the connect
+ * by closing the socket at the timeout). Virtual threads never read or write either kind (see below).
  *
  * <p><b>Who reads.</b> The <em>read role</em> ({@link ReceiveRole})
  * is held by at most one thread, which alone runs the {@link FrameReceiver}:
@@ -93,8 +94,7 @@ public final class BlockingTcpConnection implements Transport {
     private static final AtomicInteger THREADS = new AtomicInteger();
 
     private final IoLoop loop;
-    private final Socket socket;
-    private final SocketStreams streams;
+    private final BlockingSocket socket;
     private final String peer;
     /** Makes the peer send a frame soon (a ping): ends a blocked read. */
     private final Runnable askPeerForFrame;
@@ -126,14 +126,13 @@ public final class BlockingTcpConnection implements Transport {
 
     /**
      * @param loop runs ticks and {@link #executeLater} tasks (the socket is not registered with it)
-     * @param socket a connected socket in blocking mode on which no timed operation was made
-     *     ({@link #connect}); owned from now on
+     * @param socket a connected socket ({@link #connect}); owned from now on
      * @param askPeerForFrame sends the peer something it answers at once (a ping); any thread.
      *     The owner must also close the connection when the peer stays silent (its liveness
      *     check): a caller's deadline or interrupt ends its read only through the peer's answer
      */
-    public BlockingTcpConnection(IoLoop loop, Socket socket, int maxFrameBytes, String peer, Runnable askPeerForFrame)
-            throws IOException {
+    public BlockingTcpConnection(IoLoop loop, BlockingSocket socket, int maxFrameBytes, String peer,
+            Runnable askPeerForFrame) {
         this.loop = loop;
         this.socket = socket;
         this.peer = peer;
@@ -164,10 +163,8 @@ public final class BlockingTcpConnection implements Transport {
                 // no TLS here
             }
         };
-        socket.setTcpNoDelay(true);
-        this.streams = new SocketStreams(socket);
-        this.out = new OutboundQueue(link, streams, null, peer, 4L * maxFrameBytes);
-        this.receiver = new FrameReceiver(link, null, streams, true, null, peer, maxFrameBytes, maxFrameBytes);
+        this.out = new OutboundQueue(link, socket, null, peer, 4L * maxFrameBytes);
+        this.receiver = new FrameReceiver(link, null, socket, true, null, peer, maxFrameBytes, maxFrameBytes);
         int n = THREADS.incrementAndGet();
         this.pump = Thread.ofPlatform().daemon().name("ortho-remote-rx-" + n).unstarted(this::pump);
         this.writer = new ThreadPoolExecutor(0, 1, 10, TimeUnit.SECONDS, new LinkedBlockingQueue<>(),
@@ -175,16 +172,29 @@ public final class BlockingTcpConnection implements Transport {
     }
 
     /**
-     * Connects a socket for this transport to {@code address} without a timed operation (which
-     * would leave the socket non-blocking for good): the connect blocks untimed on a platform
-     * thread (the caller's, or a short-lived one if the caller is a virtual thread), and a
-     * watchdog (a virtual thread, {@code ortho-remote-connect-timeout}, gone as soon as the connect
-     * ends) closes the socket if it has not connected within {@code timeoutMillis} (0: no limit).
+     * Connects a socket for this transport to {@code address} within {@code timeoutMillis} (0: no
+     * limit): a {@link NativeSocket} where available, else a {@link Socket} for
+     * {@link SocketStreams} with {@code TCP_NODELAY}. On a platform thread (a short-lived one if
+     * the caller is a virtual thread). A {@link Socket} connects without a timed operation (which
+     * would leave it non-blocking for good): untimed, with a watchdog (a virtual thread,
+     * {@code ortho-remote-connect-timeout}, gone as soon as the connect ends) that closes it at
+     * the timeout.
      *
-     * @throws SocketTimeoutException if the timeout closed it
+     * @throws SocketTimeoutException if the timeout passed first
      * @throws IOException if the connect failed (refused, unreachable) or a virtual caller was interrupted
      */
-    public static Socket connect(InetSocketAddress address, int timeoutMillis) throws IOException {
+    public static BlockingSocket connect(InetSocketAddress address, int timeoutMillis) throws IOException {
+        return connect(address, timeoutMillis, NativeSocket.available());
+    }
+
+    /** {@link #connect(InetSocketAddress, int)}; {@code nativeSocket} false: a {@link SocketStreams} even where a {@link NativeSocket} is available. */
+    static BlockingSocket connect(InetSocketAddress address, int timeoutMillis, boolean nativeSocket) throws IOException {
+        if (Thread.currentThread().isVirtual()) {
+            return onPlatformThread(() -> connect(address, timeoutMillis, nativeSocket), address);
+        }
+        if (nativeSocket) {
+            return NativeSocket.connect(address, timeoutMillis);
+        }
         Socket socket = new Socket();
         AtomicBoolean settled = new AtomicBoolean();
         Thread watchdog = null;
@@ -202,11 +212,8 @@ public final class BlockingTcpConnection implements Transport {
         }
         IOException failure = null;
         try {
-            if (Thread.currentThread().isVirtual()) {
-                connectOnPlatformThread(socket, address);
-            } else {
-                socket.connect(address);
-            }
+            socket.connect(address);
+            socket.setTcpNoDelay(true);
         } catch (IOException e) {
             failure = e;
         }
@@ -216,28 +223,34 @@ public final class BlockingTcpConnection implements Transport {
             closeQuietly(socket);
             throw timedOut ? new SocketTimeoutException("connect timed out after " + timeoutMillis + " ms") : failure;
         }
-        return socket;
+        return new SocketStreams(socket);
     }
 
-    /** A virtual thread's connect: on a platform thread, so the socket stays blocking. */
-    private static void connectOnPlatformThread(Socket socket, InetSocketAddress address) throws IOException {
-        IOException[] failure = new IOException[1];
+    /** A connect that must not run on a virtual thread: on a short-lived platform thread, joined. */
+    private static BlockingSocket onPlatformThread(java.util.concurrent.Callable<BlockingSocket> connect,
+            InetSocketAddress address) throws IOException {
+        java.util.concurrent.CompletableFuture<BlockingSocket> result = new java.util.concurrent.CompletableFuture<>();
         Thread connector = Thread.ofPlatform().daemon().name("ortho-remote-connect").start(() -> {
             try {
-                socket.connect(address);
-            } catch (IOException e) {
-                failure[0] = e;
+                result.complete(connect.call());
+            } catch (Throwable t) {
+                result.completeExceptionally(t);
             }
         });
         try {
             connector.join();
         } catch (InterruptedException e) {
-            closeQuietly(socket); // ends the connect
+            result.thenAccept(BlockingSocket::close); // once it connected: not wanted any more
             Thread.currentThread().interrupt();
-            throw new InterruptedIOException("interrupted while connecting to " + address);
+            throw new java.io.InterruptedIOException("interrupted while connecting to " + address);
         }
-        if (failure[0] != null) {
-            throw failure[0];
+        try {
+            return result.join();
+        } catch (java.util.concurrent.CompletionException e) {
+            if (e.getCause() instanceof IOException io) {
+                throw io;
+            }
+            throw e.getCause() instanceof RuntimeException r ? r : e;
         }
     }
 
@@ -569,7 +582,7 @@ public final class BlockingTcpConnection implements Transport {
         if (!closed.compareAndSet(false, true)) {
             return;
         }
-        closeQuietly(socket); // ends a blocked read or write at once
+        socket.close(); // ends a blocked read or write at once
         receiver.abortSink(); // no byte lands in lent memory from now on
         out.returnLent();
         LockSupport.unpark(pump);

@@ -5,11 +5,10 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.Socket;
 import java.nio.ByteBuffer;
-import java.nio.channels.GatheringByteChannel;
-import java.nio.channels.ReadableByteChannel;
 
 /**
- * The byte streams of a connected {@link Socket} seen as channels, so {@link FrameReceiver} and
+ * The byte streams of a connected {@link Socket} seen as channels (a {@link BlockingSocket}, the
+ * fallback where {@link NativeSocket} is not available), so {@link FrameReceiver} and
  * {@link OutboundQueue} work on them unchanged: {@link #read} blocks until bytes arrive (one
  * {@code read} system call on a blocking socket), {@link #write} returns once every byte it was
  * given went out.
@@ -33,7 +32,7 @@ import java.nio.channels.ReadableByteChannel;
  * <p><b>Threads.</b> One reader at a time (the holder of the connection's read role) and one
  * writer at a time (the holder of its write role); each side has its own scratch array.
  */
-final class SocketStreams implements ReadableByteChannel, GatheringByteChannel {
+final class SocketStreams implements BlockingSocket {
     /** Largest piece one stream call is given (the JDK reads and writes at most 128 KiB per system call). */
     static final int PIECE_BYTES = 128 << 10;
 
@@ -141,7 +140,11 @@ final class SocketStreams implements ReadableByteChannel, GatheringByteChannel {
 
     /** Closes the socket: a read or write blocked in it on another thread ends with a {@code SocketException}. */
     @Override
-    public void close() throws IOException {
-        socket.close();
+    public void close() {
+        try {
+            socket.close();
+        } catch (IOException ignored) {
+            // closing anyway
+        }
     }
 }

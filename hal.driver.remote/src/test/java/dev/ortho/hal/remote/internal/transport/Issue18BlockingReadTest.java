@@ -33,7 +33,7 @@ import org.junit.jupiter.api.Test;
  */
 class Issue18BlockingReadTest {
     /** An inbox whose {@link #expectsFrames} the test sets, and which notes the seeds it got. */
-    static final class Inbox extends ThreadRecordingInbox {
+    static class Inbox extends ThreadRecordingInbox {
         volatile boolean expecting;
         final java.util.Set<Integer> seen = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
@@ -54,13 +54,25 @@ class Issue18BlockingReadTest {
         final IoLoop loop = new IoLoop(TimeUnit.MILLISECONDS.toNanos(100), () -> { });
         final ServerSocketChannel acceptor;
         final SocketChannel peer;
-        final Inbox inbox = new Inbox();
+        final Inbox inbox;
         final AtomicInteger asked = new AtomicInteger();
         final BlockingTcpConnection connection;
 
         Fixture(Runnable onAsk) throws Exception {
+            this(NativeSocket.available(), onAsk);
+        }
+
+        /** {@code nativeSocket} false: the {@link SocketStreams} fallback even where a {@link NativeSocket} is available. */
+        Fixture(boolean nativeSocket, Runnable onAsk) throws Exception {
+            this(nativeSocket, onAsk, new Inbox());
+        }
+
+        Fixture(boolean nativeSocket, Runnable onAsk, Inbox inbox) throws Exception {
+            this.inbox = inbox;
             acceptor = ServerSocketChannel.open().bind(new InetSocketAddress("127.0.0.1", 0));
-            java.net.Socket socket = BlockingTcpConnection.connect((InetSocketAddress) acceptor.getLocalAddress(), 60_000);
+            BlockingSocket socket = BlockingTcpConnection.connect((InetSocketAddress) acceptor.getLocalAddress(), 60_000,
+                    nativeSocket);
+            assertEquals(nativeSocket, !socket.copies(), "the socket kind asked for");
             peer = acceptor.accept();
             peer.socket().setTcpNoDelay(true);
             connection = new BlockingTcpConnection(loop, socket, 1 << 20, "test peer", () -> {
@@ -181,8 +193,12 @@ class Issue18BlockingReadTest {
 
     /** A fixture whose peer answers the connection's request for a frame with frame {@code seed}. */
     private static Fixture answering(int seed) throws Exception {
+        return answering(NativeSocket.available(), seed);
+    }
+
+    private static Fixture answering(boolean nativeSocket, int seed) throws Exception {
         Fixture[] self = new Fixture[1];
-        self[0] = new Fixture(() -> {
+        self[0] = new Fixture(nativeSocket, () -> {
             try {
                 self[0].write(frame(seed)); // the peer answers the connection's request for a frame
             } catch (Exception e) {
@@ -194,7 +210,13 @@ class Issue18BlockingReadTest {
 
     @Test
     void aDeadlineEndsABlockedReadWithoutClosing() throws Exception {
-        try (Fixture f = answering(5)) {
+        for (boolean nativeSocket : socketKinds()) {
+            deadlineEndsABlockedRead(nativeSocket);
+        }
+    }
+
+    private static void deadlineEndsABlockedRead(boolean nativeSocket) throws Exception {
+        try (Fixture f = answering(nativeSocket, 5)) {
             AtomicBoolean returnedAfterDeadline = new AtomicBoolean();
             Thread caller = Thread.ofPlatform().name("timed-caller").start(() -> {
                 while (true) {
@@ -291,7 +313,18 @@ class Issue18BlockingReadTest {
      */
     @Test
     void anInterruptEndsABlockedReceiveWithoutClosingAndASendWithItPendingIsWritten() throws Exception {
-        try (Fixture f = answering(11)) {
+        for (boolean nativeSocket : socketKinds()) {
+            interruptEndsABlockedReceive(nativeSocket);
+        }
+    }
+
+    /** Both socket kinds where this JVM has native access, else the streams. */
+    private static boolean[] socketKinds() {
+        return NativeSocket.available() ? new boolean[] {true, false} : new boolean[] {false};
+    }
+
+    private static void interruptEndsABlockedReceive(boolean nativeSocket) throws Exception {
+        try (Fixture f = answering(nativeSocket, 11)) {
             AtomicBoolean stillInterrupted = new AtomicBoolean();
             Thread caller = Thread.ofPlatform().name("interrupted-caller").start(() -> {
                 while (!f.connection.receiveWhile(() -> true, Long.MAX_VALUE)) { // only the interrupt ends this
@@ -341,7 +374,13 @@ class Issue18BlockingReadTest {
      */
     @Test
     void aVirtualThreadNeitherReadsNorWritesTheSocket() throws Exception {
-        try (Fixture f = new Fixture(() -> { })) {
+        for (boolean nativeSocket : socketKinds()) {
+            virtualThreadNeverTouchesTheSocket(nativeSocket);
+        }
+    }
+
+    private static void virtualThreadNeverTouchesTheSocket(boolean nativeSocket) throws Exception {
+        try (Fixture f = new Fixture(nativeSocket, () -> { })) {
             f.inbox.expecting = true;
             AtomicBoolean refused = new AtomicBoolean();
             Thread virtual = Thread.ofVirtual().name("virtual-caller").start(() -> {
@@ -361,10 +400,89 @@ class Issue18BlockingReadTest {
         }
     }
 
+    /** The tests run with native access (surefire's argLine): on Linux x86-64/AArch64 the native socket is what they test. */
+    @Test
+    void theNativeSocketIsAvailableOnLinuxWithNativeAccess() {
+        String os = System.getProperty("os.name", "").toLowerCase(java.util.Locale.ROOT);
+        String arch = System.getProperty("os.arch", "");
+        org.junit.jupiter.api.Assumptions.assumeTrue(os.startsWith("linux")
+                && (arch.equals("amd64") || arch.equals("aarch64")), "Linux x86-64 or AArch64 only");
+        assertTrue(NativeSocket.available(), "native access is enabled for the tests: the native socket must be usable");
+    }
+
+    /**
+     * A large frame each way, on each socket kind: written from a direct payload on the caller's
+     * thread ({@code sendWithPayload}: gathered writes, partial writes resumed) and received
+     * straight into a lent direct sink; every byte arrives in order.
+     */
+    @Test
+    void largeFramesGoBothWaysIntact() throws Exception {
+        for (boolean nativeSocket : socketKinds()) {
+            int size = 900 << 10; // under the fixture's 1 MiB frame limit, several socket calls each way
+            java.util.Random random = new java.util.Random(size + (nativeSocket ? 1 : 0));
+            byte[] outgoing = new byte[size];
+            random.nextBytes(outgoing);
+            byte[] incoming = new byte[size];
+            random.nextBytes(incoming);
+            int offset = dev.ortho.hal.remote.internal.protocol.Protocol.HEADER_BYTES;
+            try (java.lang.foreign.Arena arena = java.lang.foreign.Arena.ofShared()) {
+                ByteBuffer sinkMemory = arena.allocate(size).asByteBuffer();
+                java.util.concurrent.CompletableFuture<Void> sunk = new java.util.concurrent.CompletableFuture<>();
+                Inbox sinking = new Inbox() {
+                    @Override
+                    public BodySink bodySink(ByteBuffer prefix, int bodyLength) {
+                        return new BodySink(offset, sinkMemory) {
+                            @Override
+                            protected void complete() {
+                                sunk.complete(null);
+                            }
+
+                            @Override
+                            protected void release() {
+                            }
+                        };
+                    }
+                };
+                try (Fixture f = new Fixture(nativeSocket, () -> { }, sinking)) {
+                    // the peer sends a frame of offset + size body bytes, received into the sink
+                    ByteBuffer head = ByteBuffer.allocate(4 + offset).order(ByteOrder.LITTLE_ENDIAN);
+                    head.putInt(offset + size).position(4 + offset).flip(); // length, then a header the sink skips
+                    f.write(head);
+                    f.write(ByteBuffer.wrap(incoming));
+                    java.util.concurrent.CompletableFuture.anyOf(sunk, f.inbox.closed).get(60, TimeUnit.SECONDS);
+                    assertTrue(sunk.isDone(), nativeSocket + ": the sink completed, the connection did not close: "
+                            + f.inbox.closed.getNow(null));
+                    byte[] got = new byte[size];
+                    sinkMemory.get(0, got);
+                    assertTrue(java.util.Arrays.equals(incoming, got), nativeSocket + ": the sink holds the bytes sent");
+
+                    // the caller sends one from direct memory while the peer reads it
+                    ByteBuffer payload = arena.allocate(size).asByteBuffer().put(0, outgoing);
+                    ByteBuffer frameHead = ByteBuffer.allocate(4 + offset).order(ByteOrder.LITTLE_ENDIAN);
+                    frameHead.putInt(offset + size).position(4 + offset).flip();
+                    java.util.concurrent.CompletableFuture<ByteBuffer> atPeer = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+                        try {
+                            return f.readAtPeer();
+                        } catch (Exception e) {
+                            throw new IllegalStateException(e);
+                        }
+                    });
+                    f.connection.sendWithPayload(frameHead, payload);
+                    ByteBuffer body = atPeer.get(60, TimeUnit.SECONDS);
+                    byte[] sent = new byte[size];
+                    body.get(offset, sent);
+                    assertTrue(java.util.Arrays.equals(outgoing, sent), nativeSocket + ": the peer got the bytes sent");
+                    assertTrue(f.connection.isOpen(), f.connection.diagnostics());
+                }
+            }
+        }
+    }
+
     /** Whether {@code thread} is blocked in the socket's read (the JDK's socket read on its stack). */
     private static boolean blockedInRead(Thread thread) {
         for (StackTraceElement frame : thread.getStackTrace()) {
-            if ((frame.getClassName() + "." + frame.getMethodName()).contains("NioSocketImpl.read")) {
+            String where = frame.getClassName() + "." + frame.getMethodName();
+            if (where.contains("NioSocketImpl.read") || where.contains("NativeSocket.read")) {
                 return true;
             }
         }
