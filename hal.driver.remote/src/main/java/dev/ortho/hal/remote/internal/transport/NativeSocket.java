@@ -73,6 +73,15 @@ final class NativeSocket implements BlockingSocket {
     // reader's memory (read role)
     private final MemorySegment readErrno;
     private MemorySegment readScratch;
+    /**
+     * The direct buffer last read into and the address of its index 0: the receive buffer is read
+     * into again and again, so its address is taken once (no segment object per read). Its
+     * memory stays valid while its owner passes it in: the connection's receive buffer lives as
+     * long as the connection, and a lent sink's memory is released only after the sink was
+     * aborted, which excludes reads into it ({@link BodySink}).
+     */
+    private ByteBuffer readBuffer;
+    private long readBase;
     // writer's memory (write role)
     private final MemorySegment writeErrno;
     private final MemorySegment msghdr;
@@ -220,24 +229,29 @@ final class NativeSocket implements BlockingSocket {
         }
         enter();
         try {
-            MemorySegment target;
             boolean direct = dst.isDirect();
+            long address;
             if (direct) {
-                target = MemorySegment.ofBuffer(dst);
+                if (dst != readBuffer) { // a new buffer: its address once (the receive buffer is read into again and again)
+                    readBase = MemorySegment.ofBuffer(dst).address() - dst.position();
+                    readBuffer = dst;
+                }
+                address = readBase + dst.position();
             } else {
                 if (readScratch == null) {
                     readScratch = arena.allocate(SCRATCH_BYTES, 64);
                 }
-                target = readScratch;
+                address = readScratch.address();
                 room = Math.min(room, SCRATCH_BYTES);
             }
             long n;
             while (true) {
-                n = (long) CALLS.recv.invokeExact(readErrno, fd, target, (long) room, 0);
+                n = (long) CALLS.recv.invokeExact(readErrno, fd, address, (long) room, 0);
                 if (n >= 0 || CALLS.errno(readErrno) != EINTR) {
                     break;
                 }
             }
+            java.lang.ref.Reference.reachabilityFence(dst); // its memory stays while recv writes into it
             if (n < 0) {
                 throw CALLS.failure("recv", readErrno);
             }
@@ -247,7 +261,7 @@ final class NativeSocket implements BlockingSocket {
             if (direct) {
                 dst.position(dst.position() + (int) n);
             } else {
-                MemorySegment.copy(target, ValueLayout.JAVA_BYTE, 0, dst.array(), dst.arrayOffset() + dst.position(), (int) n);
+                MemorySegment.copy(readScratch, ValueLayout.JAVA_BYTE, 0, dst.array(), dst.arrayOffset() + dst.position(), (int) n);
                 dst.position(dst.position() + (int) n);
             }
             return (int) n;
@@ -304,7 +318,12 @@ final class NativeSocket implements BlockingSocket {
                         break;
                     }
                     bytes = (int) Math.min(bytes, SCRATCH_BYTES - copied);
-                    MemorySegment.copy(MemorySegment.ofBuffer(src), 0, writeScratch, copied, bytes);
+                    if (src.hasArray()) { // (no segment object for the common small heap frame)
+                        MemorySegment.copy(src.array(), src.arrayOffset() + src.position(), writeScratch,
+                                ValueLayout.JAVA_BYTE, copied, bytes);
+                    } else {
+                        MemorySegment.copy(MemorySegment.ofBuffer(src), 0, writeScratch, copied, bytes);
+                    }
                     address = writeScratch.address() + copied;
                     copied += bytes;
                 }
@@ -431,7 +450,8 @@ final class NativeSocket implements BlockingSocket {
                         Linker.Option.firstVariadicArg(2));
                 c.getsockopt = c.handle(linker, libc, "getsockopt", FunctionDescriptor.of(i, i, i, i, a, a), errno);
                 c.setsockopt = c.handle(linker, libc, "setsockopt", FunctionDescriptor.of(i, i, i, i, a, i), errno);
-                c.recv = c.handle(linker, libc, "recv", FunctionDescriptor.of(l, i, a, l, i), errno);
+                // the buffer as a plain address (a long): no segment object per read
+                c.recv = c.handle(linker, libc, "recv", FunctionDescriptor.of(l, i, l, l, i), errno);
                 c.sendmsg = c.handle(linker, libc, "sendmsg", FunctionDescriptor.of(l, i, a, i), errno);
                 c.shutdown = c.handle(linker, libc, "shutdown", FunctionDescriptor.of(i, i, i));
                 c.close = c.handle(linker, libc, "close", FunctionDescriptor.of(i, i));
