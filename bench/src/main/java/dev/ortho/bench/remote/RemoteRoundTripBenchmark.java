@@ -39,6 +39,8 @@ import org.openjdk.jmh.annotations.Warmup;
  *       shared-memory mailbox to a pre-spawned child JVM (PROCESS) or an in-process worker
  *       (THREAD).
  *   <li>{@code raw-tcp}: 84 B out, 38 B back on blocking channels (the floor).
+ *   <li>{@code raw-tcp-selector-echo}: the same with the echo waiting in a selector, then reading
+ *       (as the device server's I/O thread does): what a blocking server read could save.
  * </ul>
  */
 @State(Scope.Thread)
@@ -48,7 +50,7 @@ import org.openjdk.jmh.annotations.Warmup;
 @Measurement(iterations = 5, time = 1)
 @Fork(1)
 public class RemoteRoundTripBenchmark {
-    @Param({"remote-fill", "remote-fill-selector", "remote-barrier", "shm-fill", "shm-thread-fill", "raw-tcp"})
+    @Param({"remote-fill", "remote-fill-selector", "remote-barrier", "shm-fill", "shm-thread-fill", "raw-tcp", "raw-tcp-selector-echo"})
     public String impl;
 
     private RemoteFixture fixture;
@@ -62,8 +64,8 @@ public class RemoteRoundTripBenchmark {
 
     @Setup(Level.Trial)
     public void setUp() {
-        if (impl.equals("raw-tcp")) {
-            raw = new RawPingPong(84, 38);
+        if (impl.startsWith("raw-tcp")) {
+            raw = new RawPingPong(84, 38, impl.equals("raw-tcp-selector-echo"));
             return;
         }
         fixture = new RemoteFixture();
