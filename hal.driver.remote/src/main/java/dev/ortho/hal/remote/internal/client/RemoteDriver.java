@@ -19,6 +19,7 @@ import dev.ortho.hal.remote.internal.shm.MailboxTransport;
 import dev.ortho.hal.remote.internal.shm.ShmPools;
 import dev.ortho.hal.remote.internal.shm.WorkerPool;
 import dev.ortho.hal.remote.internal.transport.BlockingSocket;
+import dev.ortho.hal.remote.internal.transport.BlockingSockets;
 import dev.ortho.hal.remote.internal.transport.BlockingTcpConnection;
 import dev.ortho.hal.remote.internal.transport.IoLoop;
 import dev.ortho.hal.remote.internal.transport.TcpConnection;
@@ -163,7 +164,7 @@ public final class RemoteDriver implements Driver {
             if (blockingReader) {
                 BlockingSocket socket;
                 try {
-                    socket = BlockingTcpConnection.connect(address, connectTimeout);
+                    socket = BlockingSockets.connect(address, connectTimeout);
                 } catch (IOException e) {
                     throw cannotConnect(peer, e);
                 }

@@ -3,9 +3,7 @@ package dev.ortho.hal.remote.internal.transport;
 import dev.ortho.base.StatusCode;
 import dev.ortho.base.StatusException;
 import java.io.IOException;
-import java.net.InetSocketAddress;
 import java.net.Socket;
-import java.net.SocketTimeoutException;
 import java.nio.ByteBuffer;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
@@ -31,8 +29,8 @@ import java.util.function.BooleanSupplier;
  * with {@code sendmsg} straight from and into direct buffers; elsewhere a plain {@link Socket}
  * read and written through its streams ({@link SocketStreams}: the JDK's {@code NioSocketImpl},
  * which copies direct buffers through {@code byte[]}s, and whose descriptor stays blocking only
- * while no timed operation and no virtual thread touches it: {@link #connect} bounds the connect
- * by closing the socket at the timeout). Virtual threads never read or write either kind (see below).
+ * while no timed operation and no virtual thread touches it: {@link BlockingSockets#connect}
+ * bounds the connect by closing the socket at the timeout). Virtual threads never read or write either kind (see below).
  *
  * <p><b>Who reads.</b> The <em>read role</em> ({@link ReceiveRole})
  * is held by at most one thread, which alone runs the {@link FrameReceiver}:
@@ -126,7 +124,7 @@ public final class BlockingTcpConnection implements Transport {
 
     /**
      * @param loop runs ticks and {@link #executeLater} tasks (the socket is not registered with it)
-     * @param socket a connected socket ({@link #connect}); owned from now on
+     * @param socket a connected socket ({@link BlockingSockets#connect}); owned from now on
      * @param askPeerForFrame sends the peer something it answers at once (a ping); any thread.
      *     The owner must also close the connection when the peer stays silent (its liveness
      *     check): a caller's deadline or interrupt ends its read only through the peer's answer
@@ -169,97 +167,6 @@ public final class BlockingTcpConnection implements Transport {
         this.pump = Thread.ofPlatform().daemon().name("ortho-remote-rx-" + n).unstarted(this::pump);
         this.writer = new ThreadPoolExecutor(0, 1, 10, TimeUnit.SECONDS, new LinkedBlockingQueue<>(),
                 Thread.ofPlatform().daemon().name("ortho-remote-tx-" + n).factory());
-    }
-
-    /**
-     * Connects a socket for this transport to {@code address} within {@code timeoutMillis} (0: no
-     * limit): a {@link NativeSocket} where available, else a {@link Socket} for
-     * {@link SocketStreams} with {@code TCP_NODELAY}. On a platform thread (a short-lived one if
-     * the caller is a virtual thread). A {@link Socket} connects without a timed operation (which
-     * would leave it non-blocking for good): untimed, with a watchdog (a virtual thread,
-     * {@code ortho-remote-connect-timeout}, gone as soon as the connect ends) that closes it at
-     * the timeout.
-     *
-     * @throws SocketTimeoutException if the timeout passed first
-     * @throws IOException if the connect failed (refused, unreachable) or a virtual caller was interrupted
-     */
-    public static BlockingSocket connect(InetSocketAddress address, int timeoutMillis) throws IOException {
-        return connect(address, timeoutMillis, NativeSocket.available());
-    }
-
-    /** {@link #connect(InetSocketAddress, int)}; {@code nativeSocket} false: a {@link SocketStreams} even where a {@link NativeSocket} is available. */
-    static BlockingSocket connect(InetSocketAddress address, int timeoutMillis, boolean nativeSocket) throws IOException {
-        if (Thread.currentThread().isVirtual()) {
-            return onPlatformThread(() -> connect(address, timeoutMillis, nativeSocket), address);
-        }
-        if (nativeSocket) {
-            return NativeSocket.connect(address, timeoutMillis);
-        }
-        Socket socket = new Socket();
-        AtomicBoolean settled = new AtomicBoolean();
-        Thread watchdog = null;
-        if (timeoutMillis > 0) {
-            long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
-            watchdog = Thread.ofVirtual().name("ortho-remote-connect-timeout").start(() -> {
-                long left;
-                while (!settled.get() && (left = deadline - System.nanoTime()) > 0) {
-                    LockSupport.parkNanos(left);
-                }
-                if (settled.compareAndSet(false, true)) {
-                    closeQuietly(socket);
-                }
-            });
-        }
-        IOException failure = null;
-        try {
-            socket.connect(address);
-            socket.setTcpNoDelay(true);
-        } catch (IOException e) {
-            failure = e;
-        }
-        boolean timedOut = !settled.compareAndSet(false, true); // else the watchdog does nothing from now on
-        LockSupport.unpark(watchdog); // (null: none) it sees the connect settled and ends
-        if (timedOut || failure != null) {
-            closeQuietly(socket);
-            throw timedOut ? new SocketTimeoutException("connect timed out after " + timeoutMillis + " ms") : failure;
-        }
-        return new SocketStreams(socket);
-    }
-
-    /** A connect that must not run on a virtual thread: on a short-lived platform thread, joined. */
-    private static BlockingSocket onPlatformThread(java.util.concurrent.Callable<BlockingSocket> connect,
-            InetSocketAddress address) throws IOException {
-        java.util.concurrent.CompletableFuture<BlockingSocket> result = new java.util.concurrent.CompletableFuture<>();
-        Thread connector = Thread.ofPlatform().daemon().name("ortho-remote-connect").start(() -> {
-            try {
-                result.complete(connect.call());
-            } catch (Throwable t) {
-                result.completeExceptionally(t);
-            }
-        });
-        try {
-            connector.join();
-        } catch (InterruptedException e) {
-            result.thenAccept(BlockingSocket::close); // once it connected: not wanted any more
-            Thread.currentThread().interrupt();
-            throw new java.io.InterruptedIOException("interrupted while connecting to " + address);
-        }
-        try {
-            return result.join();
-        } catch (java.util.concurrent.CompletionException e) {
-            if (e.getCause() instanceof IOException io) {
-                throw io;
-            }
-            throw e.getCause() instanceof RuntimeException r ? r : e;
-        }
-    }
-
-    private static void closeQuietly(Socket socket) {
-        try {
-            socket.close();
-        } catch (IOException ignored) {
-            // closing anyway
-        }
     }
 
     /** Starts the reader thread, delivering to {@code listener}. Call once. */

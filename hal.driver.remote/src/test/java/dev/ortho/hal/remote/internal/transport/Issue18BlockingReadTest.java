@@ -70,7 +70,7 @@ class Issue18BlockingReadTest {
         Fixture(boolean nativeSocket, Runnable onAsk, Inbox inbox) throws Exception {
             this.inbox = inbox;
             acceptor = ServerSocketChannel.open().bind(new InetSocketAddress("127.0.0.1", 0));
-            BlockingSocket socket = BlockingTcpConnection.connect((InetSocketAddress) acceptor.getLocalAddress(), 60_000,
+            BlockingSocket socket = BlockingSockets.connect((InetSocketAddress) acceptor.getLocalAddress(), 60_000,
                     nativeSocket);
             assertEquals(nativeSocket, !socket.copies(), "the socket kind asked for");
             peer = acceptor.accept();
