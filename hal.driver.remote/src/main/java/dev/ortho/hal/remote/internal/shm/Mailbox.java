@@ -67,6 +67,8 @@ public final class Mailbox implements AutoCloseable {
     private final MemorySegment memory;
     private final long capacity;
     private final long stride;
+    /** Each channel's data block, sliced once (a slice per block would be an allocation per hand-off). */
+    private final MemorySegment[] data;
 
     private Mailbox(Arena arena, MemorySegment memory, long capacity, int users) {
         this.arena = arena;
@@ -74,6 +76,8 @@ public final class Mailbox implements AutoCloseable {
         this.memory = memory;
         this.capacity = capacity;
         this.stride = (64 + capacity + 63) & ~63L;
+        this.data = new MemorySegment[] {memory.asSlice(stateOffset(TO_CHILD) + 64, capacity),
+                memory.asSlice(stateOffset(TO_PARENT) + 64, capacity)};
     }
 
     /** Bytes a mailbox with {@code capacity}-byte blocks occupies. */
@@ -188,9 +192,9 @@ public final class Mailbox implements AutoCloseable {
         memory.set(INT, stateOffset(channel) + 4, length);
     }
 
-    /** The channel's data block. */
+    /** The channel's data block ({@link #capacity()} bytes; the same segment every call). */
     public MemorySegment data(int channel) {
-        return memory.asSlice(stateOffset(channel) + 64, capacity);
+        return data[channel];
     }
 
     /** Offset of the int the child sets to 1 once it has mapped the mailbox and is serving. */

@@ -9,7 +9,7 @@ package dev.ortho.hal.remote.internal.shm;
  * Three words in the mailbox say what they wait for: {@link #PUMP_IN} and {@link #CALLER_IN} an
  * incoming block (TASK_READY or SHUTDOWN on the side's incoming channel), {@link #PUMP_OUT} the
  * peer consuming the side's last block (TASK_DONE on its outgoing channel, only while bytes wait
- * to go out). The rule is Dekker's: a publisher stores the state ({@link #publish}, volatile) and
+ * to go out, or while a closing side waits for its last block to be consumed). The rule is Dekker's: a publisher stores the state ({@link #publish}, volatile) and
  * then loads the peer's words for that state; a sleeper stores its words and then re-checks the
  * states before it blocks. With all four accesses sequentially consistent, either the sleeper
  * sees the state and does not block, or the publisher sees the word and rings: no lost wake-up,
@@ -91,13 +91,14 @@ public final class Sleepers {
 
     /**
      * The pump is about to block: announces whether it waits for its outgoing channel
-     * ({@code bytesQueued}), clears its incoming word and answers whether it may block un-rung
-     * for incoming blocks (a caller receives, and that caller's leaving sets the word again). If
-     * false, the pump {@link #pumpSleeps} and re-checks instead. Either way it re-checks the
-     * outgoing channel if bytes are queued.
+     * ({@code waitsForOut}: bytes are queued, or it closes once its last block is consumed),
+     * clears its incoming word and answers whether it may block un-rung for incoming blocks (a
+     * caller receives, and that caller's leaving sets the word again). If false, the pump
+     * {@link #pumpSleeps} and re-checks instead. Either way it re-checks the outgoing channel if
+     * it waits for it.
      */
-    public boolean pumpMaySleepUnrung(boolean bytesQueued) {
-        mailbox.svSleeping(parent, PUMP_OUT, bytesQueued);
+    public boolean pumpMaySleepUnrung(boolean waitsForOut) {
+        mailbox.svSleeping(parent, PUMP_OUT, waitsForOut);
         mailbox.svSleeping(parent, PUMP_IN, false);
         return callerReceiving;
     }
