@@ -41,6 +41,9 @@ import java.nio.file.StandardOpenOption;
  * connected); where both can, each sleeper's bell is a sequence word the ringer increments and
  * wakes ({@link Doorbell}): the parent's pump and caller at bytes 8 and 12 of channel
  * {@link #TO_PARENT}'s line, the child's at bytes 8 and 12 of {@link #TO_CHILD}'s.
+ *
+ * <p><b>Worker CPUs</b> ({@code 84}, a long): the CPUs the worker's pump keeps to
+ * ({@link #workerCpus(long)}), 0 for any; a worker that does not know the field ignores it.
  */
 public final class Mailbox implements AutoCloseable {
     public static final int IDLE = 0;
@@ -285,6 +288,22 @@ public final class Mailbox implements AutoCloseable {
     /** Increments a side's futex bell word (volatile): a ring, before the futex wake. */
     public void incrementBell(boolean parentSide, int who) {
         STATE.getAndAdd(memory, bellOffset(parentSide, who), 1);
+    }
+
+    /** Offset of the worker's CPU mask (a long; 0: any CPU), written by the pool before the worker starts. */
+    private static final long WORKER_CPUS = 84;
+
+    /**
+     * Sets the CPUs (bits 0 to 63) the worker's pump runs on, 0 for any: a plain store, made before
+     * the worker starts (its process or thread is started after it).
+     */
+    public void workerCpus(long mask) {
+        memory.set(ValueLayout.JAVA_LONG_UNALIGNED, WORKER_CPUS, mask);
+    }
+
+    /** The CPUs the worker's pump runs on, 0 for any (read by the worker as it starts serving). */
+    public long workerCpus() {
+        return memory.get(ValueLayout.JAVA_LONG_UNALIGNED, WORKER_CPUS);
     }
 
     /** Whether the child side is serving. */

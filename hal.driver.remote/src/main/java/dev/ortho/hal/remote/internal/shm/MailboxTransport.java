@@ -135,6 +135,10 @@ public final class MailboxTransport implements Transport {
     private volatile StatusException closeReason;
     private volatile boolean flushThenClose;
     private ByteBuffer body; // holder of `receiving` only
+    /** CPUs the pump keeps to, 0 for any ({@link #pinPumpTo}; set before start, read by the pump). */
+    private long pumpCpus;
+    /** Whether the pump pinned itself to {@link #pumpCpus} (diagnostics). */
+    private volatile boolean pumpPinned;
     private int bodyLength; // of the frame in `body`; holder of `receiving` only
 
     /**
@@ -189,6 +193,14 @@ public final class MailboxTransport implements Transport {
         this.tick = tick;
         this.pump = Thread.ofPlatform().daemon().name("ortho-remote-shm-" + THREADS.incrementAndGet())
                 .unstarted(this::run);
+    }
+
+    /**
+     * Keeps the pump thread on the CPUs {@code mask} names (bits 0 to 63) once it starts, where
+     * this JVM can pin threads ({@link Affinity}); before {@link #start}.
+     */
+    void pinPumpTo(long mask) {
+        this.pumpCpus = mask;
     }
 
     /** Starts pumping, delivering to {@code listener}. Call once (the mailbox is held until the pump exits). */
@@ -292,7 +304,14 @@ public final class MailboxTransport implements Transport {
 
     @Override
     public boolean receiveWhile(BooleanSupplier waiting, long deadlineNanos) {
-        if (closed.get() || !receiving.compareAndSet(false, true)) {
+        if (closed.get()) {
+            return false;
+        }
+        if (!receiving.compareAndSet(false, true)) {
+            if (WaitLog.ON) {
+                long at = System.nanoTime();
+                WaitLog.refused(parent, at);
+            }
             return false;
         }
         try {
@@ -417,6 +436,9 @@ public final class MailboxTransport implements Transport {
     }
 
     private void run() {
+        if (pumpCpus != 0) {
+            pumpPinned = Affinity.restrictCurrentThread(pumpCpus);
+        }
         int idle = 0;
         boolean slept = false; // the last wait spun out and slept ringable
         long nextTick = System.nanoTime();
@@ -695,7 +717,8 @@ public final class MailboxTransport implements Transport {
     public String diagnostics() {
         return "MailboxTransport to " + peer + (closed.get() ? " closed" : " open") + " frameLimit=" + frameLimit
                 + " queuedBytes=" + queuedBytes.get() + " bodyBytesAllocated=" + bodyBytesAllocated
-                + " sending=" + sending.get() + " receiving=" + receiving.get() + " flushThenClose=" + flushThenClose;
+                + " sending=" + sending.get() + " receiving=" + receiving.get() + " flushThenClose=" + flushThenClose
+                + (pumpCpus == 0 ? "" : " pumpCpus=0x" + Long.toHexString(pumpCpus) + (pumpPinned ? " (pinned)" : " (not pinned)"));
     }
 
     @Override

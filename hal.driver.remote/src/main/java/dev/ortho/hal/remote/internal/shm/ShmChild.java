@@ -84,6 +84,7 @@ public final class ShmChild {
         // the TCP server's limits: the handshake's frame limit until the client proved the token
         transport[0] = MailboxTransport.forServer(mailbox, doorbell, parentAlive, "shm client", options.maxFrameBytes(),
                 () -> session[0].tick(System.nanoTime()));
+        transport[0].pinPumpTo(mailbox.workerCpus()); // the CPUs the pool asked for, if any
         session[0] = new ServerSession(transport[0], options, devices, executor, s -> {
             // on an executor thread, after the session freed its resources
             try {
