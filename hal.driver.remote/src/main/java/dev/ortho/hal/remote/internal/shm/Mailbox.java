@@ -234,6 +234,14 @@ public final class Mailbox implements AutoCloseable {
         STATE.setVolatile(memory, sleeperOffset(parentSide, word), sleeping ? 1 : 0);
     }
 
+    /**
+     * Volatile compare-and-set of a channel's state (ordered like {@link #svState}): how a receiver
+     * hands a block back, so it never overwrites a SHUTDOWN the sender wrote meanwhile.
+     */
+    public boolean casState(int channel, int expected, int state) {
+        return STATE.compareAndSet(memory, stateOffset(channel), expected, state);
+    }
+
     /** Volatile load of a sleeper word written by {@link #svSleeping}. */
     public boolean lvSleeping(boolean parentSide, int word) {
         return (int) STATE.getVolatile(memory, sleeperOffset(parentSide, word)) == 1;

@@ -57,13 +57,20 @@ public final class Sleepers {
      * Publishes {@code state} on {@code channel} (volatile) and answers which of the peer's
      * sleepers wait for it ({@link #RING_PUMP} | {@link #RING_CALLER}; 0 while the peer spins):
      * TASK_DONE (on this side's incoming channel) concerns the peer's {@link #PUMP_OUT}, anything
-     * else (on the outgoing channel) its {@link #PUMP_IN} and {@link #CALLER_IN}.
+     * else (on the outgoing channel) its {@link #PUMP_IN} and {@link #CALLER_IN}. TASK_DONE
+     * replaces only the TASK_READY it answers (a compare-and-set): a SHUTDOWN the peer wrote after
+     * that block stays, so the receiver still sees the session end (before, the peer's SHUTDOWN
+     * was lost when it came while the block was being copied out, and the receiver waited for a
+     * peer that had gone; found by {@code ShmHostileFramesTest}).
      */
     public int publish(int channel, int state) {
-        mailbox.svState(channel, state);
         if (state == Mailbox.TASK_DONE) {
+            if (!mailbox.casState(channel, Mailbox.TASK_READY, Mailbox.TASK_DONE)) {
+                return 0; // the peer shut the channel down meanwhile: its SHUTDOWN stands, nobody waits for this
+            }
             return mailbox.lvSleeping(!parent, PUMP_OUT) ? RING_PUMP : 0;
         }
+        mailbox.svState(channel, state);
         return (mailbox.lvSleeping(!parent, PUMP_IN) ? RING_PUMP : 0)
                 | (mailbox.lvSleeping(!parent, CALLER_IN) ? RING_CALLER : 0);
     }

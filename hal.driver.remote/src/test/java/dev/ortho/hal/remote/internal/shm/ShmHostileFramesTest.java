@@ -203,42 +203,37 @@ class ShmHostileFramesTest {
             List<byte[]> samples = FuzzFrames.samples();
             Client peer = null;
             int sessions = 0;
-            try {
-                for (int i = 0; i < 1500; i++) {
-                    if (peer == null || !peer.transport.isOpen()) {
-                        if (peer != null) {
-                            nextSession(hostile, peer);
-                        }
-                        peer = new Client(hostile, faults);
-                        peer.authenticate();
-                        for (byte[] frame : FuzzFrames.setUp()) {
-                            peer.send(frame);
-                        }
-                        delivered(hostile, peer);
-                        sessions++;
+            for (int i = 0; i < 1500; i++) {
+                if (peer == null || !peer.transport.isOpen()) {
+                    if (peer != null) {
+                        nextSession(hostile, peer);
                     }
-                    byte[] sample = samples.get(random.nextInt(samples.size()));
-                    byte[] frame = switch (random.nextInt(8)) {
-                        case 0 -> sample;
-                        case 1 -> Arrays.copyOf(sample, random.nextInt(sample.length));
-                        case 2 -> {
-                            byte[] garbage = new byte[Protocol.HEADER_BYTES + random.nextInt(200)];
-                            random.nextBytes(garbage);
-                            yield garbage;
-                        }
-                        default -> FuzzFrames.mutate(sample, random);
-                    };
-                    peer.send(frame);
+                    peer = new Client(hostile, faults);
+                    peer.authenticate();
+                    for (byte[] frame : FuzzFrames.setUp()) {
+                        peer.send(frame);
+                    }
                     delivered(hostile, peer);
-                    if (i % 100 == 0) {
-                        good.assertServes(pings++); // served throughout
-                    }
+                    sessions++;
                 }
-            } finally {
-                if (peer != null) {
-                    nextSession(hostile, peer);
+                byte[] sample = samples.get(random.nextInt(samples.size()));
+                byte[] frame = switch (random.nextInt(8)) {
+                    case 0 -> sample;
+                    case 1 -> Arrays.copyOf(sample, random.nextInt(sample.length));
+                    case 2 -> {
+                        byte[] garbage = new byte[Protocol.HEADER_BYTES + random.nextInt(200)];
+                        random.nextBytes(garbage);
+                        yield garbage;
+                    }
+                    default -> FuzzFrames.mutate(sample, random);
+                };
+                peer.send(frame);
+                delivered(hostile, peer);
+                if (i % 100 == 0) {
+                    good.assertServes(pings++); // served throughout
                 }
             }
+            nextSession(hostile, peer); // (not in a finally: a hang there would hide the failure that caused it)
             assertTrue(sessions > 1, "some frames closed their session");
             good.assertServes(pings++); // and after
             Client next = new Client(hostile, faults); // the hostile client's worker serves the next client

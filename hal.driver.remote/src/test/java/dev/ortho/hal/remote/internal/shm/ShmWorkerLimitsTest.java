@@ -226,6 +226,27 @@ class ShmWorkerLimitsTest {
         }
     }
 
+    /**
+     * A side that closes writes SHUTDOWN on its channel whatever the state, also while the peer
+     * is copying out its last block; the peer's TASK_DONE for that block then overwrote the
+     * SHUTDOWN, and the peer never learnt the session had ended (it kept writing blocks nobody
+     * read: {@code ShmHostileFramesTest} hung so, once in a run). Now TASK_DONE replaces only the
+     * TASK_READY it answers.
+     */
+    @Test
+    void handingABlockBackNeverOverwritesThePeersShutdown() {
+        try (Mailbox mailbox = Mailbox.inMemory(CAPACITY, TOKEN)) {
+            Sleepers receiver = new Sleepers(mailbox, false); // the worker, receiving on TO_CHILD
+            mailbox.svState(Mailbox.TO_CHILD, Mailbox.TASK_READY);
+            receiver.publish(Mailbox.TO_CHILD, Mailbox.TASK_DONE);
+            assertEquals(Mailbox.TASK_DONE, mailbox.lvState(Mailbox.TO_CHILD), "a block handed back");
+            mailbox.svState(Mailbox.TO_CHILD, Mailbox.TASK_READY);
+            mailbox.svState(Mailbox.TO_CHILD, Mailbox.SHUTDOWN); // the client closes while its block is read
+            receiver.publish(Mailbox.TO_CHILD, Mailbox.TASK_DONE);
+            assertEquals(Mailbox.SHUTDOWN, mailbox.lvState(Mailbox.TO_CHILD), "the client's SHUTDOWN stands");
+        }
+    }
+
     /** A block longer than the mailbox closes the session with INVALID_ARGUMENT; the worker serves the next client. */
     @Test
     void aBlockLongerThanTheMailboxClosesOnlyThatSession() {
