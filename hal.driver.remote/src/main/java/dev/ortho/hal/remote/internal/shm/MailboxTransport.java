@@ -309,8 +309,7 @@ public final class MailboxTransport implements Transport {
         }
         if (!receiving.compareAndSet(false, true)) {
             if (WaitLog.ON) {
-                long at = System.nanoTime();
-                WaitLog.refused(parent, at);
+                WaitLog.refused(parent, System.nanoTime());
             }
             return false;
         }

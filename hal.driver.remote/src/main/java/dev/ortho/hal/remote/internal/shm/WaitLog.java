@@ -105,7 +105,7 @@ final class WaitLog {
         waited(RING, parent, at, System.nanoTime(), who, 0, 0, 0);
     }
 
-    /** A caller's {@code receiveWhile} found the receiving role held at {@code at}, and gave up waiting for it at its end. */
+    /** A caller's {@code receiveWhile} found the receiving role held at {@code at} (it waits by other means instead). */
     static void refused(boolean parent, long at) {
         waited(REFUSED, parent, at, System.nanoTime(), 0, 0, 0, 0);
     }
