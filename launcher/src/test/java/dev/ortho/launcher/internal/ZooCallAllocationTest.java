@@ -40,21 +40,22 @@ import org.junit.jupiter.params.provider.CsvSource;
  */
 class ZooCallAllocationTest {
     private static final Path MODELS = Path.of("..", "models").toAbsolutePath().normalize();
-    private static final int CALLS = 2_000;
 
-    @ParameterizedTest(name = "{0}")
+    @ParameterizedTest(name = "{0}/{1}")
     @CsvSource({
-        "zoo_cast,      2, 4600",
-        "zoo_transpose, 1, 2600",
+        "zoo_cast,      default, 2, 2000, 4600",
+        "zoo_transpose, default, 1, 2000, 2600",
+        "zoo_int,       default, 4, 2000, 99999",
+        "mlp,           b1,      1,  200, 99999",
     })
-    void perCallGarbageStaysBelowTheBound(String model, int inputs, long bound) {
-        long perCall = bytesPerCall(model, inputs);
+    void perCallGarbageStaysBelowTheBound(String model, String inputCase, int inputs, int calls, long bound) {
+        long perCall = bytesPerCall(model, inputCase, inputs, calls);
         assertTrue(perCall < bound, model + " allocates " + perCall + " bytes per call on local-sync (bound "
                 + bound + ")");
     }
 
     /** Best over rounds of the bytes the calling thread allocates per call of {@code model}. */
-    static long bytesPerCall(String model, int inputCount) {
+    static long bytesPerCall(String model, String inputCase, int inputCount, int calls) {
         Instance instance = new Instance();
         try (Device device = IreeCompiledModelsTest.registry().createDevice("local-sync")) {
             Module hal = HalModule.create(instance, List.of(device));
@@ -65,7 +66,7 @@ class ZooCallAllocationTest {
                 Function function = context.resolveFunction("module." + model);
                 String[] specs = new String[inputCount];
                 for (int i = 0; i < inputCount; i++) {
-                    specs[i] = "@" + MODELS.resolve("data/" + model + "/default/input" + i + ".npy");
+                    specs[i] = "@" + MODELS.resolve("data/" + model + "/" + inputCase + "/input" + i + ".npy");
                 }
                 VmList in = io.parse("r".repeat(inputCount), List.of(specs));
                 VmList out = VmList.ofVariants(8);
@@ -74,12 +75,14 @@ class ZooCallAllocationTest {
                     long best = Long.MAX_VALUE;
                     for (int round = 0; round < 12; round++) {
                         long before = threads.getCurrentThreadAllocatedBytes();
-                        for (int n = 0; n < CALLS; n++) {
+                        for (int n = 0; n < calls; n++) {
                             out.clear();
                             Invocation.invoke(context, function, in, out);
                         }
-                        best = Math.min(best, (threads.getCurrentThreadAllocatedBytes() - before) / CALLS);
+                        best = Math.min(best, (threads.getCurrentThreadAllocatedBytes() - before) / calls);
                     }
+                    System.out.println("ZooCallAllocationTest: " + model + "/" + inputCase + " " + best
+                            + " bytes per call");
                     return best;
                 } finally {
                     out.release();
