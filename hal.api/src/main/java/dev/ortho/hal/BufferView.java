@@ -43,7 +43,6 @@ public final class BufferView implements Resource {
      * The viewed buffer: {@link #source} itself, or the subspan of it made by the first
      * {@link #buffer()} (null until then). Written once, through {@link #BUFFER}.
      */
-    @SuppressWarnings("unused")
     private volatile Buffer buffer;
     private final long[] shape;
     private final int elementType;
