@@ -39,8 +39,9 @@ import org.junit.jupiter.params.provider.CsvSource;
  * a view nobody asks the buffer of (every result of a compiled function), {@code fence.create}
  * hands out pooled fences moved on to a new value, local-sync's default-pool alloca binds memory
  * under one lease object, and a VMVX worker keeps the views of 32 dispatches instead of 8
- * ({@code zoo_int} runs 10 per call and rebuilt all of them on every call): zoo_cast 3,152 → 1,648
- * bytes, zoo_int 5,352 → 2,088, mlp b1 3,334 → 2,465 (JMH {@code ModelCallBenchmark -prof gc}).
+ * ({@code zoo_int} runs 10 per call and rebuilt all of them on every call). Measured here on main
+ * and on the branch: zoo_cast 3,168 → 1,648 bytes, zoo_transpose 1,480 → 672, zoo_int 5,408 →
+ * 2,088, mlp b1 3,408 → 2,456–2,576 (all four failed the bounds below on main).
  * The bounds sit between before and after, with room for a loaded machine whose best round still
  * runs less optimised code.
  */
@@ -50,7 +51,7 @@ class ZooCallAllocationTest {
     @ParameterizedTest(name = "{0}/{1}")
     @CsvSource({
         "zoo_cast,      default, 2, 2000, 2400",
-        "zoo_transpose, default, 1, 2000, 1300",
+        "zoo_transpose, default, 1, 2000, 1100",
         "zoo_int,       default, 4, 2000, 3200",
         "mlp,           b1,      1,  200, 3000",
     })
