@@ -49,6 +49,7 @@ def main():
     rings_to_caller = sorted(e[2] for e in events if e[0] == 2 and e[1] == 0 and e[4] == 1)
     rings_to_client_pump = sorted(e[2] for e in events if e[0] == 2 and e[1] == 0 and e[4] == 0)
     cpump_end = sorted(e[3] for e in events if e[0] == 1 and e[1] == 1)
+    refusals = sorted(e[2] for e in events if e[0] == 3 and e[1] == 1)
     ring_cost = [(e[3] - e[2]) / 1e3 for e in events if e[0] == 2]
     caller_end = [e[3] for e in caller]
     wpump_end = [e[3] for e in wpump]
@@ -81,6 +82,9 @@ def main():
         lo, hi = bisect.bisect_left(cpump_end, t0), bisect.bisect_right(cpump_end, t1)
         if hi > lo:
             key += ', client pump ran'
+        lo, hi = bisect.bisect_left(refusals, t0), bisect.bisect_right(refusals, t1)
+        if hi > lo:
+            key += ', caller refused (role held)'
         paths.setdefault(key, []).append(us)
         if w is not None and wake(w, rings_to_worker_pump) is not None:
             wakes['worker pump'].append((us, wake(w, rings_to_worker_pump)))
@@ -97,7 +101,8 @@ def main():
         lat = [w for _, w in pairs]
         print(f'{who} wake-ups by a ring: {len(lat)}; ring -> awake p50 {pct(lat, 50):.1f} p90 {pct(lat, 90):.1f}'
               f' p99 {pct(lat, 99):.1f} max {pct(lat, 100):.1f} µs')
-    print(f'rings to the client pump: {len(rings_to_client_pump)}, client pump progress events: {len(cpump_end)}')
+    print(f'rings to the client pump: {len(rings_to_client_pump)}, client pump progress events: {len(cpump_end)},'
+          f' callers refused the receiving role: {len(refusals)}')
     print(f'ring (write) cost: {len(ring_cost)} rings, p50 {pct(ring_cost, 50):.1f} p99 {pct(ring_cost, 99):.1f} µs')
     spun_slow = paths.get('worker spun, caller spun', [])
     print(f'both spun but slow: {sum(1 for u in spun_slow if u > slow_us)} (p99 {pct(spun_slow, 99):.1f} µs)')

@@ -3,6 +3,8 @@ package dev.ortho.hal;
 import dev.ortho.base.StatusCode;
 import dev.ortho.base.StatusException;
 import dev.ortho.hal.spi.RefCount;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 
 /**
  * A typed, shaped view of a {@link Buffer}: IREE's {@code iree_hal_buffer_view_t}. It holds a
@@ -17,10 +19,31 @@ import dev.ortho.hal.spi.RefCount;
  * <p>Text form: {@code dev.ortho.hal.text.BufferViewText} parses IREE's
  * {@code 2x2xf32=[1 2][3 4]} syntax into a view on a device and formats views.
  *
- * <p>Immutable apart from its reference count; thread-safe. The creator owns one reference.
+ * <p>Immutable apart from its reference count (and the subspan a view of part of a buffer makes
+ * when first asked for its buffer); thread-safe. The creator owns one reference.
  */
 public final class BufferView implements Resource {
-    private final Buffer buffer;
+    private static final VarHandle BUFFER;
+
+    static {
+        try {
+            BUFFER = MethodHandles.lookup().findVarHandle(BufferView.class, "buffer", Buffer.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    /** The buffer the view retains: the viewed buffer itself, or the one a lazy subspan is of. */
+    private final Buffer source;
+    /** Where the viewed range starts in {@link #source} (0 unless the subspan is lazy). */
+    private final long sourceOffset;
+    /** Bytes of the viewed range of {@link #source}. */
+    private final long sourceLength;
+    /**
+     * The viewed buffer: {@link #source} itself, or the subspan of it made by the first
+     * {@link #buffer()} (null until then). Written once, through {@link #BUFFER}.
+     */
+    private volatile Buffer buffer;
     private final long[] shape;
     private final int elementType;
     private final int encodingType;
@@ -28,9 +51,12 @@ public final class BufferView implements Resource {
     private final long byteLength;
     private final RefCount references = new RefCount();
 
-    private BufferView(Buffer buffer, long[] shape, int elementType, int encodingType, long elementCount,
-            long byteLength) {
-        this.buffer = buffer;
+    private BufferView(Buffer source, long sourceOffset, long sourceLength, boolean whole, long[] shape,
+            int elementType, int encodingType, long elementCount, long byteLength) {
+        this.source = source;
+        this.sourceOffset = sourceOffset;
+        this.sourceLength = sourceLength;
+        this.buffer = whole ? source : null;
         this.shape = shape;
         this.elementType = elementType;
         this.encodingType = encodingType;
@@ -59,6 +85,58 @@ public final class BufferView implements Resource {
                     + "array for a scalar)");
         }
         long[] dims = shape.clone();
+        long count = checkMetadata(dims, elementType, encodingType);
+        long bytes = ElementType.packedByteCount(elementType, count);
+        if (bytes > buffer.byteLength()) {
+            throw new StatusException(StatusCode.OUT_OF_RANGE, "buffer view " + describe(dims, elementType)
+                    + " needs " + bytes + " bytes but buffer " + buffer + " has " + buffer.byteLength());
+        }
+        buffer.retain();
+        return new BufferView(buffer, 0, buffer.byteLength(), true, dims, elementType, encodingType, count, bytes);
+    }
+
+    /**
+     * Creates a view of {@code [offset, offset + length)} of {@code source} (IREE's
+     * {@code hal.buffer_view.create}, which views a subspan of its buffer argument unless the range
+     * is all of it), without copying {@code shape}. The view retains {@code source}; the subspan
+     * is made when {@link #buffer()} is first called, so a view nobody asks the buffer of (a
+     * program's results that are only passed on or released) costs no subspan. A range that is all
+     * of {@code source} views {@code source} itself, as {@link #create} does. The caller owns the
+     * view and keeps its own reference to {@code source}.
+     *
+     * <p>The view adopts {@code shape}: the caller must not modify the array afterwards.
+     *
+     * @param length the range's length, or {@link Buffer#WHOLE_BUFFER} for the rest of
+     *     {@code source}
+     * @throws StatusException as {@link #create}; for a range that does not fit {@code source},
+     *     as {@link Buffer#calculateRange} (OUT_OF_RANGE naming the range and the buffer length,
+     *     INVALID_ARGUMENT for a negative length other than WHOLE_BUFFER)
+     */
+    public static BufferView createAdopting(Buffer source, long offset, long length, long[] shape, int elementType,
+            int encodingType) {
+        if (source == null) {
+            throw new StatusException(StatusCode.INVALID_ARGUMENT, "buffer view buffer is null");
+        }
+        if (shape == null) {
+            throw new StatusException(StatusCode.INVALID_ARGUMENT, "buffer view shape is null (use an empty "
+                    + "array for a scalar)");
+        }
+        long sourceLength = source.byteLength();
+        long resolved = Buffer.calculateRange("buffer view subspan", sourceLength, offset, length);
+        boolean whole = offset == 0 && resolved == sourceLength;
+        long count = checkMetadata(shape, elementType, encodingType);
+        long bytes = ElementType.packedByteCount(elementType, count);
+        if (bytes > resolved) {
+            throw new StatusException(StatusCode.OUT_OF_RANGE, "buffer view " + describe(shape, elementType)
+                    + " needs " + bytes + " bytes but buffer " + source + (whole ? "" : " range [" + offset + ", "
+                    + (offset + resolved) + ")") + " has " + resolved);
+        }
+        source.retain();
+        return new BufferView(source, offset, resolved, whole, shape, elementType, encodingType, count, bytes);
+    }
+
+    /** Checks the dimensions, element type and encoding; returns the element count. */
+    private static long checkMetadata(long[] dims, int elementType, int encodingType) {
         for (int i = 0; i < dims.length; i++) {
             if (dims[i] < 0) {
                 throw new StatusException(StatusCode.OUT_OF_RANGE, "buffer view shape[" + i + "] = " + dims[i]
@@ -73,14 +151,7 @@ public final class BufferView implements Resource {
             throw new StatusException(StatusCode.INVALID_ARGUMENT, "buffer view encoding type " + encodingType
                     + " is unknown (OPAQUE = 0, DENSE_ROW_MAJOR = 1)");
         }
-        long count = Shape.elementCount(dims);
-        long bytes = ElementType.packedByteCount(elementType, count);
-        if (bytes > buffer.byteLength()) {
-            throw new StatusException(StatusCode.OUT_OF_RANGE, "buffer view " + describe(dims, elementType)
-                    + " needs " + bytes + " bytes but buffer " + buffer + " has " + buffer.byteLength());
-        }
-        buffer.retain();
-        return new BufferView(buffer, dims, elementType, encodingType, count, bytes);
+        return Shape.elementCount(dims);
     }
 
     /**
@@ -103,9 +174,27 @@ public final class BufferView implements Resource {
         }
     }
 
-    /** The viewed buffer; borrowed, valid while this view is. */
+    /**
+     * The viewed buffer; borrowed, valid while this view is. The same object on every call: for a
+     * view made by {@link #createAdopting} of part of its buffer, the subspan made by the first
+     * call.
+     *
+     * @throws StatusException what the source buffer's {@code subspan} throws on that first call
+     *     (its range was checked at creation, so only a driver failure)
+     */
     public Buffer buffer() {
-        return buffer;
+        Buffer viewed = buffer; // volatile: pairs with the CAS in subspanSlowPath
+        return viewed != null ? viewed : subspanSlowPath();
+    }
+
+    private Buffer subspanSlowPath() {
+        Buffer made = source.subspan(sourceOffset, sourceLength);
+        Buffer raced = (Buffer) BUFFER.compareAndExchange(this, (Buffer) null, made); // publishes the subspan
+        if (raced != null) {
+            made.release();
+            return raced;
+        }
+        return made;
     }
 
     /** A copy of the dimensions. */
@@ -200,7 +289,11 @@ public final class BufferView implements Resource {
     @Override
     public void release() {
         if (references.release(this)) {
-            buffer.release();
+            Buffer viewed = buffer;
+            if (viewed != null && viewed != source) {
+                viewed.release(); // the lazy subspan, if it was made
+            }
+            source.release();
         }
     }
 

@@ -4,6 +4,7 @@ import dev.ortho.base.StatusCode;
 import dev.ortho.base.StatusException;
 import dev.ortho.base.Timeout;
 import dev.ortho.hal.spi.RefCount;
+import dev.ortho.hal.spi.TimelineSemaphore;
 import java.util.Arrays;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -97,6 +98,36 @@ public final class Fence implements Resource {
         SemaphoreList timepoints = other.toSemaphoreList();
         for (int i = 0; i < timepoints.size(); i++) {
             insert(timepoints.semaphore(i), timepoints.value(i));
+        }
+    }
+
+    /**
+     * Moves a reached fence on for reuse by its only holder: if the caller holds the only reference
+     * to this fence, the fence has one timepoint, its semaphore is a {@link TimelineSemaphore}
+     * that only this fence references, idle ({@link TimelineSemaphore#isIdleSoleReference}) and
+     * reached, the timepoint becomes the semaphore's current value plus one (unreached) and this
+     * returns true. Nobody else can tell the fence from a new one on a new semaphore (what IREE's
+     * {@code hal.fence.create} makes), so a pool of such fences may hand it out again. Otherwise
+     * nothing changes and this returns false (the caller releases the fence as usual).
+     *
+     * @since 2.3
+     */
+    public boolean renew() {
+        if (references.count() != 1) {
+            return false;
+        }
+        synchronized (lock) {
+            if (destroyed || count != 1 || !(semaphores[0] instanceof TimelineSemaphore semaphore)
+                    || !semaphore.isIdleSoleReference()) {
+                return false;
+            }
+            long reached = semaphore.query(); // not failed: checked just above, and nobody else holds it
+            if (reached < values[0] || reached >= Semaphore.MAX_VALUE) {
+                return false;
+            }
+            values[0] = reached + 1; // the snapshot (if any) holds copies: dropped below
+            snapshot = null;
+            return true;
         }
     }
 

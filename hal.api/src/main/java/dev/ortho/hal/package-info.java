@@ -7,7 +7,7 @@
  * with IREE's codes.
  */
 @Export
-@Version("2.2.0")
+@Version("2.3.0")
 package dev.ortho.hal;
 
 import org.osgi.annotation.bundle.Export;

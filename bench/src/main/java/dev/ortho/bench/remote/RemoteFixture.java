@@ -46,10 +46,15 @@ final class RemoteFixture implements AutoCloseable {
         }
     }
 
-    /** A device on a pre-spawned shared-memory worker ("process" or "thread") serving local-sync. */
+    /**
+     * A device on a pre-spawned shared-memory worker ("process" or "thread") serving local-sync;
+     * {@code -Dortho.bench.shm.worker_cpus=LIST} adds {@code worker_cpus=LIST} (the worker's pump
+     * kept on those CPUs; run the benchmark JVM on the others, e.g. under {@code taskset -c 0}).
+     */
     Device connectShm(String mode) {
+        String cpus = System.getProperty("ortho.bench.shm.worker_cpus", "");
         return remoteDriver.createDevice(DeviceUri.parse("remote://shm?mode=" + mode + "&supplier="
-                + LocalSyncSupplier.class.getName()));
+                + LocalSyncSupplier.class.getName() + (cpus.isEmpty() ? "" : "&worker_cpus=" + cpus)));
     }
 
     Device local() {

@@ -506,6 +506,24 @@ public final class TimelineSemaphore implements Semaphore {
         return node;
     }
 
+    /**
+     * Whether the caller holds the only reference to this semaphore and nothing is pending on it:
+     * not failed, no timepoint or waiter linked. Then nobody else can observe or change it, so its
+     * holder may reuse it at a later value (a fence pool moving a reached fence on). The answer is
+     * exact only for a caller that holds the only reference (else another holder may change it at
+     * once, and the answer is false anyway).
+     *
+     * @since 1.4
+     */
+    public boolean isIdleSoleReference() {
+        if (references.count() != 1 || failure != null) {
+            return false;
+        }
+        synchronized (lock) {
+            return !destroyed && head == null;
+        }
+    }
+
     @Override
     public void retain() {
         references.retain();

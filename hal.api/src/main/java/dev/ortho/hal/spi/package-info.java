@@ -14,7 +14,7 @@
  * that is a root allocation or a subspan retaining it.
  */
 @Export
-@Version("1.3.0")
+@Version("1.4.0")
 package dev.ortho.hal.spi;
 
 import org.osgi.annotation.bundle.Export;

@@ -97,6 +97,12 @@ final class Cli {
         } catch (StatusException e) {
             err.println(e);
             return EXIT_FAILURE;
+        } catch (RuntimeException | Error e) {
+            // A defect, not bad input: report it in the status form every failure takes, with the
+            // stack for a bug report, and fail; the exit code is never left to the launcher.
+            err.println("INTERNAL; unexpected " + e + " in 'ortho " + first + "' (a defect; its stack follows)");
+            e.printStackTrace(err);
+            return EXIT_FAILURE;
         }
     }
 

@@ -169,4 +169,24 @@ class CliTest {
         assertEquals(1, cli.run(new String[] {"--dump_devices="}, out, err));
         assertTrue(err().contains("INVALID_ARGUMENT; --dump_devices= needs a driver name"), err());
     }
+
+    @Test
+    void anUnexpectedFailureInASubcommandExitsOneWithAnInternalStatusAndItsStack() {
+        cli.add("explode", new Cli.Subcommand() {
+            @Override
+            public String summary() {
+                return "fails with a defect";
+            }
+
+            @Override
+            public int run(List<String> args, PrintStream out, PrintStream err) {
+                throw new IllegalStateException("mapping released twice");
+            }
+        });
+        assertEquals(1, cli.run(new String[] {"explode", "--flag=1"}, out, err));
+        assertTrue(err().startsWith("INTERNAL; unexpected java.lang.IllegalStateException: mapping released twice"
+                + " in 'ortho explode'"), err());
+        assertTrue(err().contains("\tat dev.ortho.launcher.internal.CliTest"), err());
+        assertEquals("", out());
+    }
 }

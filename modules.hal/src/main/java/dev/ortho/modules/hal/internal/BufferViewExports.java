@@ -55,28 +55,33 @@ final class BufferViewExports {
         int elementType = a.i32(2);
         int encodingType = a.i32(3);
         long[] dims = dims(a, 4);
-        Buffer subspan = null;
-        if (offset != 0 || length != source.byteLength()) {
-            try {
-                subspan = source.subspan(offset, length);
+        long sourceLength = source.byteLength();
+        if (!fits(offset, length, sourceLength)) {
+            try { // the driver's own words for the bad range, as its subspan gives them
+                source.subspan(offset, length).release();
             } catch (StatusException e) {
                 throw e.annotate("invalid subspan of an existing buffer (source_offset=" + offset + ", length="
                         + length + ")");
             }
         }
-        try {
-            BufferView view = BufferView.create(subspan != null ? subspan : source, dims, elementType, encodingType);
-            HalRef ref = HalRef.adopt(HalTypes.BUFFER_VIEW, view, view);
-            if (subspan == null && a.ref(0) instanceof HalRef sourceRef) { // a view of the whole buffer: IREE's
-                ref.setViewBufferRef(sourceRef); // buffer_view.buffer then returns the buffer it was made from
-            }
-            call.results().setRef(0, ref);
-        } finally {
-            if (subspan != null) {
-                subspan.release();
-            }
+        // The subspan IREE makes here is made when buffer_view.buffer (or a host) first asks for the
+        // view's buffer: results that are only returned and released never need one.
+        BufferView view = BufferView.createAdopting(source, offset, length, dims, elementType, encodingType);
+        HalRef ref = HalRef.adopt(HalTypes.BUFFER_VIEW, view, view);
+        boolean whole = offset == 0 && (length == Buffer.WHOLE_BUFFER || length == sourceLength);
+        if (whole && a.ref(0) instanceof HalRef sourceRef) { // a view of the whole buffer:
+            ref.setViewBufferRef(sourceRef); // IREE's buffer_view.buffer then returns the buffer it was made from
         }
+        call.results().setRef(0, ref);
         return CallOutcome.COMPLETED;
+    }
+
+    /** Whether {@code [offset, offset + length)} ({@code length} -1: to the end) lies in {@code bufferLength} bytes. */
+    private static boolean fits(long offset, long length, long bufferLength) {
+        if (offset < 0 || offset > bufferLength) {
+            return false;
+        }
+        return length == Buffer.WHOLE_BUFFER || length >= 0 && length <= bufferLength - offset;
     }
 
     /**

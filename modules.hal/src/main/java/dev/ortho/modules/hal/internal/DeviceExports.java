@@ -83,7 +83,7 @@ final class DeviceExports {
             throw new StatusException(StatusCode.UNIMPLEMENTED, "VM queue allocation pools are not supported (pool "
                     + a.i64(1) + ")");
         }
-        BufferParams params = new BufferParams(a.i32(2), 0, a.i32(3), 0, 0);
+        BufferParams params = state.allocaParams(a.i32(2), a.i32(3));
         Buffer buffer = device.queueAlloca(a.i64(0), waits, signals, (dev.ortho.hal.Pool) null, params, a.i64(4),
                 a.i64(5));
         call.results().setRef(0, HalRef.adopt(HalTypes.BUFFER, buffer, buffer));

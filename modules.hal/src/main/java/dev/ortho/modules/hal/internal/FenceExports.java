@@ -31,11 +31,19 @@ final class FenceExports {
 
     /**
      * {@code fence.create(device, flags) -> fence}, {@code 0rI_r}: a fence on a new semaphore of
-     * the device at 0, reached when the semaphore reaches 1.
+     * the device at 0, reached when the semaphore reaches 1. For a device of the module, a fence
+     * given back to its {@link FencePool} unobserved is handed out instead, moved on to its
+     * semaphore's next value (nobody can tell it from a new one).
      */
     static CallOutcome create(HalState state, NativeCall call) {
         CallBuffer a = call.args();
         Device device = Args.deref(a, 0, HalTypes.DEVICE, Device.class);
+        FencePool pool = state.fencePoolOf(device);
+        if (pool != null) {
+            FencePool.Lease lease = pool.take();
+            call.results().setRef(0, HalRef.adopt(HalTypes.FENCE, lease.fence(), lease));
+            return CallOutcome.COMPLETED;
+        }
         Fence fence;
         try (Semaphore semaphore = device.createSemaphore(0)) {
             fence = Fence.at(semaphore, 1);

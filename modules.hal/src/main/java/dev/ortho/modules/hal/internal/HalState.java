@@ -2,6 +2,7 @@ package dev.ortho.modules.hal.internal;
 
 import dev.ortho.base.StatusCode;
 import dev.ortho.base.StatusException;
+import dev.ortho.hal.BufferParams;
 import dev.ortho.hal.Device;
 import dev.ortho.hal.ExecutableCache;
 import dev.ortho.modules.hal.BufferViewTraceSink;
@@ -14,9 +15,9 @@ import dev.ortho.modules.hal.HalTypes;
  * one executable cache per device, created with the state.
  *
  * <p>Ownership: the state retains every device (its device and allocator refs each hold one
- * count) and owns its caches; {@link #free()} releases them. A forked state shares (retains) its
- * parent's caches. Immutable after construction, so calls from several invocations of one
- * context may use it concurrently.
+ * count) and owns its caches and idle pooled fences; {@link #free()} releases them. A forked state shares (retains) its
+ * parent's caches. Immutable after construction (but for a cache of alloca params), so calls from
+ * several invocations of one context may use it concurrently.
  */
 final class HalState {
     final Device[] devices;
@@ -25,6 +26,14 @@ final class HalState {
     final ExecutableCache[] caches;
     final BufferViewTraceSink traceSink;
     final AllocationPreserves preserves;
+    /** Per device: the fences {@code fence.create} hands out and takes back. */
+    private final FencePool[] fencePools;
+    /**
+     * The params of the last {@code queue.alloca} (a program asks for the same memory type and
+     * usage on every call): reused while they match, so an alloca makes no params record. Racy
+     * by design: a record is immutable, and a stale read only makes a new one.
+     */
+    private volatile BufferParams lastAllocaParams = new BufferParams(0, 0, 0, 0, 0);
 
     private HalState(Device[] devices, HalRef[] deviceRefs, HalRef[] allocatorRefs, ExecutableCache[] caches,
             BufferViewTraceSink traceSink, AllocationPreserves preserves) {
@@ -34,6 +43,10 @@ final class HalState {
         this.caches = caches;
         this.traceSink = traceSink;
         this.preserves = preserves;
+        this.fencePools = new FencePool[devices.length];
+        for (int i = 0; i < devices.length; i++) {
+            fencePools[i] = new FencePool(devices[i]);
+        }
     }
 
     /** A fresh state: retains the devices and creates their executable caches. */
@@ -73,7 +86,20 @@ final class HalState {
 
     /** Releases the devices and caches; called once when the context closes. */
     void free() {
+        for (FencePool pool : fencePools) {
+            pool.free();
+        }
         release(deviceRefs, allocatorRefs, caches);
+    }
+
+    /** The fence pool of {@code device}, or null if the device is not one of the module's. */
+    FencePool fencePoolOf(Device device) {
+        for (int i = 0; i < devices.length; i++) {
+            if (devices[i] == device) {
+                return fencePools[i];
+            }
+        }
+        return null;
     }
 
     private static void release(HalRef[] refs, HalRef[] allocatorRefs, ExecutableCache[] caches) {
@@ -88,6 +114,17 @@ final class HalState {
                 refs[i].release();
             }
         }
+    }
+
+    /** Queue-alloca params of {@code memoryType} and {@code usage} (access 0, no affinity or alignment). */
+    BufferParams allocaParams(int memoryType, int usage) {
+        BufferParams last = lastAllocaParams; // volatile: a record published whole
+        if (last.type() == memoryType && last.usage() == usage) {
+            return last;
+        }
+        BufferParams made = new BufferParams(memoryType, 0, usage, 0, 0);
+        lastAllocaParams = made;
+        return made;
     }
 
     /**

@@ -8,15 +8,19 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.ortho.base.StatusCode;
 import dev.ortho.base.StatusException;
+import dev.ortho.hal.Buffer;
 import dev.ortho.hal.BufferView;
 import dev.ortho.hal.ElementType;
 import dev.ortho.hal.EncodingType;
+import dev.ortho.hal.spi.ForwardingBuffer;
+import dev.ortho.hal.spi.ForwardingDevice;
 import dev.ortho.hal.text.BufferViewText;
 import dev.ortho.modules.hal.HalRefs;
 import dev.ortho.vm.RefObject;
 import dev.ortho.vm.VmBuffer;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -123,6 +127,45 @@ class BufferViewExportsTest {
         } finally {
             view.release();
         }
+    }
+
+    /**
+     * Issue 16 (branch {@code alloc}): a view of part of a buffer makes its subspan (IREE makes one
+     * in {@code buffer_view.create}) only when its buffer is first asked for, and then the same one
+     * on every later call; a program's results that are only returned and released (every output of
+     * an IREE-compiled function) cost no subspan. Before, every create called {@code subspan}.
+     */
+    @Test
+    void createOfAPartMakesItsSubspanOnlyWhenItsBufferIsFirstAskedFor() {
+        AtomicInteger subspans = new AtomicInteger();
+        Buffer real = HalRefs.buffer(buffer);
+        real.retain(); // the wrapper takes over one count
+        ForwardingDevice owner = new ForwardingDevice(h.device) { };
+        Buffer counting = new ForwardingBuffer(owner, real, null) {
+            @Override
+            public Buffer subspan(long offset, long length) {
+                subspans.incrementAndGet();
+                return real.subspan(offset, length);
+            }
+        };
+        RefObject source = HalRefs.wrap(counting);
+        counting.release(); // the ref holds it now
+        RefObject view = h.call("buffer_view.create", p(16, 8, F32, DENSE, 1, 2), source).takeRef(0);
+        try {
+            assertEquals(0, subspans.get(), "buffer_view.create made a subspan nobody asked for");
+            assertEquals("2xf32", HalRefs.bufferView(view).toString());
+            try (Harness.Results first = h.call("buffer_view.buffer", p(), view);
+                    Harness.Results second = h.call("buffer_view.buffer", p(), view)) {
+                assertEquals(1, subspans.get());
+                assertSame(first.ref(0), second.ref(0));
+                assertEquals(16, HalRefs.buffer(first.ref(0)).byteOffset());
+                assertEquals(8, HalRefs.buffer(first.ref(0)).byteLength());
+            }
+        } finally {
+            view.release();
+            source.release();
+        }
+        assertEquals(1, subspans.get());
     }
 
     @Test

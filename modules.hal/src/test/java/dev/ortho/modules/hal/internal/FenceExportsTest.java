@@ -4,7 +4,9 @@ import static dev.ortho.modules.hal.internal.Harness.p;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -274,6 +276,71 @@ class FenceExportsTest {
             assertFalse(signaller.isAlive());
         } finally {
             fence.release();
+        }
+    }
+
+    // ---- issue 16 (branch alloc): fence.create reuses a released fence nobody can observe
+
+    /**
+     * A reached fence whose last ref is released comes back from the next {@code fence.create}
+     * moved on to its semaphore's next value: the same fence object, unreached, signalled and
+     * awaited like a new one; an IREE-compiled program's fences then cost no fence, semaphore or
+     * lock objects per call. Before, every create made a new fence on a new semaphore.
+     */
+    @Test
+    void createReusesAReleasedReachedFenceAsANewUnreachedOne() {
+        RefObject first = fence();
+        Fence fence = HalRefs.fence(first);
+        h.run("fence.signal", p(), first);
+        first.release();
+        RefObject second = fence();
+        try {
+            assertSame(fence, HalRefs.fence(second), "fence.create made a new fence instead of reusing one");
+            assertEquals(StatusCode.DEFERRED.value(), query(second));
+            h.run("fence.signal", p(), second);
+            assertEquals(StatusCode.OK.value(), query(second));
+            try (Harness.Results awaited = h.call("fence.await", p(0, 0, 1), second)) {
+                assertEquals(StatusCode.OK.value(), awaited.i32(0));
+            }
+        } finally {
+            second.release();
+        }
+    }
+
+    /** A fence or semaphore someone else still holds, an unreached and a failed fence are never reused. */
+    @Test
+    void createNeverReusesAFenceThatIsHeldPendingOrFailed() {
+        RefObject held = fence();
+        Fence heldFence = HalRefs.fence(held);
+        heldFence.retain(); // a host keeps the fence (as the coarse-fences ABI's callers do)
+        h.run("fence.signal", p(), held);
+        held.release();
+        RefObject joinedSource = fence();
+        Fence joinedFence = HalRefs.fence(joinedSource);
+        RefObject joined = h.call("fence.join", p(0, 1), joinedSource).takeRef(0); // holds the semaphore
+        h.run("fence.signal", p(), joinedSource);
+        joinedSource.release();
+        RefObject pending = fence();
+        Fence pendingFence = HalRefs.fence(pending);
+        pending.release();
+        RefObject failed = fence();
+        Fence failedFence = HalRefs.fence(failed);
+        h.run("fence.fail", p(StatusCode.ABORTED.value()), failed);
+        failed.release();
+        RefObject next = fence();
+        try {
+            Fence made = HalRefs.fence(next);
+            assertNotSame(heldFence, made);
+            assertNotSame(joinedFence, made);
+            assertNotSame(pendingFence, made);
+            assertNotSame(failedFence, made);
+            assertTrue(heldFence.query(), "the held fence stays reached at its own value");
+            assertEquals(StatusCode.OK.value(), query(joined));
+            assertEquals(StatusCode.DEFERRED.value(), query(next));
+        } finally {
+            next.release();
+            joined.release();
+            heldFence.release();
         }
     }
 }

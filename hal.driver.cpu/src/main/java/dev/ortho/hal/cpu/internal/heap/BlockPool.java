@@ -224,6 +224,40 @@ public abstract class BlockPool<B extends BlockPool.Block> implements Pool {
         return block;
     }
 
+    /**
+     * Reserves {@code size} bytes for memory the subclass binds without a block (a pool that keeps
+     * nothing idle) and counts a fresh reservation, in one visit to the monitor; undo with
+     * {@link #unreserve} when the memory cannot be had or is given back.
+     *
+     * @return false, counting an over-budget alloca and changing nothing else, if the bytes do not
+     *     fit the quota
+     * @throws StatusException FAILED_PRECONDITION naming {@code call} if the pool was released
+     */
+    protected final synchronized boolean reserveFresh(String call, long size) {
+        checkOpenLocked(call);
+        if (committed + size > quota) {
+            overBudget++;
+            return false;
+        }
+        committed += size;
+        peak = Math.max(peak, committed);
+        reservations++;
+        fresh++;
+        return true;
+    }
+
+    /**
+     * Gives back {@code size} bytes of {@link #reserveFresh}: memory returned ({@code failed}
+     * false), or never had (true: the reservation is not counted either).
+     */
+    protected final synchronized void unreserve(long size, boolean failed) {
+        committed -= size;
+        if (failed) {
+            reservations--;
+            fresh--;
+        }
+    }
+
     /** Counts a reservation served by an idle block, with or without a wait. */
     protected final synchronized void countReuse(boolean waitAvoided) {
         reservations++;

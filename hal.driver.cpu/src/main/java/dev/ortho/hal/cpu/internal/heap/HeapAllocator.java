@@ -114,21 +114,40 @@ public final class HeapAllocator implements Allocator {
      */
     public HeapBuffer allocate(BufferParams params, long size, boolean queueAllocated) {
         checkParams(params, size);
-        long alignment = Math.max(MIN_ALIGNMENT, params.minAlignment());
-        MemoryPool.Block block = pool.allocate(size, alignment, true); // RESOURCE_EXHAUSTED naming size and alignment
-        MemorySegment memory = block.segment(size);
+        MemoryPool.Block block = allocateMemory(size, params.minAlignment(), queueAllocated);
+        return new HeapBuffer(block.segment(size), normalizedType(params), normalizedAccess(params),
+                normalizedUsage(params), queueAllocated, () -> freeMemory(block, size));
+    }
+
+    /**
+     * Zero-filled memory of at least {@code size} bytes aligned to {@code alignment} (and
+     * {@link #MIN_ALIGNMENT}), counted in the statistics as an allocation of a buffer of
+     * {@code size} bytes: for a pool that binds memory to its transient buffers itself, without a
+     * buffer object per block. The caller gives it back once with {@link #freeMemory}.
+     *
+     * @param queueAllocated what the allocation trace event says about it
+     * @throws StatusException RESOURCE_EXHAUSTED naming the size and alignment if the system has
+     *     no memory; INVALID_ARGUMENT for a negative size or an alignment that is not a power of two
+     */
+    public MemoryPool.Block allocateMemory(long size, long alignment, boolean queueAllocated) {
+        MemoryPool.Block block = pool.allocate(size, Math.max(MIN_ALIGNMENT, alignment), true);
         long live = bytesAllocated.addAndGet(size) - bytesFreed.get();
         bytesPeak.accumulateAndGet(live, Math::max);
         sharedLiveBytes.addAndGet(size);
         if (HalTracing.AVAILABLE) {
             AllocationEvent.record(name, size, queueAllocated); // nothing unless a recording enables it
         }
-        return new HeapBuffer(memory, normalizedType(params), normalizedAccess(params), normalizedUsage(params),
-                queueAllocated, () -> {
-                    block.free();
-                    bytesFreed.addAndGet(size);
-                    sharedLiveBytes.addAndGet(-size);
-                });
+        return block;
+    }
+
+    /**
+     * Gives back memory of {@link #allocateMemory} for {@code size} bytes (the size it was asked
+     * for) and counts it freed. Once per block; the caller must not touch its memory afterwards.
+     */
+    public void freeMemory(MemoryPool.Block block, long size) {
+        block.free();
+        bytesFreed.addAndGet(size);
+        sharedLiveBytes.addAndGet(-size);
     }
 
     /**

@@ -1,7 +1,9 @@
 package dev.ortho.hal.cpu.internal.sync;
 
+import dev.ortho.base.MemoryPool;
 import dev.ortho.base.StatusCode;
 import dev.ortho.base.StatusException;
+import dev.ortho.hal.AllocaFlags;
 import dev.ortho.hal.BufferParams;
 import dev.ortho.hal.Device;
 import dev.ortho.hal.cpu.internal.heap.BlockPool;
@@ -54,7 +56,34 @@ final class SyncPool extends BlockPool<SyncPool.Block> {
         }
     }
 
+    /**
+     * The memory a pass-through pool bound to one transient buffer: the buffer's commit tag and its
+     * free action (gives the memory back to the allocator and the bytes to the pool). One object
+     * per alloca, where a caching pool's {@link Block} needs a root buffer of its own to be kept.
+     */
+    static final class Lease implements Runnable {
+        private final SyncPool pool;
+        private final MemoryPool.Block memory;
+        private final long size;
+        /** Set at commit from the alloca's flags: dealloca leaves the memory to the last release. */
+        final boolean indeterminate;
+
+        Lease(SyncPool pool, MemoryPool.Block memory, long size, boolean indeterminate) {
+            this.pool = pool;
+            this.memory = memory;
+            this.size = size;
+            this.indeterminate = indeterminate;
+        }
+
+        @Override
+        public void run() {
+            pool.allocator.freeMemory(memory, size);
+            pool.unreserve(size, false);
+        }
+    }
+
     private final boolean caching;
+    private final HeapAllocator allocator;
 
     /**
      * @param name names the pool in messages
@@ -67,6 +96,7 @@ final class SyncPool extends BlockPool<SyncPool.Block> {
     SyncPool(String name, Device device, HeapAllocator allocator, BufferParams params, long quota, boolean caching) {
         super(name, device, allocator, params, quota, false);
         this.caching = caching;
+        this.allocator = allocator;
     }
 
     /**
@@ -79,6 +109,10 @@ final class SyncPool extends BlockPool<SyncPool.Block> {
     void commit(HeapBuffer target, long alignment, long flags) {
         long size = target.byteLength();
         long align = Math.max(HeapAllocator.MIN_ALIGNMENT, alignment);
+        if (!caching) {
+            commitPassThrough(target, size, align, flags);
+            return;
+        }
         Block block;
         List<Block> trimmed = null; // made only when idle blocks may have to be freed for the quota
         StatusException overflow = null;
@@ -113,14 +147,37 @@ final class SyncPool extends BlockPool<SyncPool.Block> {
     }
 
     /**
+     * A pass-through pool keeps no idle block, so a commit binds the allocator's memory to
+     * {@code target} directly under a {@link Lease} (the memory block's slice of this size is
+     * cached by the block): no block buffer, block or lambda per alloca.
+     */
+    private void commitPassThrough(HeapBuffer target, long size, long align, long flags) {
+        checkQuota(size);
+        if (!reserveFresh("queueAlloca", size)) {
+            throw new StatusException(StatusCode.RESOURCE_EXHAUSTED, "pool '" + name + "': alloca of " + size
+                    + " bytes does not fit its quota of " + quota + " bytes (a synchronous device cannot wait)");
+        }
+        MemoryPool.Block memory;
+        try {
+            memory = allocator.allocateMemory(size, align, true);
+        } catch (StatusException e) {
+            unreserve(size, true);
+            throw e;
+        }
+        Lease lease = new Lease(this, memory, size, (flags & AllocaFlags.INDETERMINATE_LIFETIME) != 0);
+        target.commit(memory.segment(size), lease, lease);
+    }
+
+    /**
      * Queue dealloca of {@code buffer}: gives its memory back now unless it was allocated with an
      * indeterminate lifetime; buffers that are not queue-allocated are left alone (a barrier).
      */
     static void dealloca(HeapBuffer buffer) {
-        if (buffer.commitTag() instanceof Block block && block.indeterminate) {
+        Object tag = buffer.commitTag();
+        if (tag instanceof Block block && block.indeterminate || tag instanceof Lease lease && lease.indeterminate) {
             return;
         }
-        if (buffer.isQueueAllocated() || buffer.commitTag() instanceof Block) {
+        if (buffer.isQueueAllocated() || tag instanceof Block || tag instanceof Lease) {
             buffer.decommit();
         }
     }

@@ -49,4 +49,36 @@ class LocalSyncAllocaAllocationTest {
                     + " bytes per cycle (expected only the buffer and its slice)");
         }
     }
+
+    /**
+     * The device's default pool (what the {@code hal} module's {@code queue.alloca} uses, pool 0)
+     * keeps nothing idle, so before (issue 16, branch {@code alloc}) every alloca also made a
+     * buffer of its own for the block's memory, its count and free lambda, the block, a wrapping
+     * lambda, a params record and a slice: 344 bytes per cycle. Now the memory is bound to the
+     * transient directly under one lease object (the memory block caches its slice).
+     */
+    @Test
+    void aDefaultPoolAllocaMakesOnlyTheBufferAndALease() {
+        try (LocalSyncDriver driver = new LocalSyncDriver(TestLoaders.standard());
+                Device device = driver.createDevice(DeviceUri.parse("local-sync://"))) {
+            BufferParams params = BufferParams.deviceLocal();
+            var threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+            long best = Long.MAX_VALUE;
+            for (int round = 0; round < 10; round++) {
+                long before = threads.getCurrentThreadAllocatedBytes();
+                for (int i = 0; i < CALLS; i++) {
+                    Buffer buffer = device.queueAlloca(Device.QUEUE_AFFINITY_ANY, SemaphoreList.empty(),
+                            SemaphoreList.empty(), params, 448, 0);
+                    device.queueDealloca(Device.QUEUE_AFFINITY_ANY, SemaphoreList.empty(), SemaphoreList.empty(),
+                            buffer, 0);
+                    buffer.release();
+                }
+                best = Math.min(best, (threads.getCurrentThreadAllocatedBytes() - before) / CALLS);
+            }
+            assertTrue(best < BOUND_DEFAULT_POOL, "a default-pool alloca/dealloca/release allocates " + best
+                    + " bytes per cycle (expected only the buffer and its lease)");
+        }
+    }
+
+    private static final long BOUND_DEFAULT_POOL = 184;
 }

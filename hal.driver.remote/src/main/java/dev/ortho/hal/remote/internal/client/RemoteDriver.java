@@ -71,7 +71,10 @@ import javax.net.ssl.SSLParameters;
  * default, or an in-process worker in THREAD mode) that serves the device {@code CLASS} (a public
  * {@code Supplier<Device>}) supplies; the pool's random token replaces {@code token_file}. A
  * device waits {@code deadline_ms} for a busy worker, but up to {@code start_timeout_ms}
- * (default 60000) while workers are still starting.
+ * (default 60000) while workers are still starting. {@code worker_cpus=LIST} ({@code 1},
+ * {@code 2-3,6}: CPUs 0 to 63) keeps each worker's pump on those CPUs where the worker can pin
+ * threads (Linux with native access); with the client's waiting threads kept off them, the two
+ * spinning sides never share a CPU.
  * Instead of {@code supplier=CLASS}, {@code device=URI} (PROCESS mode) has the child create the
  * device by URI through its own driver registry; it needs a host that starts such children (a
  * {@link dev.ortho.hal.remote.ShmWorkerLauncher}, e.g. {@code ortho.jar}).
@@ -89,7 +92,7 @@ public final class RemoteDriver implements Driver {
     public static final String TOKEN_ENV = "ORTHO_REMOTE_TOKEN";
     private static final Set<String> PARAMS = Set.of("token_file", "deadline_ms", "connect_timeout_ms", "mode",
             "supplier", "device", "workers", "mailbox_bytes", "start_timeout_ms", "tls", "trust", "cert",
-            "cert_password_file", "tcp_reader");
+            "cert_password_file", "tcp_reader", "worker_cpus");
     /** The device path that selects the shared-memory transport. */
     public static final String SHM_PATH = "shm";
 
@@ -208,8 +211,9 @@ public final class RemoteDriver implements Driver {
     }
 
     /**
-     * {@code remote://shm?supplier=CLASS|device=URI&mode=process|thread&workers=N&mailbox_bytes=N}:
-     * a device served by an idle worker of a pre-spawned pool over a shared-memory mailbox.
+     * {@code remote://shm?supplier=CLASS|device=URI&mode=process|thread&workers=N&mailbox_bytes=N&worker_cpus=LIST}:
+     * a device served by an idle worker of a pre-spawned pool over a shared-memory mailbox; with
+     * {@code worker_cpus} (e.g. {@code 1} or {@code 2-3}) each worker's pump keeps to those CPUs.
      */
     private Device createShmDevice(DeviceUri uri, long deadlineNanos) {
         String supplier = uri.param("supplier", "");
@@ -228,9 +232,19 @@ public final class RemoteDriver implements Driver {
         };
         int workers = (int) bounded(uri, "workers", 1, MAX_WORKERS, "number of workers");
         long mailboxBytes = bounded(uri, "mailbox_bytes", 1 << 20, MAX_MAILBOX_BYTES, "number of bytes");
+        long workerCpus = 0;
+        String cpus = uri.param("worker_cpus", "");
+        if (!cpus.isEmpty()) {
+            try {
+                workerCpus = WorkerPool.cpuMask(cpus);
+            } catch (IllegalArgumentException e) {
+                throw new StatusException(StatusCode.INVALID_ARGUMENT, "device URI '" + uri + "' parameter worker_cpus: "
+                        + e.getMessage());
+            }
+        }
         WorkerPool pool;
         if (device.isEmpty()) {
-            pool = pools.pool(mode, supplier, WorkerPool.PLAIN_JAVA, workers, mailboxBytes);
+            pool = pools.pool(mode, supplier, WorkerPool.PLAIN_JAVA, workers, mailboxBytes, workerCpus);
         } else {
             ShmWorkerLauncher launcher = pools.hostLauncher();
             if (mode != WorkerPool.Mode.PROCESS || launcher == null) {
@@ -238,7 +252,7 @@ public final class RemoteDriver implements Driver {
                         + (launcher == null ? " needs a host that starts worker JVMs with a driver registry (ortho.jar);"
                                 + " in plain Java use supplier=CLASS" : " needs mode=process"));
             }
-            pool = pools.pool(mode, device, launcher, workers, mailboxBytes);
+            pool = pools.pool(mode, device, launcher, workers, mailboxBytes, workerCpus);
         }
         long startNanos = TimeUnit.MILLISECONDS.toNanos(millis(uri, "start_timeout_ms", 60_000));
         WorkerPool.Worker worker = pool.pickIdle(Timeout.ofNanos(deadlineNanos), Timeout.ofNanos(startNanos));

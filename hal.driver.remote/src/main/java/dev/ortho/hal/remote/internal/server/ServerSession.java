@@ -199,35 +199,40 @@ public final class ServerSession implements Transport.Listener {
     }
 
     /**
-     * Answers a large {@link Protocol#BUFFER_READ} from the buffer's mapped memory itself, kept
-     * mapped until the socket took the bytes ({@link Transport#sendLent}): no reply frame to
-     * allocate, no copy. The bytes are those in the buffer when they are written, as with any
-     * host read racing device work. False (nothing sent) if the buffer cannot be mapped so:
-     * {@link Buffer#read} then answers as before, failing as it fails.
+     * Answers {@link Protocol#BUFFER_READ} {@code id}. The range is mapped first (the checks
+     * {@link Buffer#read} makes: a request that fails answers its status having allocated
+     * nothing); a large read is then answered from the mapped memory itself, kept mapped until
+     * the transport took the bytes ({@link Transport#sendLent}: no reply frame to allocate, no
+     * copy), and anything else from a reply frame the mapping is copied into. The bytes are
+     * those in the buffer when they are copied, as with any host read racing device work.
      */
-    private boolean sendMapped(long id, Buffer buffer, long offset, int length) {
-        MappedMemory mapping;
-        try {
-            mapping = buffer.map(MemoryAccess.READ, offset, length); // the checks Buffer.read makes
-        } catch (StatusException e) {
-            return false;
-        }
-        ByteBuffer data;
+    private void read(long id, Buffer buffer, long offset, int length) {
+        MappedMemory mapping = buffer.map(MemoryAccess.READ, offset, length); // the checks Buffer.read makes
+        boolean lent = false;
         try {
             if (!MemoryType.has(buffer.memoryType(), MemoryType.HOST_COHERENT)) {
                 mapping.invalidate(0, length);
             }
-            data = BodySink.sharedView(mapping.contents(), false); // written by whichever thread writes the socket
-        } catch (RuntimeException e) {
-            data = null;
+            if (length > Protocol.DIRECT_FRAME_BYTES) {
+                ByteBuffer data = BodySink.sharedView(mapping.contents(), false); // written by whichever thread writes
+                if (data != null) {
+                    ByteBuffer head = FrameWriter.frame(Protocol.REPLY, id, 8).putI32(0).putI32(length)
+                            .finishWithPayload(length);
+                    lent = true;
+                    outbox.sendLent(head, data, mapping::close);
+                    return;
+                }
+            }
+            // memory a transport cannot read from another thread, or a small read: copied into the reply
+            FrameWriter out = (length > Protocol.DIRECT_FRAME_BYTES ? FrameWriter.directFrame(Protocol.REPLY, id,
+                    length + 8) : FrameWriter.frame(Protocol.REPLY, id, length + 8)).putI32(0);
+            MemorySegment.copy(mapping.contents(), 0, out.reserveBytes(length), 0, length);
+            send(out);
+        } finally {
+            if (!lent) {
+                mapping.close();
+            }
         }
-        if (data == null) {
-            mapping.close();
-            return false;
-        }
-        ByteBuffer head = FrameWriter.frame(Protocol.REPLY, id, 8).putI32(0).putI32(length).finishWithPayload(length);
-        outbox.sendLent(head, data, mapping::close);
-        return true;
     }
 
     private static boolean isRoundTrip(int opcode) {
@@ -404,13 +409,7 @@ public final class ServerSession implements Transport.Listener {
                     throw new StatusException(StatusCode.INVALID_ARGUMENT, "read length " + length + " is outside [0, "
                             + Protocol.TRANSFER_CHUNK_BYTES + "]");
                 }
-                if (length > Protocol.DIRECT_FRAME_BYTES && sendMapped(id, buffer, offset, (int) length)) {
-                    return;
-                }
-                FrameWriter out = (length > Protocol.DIRECT_FRAME_BYTES ? FrameWriter.directFrame(Protocol.REPLY, id,
-                        (int) length + 8) : FrameWriter.frame(Protocol.REPLY, id, (int) length + 8)).putI32(0);
-                buffer.read(offset, out.reserveBytes((int) length));
-                send(out);
+                read(id, buffer, offset, (int) length);
             }
             case Protocol.BUFFER_WRITE -> {
                 Buffer buffer = handles.get(in.i64("handle"), Buffer.class, "written buffer");

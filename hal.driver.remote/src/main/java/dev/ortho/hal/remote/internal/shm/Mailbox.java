@@ -41,6 +41,9 @@ import java.nio.file.StandardOpenOption;
  * connected); where both can, each sleeper's bell is a sequence word the ringer increments and
  * wakes ({@link Doorbell}): the parent's pump and caller at bytes 8 and 12 of channel
  * {@link #TO_PARENT}'s line, the child's at bytes 8 and 12 of {@link #TO_CHILD}'s.
+ *
+ * <p><b>Worker CPUs</b> ({@code 84}, a long): the CPUs the worker's pump keeps to
+ * ({@link #workerCpus(long)}), 0 for any; a worker that does not know the field ignores it.
  */
 public final class Mailbox implements AutoCloseable {
     public static final int IDLE = 0;
@@ -67,6 +70,8 @@ public final class Mailbox implements AutoCloseable {
     private final MemorySegment memory;
     private final long capacity;
     private final long stride;
+    /** Each channel's data block, sliced once (a slice per block would be an allocation per hand-off). */
+    private final MemorySegment[] data;
 
     private Mailbox(Arena arena, MemorySegment memory, long capacity, int users) {
         this.arena = arena;
@@ -74,6 +79,8 @@ public final class Mailbox implements AutoCloseable {
         this.memory = memory;
         this.capacity = capacity;
         this.stride = (64 + capacity + 63) & ~63L;
+        this.data = new MemorySegment[] {memory.asSlice(stateOffset(TO_CHILD) + 64, capacity),
+                memory.asSlice(stateOffset(TO_PARENT) + 64, capacity)};
     }
 
     /** Bytes a mailbox with {@code capacity}-byte blocks occupies. */
@@ -188,9 +195,9 @@ public final class Mailbox implements AutoCloseable {
         memory.set(INT, stateOffset(channel) + 4, length);
     }
 
-    /** The channel's data block. */
+    /** The channel's data block ({@link #capacity()} bytes; the same segment every call). */
     public MemorySegment data(int channel) {
-        return memory.asSlice(stateOffset(channel) + 64, capacity);
+        return data[channel];
     }
 
     /** Offset of the int the child sets to 1 once it has mapped the mailbox and is serving. */
@@ -225,6 +232,14 @@ public final class Mailbox implements AutoCloseable {
      */
     public void svSleeping(boolean parentSide, int word, boolean sleeping) {
         STATE.setVolatile(memory, sleeperOffset(parentSide, word), sleeping ? 1 : 0);
+    }
+
+    /**
+     * Volatile compare-and-set of a channel's state (ordered like {@link #svState}): how a receiver
+     * hands a block back, so it never overwrites a SHUTDOWN the sender wrote meanwhile.
+     */
+    public boolean casState(int channel, int expected, int state) {
+        return STATE.compareAndSet(memory, stateOffset(channel), expected, state);
     }
 
     /** Volatile load of a sleeper word written by {@link #svSleeping}. */
@@ -281,6 +296,22 @@ public final class Mailbox implements AutoCloseable {
     /** Increments a side's futex bell word (volatile): a ring, before the futex wake. */
     public void incrementBell(boolean parentSide, int who) {
         STATE.getAndAdd(memory, bellOffset(parentSide, who), 1);
+    }
+
+    /** Offset of the worker's CPU mask (a long; 0: any CPU), written by the pool before the worker starts. */
+    private static final long WORKER_CPUS = 84;
+
+    /**
+     * Sets the CPUs (bits 0 to 63) the worker's pump runs on, 0 for any: a plain store, made before
+     * the worker starts (its process or thread is started after it).
+     */
+    public void workerCpus(long mask) {
+        memory.set(ValueLayout.JAVA_LONG_UNALIGNED, WORKER_CPUS, mask);
+    }
+
+    /** The CPUs the worker's pump runs on, 0 for any (read by the worker as it starts serving). */
+    public long workerCpus() {
+        return memory.get(ValueLayout.JAVA_LONG_UNALIGNED, WORKER_CPUS);
     }
 
     /** Whether the child side is serving. */

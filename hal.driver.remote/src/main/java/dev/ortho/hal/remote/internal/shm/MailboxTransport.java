@@ -38,6 +38,15 @@ import java.util.function.BooleanSupplier;
  * the pump blocks un-rung until its tick ({@link Sleepers#callerEnters}). A peer that spins sees
  * no system call.
  *
+ * <p><b>Hostile peers.</b> The TCP server's limits hold here too: an incoming length prefix is
+ * checked against the frame limit before anything is allocated (a worker's transport starts at
+ * {@link Protocol#HANDSHAKE_MAX_FRAME_BYTES} and takes its full maximum once its session
+ * {@linkplain #authenticated() authenticated} the client, see {@link #forServer}); a body starts
+ * at {@link #FIRST_BODY_CHUNK} bytes and grows with the bytes that arrive; a block longer than
+ * the mailbox's capacity is refused; and a peer that stops consuming may leave at most four
+ * maximum frames queued before the transport closes (RESOURCE_EXHAUSTED). A violation closes
+ * this transport with a status, and so only the peer's own session.
+ *
  * <p><b>Liveness.</b> The doorbell's end of stream reports a dead peer process at once
  * (UNAVAILABLE); {@code peerAlive} is also checked before each sleep, and process exit callbacks
  * close the transport. A peer that writes {@link Mailbox#SHUTDOWN} closes it too. The mailbox is
@@ -67,6 +76,12 @@ public final class MailboxTransport implements Transport {
      * many round trips.
      */
     static final int PROBE_AFTER = 64;
+    /**
+     * Bytes of an incoming body allocated before its bytes arrive (TCP's first chunk too): the
+     * body then doubles as they do, so a peer that announces a large frame and sends little
+     * makes this side hold at most twice what it sent.
+     */
+    static final int FIRST_BODY_CHUNK = 64 << 10;
     /** The pump's tick period, and the longest any side blocks before it re-checks anyway. */
     static final long TICK_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
     private static final AtomicInteger THREADS = new AtomicInteger();
@@ -78,6 +93,10 @@ public final class MailboxTransport implements Transport {
     private final BooleanSupplier peerAlive;
     private final String peer;
     private final int maxFrameBytes;
+    /** The largest frame accepted now: a server's handshake limit until {@link #authenticated()}, then {@link #maxFrameBytes}. */
+    private volatile int frameLimit;
+    /** Bytes that may wait to be sent: a peer that stops consuming cannot make this side hold more. */
+    private final long maxQueuedBytes;
     private final Queue<ByteBuffer> outbound = new ConcurrentLinkedQueue<>();
     private final java.util.concurrent.atomic.AtomicLong queuedBytes = new java.util.concurrent.atomic.AtomicLong();
     private final AtomicBoolean closed = new AtomicBoolean();
@@ -104,6 +123,10 @@ public final class MailboxTransport implements Transport {
     /** Waits in a row a receiving caller had to be rung for (holder of {@code receiving} only). */
     private int callerSleptInARow;
     private final ByteBuffer lengthPrefix = ByteBuffer.allocate(Protocol.LENGTH_BYTES).order(ByteOrder.LITTLE_ENDIAN);
+    /** Frames a block completed, delivered once the block is handed back (holder of {@code receiving} only). */
+    private final java.util.ArrayList<ByteBuffer> completed = new java.util.ArrayList<>();
+    /** Body bytes allocated for incoming frames so far (holder of {@code receiving} writes; diagnostics and tests read). */
+    private volatile long bodyBytesAllocated;
     private final Thread pump;
     private final Runnable tick;
     private volatile Listener listener;
@@ -112,8 +135,15 @@ public final class MailboxTransport implements Transport {
     private volatile StatusException closeReason;
     private volatile boolean flushThenClose;
     private ByteBuffer body; // holder of `receiving` only
+    /** CPUs the pump keeps to, 0 for any ({@link #pinPumpTo}; set before start, read by the pump). */
+    private long pumpCpus;
+    /** Whether the pump pinned itself to {@link #pumpCpus} (diagnostics). */
+    private volatile boolean pumpPinned;
+    private int bodyLength; // of the frame in `body`; holder of `receiving` only
 
     /**
+     * A transport that accepts frames up to {@code maxFrameBytes} from the start (a client's).
+     *
      * @param doorbell this side's end of the mailbox's doorbell (borrowed: it outlives the transport)
      * @param parent true on the client side (writes {@link Mailbox#TO_CHILD})
      * @param peerAlive whether the other side still exists
@@ -121,12 +151,32 @@ public final class MailboxTransport implements Transport {
      */
     public MailboxTransport(Mailbox mailbox, Doorbell doorbell, boolean parent, BooleanSupplier peerAlive, String peer,
             int maxFrameBytes, Runnable tick) {
-        this(mailbox, doorbell, parent, peerAlive, peer, maxFrameBytes, tick, TICK_NANOS);
+        this(mailbox, doorbell, parent, peerAlive, peer, maxFrameBytes, maxFrameBytes, tick, TICK_NANOS);
     }
 
     /** As above with a tick period of {@code tickNanos} (tests: a very long one shows no wake-up waits for it). */
     MailboxTransport(Mailbox mailbox, Doorbell doorbell, boolean parent, BooleanSupplier peerAlive, String peer,
             int maxFrameBytes, Runnable tick, long tickNanos) {
+        this(mailbox, doorbell, parent, peerAlive, peer, maxFrameBytes, maxFrameBytes, tick, tickNanos);
+    }
+
+    /**
+     * A worker's transport to its client (the child side): as a TCP server's connection, frames
+     * are limited to {@link Protocol#HANDSHAKE_MAX_FRAME_BYTES} until the session calls
+     * {@link #authenticated()}, then to {@code maxFrameBytes}.
+     */
+    public static MailboxTransport forServer(Mailbox mailbox, Doorbell doorbell, BooleanSupplier peerAlive, String peer,
+            int maxFrameBytes, Runnable tick) {
+        return new MailboxTransport(mailbox, doorbell, false, peerAlive, peer, Protocol.HANDSHAKE_MAX_FRAME_BYTES,
+                maxFrameBytes, tick, TICK_NANOS);
+    }
+
+    /**
+     * @param initialMaxFrameBytes the frame limit until {@link #authenticated()}
+     * @param maxFrameBytes the frame limit afterwards; four times it may wait to be sent
+     */
+    MailboxTransport(Mailbox mailbox, Doorbell doorbell, boolean parent, BooleanSupplier peerAlive, String peer,
+            int initialMaxFrameBytes, int maxFrameBytes, Runnable tick, long tickNanos) {
         this.mailbox = mailbox;
         this.doorbell = doorbell;
         this.sleepers = new Sleepers(mailbox, parent);
@@ -138,9 +188,19 @@ public final class MailboxTransport implements Transport {
         this.peerAlive = peerAlive;
         this.peer = peer;
         this.maxFrameBytes = maxFrameBytes;
+        this.frameLimit = Math.min(initialMaxFrameBytes, maxFrameBytes);
+        this.maxQueuedBytes = 4L * maxFrameBytes;
         this.tick = tick;
         this.pump = Thread.ofPlatform().daemon().name("ortho-remote-shm-" + THREADS.incrementAndGet())
                 .unstarted(this::run);
+    }
+
+    /**
+     * Keeps the pump thread on the CPUs {@code mask} names (bits 0 to 63) once it starts, where
+     * this JVM can pin threads ({@link Affinity}); before {@link #start}.
+     */
+    void pinPumpTo(long mask) {
+        this.pumpCpus = mask;
     }
 
     /** Starts pumping, delivering to {@code listener}. Call once (the mailbox is held until the pump exits). */
@@ -154,7 +214,13 @@ public final class MailboxTransport implements Transport {
         if (closed.get()) {
             return;
         }
-        queuedBytes.addAndGet(frame.remaining());
+        int bytes = frame.remaining();
+        if (queuedBytes.addAndGet(bytes) > maxQueuedBytes) {
+            queuedBytes.addAndGet(-bytes);
+            close(new StatusException(StatusCode.RESOURCE_EXHAUSTED, "more than " + maxQueuedBytes
+                    + " bytes are waiting to be sent to " + peer + ", which is not consuming them"));
+            return;
+        }
         outbound.add(frame);
         trySend(); // straight into the channel when it is free: no hand-off to the pump
         // bytes left over (the channel is busy, or another thread held it a moment): the pump
@@ -238,7 +304,13 @@ public final class MailboxTransport implements Transport {
 
     @Override
     public boolean receiveWhile(BooleanSupplier waiting, long deadlineNanos) {
-        if (closed.get() || !receiving.compareAndSet(false, true)) {
+        if (closed.get()) {
+            return false;
+        }
+        if (!receiving.compareAndSet(false, true)) {
+            if (WaitLog.ON) {
+                WaitLog.refused(parent, System.nanoTime());
+            }
             return false;
         }
         try {
@@ -363,6 +435,9 @@ public final class MailboxTransport implements Transport {
     }
 
     private void run() {
+        if (pumpCpus != 0) {
+            pumpPinned = Affinity.restrictCurrentThread(pumpCpus);
+        }
         int idle = 0;
         boolean slept = false; // the last wait spun out and slept ringable
         long nextTick = System.nanoTime();
@@ -423,7 +498,10 @@ public final class MailboxTransport implements Transport {
     /**
      * The pump blocks on its bell until rung, woken locally or {@code nanos} (the next tick) pass;
      * un-rung while a caller receives (that caller's leaving hands the ringing back).
-     * {@link #NOT_BLOCKED}, {@link #BLOCKED} or {@link #RUNG}.
+     * {@link #NOT_BLOCKED}, {@link #BLOCKED} or {@link #RUNG}. A pump closing after a flush
+     * ({@link #closeAfterFlush}) whose last block the peer has not consumed sleeps too, rung by
+     * the peer's TASK_DONE: a peer that never consumes it costs a sleeper until the session's
+     * timeout closes it, not a spinning thread.
      */
     private int pumpSleep(long nanos) {
         if (nanos <= 0) {
@@ -432,12 +510,14 @@ public final class MailboxTransport implements Transport {
         pumpSleeping = true;
         try {
             int prepared = doorbell.prepare(Doorbell.PUMP); // before announcing: a ring or local wake-up after it is kept
+            boolean flushing = flushThenClose;
             // a caller receives: it takes the incoming blocks meanwhile
-            boolean unrung = sleepers.pumpMaySleepUnrung(!outbound.isEmpty());
+            boolean unrung = sleepers.pumpMaySleepUnrung(flushing || !outbound.isEmpty());
             if (!unrung) {
                 sleepers.pumpSleeps();
             }
-            if (!closed.get() && !flushThenClose && !(unrung ? outWork() : channelWork())) {
+            boolean flushed = flushing && outbound.isEmpty() && mailbox.lvState(out) != Mailbox.TASK_READY;
+            if (!closed.get() && !flushed && !(unrung ? outWork() : channelWork())) {
                 pumpSleeps.incrementAndGet();
                 return doorbell.await(Doorbell.PUMP, prepared, nanos, peer) ? RUNG : BLOCKED;
             }
@@ -477,7 +557,11 @@ public final class MailboxTransport implements Transport {
         return true;
     }
 
-    /** Takes a ready incoming block and delivers the frames it completes. */
+    /**
+     * Takes a ready incoming block and delivers the frames it completes: their bytes are copied
+     * from the mailbox into their bodies, the block is handed back (TASK_DONE, so the peer may
+     * write the next one while these are handled), then the frames go to the listener in order.
+     */
     private boolean pumpIn() {
         int state = mailbox.lvState(in);
         if (state == Mailbox.SHUTDOWN) {
@@ -491,44 +575,95 @@ public final class MailboxTransport implements Transport {
             throw new StatusException(StatusCode.INVALID_ARGUMENT, "mailbox block length " + length
                     + " from " + peer + " is outside [0, " + mailbox.capacity() + "]");
         }
-        byte[] block = mailbox.data(in).asSlice(0, length).toArray(java.lang.foreign.ValueLayout.JAVA_BYTE);
-        publish(in, Mailbox.TASK_DONE); // the block is copied out; the peer may reuse the channel
         lastReceiveNanos = System.nanoTime();
         if (peerSinceNanos == NO_PEER_YET) {
             peerSinceNanos = lastReceiveNanos;
         }
-        assemble(ByteBuffer.wrap(block));
+        try {
+            assemble(mailbox.data(in), length);
+            publish(in, Mailbox.TASK_DONE); // the block is copied out; the peer may reuse the channel
+            deliverCompleted();
+        } finally {
+            completed.clear(); // a frame that closed the transport drops the rest
+        }
         return true;
     }
 
-    private void assemble(ByteBuffer chunk) {
-        while (chunk.hasRemaining() && !closed.get()) {
+    /** Little-endian int layout of a length prefix that lies whole in a block. */
+    private static final java.lang.foreign.ValueLayout.OfInt PREFIX =
+            java.lang.foreign.ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
+
+    /**
+     * Copies {@code [0, length)} of {@code block} into frame bodies (a length prefix is checked
+     * against the frame limit before its body is allocated; a body grows with the bytes that
+     * arrive, as TCP's does), queueing each frame it completes in {@link #completed}.
+     */
+    private void assemble(MemorySegment block, int length) {
+        long at = 0;
+        while (at < length) {
             if (body == null) {
-                while (lengthPrefix.hasRemaining() && chunk.hasRemaining()) {
-                    lengthPrefix.put(chunk.get());
+                int frameLength;
+                if (lengthPrefix.position() == 0 && length - at >= Protocol.LENGTH_BYTES) {
+                    frameLength = block.get(PREFIX, at);
+                    at += Protocol.LENGTH_BYTES;
+                } else {
+                    while (lengthPrefix.hasRemaining() && at < length) {
+                        lengthPrefix.put(block.get(java.lang.foreign.ValueLayout.JAVA_BYTE, at++));
+                    }
+                    if (lengthPrefix.hasRemaining()) {
+                        return;
+                    }
+                    frameLength = lengthPrefix.getInt(0);
+                    lengthPrefix.clear();
                 }
-                if (lengthPrefix.hasRemaining()) {
-                    return;
-                }
-                int length = lengthPrefix.getInt(0);
-                lengthPrefix.clear();
-                if (length < Protocol.HEADER_BYTES || length > maxFrameBytes) {
-                    throw new StatusException(StatusCode.INVALID_ARGUMENT, "frame length "
-                            + Integer.toUnsignedString(length) + " from " + peer + " is outside ["
-                            + Protocol.HEADER_BYTES + ", " + maxFrameBytes + "]");
-                }
-                body = ByteBuffer.allocate(length);
+                startBody(frameLength);
             }
-            int n = Math.min(chunk.remaining(), body.remaining());
-            body.put(body.position(), chunk, chunk.position(), n);
+            int n = (int) Math.min(length - at, bodyLength - body.position());
+            if (body.remaining() < n) { // grow with what arrived: a peer makes this side hold at most twice what it sent
+                int capacity = (int) Math.min(bodyLength, Math.max(2L * body.capacity(), (long) body.position() + n));
+                bodyBytesAllocated += capacity;
+                body = ByteBuffer.allocate(capacity).put(body.flip());
+            }
+            MemorySegment.copy(block, java.lang.foreign.ValueLayout.JAVA_BYTE, at, body.array(), body.position(), n);
             body.position(body.position() + n);
-            chunk.position(chunk.position() + n);
-            if (!body.hasRemaining()) {
-                ByteBuffer frame = body.flip();
+            at += n;
+            if (body.position() == bodyLength) {
+                completed.add(body.flip());
                 body = null;
-                listener.onFrame(frame);
             }
         }
+    }
+
+    /**
+     * Checks an incoming frame's length against the frame limit and allocates the start of its
+     * body ({@link #FIRST_BODY_CHUNK} at most): a hostile length closes the transport with
+     * INVALID_ARGUMENT having allocated nothing.
+     */
+    private void startBody(int frameLength) {
+        int limit = frameLimit;
+        if ((frameLength < Protocol.HEADER_BYTES || frameLength > limit) && limit < maxFrameBytes && !completed.isEmpty()) {
+            deliverCompleted(); // an AUTH earlier in this block may raise the limit, as it would on TCP
+            limit = frameLimit;
+        }
+        if (frameLength < Protocol.HEADER_BYTES || frameLength > limit) {
+            throw new StatusException(StatusCode.INVALID_ARGUMENT, "frame length "
+                    + Integer.toUnsignedString(frameLength) + " from " + peer + " is outside ["
+                    + Protocol.HEADER_BYTES + ", " + limit + "]" + (limit < maxFrameBytes ? " before authentication" : ""));
+        }
+        bodyLength = frameLength;
+        int capacity = Math.min(frameLength, FIRST_BODY_CHUNK);
+        bodyBytesAllocated += capacity;
+        body = ByteBuffer.allocate(capacity);
+    }
+
+    /** Hands the frames the block completed to the listener, in order, while the transport is open. */
+    private void deliverCompleted() {
+        for (int i = 0; i < completed.size() && !closed.get(); i++) {
+            ByteBuffer frame = completed.get(i);
+            completed.set(i, null);
+            listener.onFrame(frame);
+        }
+        completed.clear();
     }
 
     private void finish(StatusException reason) {
@@ -561,9 +696,28 @@ public final class MailboxTransport implements Transport {
         doorbell.wakeup(Doorbell.PUMP);
     }
 
+    /** The client proved the token: frames up to the full maximum are accepted from now on (the server's session calls it). */
+    @Override
+    public void authenticated() {
+        frameLimit = maxFrameBytes;
+    }
+
     @Override
     public boolean isOpen() {
         return !closed.get();
+    }
+
+    /** Body bytes allocated for incoming frames since this transport started (tests: what a hostile length costs). */
+    long bodyBytesAllocated() {
+        return bodyBytesAllocated;
+    }
+
+    @Override
+    public String diagnostics() {
+        return "MailboxTransport to " + peer + (closed.get() ? " closed" : " open") + " frameLimit=" + frameLimit
+                + " queuedBytes=" + queuedBytes.get() + " bodyBytesAllocated=" + bodyBytesAllocated
+                + " sending=" + sending.get() + " receiving=" + receiving.get() + " flushThenClose=" + flushThenClose
+                + (pumpCpus == 0 ? "" : " pumpCpus=0x" + Long.toHexString(pumpCpus) + (pumpPinned ? " (pinned)" : " (not pinned)"));
     }
 
     @Override

@@ -1,9 +1,9 @@
 package dev.ortho.hal.remote.internal.shm;
 
+import dev.ortho.base.StatusCode;
 import dev.ortho.base.StatusException;
 import dev.ortho.hal.Device;
 import dev.ortho.hal.remote.ServerOptions;
-import dev.ortho.hal.remote.internal.protocol.Protocol;
 import dev.ortho.hal.remote.internal.server.ServerSession;
 import java.nio.file.Path;
 import java.util.concurrent.CountDownLatch;
@@ -11,7 +11,10 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The worker side of the shared-memory transport: serves one client over a {@link Mailbox}. In
@@ -22,6 +25,7 @@ import java.util.function.Supplier;
  * fresh device; the child JVM exits when its parent process dies or a session ends abnormally.
  */
 public final class ShmChild {
+    private static final Logger LOG = LoggerFactory.getLogger(ShmChild.class);
     private static final AtomicInteger THREADS = new AtomicInteger();
 
     private ShmChild() {}
@@ -39,10 +43,10 @@ public final class ShmChild {
                 return (Supplier<Device>) supplier;
             }
         } catch (ReflectiveOperationException | LinkageError e) {
-            throw new StatusException(dev.ortho.base.StatusCode.INVALID_ARGUMENT, "device supplier class '" + className
+            throw new StatusException(StatusCode.INVALID_ARGUMENT, "device supplier class '" + className
                     + "' cannot be instantiated: " + e);
         }
-        throw new StatusException(dev.ortho.base.StatusCode.INVALID_ARGUMENT, "device supplier class '" + className
+        throw new StatusException(StatusCode.INVALID_ARGUMENT, "device supplier class '" + className
                 + "' is not a java.util.function.Supplier");
     }
 
@@ -63,15 +67,28 @@ public final class ShmChild {
     public static void serve(Mailbox mailbox, Doorbell doorbell, Supplier<Device> devices, ServerOptions options,
             java.util.function.BooleanSupplier parentAlive, ExecutorService executor,
             java.util.function.BooleanSupplier stop, CountDownLatch ended) {
+        serve(mailbox, doorbell, devices, options, parentAlive, executor, stop, ended, ShmChild::logFailureInside);
+    }
+
+    /**
+     * As above; {@code closed} is told why each session closed (on an executor thread, after the
+     * session freed its resources, before the worker serves the next client).
+     */
+    static void serve(Mailbox mailbox, Doorbell doorbell, Supplier<Device> devices, ServerOptions options,
+            java.util.function.BooleanSupplier parentAlive, ExecutorService executor,
+            java.util.function.BooleanSupplier stop, CountDownLatch ended, Consumer<StatusException> closed) {
         mailbox.acquire(); // held by this session until it has decided whether to serve another
         mailbox.reset();
         ServerSession[] session = new ServerSession[1];
         MailboxTransport[] transport = new MailboxTransport[1];
-        transport[0] = new MailboxTransport(mailbox, doorbell, false, parentAlive, "shm client",
-                Protocol.DEFAULT_MAX_FRAME_BYTES, () -> session[0].tick(System.nanoTime()));
+        // the TCP server's limits: the handshake's frame limit until the client proved the token
+        transport[0] = MailboxTransport.forServer(mailbox, doorbell, parentAlive, "shm client", options.maxFrameBytes(),
+                () -> session[0].tick(System.nanoTime()));
+        transport[0].pinPumpTo(mailbox.workerCpus()); // the CPUs the pool asked for, if any
         session[0] = new ServerSession(transport[0], options, devices, executor, s -> {
             // on an executor thread, after the session freed its resources
             try {
+                closed.accept(s.closeReason());
                 boolean acknowledged = transport[0].awaitTermination(TimeUnit.SECONDS.toNanos(30));
                 long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
                 while (mailbox.lvState(Mailbox.TO_CHILD) != Mailbox.SHUTDOWN && parentAlive.getAsBoolean()
@@ -83,7 +100,7 @@ public final class ShmChild {
                     ended.countDown();
                     return;
                 }
-                serve(mailbox, doorbell, devices, options, parentAlive, executor, stop, ended);
+                serve(mailbox, doorbell, devices, options, parentAlive, executor, stop, ended, closed);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 ended.countDown();
@@ -96,6 +113,16 @@ public final class ShmChild {
         });
         transport[0].start(session[0]);
         mailbox.soReady(true);
+    }
+
+    /**
+     * Logs a session closed by a failure inside the worker (INTERNAL): no client should cause
+     * one, as the TCP server logs them.
+     */
+    private static void logFailureInside(StatusException reason) {
+        if (reason != null && reason.code() == StatusCode.INTERNAL) {
+            LOG.warn("shared-memory worker: a session was dropped by a failure inside the server: {}", reason.toString());
+        }
     }
 
     public static void main(String[] args) throws InterruptedException {

@@ -8,7 +8,7 @@ import java.util.Map;
 import java.util.function.Supplier;
 
 /**
- * The worker pools of one driver factory, one per (mode, supplier, size, mailbox size), built
+ * The worker pools of one driver factory, one per (mode, supplier, size, mailbox size, worker CPUs), built
  * on first use so enumeration never spawns anything. Thread-safe.
  */
 public final class ShmPools implements AutoCloseable {
@@ -31,18 +31,19 @@ public final class ShmPools implements AutoCloseable {
      *
      * @param launcher {@link WorkerPool#PLAIN_JAVA} with a supplier class, or the host's launcher
      *     with a device URI
+     * @param workerCpus the CPUs each worker's pump keeps to (bits 0 to 63), 0 for any
      */
     public synchronized WorkerPool pool(WorkerPool.Mode mode, String served, ShmWorkerLauncher launcher, int workers,
-            long mailboxBytes) {
+            long mailboxBytes, long workerCpus) {
         if (closed) {
             throw new dev.ortho.base.StatusException(dev.ortho.base.StatusCode.UNAVAILABLE,
                     "the remote driver factory was closed");
         }
         String key = mode + "|" + (launcher == WorkerPool.PLAIN_JAVA ? "class:" : "device:") + served + "|" + workers
-                + "|" + mailboxBytes;
+                + "|" + mailboxBytes + "|" + Long.toHexString(workerCpus);
         WorkerPool pool = pools.get(key);
         if (pool == null) {
-            pool = new WorkerPool(mode, workers, served, launcher, mailboxBytes);
+            pool = new WorkerPool(mode, workers, served, launcher, mailboxBytes, workerCpus);
             pools.put(key, pool);
         }
         return pool;

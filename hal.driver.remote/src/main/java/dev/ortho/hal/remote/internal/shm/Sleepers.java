@@ -9,7 +9,7 @@ package dev.ortho.hal.remote.internal.shm;
  * Three words in the mailbox say what they wait for: {@link #PUMP_IN} and {@link #CALLER_IN} an
  * incoming block (TASK_READY or SHUTDOWN on the side's incoming channel), {@link #PUMP_OUT} the
  * peer consuming the side's last block (TASK_DONE on its outgoing channel, only while bytes wait
- * to go out). The rule is Dekker's: a publisher stores the state ({@link #publish}, volatile) and
+ * to go out, or while a closing side waits for its last block to be consumed). The rule is Dekker's: a publisher stores the state ({@link #publish}, volatile) and
  * then loads the peer's words for that state; a sleeper stores its words and then re-checks the
  * states before it blocks. With all four accesses sequentially consistent, either the sleeper
  * sees the state and does not block, or the publisher sees the word and rings: no lost wake-up,
@@ -57,13 +57,20 @@ public final class Sleepers {
      * Publishes {@code state} on {@code channel} (volatile) and answers which of the peer's
      * sleepers wait for it ({@link #RING_PUMP} | {@link #RING_CALLER}; 0 while the peer spins):
      * TASK_DONE (on this side's incoming channel) concerns the peer's {@link #PUMP_OUT}, anything
-     * else (on the outgoing channel) its {@link #PUMP_IN} and {@link #CALLER_IN}.
+     * else (on the outgoing channel) its {@link #PUMP_IN} and {@link #CALLER_IN}. TASK_DONE
+     * replaces only the TASK_READY it answers (a compare-and-set): a SHUTDOWN the peer wrote after
+     * that block stays, so the receiver still sees the session end (before, the peer's SHUTDOWN
+     * was lost when it came while the block was being copied out, and the receiver waited for a
+     * peer that had gone; found by {@code ShmHostileFramesTest}).
      */
     public int publish(int channel, int state) {
-        mailbox.svState(channel, state);
         if (state == Mailbox.TASK_DONE) {
+            if (!mailbox.casState(channel, Mailbox.TASK_READY, Mailbox.TASK_DONE)) {
+                return 0; // the peer shut the channel down meanwhile: its SHUTDOWN stands, nobody waits for this
+            }
             return mailbox.lvSleeping(!parent, PUMP_OUT) ? RING_PUMP : 0;
         }
+        mailbox.svState(channel, state);
         return (mailbox.lvSleeping(!parent, PUMP_IN) ? RING_PUMP : 0)
                 | (mailbox.lvSleeping(!parent, CALLER_IN) ? RING_CALLER : 0);
     }
@@ -91,13 +98,14 @@ public final class Sleepers {
 
     /**
      * The pump is about to block: announces whether it waits for its outgoing channel
-     * ({@code bytesQueued}), clears its incoming word and answers whether it may block un-rung
-     * for incoming blocks (a caller receives, and that caller's leaving sets the word again). If
-     * false, the pump {@link #pumpSleeps} and re-checks instead. Either way it re-checks the
-     * outgoing channel if bytes are queued.
+     * ({@code waitsForOut}: bytes are queued, or it closes once its last block is consumed),
+     * clears its incoming word and answers whether it may block un-rung for incoming blocks (a
+     * caller receives, and that caller's leaving sets the word again). If false, the pump
+     * {@link #pumpSleeps} and re-checks instead. Either way it re-checks the outgoing channel if
+     * it waits for it.
      */
-    public boolean pumpMaySleepUnrung(boolean bytesQueued) {
-        mailbox.svSleeping(parent, PUMP_OUT, bytesQueued);
+    public boolean pumpMaySleepUnrung(boolean waitsForOut) {
+        mailbox.svSleeping(parent, PUMP_OUT, waitsForOut);
         mailbox.svSleeping(parent, PUMP_IN, false);
         return callerReceiving;
     }

@@ -23,6 +23,8 @@ final class WaitLog {
     static final int CALLER_WAIT = 0;
     static final int PUMP_WAIT = 1;
     static final int RING = 2;
+    /** A caller's {@code receiveWhile} found the receiving role held by another thread (the pump). */
+    static final int REFUSED = 3;
     private static final int FIELDS = 8;
     private static final int EVENTS = 1 << 20; // 64 MiB of longs, allocated only when on
     private static final long[] LOG = ON ? new long[EVENTS * FIELDS] : null;
@@ -103,13 +105,18 @@ final class WaitLog {
         waited(RING, parent, at, System.nanoTime(), who, 0, 0, 0);
     }
 
+    /** A caller's {@code receiveWhile} found the receiving role held at {@code at} (it waits by other means instead). */
+    static void refused(boolean parent, long at) {
+        waited(REFUSED, parent, at, System.nanoTime(), 0, 0, 0, 0);
+    }
+
     private static void dump() {
         int n = Math.min(NEXT.get(), EVENTS);
         Path file = DIR.resolve("waits-" + ProcessHandle.current().pid() + ".txt");
         try {
             Files.createDirectories(DIR);
             try (PrintWriter out = new PrintWriter(Files.newBufferedWriter(file))) {
-                out.println("# kind(0 caller wait, 1 pump wait, 2 ring) parent start end spins|who sleeps rung woke");
+                out.println("# kind(0 caller wait, 1 pump wait, 2 ring, 3 caller refused) parent start end spins|who sleeps rung woke");
                 for (int i = 0; i < n; i++) {
                     int at = i * FIELDS;
                     out.print(LOG[at]);

@@ -154,6 +154,8 @@ public final class WorkerPool implements AutoCloseable {
     private final String served;
     private final ShmWorkerLauncher launcher;
     private final long capacity;
+    /** CPUs each worker's pump keeps to (bits 0 to 63), 0 for any. */
+    private final long workerCpus;
     private final Path directory;
     private final ExecutorService executor;
     private final List<Worker> workers = new ArrayList<>(); // guarded by this
@@ -166,20 +168,30 @@ public final class WorkerPool implements AutoCloseable {
         this(mode, size, supplierClass, PLAIN_JAVA, mailboxBytes);
     }
 
+    /** As below, the workers' pumps on any CPU. */
+    public WorkerPool(Mode mode, int size, String served, ShmWorkerLauncher launcher, long mailboxBytes) {
+        this(mode, size, served, launcher, mailboxBytes, 0);
+    }
+
     /**
      * Builds the pool and spawns every worker (PROCESS mode: before any thread of the pool starts).
      *
      * @param served what the workers serve: a supplier class name for THREAD mode and
      *     {@link #PLAIN_JAVA}, else what {@code launcher} understands (a device URI)
      * @param launcher starts PROCESS-mode children
+     * @param workerCpus the CPUs (bits 0 to 63) each worker's pump keeps to where the worker can
+     *     pin threads, 0 for any: apart from the CPUs of the client's waiting threads, so the two
+     *     never share one (bench/README.md, "the tail is where the scheduler puts the two spinners")
      * @throws StatusException UNAVAILABLE if a worker cannot be spawned, INVALID_ARGUMENT if the
      *     supplier class is unusable
      */
-    public WorkerPool(Mode mode, int size, String served, ShmWorkerLauncher launcher, long mailboxBytes) {
+    public WorkerPool(Mode mode, int size, String served, ShmWorkerLauncher launcher, long mailboxBytes,
+            long workerCpus) {
         this.mode = mode;
         this.served = served;
         this.launcher = launcher;
         this.capacity = mailboxBytes;
+        this.workerCpus = workerCpus;
         try {
             this.directory = Files.createTempDirectory("ortho-shm-",
                     PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
@@ -210,16 +222,27 @@ public final class WorkerPool implements AutoCloseable {
         return mode;
     }
 
+    /**
+     * The CPU mask of a list such as {@code 1} or {@code 2-3,6}, for {@code workerCpus}.
+     *
+     * @throws IllegalArgumentException naming the list if it is malformed or names a CPU outside [0, 63]
+     */
+    public static long cpuMask(String list) {
+        return Affinity.mask(list);
+    }
+
     private Worker spawn() {
         int id = ids.incrementAndGet();
         byte[] token = new byte[32];
         random.nextBytes(token);
         if (mode == Mode.THREAD) {
             Mailbox mailbox = Mailbox.inMemory(capacity, token);
+            mailbox.workerCpus(workerCpus);
             return new Worker(mailbox, null, token, id, null, null, Doorbell.pipes(mailbox));
         }
         Path file = directory.resolve("mailbox-" + id);
         Mailbox mailbox = Mailbox.create(file, capacity, token);
+        mailbox.workerCpus(workerCpus); // before the child starts and reads it
         mailbox.soCanFutex(true, Futex.get() != null); // the child says its part before it connects the doorbell
         ServerSocketChannel bell;
         try {

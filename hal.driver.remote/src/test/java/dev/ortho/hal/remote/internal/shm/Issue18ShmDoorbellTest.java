@@ -278,10 +278,12 @@ class Issue18ShmDoorbellTest {
             assertFalse(child.pumpMaySleepUnrung(false));
             child.pumpSleeps();
             assertEquals(Sleepers.RING_PUMP, parent.publish(Mailbox.TO_CHILD, Mailbox.TASK_READY));
+            mailbox.soState(Mailbox.TO_PARENT, Mailbox.TASK_READY); // a block of the worker's (TASK_DONE answers one)
             assertEquals(0, parent.publish(Mailbox.TO_PARENT, Mailbox.TASK_DONE),
                     "the worker's pump has nothing queued: consuming its block rings nobody");
             child.pumpAwake();
             assertFalse(child.pumpMaySleepUnrung(true));
+            mailbox.soState(Mailbox.TO_PARENT, Mailbox.TASK_READY);
             assertEquals(Sleepers.RING_PUMP, parent.publish(Mailbox.TO_PARENT, Mailbox.TASK_DONE),
                     "bytes queued: the worker's pump waits for its channel");
             child.pumpAwake();
