@@ -10,7 +10,10 @@ import java.nio.channels.SocketChannel;
 /**
  * The peer of the remote HAL: a raw loopback TCP ping-pong. A blocking echo thread answers each
  * {@code request}-byte message with a {@code response}-byte one; the client writes and reads on
- * blocking channels with TCP_NODELAY. Also streams bulk bytes for the transfer peer.
+ * blocking channels with TCP_NODELAY. Also streams bulk bytes for the transfer peer. With
+ * {@code selectorEcho} the echo waits in a {@code Selector} on a non-blocking channel, then reads
+ * (an {@code epoll_wait} and a {@code read}, as the device server's I/O thread does): the
+ * difference to the blocking echo is what a blocking server read could save.
  */
 final class RawPingPong implements AutoCloseable {
     private final ServerSocketChannel acceptor;
@@ -20,13 +23,19 @@ final class RawPingPong implements AutoCloseable {
     private final ByteBuffer response;
 
     RawPingPong(int requestBytes, int responseBytes) {
+        this(requestBytes, responseBytes, false);
+    }
+
+    RawPingPong(int requestBytes, int responseBytes, boolean selectorEcho) {
         try {
             acceptor = ServerSocketChannel.open().bind(new InetSocketAddress("127.0.0.1", 0));
             client = SocketChannel.open(acceptor.getLocalAddress());
             client.socket().setTcpNoDelay(true);
             SocketChannel server = acceptor.accept();
             server.socket().setTcpNoDelay(true);
-            echo = Thread.ofPlatform().daemon().name("raw-echo").start(() -> serve(server, requestBytes, responseBytes));
+            echo = Thread.ofPlatform().daemon().name("raw-echo").start(selectorEcho
+                    ? () -> serveSelecting(server, requestBytes, responseBytes)
+                    : () -> serve(server, requestBytes, responseBytes));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -51,6 +60,36 @@ final class RawPingPong implements AutoCloseable {
                     out.clear();
                     while (out.hasRemaining()) {
                         server.write(out);
+                    }
+                }
+            }
+        } catch (IOException closed) {
+            // benchmark over
+        }
+    }
+
+    /** {@link #serve} waiting in a selector on a non-blocking channel: {@code epoll_wait}, then {@code read}. */
+    private static void serveSelecting(SocketChannel server, int requestBytes, int responseBytes) {
+        ByteBuffer in = ByteBuffer.allocateDirect(Math.max(requestBytes, 1 << 16));
+        ByteBuffer out = ByteBuffer.allocateDirect(responseBytes);
+        try (server; java.nio.channels.Selector selector = java.nio.channels.Selector.open()) {
+            server.configureBlocking(false);
+            server.register(selector, java.nio.channels.SelectionKey.OP_READ);
+            long pending = 0;
+            while (true) {
+                selector.select();
+                selector.selectedKeys().clear();
+                in.clear();
+                int n = server.read(in);
+                if (n < 0) {
+                    return;
+                }
+                pending += n;
+                while (pending >= requestBytes) {
+                    pending -= requestBytes;
+                    out.clear();
+                    while (out.hasRemaining()) {
+                        server.write(out); // a small response: the socket takes it at once
                     }
                 }
             }

@@ -13,18 +13,23 @@ import java.util.Locale;
  *
  * <pre>
  * java -cp bench/target/benchmarks.jar dev.ortho.bench.remote.RemoteInterleavedRun rt 300
+ * java -cp bench/target/benchmarks.jar dev.ortho.bench.remote.RemoteInterleavedRun rt-server 1000
  * java -cp bench/target/benchmarks.jar dev.ortho.bench.remote.RemoteInterleavedRun pipelined 300
  * java -cp bench/target/benchmarks.jar dev.ortho.bench.remote.RemoteInterleavedRun bulk 40
  * java -cp bench/target/benchmarks.jar dev.ortho.bench.remote.RemoteInterleavedRun bulk-native 40
+ * java -cp bench/target/benchmarks.jar dev.ortho.bench.remote.RemoteInterleavedRun bulk-native 40 '&amp;tcp_reader=selector'
  * java -cp bench/target/benchmarks.jar dev.ortho.bench.remote.RemoteInterleavedRun shm 20000
  * </pre>
  *
- * {@code rt}: {@code remote-fill} round trips (blocking reader, and {@code remote-fill-selector})
- * against the raw TCP ping-pong (100 per round);
+ * {@code rt}: {@code remote-fill} round trips (the default blocking reader, and {@code remote-fill-selector})
+ * against the raw TCP ping-pong (100 per round); {@code rt-server}: {@code remote-fill} against the
+ * raw ping-pong with its echo blocking in {@code read} and with its echo waiting in a selector
+ * ({@code raw-tcp-selector-echo}: the difference is what a blocking server read could save);
  * {@code pipelined}: 64 pipelined remote dispatches against local-sync in process; {@code bulk}:
  * 16 MiB write + read (from and into a {@code byte[]}; {@code bulk-native}: off-heap memory, as
  * the peer's) against raw socket streaming (direct buffers; for {@code bulk} also from and into a
- * {@code byte[]}, 256 KiB per socket call: {@code raw-socket-heap}); {@code shm}: single shared-memory round trips
+ * {@code byte[]}, 256 KiB per socket call: {@code raw-socket-heap}); a third argument adds URI
+ * parameters to the remote device of {@code pipelined} and {@code bulk*}; {@code shm}: single shared-memory round trips
  * ({@code shm-fill}, child JVM), each timed, printed as percentiles (no peer); with
  * {@code -Dortho.shm.waitlog=DIR} also each round trip's start and end, in {@code DIR/roundtrips-PID.txt}
  * (beside the transport's wait logs, see bench/README.md).
@@ -40,12 +45,14 @@ public final class RemoteInterleavedRun {
         int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 300;
         List<Side> sides = new ArrayList<>();
         switch (which) {
-            case "rt" -> {
-                for (String impl : new String[] {"remote-fill", "remote-fill-selector", "raw-tcp"}) {
+            case "rt", "rt-server" -> {
+                String[] impls = which.equals("rt") ? new String[] {"remote-fill", "remote-fill-selector", "raw-tcp"}
+                        : new String[] {"remote-fill", "raw-tcp", "raw-tcp-selector-echo"};
+                for (String impl : impls) {
                     RemoteRoundTripBenchmark b = new RemoteRoundTripBenchmark();
                     b.impl = impl;
                     b.setUp();
-                    sides.add(new Side(impl.equals("raw-tcp") ? impl : "ortho-" + impl, () -> { // ortho-*: ratios printed
+                    sides.add(new Side(impl.startsWith("raw-tcp") ? impl : "ortho-" + impl, () -> { // ortho-*: ratios printed
                         for (int i = 0; i < ROUND_TRIPS; i++) {
                             b.roundTrip();
                         }
@@ -57,6 +64,7 @@ public final class RemoteInterleavedRun {
                     RemoteThroughputBenchmark b = new RemoteThroughputBenchmark();
                     b.impl = impl;
                     b.host = which.equals("bulk-native") ? "native" : "heap";
+                    b.uriParams = args.length > 2 ? args[2] : ""; // e.g. "&tcp_reader=selector"
                     b.setUp();
                     sides.add(which.startsWith("bulk") ? new Side(impl.equals("local") ? "raw-socket" : "ortho-" + impl,
                             b::bulkTransfer, 1, impl.equals("local") && which.equals("bulk") ? () -> { } : b::tearDown)
@@ -72,7 +80,7 @@ public final class RemoteInterleavedRun {
                 shm(rounds);
                 return;
             }
-            default -> throw new IllegalArgumentException("unknown benchmark " + which + " (rt, pipelined, bulk, bulk-native, shm)");
+            default -> throw new IllegalArgumentException("unknown benchmark " + which + " (rt, rt-server, pipelined, bulk, bulk-native, shm)");
         }
         InterleavedRun.compare(which, sides, rounds);
     }

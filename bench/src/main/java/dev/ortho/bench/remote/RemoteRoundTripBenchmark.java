@@ -29,16 +29,18 @@ import org.openjdk.jmh.annotations.Warmup;
  * <ul>
  *   <li>{@code remote-fill}: a 4-byte {@code queueFill} signalling a semaphore, then a host
  *       wait on it: request frame (84 B) out, signal notification (38 B) back, served by a
- *       local-sync device. The smallest operation that must cross the wire. The waiting
- *       thread blocks in the socket's read ({@code tcp_reader=blocking}, opt-in).
- *   <li>{@code remote-fill-selector}: the same with {@code tcp_reader=selector}, the default: the
- *       waiting thread blocks in a selector, then reads.
+ *       local-sync device. The smallest operation that must cross the wire. Default options:
+ *       the waiting thread blocks in the socket's read ({@code tcp_reader=blocking}, the default).
+ *   <li>{@code remote-fill-selector}: the same with {@code tcp_reader=selector}: the waiting
+ *       thread blocks in a selector, then reads.
  *   <li>{@code remote-barrier}: an empty {@code queueBarrier} + signal. Its waits are reached,
  *       so the client completes it locally: only the one-way host signal (45 B) goes out.
  *   <li>{@code shm-fill} / {@code shm-thread-fill}: the same 4-byte fill over the
  *       shared-memory mailbox to a pre-spawned child JVM (PROCESS) or an in-process worker
  *       (THREAD).
  *   <li>{@code raw-tcp}: 84 B out, 38 B back on blocking channels (the floor).
+ *   <li>{@code raw-tcp-selector-echo}: the same with the echo waiting in a selector, then reading
+ *       (as the device server's I/O thread does): what a blocking server read could save.
  * </ul>
  */
 @State(Scope.Thread)
@@ -48,7 +50,7 @@ import org.openjdk.jmh.annotations.Warmup;
 @Measurement(iterations = 5, time = 1)
 @Fork(1)
 public class RemoteRoundTripBenchmark {
-    @Param({"remote-fill", "remote-fill-selector", "remote-barrier", "shm-fill", "shm-thread-fill", "raw-tcp"})
+    @Param({"remote-fill", "remote-fill-selector", "remote-barrier", "shm-fill", "shm-thread-fill", "raw-tcp", "raw-tcp-selector-echo"})
     public String impl;
 
     private RemoteFixture fixture;
@@ -62,15 +64,14 @@ public class RemoteRoundTripBenchmark {
 
     @Setup(Level.Trial)
     public void setUp() {
-        if (impl.equals("raw-tcp")) {
-            raw = new RawPingPong(84, 38);
+        if (impl.startsWith("raw-tcp")) {
+            raw = new RawPingPong(84, 38, impl.equals("raw-tcp-selector-echo"));
             return;
         }
         fixture = new RemoteFixture();
         device = switch (impl) {
             case "shm-fill" -> fixture.connectShm("process");
             case "shm-thread-fill" -> fixture.connectShm("thread");
-            case "remote-fill" -> fixture.connect("&tcp_reader=blocking");
             case "remote-fill-selector" -> fixture.connect("&tcp_reader=selector");
             default -> fixture.connect();
         };

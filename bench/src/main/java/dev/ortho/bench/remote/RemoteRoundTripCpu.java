@@ -9,7 +9,7 @@ import java.util.Map;
 
 /**
  * Where a TCP round trip's CPU goes, per thread kind: runs {@code remote-fill} round trips with
- * each reader ({@code tcp_reader=blocking}, {@code selector}) and the raw ping-pong, alternating
+ * each reader ({@code tcp_reader=blocking}, the default, and {@code selector}) and the raw ping-pong, alternating
  * in rounds, and prints the median wall time per round trip and the CPU time per round trip of
  * the calling thread, the I/O loop threads ({@code ortho-remote-io-*}: the server's, and the
  * client's loop), the client's reader thread ({@code ortho-remote-rx-*}), the raw peer's echo

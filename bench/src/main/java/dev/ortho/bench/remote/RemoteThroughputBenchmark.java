@@ -59,6 +59,9 @@ public class RemoteThroughputBenchmark {
     @Param({"heap"})
     public String host = "heap";
 
+    /** Extra device URI parameters of the remote side ("" or "&k=v…"; {@link RemoteInterleavedRun}'s third argument). */
+    public String uriParams = "";
+
     private RemoteFixture fixture;
     private Device device;
     private ExecutableCache cache;
@@ -78,7 +81,7 @@ public class RemoteThroughputBenchmark {
     @Setup(Level.Trial)
     public void setUp() {
         fixture = new RemoteFixture();
-        device = impl.equals("remote") ? fixture.connect() : fixture.local();
+        device = impl.equals("remote") ? fixture.connect(uriParams) : fixture.local();
         cache = device.createExecutableCache("bench");
         executable = cache.prepareExecutable(new ExecutableParams(JvmStaticFormat.FORMAT,
                 JvmStaticFormat.encode(CpuDrivers.BUILTIN_KERNELS), new int[0]));

@@ -7,12 +7,12 @@ import dev.ortho.hal.remote.Loopback;
 /**
  * The StreamOrderedAllocation conformance suite on {@code remote://} over TCP, against a loopback server serving
  * {@code local-task}: operations whose waits are not reached are handed to the served device.
- * The client receives with {@code tcp_reader=blocking} (the waiting thread reads the socket);
- * the local-sync suites run the default selector reader.
+ * The client receives with {@code tcp_reader=selector} (the waiting thread waits in a selector),
+ * so the conformance suites cover both readers: the local-sync suites run the default blocking reader.
  */
 class RemoteTcpLocalTaskStreamOrderedAllocationTest extends StreamOrderedAllocationSuite {
     @Override
     protected Device createDevice() {
-        return Loopback.sharedLocalTask().connect("tcp_reader=blocking");
+        return Loopback.sharedLocalTask().connect("tcp_reader=selector");
     }
 }

@@ -18,6 +18,8 @@ import dev.ortho.hal.remote.internal.shm.Doorbell;
 import dev.ortho.hal.remote.internal.shm.MailboxTransport;
 import dev.ortho.hal.remote.internal.shm.ShmPools;
 import dev.ortho.hal.remote.internal.shm.WorkerPool;
+import dev.ortho.hal.remote.internal.transport.BlockingSocket;
+import dev.ortho.hal.remote.internal.transport.BlockingSockets;
 import dev.ortho.hal.remote.internal.transport.BlockingTcpConnection;
 import dev.ortho.hal.remote.internal.transport.IoLoop;
 import dev.ortho.hal.remote.internal.transport.TcpConnection;
@@ -50,14 +52,18 @@ import javax.net.ssl.SSLParameters;
  * {@code cert=PKCS12&cert_password_file=PATH} the client's own certificate and key for a server
  * that requires one.
  *
- * <p>Receiving over plain TCP: {@code tcp_reader=selector} (the default) waits in a selector
- * ({@link TcpConnection}: an interrupt ends a wait with ABORTED and never closes the connection;
- * an {@code epoll_wait} and a {@code read} per receive); {@code tcp_reader=blocking} has the
- * thread that waits for the server block in the socket's {@code read} itself
- * ({@link BlockingTcpConnection}: one system call per receive, as a blocking socket, a round trip
- * ~10 % faster; but an interrupt that reaches a thread while it is blocked there closes the
- * connection, the JDK's contract for blocking channels, so it is opt-in). TLS connections always
- * use the selector.
+ * <p>Receiving over plain TCP: {@code tcp_reader=blocking} (the default) has a platform thread
+ * that waits for the server block in the socket's {@code read} itself
+ * ({@link BlockingTcpConnection}: one system call per receive, as a blocking socket; a reader
+ * thread per device reads while no such thread waits, and receives for virtual threads, which
+ * never block in the socket). No interrupt closes that socket: where native access is enabled
+ * (Linux) the transport opens it and drives it through the C library (no copies), else it is a
+ * plain {@code java.net.Socket} read and written through its streams (bulk data copied twice
+ * each way). An interrupted or timed-out wait ends with ABORTED or DEADLINE_EXCEEDED (the reader
+ * thread asks the server for a frame, a ping, which ends the blocked read) and the connection
+ * serves on. {@code tcp_reader=selector} waits in a selector instead ({@link TcpConnection}: an
+ * {@code epoll_wait} and a {@code read} per receive, a round trip ~10 % slower; a deadline or an
+ * interrupt ends its wait without the server's help). TLS connections always use the selector.
  *
  * <p>Shared memory instead of TCP:
  * {@code remote://shm?supplier=CLASS&mode=process|thread&workers=N&mailbox_bytes=N} hands the
@@ -145,25 +151,12 @@ public final class RemoteDriver implements Driver {
         byte[] token = token(uri);
         String peer = address.getHostString() + ":" + address.getPort();
         SSLEngine tls = tlsEngine(uri, address);
-        String reader = uri.param("tcp_reader", "selector");
+        String reader = uri.param("tcp_reader", "blocking");
         if (!reader.equals("blocking") && !reader.equals("selector")) {
             throw new StatusException(StatusCode.INVALID_ARGUMENT, "device URI '" + uri + "' parameter tcp_reader='"
                     + reader + "' is neither 'blocking' nor 'selector'");
         }
-        boolean blockingReader = reader.equals("blocking");
-        SocketChannel channel;
-        try {
-            channel = SocketChannel.open();
-            try {
-                channel.socket().connect(address, connectTimeout);
-            } catch (IOException e) {
-                channel.close();
-                throw e;
-            }
-        } catch (IOException e) {
-            throw new StatusException(StatusCode.UNAVAILABLE, "cannot connect to remote device " + peer + ": "
-                    + e.getMessage());
-        }
+        boolean blockingReader = tls == null && reader.equals("blocking");
         RemoteConnection connection = new RemoteConnection(peer, deadlineNanos);
         // an Error on the client's I/O thread fails the device at once instead of leaving waiters hanging
         IoLoop loop = new IoLoop(deadlineNanos / 8, () -> connection.tick(System.nanoTime()),
@@ -171,16 +164,38 @@ public final class RemoteDriver implements Driver {
                         + "connection to " + peer + " stopped by " + error)));
         connection.afterClose(loop::close);
         try {
-            if (tls == null && blockingReader) {
-                // a read may block untimed while its deadline is over twice the liveness deadline
-                // away: the liveness check makes a pong arrive or closes the connection before
-                BlockingTcpConnection transport = new BlockingTcpConnection(loop, channel,
-                        Protocol.DEFAULT_MAX_FRAME_BYTES, peer, 2 * deadlineNanos, connection::askForFrame);
+            if (blockingReader) {
+                BlockingSocket socket;
+                try {
+                    socket = BlockingSockets.connect(address, connectTimeout);
+                } catch (IOException e) {
+                    throw cannotConnect(peer, e);
+                }
+                BlockingTcpConnection transport = new BlockingTcpConnection(loop, socket, Protocol.DEFAULT_MAX_FRAME_BYTES,
+                        peer, connection::askForFrame);
                 connection.attach(transport);
                 transport.start(connection);
             } else {
-                TcpConnection transport = new TcpConnection(loop, channel, Protocol.DEFAULT_MAX_FRAME_BYTES,
-                        Protocol.DEFAULT_MAX_FRAME_BYTES, peer, tls);
+                SocketChannel channel;
+                try {
+                    channel = SocketChannel.open();
+                    try {
+                        channel.socket().connect(address, connectTimeout);
+                    } catch (IOException e) {
+                        channel.close();
+                        throw e;
+                    }
+                } catch (IOException e) {
+                    throw cannotConnect(peer, e);
+                }
+                TcpConnection transport;
+                try {
+                    transport = new TcpConnection(loop, channel, Protocol.DEFAULT_MAX_FRAME_BYTES,
+                            Protocol.DEFAULT_MAX_FRAME_BYTES, peer, tls);
+                } catch (IOException e) {
+                    channel.close();
+                    throw e;
+                }
                 connection.attach(transport);
                 transport.start(connection);
             }
@@ -188,6 +203,9 @@ public final class RemoteDriver implements Driver {
             loop.close();
             throw new StatusException(StatusCode.UNAVAILABLE, "cannot set up connection to " + peer + ": "
                     + e.getMessage());
+        } catch (RuntimeException e) {
+            loop.close();
+            throw e;
         }
         return handshake(connection, token, peer);
     }
@@ -257,6 +275,11 @@ public final class RemoteDriver implements Driver {
         }
         transport.start(connection);
         return handshake(connection, worker.token(), peer);
+    }
+
+    private static StatusException cannotConnect(String peer, IOException e) {
+        return new StatusException(StatusCode.UNAVAILABLE, "cannot connect to remote device " + peer + ": "
+                + (e.getMessage() == null ? e.toString() : e.getMessage()));
     }
 
     private static Device handshake(RemoteConnection connection, byte[] token, String peer) {

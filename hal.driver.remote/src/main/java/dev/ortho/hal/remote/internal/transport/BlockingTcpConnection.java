@@ -3,12 +3,8 @@ package dev.ortho.hal.remote.internal.transport;
 import dev.ortho.base.StatusCode;
 import dev.ortho.base.StatusException;
 import java.io.IOException;
-import java.io.InputStream;
-import java.net.SocketTimeoutException;
+import java.net.Socket;
 import java.nio.ByteBuffer;
-import java.nio.channels.ClosedByInterruptException;
-import java.nio.channels.ReadableByteChannel;
-import java.nio.channels.SocketChannel;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadPoolExecutor;
@@ -21,55 +17,60 @@ import java.util.function.BooleanSupplier;
 
 /**
  * A client's plain-TCP {@link Transport} whose receiving threads block in the socket's
- * {@code read} (a blocking channel, never registered with a selector): the round trip a waiting
- * caller makes is caller → peer → caller with one system call that sleeps and returns the bytes
- * on each receive, as a blocking socket's, not an {@code epoll_wait} through a {@code Selector}
- * followed by a {@code read} ({@link TcpConnection}, kept for servers and TLS).
+ * {@code read}: the round trip a waiting caller makes is caller → peer → caller with one system
+ * call that sleeps and returns the bytes on each receive, as a blocking socket's, not an
+ * {@code epoll_wait} through a {@code Selector} followed by a {@code read} ({@link TcpConnection},
+ * kept for servers, TLS and {@code tcp_reader=selector}).
+ *
+ * <p><b>The socket</b> ({@link BlockingSocket}) is in blocking mode and no interrupt ends or closes
+ * its reads or writes (a blocking {@code SocketChannel} would close, losing every buffer and
+ * operation of the device): where this JVM can call the C library ({@link NativeSocket}: Linux,
+ * native access enabled) a socket this transport opens itself, read with {@code recv} and written
+ * with {@code sendmsg} straight from and into direct buffers; elsewhere a plain {@link Socket}
+ * read and written through its streams ({@link SocketStreams}: the JDK's {@code NioSocketImpl},
+ * which copies direct buffers through {@code byte[]}s, and whose descriptor stays blocking only
+ * while no timed operation and no virtual thread touches it: {@link BlockingSockets#connect}
+ * bounds the connect by closing the socket at the timeout). Virtual threads never read or write either kind (see below).
  *
  * <p><b>Who reads.</b> The <em>read role</em> ({@link ReceiveRole})
  * is held by at most one thread, which alone runs the {@link FrameReceiver}:
  * <ul>
- *   <li>a caller waiting for the peer ({@link #receiveWhile}) takes it if nobody holds it, and
- *       blocks in the socket's read itself until its wait ends; frames for others are delivered
- *       on its thread too, one at a time;
+ *   <li>a platform thread waiting for the peer ({@link #receiveWhile}) takes it if nobody holds
+ *       it, and blocks in the socket's read itself until its wait ends; frames for others are
+ *       delivered on its thread too, one at a time;
  *   <li>the connection's reader thread ({@code ortho-remote-rx-N}, the <em>pump</em>) takes it
- *       when no caller did for {@link #REARM_NANOS} after the last one handed it back (it looks
- *       every {@link #IDLE_NANOS} while callers hold the role, so within that long), or at once
+ *       when no caller did for {@link #REARM_NANOS} after the last one handed it back, or at once
  *       when a frame may come that nobody receives ({@link Transport.Listener#expectsFrames},
- *       bytes left unparsed, half a frame: the returning caller wakes it); so unsolicited frames
- *       (reports, pongs, a close) are read while no caller waits. While the pump blocks in the read a caller cannot take the
- *       role: it marks {@link ReceiveRole#WANTED} and waits as before (the pump delivers its frame); the
- *       pump hands the role back once nothing more is expected, so the next caller receives
- *       itself. Callers waiting back to back keep the role from the pump without waking it.
+ *       bytes left unparsed, half a frame: the returning caller wakes it), or when a virtual
+ *       thread waits (it never reads: the pump receives for it); so unsolicited frames (reports,
+ *       pongs, a close) are read while no caller waits. While the pump blocks in the read a
+ *       caller cannot take the role: it marks {@link ReceiveRole#WANTED} and waits as before (the
+ *       pump delivers its frame); the pump hands the role back once nothing more is expected, so
+ *       the next caller receives itself. Callers waiting back to back keep the role from the pump
+ *       without waking it.
  * </ul>
  *
- * <p><b>Deadlines, wake-ups, close.</b> A read whose deadline is farther away than
- * {@code untimedHorizonNanos} blocks untimed (one {@code read}): the owner's liveness check
- * makes a frame arrive (its pings are answered) or closes the channel well before such a
- * deadline. A nearer deadline reads through the socket's stream with a socket timeout, so the
- * read ends on the deadline ({@code poll} with a timeout, then {@code read}). {@link #wakeReceiver}
- * (the wait may have ended without a frame) asks the peer for a frame ({@code askPeerForFrame}:
- * a ping, answered at once), which ends a blocked read. {@link #close} from any thread closes the
- * channel, which ends a blocked read or write at once.
+ * <p><b>Deadlines, interrupts, wake-ups, close.</b> Reads are never timed. While a caller holds
+ * the role, the pump watches it (every {@link #IDLE_NANOS}, and at the caller's deadline): once
+ * its deadline passed or it was interrupted, the pump asks the peer for a frame
+ * ({@code askPeerForFrame}: a ping, answered at once), which ends the blocked read; the caller
+ * then sees its deadline or its interrupt and returns (its wait ends with DEADLINE_EXCEEDED or
+ * ABORTED; the connection serves on). So a deadline or an interrupt ends a receiving caller's
+ * wait within a ping round trip (an interrupt within {@link #IDLE_NANOS} more); a peer that
+ * stops answering is closed by the owner's liveness check. {@link #wakeReceiver} (the wait may
+ * have ended without a frame: a host signal) asks the peer for a frame the same way.
+ * {@link #close} from any thread closes the socket, which ends a blocked read or write at once.
  *
- * <p><b>Writes.</b> A blocking channel writes blocking: a sender writes the queue itself when no
- * other thread does (frames queued meanwhile go out with it); it blocks only while the socket is
- * full, bounded by the liveness check, which closes a peer that stops reading. The I/O loop
- * thread (liveness ticks, deferred flushes) and threads with an interrupt pending never write
- * here: they hand the queue to a writer thread ({@code ortho-remote-tx-N}, started on demand),
- * so the loop never blocks and a pending interrupt never closes the channel. The queue limit
- * (RESOURCE_EXHAUSTED past four maximum frames) and lent payloads are {@link OutboundQueue}'s, as
- * for {@link TcpConnection}.
+ * <p><b>Writes.</b> The socket writes blocking: senders write the queue themselves when no other
+ * thread does (frames queued meanwhile go out with it); a sender blocks only while the socket is
+ * full, bounded by the liveness check, which closes a peer that stops reading. An interrupt does
+ * not affect such a write. The I/O loop thread (liveness ticks, deferred flushes) and virtual
+ * threads never write here: they hand the queue to a writer thread ({@code ortho-remote-tx-N},
+ * started on demand). The queue limit (RESOURCE_EXHAUSTED past four maximum frames) and lent
+ * payloads are {@link OutboundQueue}'s, as for {@link TcpConnection}.
  *
- * <p><b>Interrupts.</b> A blocking channel is closed by an interrupt that arrives while a thread
- * is blocked in its read or write (the JDK's {@code InterruptibleChannel} contract). A receiving
- * caller with an interrupt pending does not read (it returns, as a selector wait did); an
- * interrupt that arrives while it is blocked in the read closes the connection with UNAVAILABLE
- * naming it. A host that interrupts threads waiting on a remote device uses the selector reader
- * ({@code tcp_reader=selector}) instead.
- *
- * <p><b>Threads.</b> Any thread may send, flush, wake or close; the pump and one receiving caller
- * at a time read; the I/O loop runs ticks and {@link #executeLater} tasks only.
+ * <p><b>Threads.</b> Any thread may send, flush, wake or close; the pump and one receiving
+ * platform thread at a time read; the I/O loop runs ticks and {@link #executeLater} tasks only.
  */
 public final class BlockingTcpConnection implements Transport {
     /** The role bit of the pump ({@link ReceiveRole#PUMP}). */
@@ -81,52 +82,58 @@ public final class BlockingTcpConnection implements Transport {
     /** How long after a receiving caller returns the pump reads again (callers back to back keep the role). */
     static final long REARM_NANOS = TcpConnection.REARM_NANOS;
     /**
-     * How long the pump sleeps while a caller holds the role: a frame nobody waits for or
-     * expects (a pong, a server's notice) is read this long after the last caller returned at
-     * worst; frames someone expects are read at once (the caller's return wakes the pump).
+     * How often the pump looks at a caller holding the role: a frame nobody waits for or expects
+     * (a pong, a server's notice) is read this long after the last caller returned at worst
+     * (frames someone expects are read at once: the caller's return wakes the pump), and an
+     * interrupted receiving caller is noticed within this long.
      */
     static final long IDLE_NANOS = 10_000_000;
 
     private static final AtomicInteger THREADS = new AtomicInteger();
 
     private final IoLoop loop;
-    private final SocketChannel channel;
+    private final BlockingSocket socket;
     private final String peer;
-    /** A read whose deadline is farther than this blocks untimed (see the class comment). */
-    private final long untimedHorizonNanos;
-    /** Makes the peer send a frame soon (a ping): ends a blocked read for {@link #wakeReceiver}. */
+    /** Makes the peer send a frame soon (a ping): ends a blocked read. */
     private final Runnable askPeerForFrame;
     private final OutboundQueue out;
     private final FrameReceiver receiver;
-    private final Reads reads = new Reads();
     private final AtomicBoolean closed = new AtomicBoolean();
     /** Who reads: the pump or one caller. */
     private final ReceiveRole role = new ReceiveRole();
     /** When a holder last handed the role back; the pump waits {@link #REARM_NANOS} from it. */
     private volatile long releasedNanos = System.nanoTime() - 2 * REARM_NANOS;
-    /** The caller receiving now, or null (for {@link #wakeReceiver}). */
+    /** The caller receiving now, or null (for {@link #wakeReceiver} and the pump's watch). */
     private volatile Thread receiving;
+    /** The receiving caller's deadline (a hint for the pump's watch). */
+    private volatile long receivingDeadline = Long.MAX_VALUE;
+    /** Counts the callers' receives; the pump asks for a frame at most once per receive. */
+    private volatile long receives;
+    /** The receive the pump last asked the peer for a frame for (pump only). */
+    private long askedFor = -1;
+    /** When the pump wakes next to watch a receiving caller (a hint for callers with a nearer deadline). */
+    private volatile long pumpWakeNanos = Long.MAX_VALUE;
     private final Thread pump;
-    /** Writes for threads that must not block in a write: the I/O loop, a thread with an interrupt pending. */
+    /** Writes for threads that must not write here: the I/O loop, virtual threads. */
     private final ThreadPoolExecutor writer;
     private final AtomicLong writerHandOffs = new AtomicLong();
+    private final AtomicLong peerAsks = new AtomicLong();
     private final long openedNanos = System.nanoTime();
     private volatile Listener listener;
     private volatile StatusException closeAfterFlush;
 
     /**
-     * @param loop runs ticks and {@link #executeLater} tasks (the channel is not registered with it)
-     * @param channel a connected channel; switched to blocking mode and owned from now on
-     * @param untimedHorizonNanos deadlines farther away than this are read for untimed; the owner
-     *     must close the connection or make a frame arrive within that long (its liveness check)
-     * @param askPeerForFrame sends the peer something it answers at once (a ping); any thread
+     * @param loop runs ticks and {@link #executeLater} tasks (the socket is not registered with it)
+     * @param socket a connected socket ({@link BlockingSockets#connect}); owned from now on
+     * @param askPeerForFrame sends the peer something it answers at once (a ping); any thread.
+     *     The owner must also close the connection when the peer stays silent (its liveness
+     *     check): a caller's deadline or interrupt ends its read only through the peer's answer
      */
-    public BlockingTcpConnection(IoLoop loop, SocketChannel channel, int maxFrameBytes, String peer,
-            long untimedHorizonNanos, Runnable askPeerForFrame) throws IOException {
+    public BlockingTcpConnection(IoLoop loop, BlockingSocket socket, int maxFrameBytes, String peer,
+            Runnable askPeerForFrame) {
         this.loop = loop;
-        this.channel = channel;
+        this.socket = socket;
         this.peer = peer;
-        this.untimedHorizonNanos = untimedHorizonNanos;
         this.askPeerForFrame = askPeerForFrame;
         ConnectionLink link = new ConnectionLink() {
             @Override
@@ -154,14 +161,12 @@ public final class BlockingTcpConnection implements Transport {
                 // no TLS here
             }
         };
-        this.out = new OutboundQueue(link, channel, null, peer, 4L * maxFrameBytes);
-        this.receiver = new FrameReceiver(link, null, reads, true, null, peer, maxFrameBytes, maxFrameBytes);
+        this.out = new OutboundQueue(link, socket, null, peer, 4L * maxFrameBytes);
+        this.receiver = new FrameReceiver(link, null, socket, true, null, peer, maxFrameBytes, maxFrameBytes);
         int n = THREADS.incrementAndGet();
         this.pump = Thread.ofPlatform().daemon().name("ortho-remote-rx-" + n).unstarted(this::pump);
         this.writer = new ThreadPoolExecutor(0, 1, 10, TimeUnit.SECONDS, new LinkedBlockingQueue<>(),
                 Thread.ofPlatform().daemon().name("ortho-remote-tx-" + n).factory());
-        channel.configureBlocking(true);
-        channel.socket().setTcpNoDelay(true);
     }
 
     /** Starts the reader thread, delivering to {@code listener}. Call once. */
@@ -180,21 +185,30 @@ public final class BlockingTcpConnection implements Transport {
     /**
      * The pump: takes the read role when it is free and no caller handed it back in the last
      * {@link #REARM_NANOS} (at once if {@link ReceiveRole#URGENT}), reads until a caller asked for the role
-     * and nothing more is expected, then hands it back.
+     * and nothing more is expected, then hands it back. While a caller holds the role, watches it.
      */
     private void pump() {
         try {
             while (!closed.get()) {
-                long wait = releasedNanos + REARM_NANOS - System.nanoTime();
+                long now = System.nanoTime();
+                long wait = releasedNanos + REARM_NANOS - now;
                 if (!role.takeForPump(wait <= 0)) {
                     // a caller receives: its return wakes us if a frame may come that nobody
-                    // receives; else we look again a while later (not per round trip). Or a caller
-                    // returned lately: the next one may come at once
-                    LockSupport.parkNanos(this, role.holder() == CALLER ? IDLE_NANOS : Math.max(wait, 1));
+                    // receives; meanwhile we watch it. Or a caller returned lately: the next one
+                    // may come at once
+                    if (role.holder() == CALLER) {
+                        long park = watchCaller(now);
+                        pumpWakeNanos = now + park;
+                        LockSupport.parkNanos(this, park);
+                        pumpWakeNanos = Long.MAX_VALUE;
+                    } else {
+                        pumpWakeNanos = now + Math.max(wait, 1);
+                        LockSupport.parkNanos(this, Math.max(wait, 1));
+                        pumpWakeNanos = Long.MAX_VALUE;
+                    }
                     continue;
                 }
                 try {
-                    reads.deadlineNanos = Long.MAX_VALUE;
                     do {
                         receiver.read(true);
                     } while (!closed.get() && !handBack());
@@ -204,11 +218,34 @@ public final class BlockingTcpConnection implements Transport {
                 }
             }
         } catch (IOException e) {
-            close(unavailable(readFailure(e)));
+            if (!closed.get()) {
+                close(unavailable(readFailure(e)));
+            }
         } catch (RuntimeException | Error e) {
             // as on the I/O thread: not survived half-way; the waiters get UNAVAILABLE naming it
             close(unavailable("the reader thread stopped by " + e));
         }
+    }
+
+    /**
+     * The pump watches the receiving caller: once its deadline passed or it was interrupted,
+     * asks the peer for a frame (once per receive), which ends its read. Returns how long to
+     * sleep before looking again: {@link #IDLE_NANOS}, or less if the caller's deadline is nearer.
+     */
+    private long watchCaller(long now) {
+        Thread caller = receiving;
+        long deadline = receivingDeadline;
+        long receive = receives;
+        if (caller != null && receive != askedFor && (caller.isInterrupted() || Transport.passed(deadline))
+                && role.holder() == CALLER) {
+            askedFor = receive;
+            peerAsks.incrementAndGet();
+            askPeerForFrame.run();
+        }
+        if (deadline == Long.MAX_VALUE || deadline == Long.MIN_VALUE || receive == askedFor) {
+            return IDLE_NANOS;
+        }
+        return Math.max(1, Math.min(IDLE_NANOS, deadline - now));
     }
 
     /** The pump's read returned: whether it hands the role to a caller that asked, nothing more being expected. */
@@ -217,30 +254,41 @@ public final class BlockingTcpConnection implements Transport {
     }
 
     /**
-     * Receives on the caller's thread, blocking in the socket's read, while {@code waiting} holds
-     * and the deadline is ahead (see the class comment). False if another thread holds the read
-     * role (if the pump, it hands the role back once nothing more is expected) or the connection
-     * is closed or not started.
+     * Receives on the caller's thread, blocking in the socket's read, while {@code waiting} holds,
+     * the deadline is ahead and the thread is not interrupted (see the class comment). False if
+     * the caller is a virtual thread (the pump receives for it from now on), another thread holds
+     * the read role (if the pump, it hands the role back once nothing more is expected), or the
+     * connection is closed or not started.
      */
     @Override
     public boolean receiveWhile(BooleanSupplier waiting, long deadlineNanos) {
-        if (closed.get() || listener == null || !role.takeForCaller()) {
+        if (closed.get() || listener == null) {
             return false;
         }
-        receiving = Thread.currentThread();
+        Thread self = Thread.currentThread();
+        if (self.isVirtual()) {
+            receiveOnOwnThread(); // a virtual thread never blocks in the socket (see SocketStreams)
+            return false;
+        }
+        if (!role.takeForCaller()) {
+            return false;
+        }
+        receivingDeadline = deadlineNanos;
+        receives++; // (role holder only)
+        receiving = self;
+        if (deadlineNanos != Long.MAX_VALUE && deadlineNanos - pumpWakeNanos < 0) {
+            LockSupport.unpark(pump); // it watches for a nearer deadline than it sleeps for
+        }
         try {
-            reads.deadlineNanos = deadlineNanos;
             while (!closed.get() && waiting.getAsBoolean()) {
-                if (Transport.passed(deadlineNanos) || Thread.currentThread().isInterrupted()) {
+                if (Transport.passed(deadlineNanos) || self.isInterrupted()) {
                     if (receiver.hasUnparsed()) {
                         receiver.read(false); // what already arrived, without reading the socket
                     }
                     break;
                 }
-                receiver.read(true); // blocks until bytes arrive (or the deadline, if near); returns after a frame
+                receiver.read(true); // blocks until bytes arrive; returns after a frame
             }
-        } catch (ClosedByInterruptException e) {
-            close(unavailable("the thread receiving for it was interrupted while blocked in the socket's read"));
         } catch (IOException e) {
             if (!closed.get()) {
                 close(unavailable(readFailure(e)));
@@ -250,6 +298,7 @@ public final class BlockingTcpConnection implements Transport {
             close(unavailable("receiving on a waiting caller's thread stopped by " + e));
         } finally {
             receiving = null;
+            receivingDeadline = Long.MAX_VALUE;
             releaseByCaller();
         }
         return true;
@@ -275,7 +324,7 @@ public final class BlockingTcpConnection implements Transport {
         }
     }
 
-    /** The pump reads from now on (several replies are in flight). */
+    /** The pump reads from now on (several replies are in flight, or a virtual thread waits). */
     @Override
     public void receiveOnOwnThread() {
         role.urge();
@@ -289,62 +338,13 @@ public final class BlockingTcpConnection implements Transport {
     @Override
     public void wakeReceiver() {
         if (role.holder() == CALLER && receiving != Thread.currentThread() && !closed.get()) {
+            peerAsks.incrementAndGet();
             askPeerForFrame.run(); // (not for the receiving thread itself, e.g. a callback it runs)
         }
     }
 
     private String readFailure(IOException e) {
         return "read failed: " + (e.getMessage() == null ? e.toString() : e.getMessage());
-    }
-
-    /**
-     * The socket's reads for the holder of the read role: untimed (the channel's blocking read)
-     * while its deadline is beyond the horizon, else through the socket's stream with a socket
-     * timeout until the deadline (0 bytes once it passed).
-     */
-    private final class Reads implements ReadableByteChannel {
-        /** The reader's deadline (guarded by the read role). */
-        long deadlineNanos = Long.MAX_VALUE;
-        private InputStream timed;
-        private byte[] scratch;
-
-        @Override
-        public int read(ByteBuffer dst) throws IOException {
-            long deadline = deadlineNanos;
-            if (deadline == Long.MAX_VALUE
-                    || deadline != Long.MIN_VALUE && deadline - System.nanoTime() > untimedHorizonNanos) {
-                return channel.read(dst);
-            }
-            long remaining = deadline == Long.MIN_VALUE ? 0 : deadline - System.nanoTime();
-            if (remaining <= 0 || !dst.hasRemaining()) {
-                return 0;
-            }
-            if (timed == null) {
-                timed = channel.socket().getInputStream();
-                scratch = new byte[TcpConnection.RECEIVE_BUFFER_BYTES];
-            }
-            channel.socket().setSoTimeout((int) Math.min(Integer.MAX_VALUE, Math.max(1, (remaining + 999_999) / 1_000_000)));
-            int n;
-            try {
-                n = timed.read(scratch, 0, Math.min(scratch.length, dst.remaining()));
-            } catch (SocketTimeoutException e) {
-                return 0;
-            }
-            if (n > 0) {
-                dst.put(scratch, 0, n);
-            }
-            return n;
-        }
-
-        @Override
-        public boolean isOpen() {
-            return channel.isOpen();
-        }
-
-        @Override
-        public void close() {
-            // the connection closes the channel
-        }
     }
 
     // ---- sending ----
@@ -378,35 +378,29 @@ public final class BlockingTcpConnection implements Transport {
 
     /**
      * Writes the frame on the calling thread: takes the write role (frames queued before go
-     * first) and writes {@code head} and {@code payload} in gathering writes (a heap payload in
-     * {@value TcpConnection#IO_SLICE_BYTES}-byte slices), blocking while the socket is full. An
-     * interrupt pending on entry is kept for the caller and does not cut the frame short. On the
-     * loop thread, as {@link Transport}'s default.
+     * first) and writes {@code head} and {@code payload} in pieces, blocking while the socket is
+     * full. On the loop thread or a virtual thread, as {@link Transport}'s default (copied into one
+     * frame, which the writer thread writes).
      */
     @Override
     public void sendWithPayload(ByteBuffer head, ByteBuffer payload) {
-        if (loop.inLoop()) {
+        if (handsOffWrites()) {
             Transport.super.sendWithPayload(head, payload);
             return;
         }
-        boolean interrupted = Thread.interrupted(); // a pending interrupt would close the channel
+        if (!out.acquire()) {
+            return; // closed: frames sent after close are dropped
+        }
         try {
-            if (!out.acquire()) {
-                return; // closed: frames sent after close are dropped
+            drainAll();
+            while (head.hasRemaining() || payload.hasRemaining()) {
+                out.writePiece(head, payload); // blocks while the socket is full
             }
-            try {
-                drainAll();
-                while (head.hasRemaining() || payload.hasRemaining()) {
-                    out.writePiece(head, payload); // blocks while the socket is full
-                }
-                finishWriting();
-            } catch (IOException e) {
-                out.release();
+            finishWriting();
+        } catch (IOException e) {
+            out.release();
+            if (!closed.get()) {
                 close(unavailable(writeFailure(e)));
-            }
-        } finally {
-            if (interrupted) {
-                Thread.currentThread().interrupt();
             }
         }
     }
@@ -419,9 +413,14 @@ public final class BlockingTcpConnection implements Transport {
         }
     }
 
-    /** Writes the queue here, or on the writer thread from the loop or a thread with an interrupt pending. */
+    /** The caller must not write the socket: the I/O loop (never blocks), a virtual thread (see {@link SocketStreams}). */
+    private boolean handsOffWrites() {
+        return loop.inLoop() || Thread.currentThread().isVirtual();
+    }
+
+    /** Writes the queue here, or on the writer thread from the loop or a virtual thread. */
     private void write() {
-        if (loop.inLoop() || Thread.currentThread().isInterrupted()) {
+        if (handsOffWrites()) {
             writerHandOffs.incrementAndGet();
             try {
                 writer.execute(this::writeHere);
@@ -443,11 +442,13 @@ public final class BlockingTcpConnection implements Transport {
             finishWriting();
         } catch (IOException e) {
             out.release();
-            close(unavailable(writeFailure(e)));
+            if (!closed.get()) {
+                close(unavailable(writeFailure(e)));
+            }
         }
     }
 
-    /** Writes the queue out (holder of the write role); a blocking write returns short only when interrupted by a signal. */
+    /** Writes the queue out (holder of the write role); each write blocks until its piece went out. */
     private void drainAll() throws IOException {
         while (!out.drain()) {
             if (closed.get()) {
@@ -473,9 +474,6 @@ public final class BlockingTcpConnection implements Transport {
     }
 
     private String writeFailure(IOException e) {
-        if (e instanceof ClosedByInterruptException) {
-            return "a sending thread was interrupted while blocked in the socket's write";
-        }
         return "write failed: " + (e.getMessage() == null ? e.toString() : e.getMessage());
     }
 
@@ -491,11 +489,7 @@ public final class BlockingTcpConnection implements Transport {
         if (!closed.compareAndSet(false, true)) {
             return;
         }
-        try {
-            channel.close(); // ends a blocked read or write at once
-        } catch (IOException ignored) {
-            // closing anyway
-        }
+        socket.close(); // ends a blocked read or write at once
         receiver.abortSink(); // no byte lands in lent memory from now on
         out.returnLent();
         LockSupport.unpark(pump);
@@ -509,7 +503,7 @@ public final class BlockingTcpConnection implements Transport {
     @Override
     public void closeAfterFlush(StatusException reason) {
         closeAfterFlush = reason;
-        if (loop.inLoop() || Thread.currentThread().isInterrupted()) {
+        if (handsOffWrites()) {
             write();
             return;
         }
@@ -554,6 +548,11 @@ public final class BlockingTcpConnection implements Transport {
         return writerHandOffs.get();
     }
 
+    /** How often the peer was asked for a frame to end a receiving caller's read (a diagnostic). */
+    long peerAsks() {
+        return peerAsks.get();
+    }
+
     /** The read role's bits ({@link ReceiveRole}; a diagnostic). */
     int roleBits() {
         return role.bits();
@@ -567,7 +566,7 @@ public final class BlockingTcpConnection implements Transport {
     @Override
     public String diagnostics() {
         return "blocking tcp to " + peer + " closed=" + closed.get() + " " + out.diagnostics() + " role=" + role.bits()
-                + " pump=" + pump.getState() + " writerHandOffs=" + writerHandOffs.get();
+                + " pump=" + pump.getState() + " writerHandOffs=" + writerHandOffs.get() + " peerAsks=" + peerAsks.get();
     }
 
     StatusException unavailable(String why) {

@@ -30,7 +30,7 @@ final class FrameReceiver {
     private final ConnectionLink connection;
     /** The socket, for TLS (null without TLS). */
     private final SocketChannel channel;
-    /** Where plain bytes come from: the socket, or a {@link BlockingTcpConnection}'s timed reads of it. */
+    /** Where plain bytes come from: the socket, or the streams of a {@link BlockingTcpConnection}'s socket. */
     private final ReadableByteChannel source;
     /**
      * Reads block ({@link BlockingTcpConnection}): {@link #read(boolean)} makes at most one socket

@@ -4,7 +4,7 @@ import dev.ortho.base.StatusCode;
 import dev.ortho.base.StatusException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.channels.SocketChannel;
+import java.nio.channels.GatheringByteChannel;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -27,7 +27,8 @@ final class OutboundQueue {
     private static final int BATCH = 64;
 
     private final ConnectionLink connection;
-    private final SocketChannel channel;
+    /** The socket, or the streams of a {@link BlockingTcpConnection}'s socket. */
+    private final GatheringByteChannel channel;
     /** TLS between the frames and the socket, or null for plain TCP (the connection's). */
     private final TlsLayer tls;
     private final boolean[] tlsFlag = new boolean[1]; // holder of the write role
@@ -50,7 +51,7 @@ final class OutboundQueue {
     /** {@link #lent}'s size (written under the monitor; read without it as a hint). */
     private volatile int lentCount;
 
-    OutboundQueue(ConnectionLink connection, SocketChannel channel, TlsLayer tls, String peer, long maxQueuedBytes) {
+    OutboundQueue(ConnectionLink connection, GatheringByteChannel channel, TlsLayer tls, String peer, long maxQueuedBytes) {
         this.connection = connection;
         this.channel = channel;
         this.tls = tls;

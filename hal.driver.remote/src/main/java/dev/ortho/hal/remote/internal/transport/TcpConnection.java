@@ -392,13 +392,22 @@ public final class TcpConnection implements Transport, IoLoop.Handler {
      * cap) while the socket may be drained: no readiness would come for those bytes.
      */
     void readOnLoopSoon() {
-        loop.execute(() -> {
-            try {
-                readFromLoop();
-            } catch (IOException e) {
-                close(unavailable("read failed: " + e.getMessage()));
-            }
-        });
+        loop.execute(this::readFromLoopOrClose);
+    }
+
+    /**
+     * {@link #readFromLoop} for a task the loop runs (not a readiness, whose failures reach
+     * {@link #onFailure}): a failure closes the connection with UNAVAILABLE naming it, be it an
+     * I/O error or a RuntimeException (e.g. from a lent {@link BodySink}), which the loop would
+     * otherwise only log, leaving the connection open with a frame half received.
+     */
+    private void readFromLoopOrClose() {
+        try {
+            readFromLoop();
+        } catch (IOException | RuntimeException e) {
+            close(unavailable("read failed: " + (e.getMessage() == null || e instanceof RuntimeException
+                    ? e.toString() : e.getMessage())));
+        }
     }
 
     /**
@@ -417,11 +426,7 @@ public final class TcpConnection implements Transport, IoLoop.Handler {
         if (found == ReadRole.WATCH_AND_READ) {
             k.interestOps(k.interestOps() | SelectionKey.OP_READ);
         }
-        try {
-            readFromLoop();
-        } catch (IOException e) {
-            close(unavailable("read failed: " + e.getMessage()));
-        }
+        readFromLoopOrClose();
     }
 
     /**

@@ -156,7 +156,7 @@ final class TlsLayer {
      * Encrypts as much of {@code frame} as the socket takes now (writer). Returns the plaintext
      * bytes consumed; {@code complete[0]} is false if the socket filled (call again later).
      */
-    long write(SocketChannel channel, ByteBuffer frame, boolean[] complete) throws IOException {
+    long write(java.nio.channels.WritableByteChannel channel, ByteBuffer frame, boolean[] complete) throws IOException {
         long consumed = 0;
         complete[0] = false;
         if (!flushNetOut(channel)) {
@@ -188,7 +188,7 @@ final class TlsLayer {
     }
 
     /** Writes pending ciphertext; true if none is left. */
-    boolean flushNetOut(SocketChannel channel) throws IOException {
+    boolean flushNetOut(java.nio.channels.WritableByteChannel channel) throws IOException {
         if (netOut.position() == 0) {
             return true;
         }

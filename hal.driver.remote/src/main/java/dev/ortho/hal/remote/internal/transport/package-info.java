@@ -10,6 +10,11 @@
  * liveness, and a hard cap on what a peer can make us allocate. Netty would bring a third-party
  * dependency (and its event-loop, buffer-pool and reference-counting models) into a driver
  * bundle whose only allowed dependency is hal.api; its strengths (TLS, HTTP/2, many protocols,
- * epoll tuning) are not used here. The shared-memory transport lives in {@code internal.shm}.
+ * epoll tuning) are not used here. A client's plain-TCP connection by default blocks its waiting
+ * thread in the socket's read instead
+ * ({@link dev.ortho.hal.remote.internal.transport.BlockingTcpConnection}, one system call per
+ * receive), on a socket no interrupt closes: one it drives through the C library where native
+ * access is enabled ({@code NativeSocket}), else a {@code java.net.Socket}'s streams.
+ * The shared-memory transport lives in {@code internal.shm}.
  */
 package dev.ortho.hal.remote.internal.transport;

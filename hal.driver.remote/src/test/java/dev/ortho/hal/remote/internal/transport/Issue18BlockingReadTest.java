@@ -24,16 +24,16 @@ import org.junit.jupiter.api.Test;
  * The read role goes between the reader thread and waiting callers (a frame nobody waits for is
  * read by the reader thread; a caller that finds the reader thread in its read gets the role once
  * nothing more is expected and then receives its frame on its own thread); a deadline ends a
- * blocked read without closing; {@link Transport#wakeReceiver} ends an untimed blocked read (the
- * peer is asked for a frame); close ends a blocked read and the reader thread; a peer closing
- * mid-frame closes with UNAVAILABLE; a pending interrupt never closes the connection; the I/O
- * loop never writes itself. Hang guards only (HangGuard), no timing assertions.
+ * blocked read without closing (the reader thread asks the peer for a frame);
+ * {@link Transport#wakeReceiver} ends an untimed blocked read (the peer is asked for a frame);
+ * close ends a blocked read and the reader thread; a peer closing mid-frame closes with
+ * UNAVAILABLE; an interrupt that reaches a caller blocked in the read ends its receive and
+ * never closes the connection; a virtual thread never reads nor writes the socket; the I/O loop
+ * never writes itself. Hang guards only (HangGuard), no timing assertions.
  */
 class Issue18BlockingReadTest {
-    private static final long HORIZON_NANOS = TimeUnit.SECONDS.toNanos(600);
-
     /** An inbox whose {@link #expectsFrames} the test sets, and which notes the seeds it got. */
-    static final class Inbox extends ThreadRecordingInbox {
+    static class Inbox extends ThreadRecordingInbox {
         volatile boolean expecting;
         final java.util.Set<Integer> seen = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
@@ -54,15 +54,28 @@ class Issue18BlockingReadTest {
         final IoLoop loop = new IoLoop(TimeUnit.MILLISECONDS.toNanos(100), () -> { });
         final ServerSocketChannel acceptor;
         final SocketChannel peer;
-        final Inbox inbox = new Inbox();
+        final Inbox inbox;
         final AtomicInteger asked = new AtomicInteger();
         final BlockingTcpConnection connection;
 
         Fixture(Runnable onAsk) throws Exception {
+            this(NativeSocket.available(), onAsk);
+        }
+
+        /** {@code nativeSocket} false: the {@link SocketStreams} fallback even where a {@link NativeSocket} is available. */
+        Fixture(boolean nativeSocket, Runnable onAsk) throws Exception {
+            this(nativeSocket, onAsk, new Inbox());
+        }
+
+        Fixture(boolean nativeSocket, Runnable onAsk, Inbox inbox) throws Exception {
+            this.inbox = inbox;
             acceptor = ServerSocketChannel.open().bind(new InetSocketAddress("127.0.0.1", 0));
-            peer = SocketChannel.open(acceptor.getLocalAddress());
+            BlockingSocket socket = BlockingSockets.connect((InetSocketAddress) acceptor.getLocalAddress(), 60_000,
+                    nativeSocket);
+            assertEquals(nativeSocket, !socket.copies(), "the socket kind asked for");
+            peer = acceptor.accept();
             peer.socket().setTcpNoDelay(true);
-            connection = new BlockingTcpConnection(loop, acceptor.accept(), 1 << 20, "test peer", HORIZON_NANOS, () -> {
+            connection = new BlockingTcpConnection(loop, socket, 1 << 20, "test peer", () -> {
                 asked.incrementAndGet();
                 onAsk.run();
             });
@@ -178,9 +191,32 @@ class Issue18BlockingReadTest {
         }
     }
 
+    /** A fixture whose peer answers the connection's request for a frame with frame {@code seed}. */
+    private static Fixture answering(int seed) throws Exception {
+        return answering(NativeSocket.available(), seed);
+    }
+
+    private static Fixture answering(boolean nativeSocket, int seed) throws Exception {
+        Fixture[] self = new Fixture[1];
+        self[0] = new Fixture(nativeSocket, () -> {
+            try {
+                self[0].write(frame(seed)); // the peer answers the connection's request for a frame
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        return self[0];
+    }
+
     @Test
     void aDeadlineEndsABlockedReadWithoutClosing() throws Exception {
-        try (Fixture f = new Fixture(() -> { })) {
+        for (boolean nativeSocket : socketKinds()) {
+            deadlineEndsABlockedRead(nativeSocket);
+        }
+    }
+
+    private static void deadlineEndsABlockedRead(boolean nativeSocket) throws Exception {
+        try (Fixture f = answering(nativeSocket, 5)) {
             AtomicBoolean returnedAfterDeadline = new AtomicBoolean();
             Thread caller = Thread.ofPlatform().name("timed-caller").start(() -> {
                 while (true) {
@@ -196,6 +232,8 @@ class Issue18BlockingReadTest {
             join(caller, f);
             assertTrue(returnedAfterDeadline.get(), "returned at its deadline, not before");
             assertTrue(f.connection.isOpen(), f.connection.diagnostics());
+            assertEquals(1, f.asked.get(), "the reader thread asked the peer for a frame once");
+            assertEquals(5, seed(f.inbox.next())); // the answer, received by the caller
             f.write(frame(6)); // the connection still receives
             assertEquals(6, seed(f.inbox.next()));
         }
@@ -203,15 +241,7 @@ class Issue18BlockingReadTest {
 
     @Test
     void wakeReceiverEndsAnUntimedBlockedRead() throws Exception {
-        Fixture[] self = new Fixture[1];
-        try (Fixture f = new Fixture(() -> {
-            try {
-                self[0].write(frame(7)); // the peer answers the connection's request for a frame
-            } catch (Exception e) {
-                throw new IllegalStateException(e);
-            }
-        })) {
-            self[0] = f;
+        try (Fixture f = answering(7)) {
             AtomicBoolean waiting = new AtomicBoolean(true);
             Thread caller = Thread.ofPlatform().name("untimed-caller").start(() -> {
                 while (!f.connection.receiveWhile(waiting::get, Long.MAX_VALUE)) {
@@ -275,27 +305,188 @@ class Issue18BlockingReadTest {
         }
     }
 
+    /**
+     * The interrupt reaches the caller while it is blocked in the socket's read (a blocking
+     * {@code SocketChannel} would close there): the reader thread asks the peer for a frame, the
+     * caller returns with its interrupt kept, the connection stays open, and the caller's send
+     * with the interrupt pending is written on its own thread.
+     */
     @Test
-    void aPendingInterruptNeitherReadsNorClosesAndItsSendGoesThroughTheWriterThread() throws Exception {
-        try (Fixture f = new Fixture(() -> { })) {
-            AtomicBoolean received = new AtomicBoolean();
+    void anInterruptEndsABlockedReceiveWithoutClosingAndASendWithItPendingIsWritten() throws Exception {
+        for (boolean nativeSocket : socketKinds()) {
+            interruptEndsABlockedReceive(nativeSocket);
+        }
+    }
+
+    /** Both socket kinds where this JVM has native access, else the streams. */
+    private static boolean[] socketKinds() {
+        return NativeSocket.available() ? new boolean[] {true, false} : new boolean[] {false};
+    }
+
+    private static void interruptEndsABlockedReceive(boolean nativeSocket) throws Exception {
+        try (Fixture f = answering(nativeSocket, 11)) {
             AtomicBoolean stillInterrupted = new AtomicBoolean();
             Thread caller = Thread.ofPlatform().name("interrupted-caller").start(() -> {
-                Thread.currentThread().interrupt();
-                while (!received.get()) {
-                    received.set(f.connection.receiveWhile(() -> true, Long.MAX_VALUE)); // returns: it must not block
+                while (!f.connection.receiveWhile(() -> true, Long.MAX_VALUE)) { // only the interrupt ends this
                     Thread.onSpinWait();
                 }
                 f.connection.send(frame(8));
                 stillInterrupted.set(Thread.currentThread().isInterrupted());
             });
             f.handRoleTo(caller);
+            HangGuard.await(() -> blockedInRead(caller), "the caller blocks in the socket's read", f.connection::diagnostics);
+            caller.interrupt();
             join(caller, f);
             assertTrue(stillInterrupted.get(), "the interrupt is kept for the caller");
+            assertEquals(1, f.asked.get(), "the reader thread asked the peer for a frame");
+            assertEquals(11, seed(f.inbox.next()));
             assertEquals(8, seed(f.readAtPeer()));
+            assertEquals(0, f.connection.writerHandOffs(), "written on the interrupted caller's thread");
             assertTrue(f.connection.isOpen(), f.connection.diagnostics());
-            assertTrue(f.connection.writerHandOffs() >= 1, f.connection.diagnostics());
+            f.write(frame(12)); // the connection still receives
+            assertEquals(12, seed(f.inbox.next()));
         }
+    }
+
+    /** A pending interrupt: the caller does not read (it returns at once), and nothing closes. */
+    @Test
+    void aPendingInterruptNeitherReadsNorCloses() throws Exception {
+        try (Fixture f = new Fixture(() -> { })) {
+            AtomicBoolean received = new AtomicBoolean();
+            Thread caller = Thread.ofPlatform().name("interrupted-caller").start(() -> {
+                Thread.currentThread().interrupt();
+                while (!received.get()) {
+                    received.set(f.connection.receiveWhile(() -> true, Long.MAX_VALUE)); // returns: it must not block
+                    Thread.onSpinWait();
+                }
+            });
+            f.handRoleTo(caller);
+            join(caller, f);
+            assertTrue(f.connection.isOpen(), f.connection.diagnostics());
+        }
+    }
+
+    /**
+     * A virtual thread never blocks in the socket (the JDK would close it on the thread's
+     * interrupt, and switch it to non-blocking mode for good): its receive is refused and the
+     * reader thread receives its frame; its send goes through the writer thread; interrupting
+     * it leaves the connection open.
+     */
+    @Test
+    void aVirtualThreadNeitherReadsNorWritesTheSocket() throws Exception {
+        for (boolean nativeSocket : socketKinds()) {
+            virtualThreadNeverTouchesTheSocket(nativeSocket);
+        }
+    }
+
+    private static void virtualThreadNeverTouchesTheSocket(boolean nativeSocket) throws Exception {
+        try (Fixture f = new Fixture(nativeSocket, () -> { })) {
+            f.inbox.expecting = true;
+            AtomicBoolean refused = new AtomicBoolean();
+            Thread virtual = Thread.ofVirtual().name("virtual-caller").start(() -> {
+                refused.set(!f.connection.receiveWhile(() -> true, Long.MAX_VALUE));
+                f.connection.send(frame(13));
+                java.util.concurrent.locks.LockSupport.park(); // until interrupted
+            });
+            assertEquals(13, seed(f.readAtPeer()));
+            f.write(frame(14));
+            assertEquals(14, seed(f.inbox.next()));
+            assertTrue(f.inbox.threads.getLast().getName().startsWith("ortho-remote-rx-"), f.inbox.threads.getLast().getName());
+            virtual.interrupt();
+            join(virtual, f);
+            assertTrue(refused.get(), "a virtual thread's receive is refused");
+            assertTrue(f.connection.writerHandOffs() >= 1, f.connection.diagnostics());
+            assertTrue(f.connection.isOpen(), f.connection.diagnostics());
+        }
+    }
+
+    /** The tests run with native access (surefire's argLine): on Linux x86-64/AArch64 the native socket is what they test. */
+    @Test
+    void theNativeSocketIsAvailableOnLinuxWithNativeAccess() {
+        String os = System.getProperty("os.name", "").toLowerCase(java.util.Locale.ROOT);
+        String arch = System.getProperty("os.arch", "");
+        org.junit.jupiter.api.Assumptions.assumeTrue(os.startsWith("linux")
+                && (arch.equals("amd64") || arch.equals("aarch64")), "Linux x86-64 or AArch64 only");
+        assertTrue(NativeSocket.available(), "native access is enabled for the tests: the native socket must be usable");
+    }
+
+    /**
+     * A large frame each way, on each socket kind: written from a direct payload on the caller's
+     * thread ({@code sendWithPayload}: gathered writes, partial writes resumed) and received
+     * straight into a lent direct sink; every byte arrives in order.
+     */
+    @Test
+    void largeFramesGoBothWaysIntact() throws Exception {
+        for (boolean nativeSocket : socketKinds()) {
+            int size = 900 << 10; // under the fixture's 1 MiB frame limit, several socket calls each way
+            java.util.Random random = new java.util.Random(size + (nativeSocket ? 1 : 0));
+            byte[] outgoing = new byte[size];
+            random.nextBytes(outgoing);
+            byte[] incoming = new byte[size];
+            random.nextBytes(incoming);
+            int offset = dev.ortho.hal.remote.internal.protocol.Protocol.HEADER_BYTES;
+            try (java.lang.foreign.Arena arena = java.lang.foreign.Arena.ofShared()) {
+                ByteBuffer sinkMemory = arena.allocate(size).asByteBuffer();
+                java.util.concurrent.CompletableFuture<Void> sunk = new java.util.concurrent.CompletableFuture<>();
+                Inbox sinking = new Inbox() {
+                    @Override
+                    public BodySink bodySink(ByteBuffer prefix, int bodyLength) {
+                        return new BodySink(offset, sinkMemory) {
+                            @Override
+                            protected void complete() {
+                                sunk.complete(null);
+                            }
+
+                            @Override
+                            protected void release() {
+                            }
+                        };
+                    }
+                };
+                try (Fixture f = new Fixture(nativeSocket, () -> { }, sinking)) {
+                    // the peer sends a frame of offset + size body bytes, received into the sink
+                    ByteBuffer head = ByteBuffer.allocate(4 + offset).order(ByteOrder.LITTLE_ENDIAN);
+                    head.putInt(offset + size).position(4 + offset).flip(); // length, then a header the sink skips
+                    f.write(head);
+                    f.write(ByteBuffer.wrap(incoming));
+                    java.util.concurrent.CompletableFuture.anyOf(sunk, f.inbox.closed).get(60, TimeUnit.SECONDS);
+                    assertTrue(sunk.isDone(), nativeSocket + ": the sink completed, the connection did not close: "
+                            + f.inbox.closed.getNow(null));
+                    byte[] got = new byte[size];
+                    sinkMemory.get(0, got);
+                    assertTrue(java.util.Arrays.equals(incoming, got), nativeSocket + ": the sink holds the bytes sent");
+
+                    // the caller sends one from direct memory while the peer reads it
+                    ByteBuffer payload = arena.allocate(size).asByteBuffer().put(0, outgoing);
+                    ByteBuffer frameHead = ByteBuffer.allocate(4 + offset).order(ByteOrder.LITTLE_ENDIAN);
+                    frameHead.putInt(offset + size).position(4 + offset).flip();
+                    java.util.concurrent.CompletableFuture<ByteBuffer> atPeer = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+                        try {
+                            return f.readAtPeer();
+                        } catch (Exception e) {
+                            throw new IllegalStateException(e);
+                        }
+                    });
+                    f.connection.sendWithPayload(frameHead, payload);
+                    ByteBuffer body = atPeer.get(60, TimeUnit.SECONDS);
+                    byte[] sent = new byte[size];
+                    body.get(offset, sent);
+                    assertTrue(java.util.Arrays.equals(outgoing, sent), nativeSocket + ": the peer got the bytes sent");
+                    assertTrue(f.connection.isOpen(), f.connection.diagnostics());
+                }
+            }
+        }
+    }
+
+    /** Whether {@code thread} is blocked in the socket's read (the JDK's socket read on its stack). */
+    private static boolean blockedInRead(Thread thread) {
+        for (StackTraceElement frame : thread.getStackTrace()) {
+            String where = frame.getClassName() + "." + frame.getMethodName();
+            if (where.contains("NioSocketImpl.read") || where.contains("NativeSocket.read")) {
+                return true;
+            }
+        }
+        return false;
     }
 
     @Test
