@@ -44,6 +44,11 @@ import java.nio.file.StandardOpenOption;
  *
  * <p><b>Worker CPUs</b> ({@code 84}, a long): the CPUs the worker's pump keeps to
  * ({@link #workerCpus(long)}), 0 for any; a worker that does not know the field ignores it.
+ *
+ * <p><b>Caller CPU</b> ({@code 124}, an int): the CPU the client's receiving caller runs on, -1
+ * while none receives or where the client cannot tell ({@link #soCallerCpu}); a worker's pump
+ * that finds itself on that CPU moves off it. A side that does not know the field never writes
+ * it (it stays -1) or ignores it.
  */
 public final class Mailbox implements AutoCloseable {
     public static final int IDLE = 0;
@@ -156,6 +161,7 @@ public final class Mailbox implements AutoCloseable {
         MemorySegment.copy(MemorySegment.ofArray(token), 0, memory, 12, token.length);
         STATE.setRelease(memory, stateOffset(TO_CHILD), IDLE);
         STATE.setRelease(memory, stateOffset(TO_PARENT), IDLE);
+        soCallerCpu(-1);
     }
 
     /** The token the creator stored (the child presents it in its handshake check). */
@@ -258,6 +264,7 @@ public final class Mailbox implements AutoCloseable {
         }
         soState(TO_PARENT, IDLE);
         soState(TO_CHILD, IDLE);
+        soCallerCpu(-1);
     }
 
     /** Offset of the parent's futex capability; the child's is 4 bytes later. */
@@ -312,6 +319,22 @@ public final class Mailbox implements AutoCloseable {
     /** The CPUs the worker's pump runs on, 0 for any (read by the worker as it starts serving). */
     public long workerCpus() {
         return memory.get(ValueLayout.JAVA_LONG_UNALIGNED, WORKER_CPUS);
+    }
+
+    /** Offset of the CPU the client's receiving caller runs on (an int, -1 for none or unknown). */
+    private static final long CALLER_CPU = 124;
+
+    /**
+     * Says which CPU the client's receiving caller runs on, -1 when it stops receiving (release:
+     * a hint, ordered with nothing else; the worker's pump reads it with {@link #lvCallerCpu}).
+     */
+    public void soCallerCpu(int cpu) {
+        STATE.setRelease(memory, CALLER_CPU, cpu);
+    }
+
+    /** The CPU the client's receiving caller said it runs on, -1 for none or unknown (acquire; pairs with {@link #soCallerCpu}). */
+    public int lvCallerCpu() {
+        return (int) STATE.getAcquire(memory, CALLER_CPU);
     }
 
     /** Whether the child side is serving. */

@@ -38,6 +38,10 @@ import java.util.function.BooleanSupplier;
  * the pump blocks un-rung until its tick ({@link Sleepers#callerEnters}). A peer that spins sees
  * no system call.
  *
+ * <p><b>Placement.</b> A client's receiving caller says in the mailbox which CPU it runs on; a
+ * worker's pump that finds itself on that CPU moves to another ({@link #moveOffCallersCpu}), as
+ * two sides that share a CPU cannot both spin. Nothing is pinned unless {@code worker_cpus} asks.
+ *
  * <p><b>Hostile peers.</b> The TCP server's limits hold here too: an incoming length prefix is
  * checked against the frame limit before anything is allocated (a worker's transport starts at
  * {@link Protocol#HANDSHAKE_MAX_FRAME_BYTES} and takes its full maximum once its session
@@ -82,6 +86,12 @@ public final class MailboxTransport implements Transport {
      * makes this side hold at most twice what it sent.
      */
     static final int FIRST_BODY_CHUNK = 64 << 10;
+    /**
+     * The least time between two moves of a worker's pump off the client caller's CPU
+     * ({@link #moveOffCallersCpu}): a pump the scheduler keeps putting back beside the caller
+     * moves at most this often.
+     */
+    static final long MOVE_INTERVAL_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
     /** The pump's tick period, and the longest any side blocks before it re-checks anyway. */
     static final long TICK_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
     private static final AtomicInteger THREADS = new AtomicInteger();
@@ -139,6 +149,10 @@ public final class MailboxTransport implements Transport {
     private long pumpCpus;
     /** Whether the pump pinned itself to {@link #pumpCpus} (diagnostics). */
     private volatile boolean pumpPinned;
+    /** Times the worker's pump moved off the client caller's CPU ({@link #moveOffCallersCpu}; diagnostics, tests). */
+    private final AtomicInteger movesOffCaller = new AtomicInteger();
+    /** When the pump last tried to move off the caller's CPU (pump thread only). */
+    private long lastMoveNanos;
     private int bodyLength; // of the frame in `body`; holder of `receiving` only
 
     /**
@@ -315,6 +329,9 @@ public final class MailboxTransport implements Transport {
         }
         try {
             sleepers.callerEnters();
+            if (parent) {
+                mailbox.soCallerCpu(Affinity.currentCpu()); // the worker's pump keeps off this CPU
+            }
             int idle = 0;
             boolean slept = false;
             WaitLog.Wait log = WaitLog.ON ? new WaitLog.Wait(WaitLog.CALLER_WAIT, parent) : null;
@@ -339,6 +356,9 @@ public final class MailboxTransport implements Transport {
                 } else {
                     int sleep = callerSleep(waiting, deadlineNanos);
                     slept |= sleep != NOT_BLOCKED;
+                    if (parent && sleep != NOT_BLOCKED) {
+                        mailbox.soCallerCpu(Affinity.currentCpu()); // a wake-up may have moved this thread
+                    }
                     if (WaitLog.ON && sleep != NOT_BLOCKED) {
                         log.slept(sleep == RUNG);
                     }
@@ -361,11 +381,15 @@ public final class MailboxTransport implements Transport {
     }
 
     /**
-     * The receiving caller leaves: the pump is rung from now on, and woken here if a block came in
-     * (or bytes can go out) before its word was set.
+     * The receiving caller leaves: it no longer names a CPU for the worker's pump to keep off, the
+     * pump is rung from now on, and woken here if a block came in (or bytes can go out) before its
+     * word was set.
      */
     private void handBackToPump() {
         try {
+            if (parent) {
+                mailbox.soCallerCpu(-1);
+            }
             sleepers.callerLeaves();
             if (closed.get() || channelWork()) {
                 doorbell.wakeup(Doorbell.PUMP);
@@ -424,6 +448,11 @@ public final class MailboxTransport implements Transport {
         }
     }
 
+    /** Whether the pump is in (or about to enter) its doorbell wait (tests: an idle connection's pump sleeps). */
+    boolean pumpAsleep() {
+        return pumpSleeping;
+    }
+
     /** The pump's doorbell waits so far (tests). */
     int pumpSleeps() {
         return pumpSleeps.get();
@@ -438,15 +467,22 @@ public final class MailboxTransport implements Transport {
         if (pumpCpus != 0) {
             pumpPinned = Affinity.restrictCurrentThread(pumpCpus);
         }
+        // a worker's pump that the user did not pin keeps off the CPU its client's caller waits on
+        boolean keepOffCaller = !parent && pumpCpus == 0 && Affinity.available();
+        lastMoveNanos = System.nanoTime() - MOVE_INTERVAL_NANOS;
         int idle = 0;
         boolean slept = false; // the last wait spun out and slept ringable
         long nextTick = System.nanoTime();
         WaitLog.Wait log = WaitLog.ON ? new WaitLog.Wait(WaitLog.PUMP_WAIT, parent) : null;
         try {
             while (!closed.get()) {
-                boolean progress = tryReceive() | trySend();
+                boolean received = tryReceive();
+                boolean progress = received | trySend();
                 if (WaitLog.ON) {
                     log.round(progress, idle);
+                }
+                if (received && keepOffCaller) { // after the block's frames were handled: off the round trip's path
+                    moveOffCallersCpu();
                 }
                 if (flushThenClose && outbound.isEmpty() && !sending.get() && mailbox.lvState(out) != Mailbox.TASK_READY) {
                     finish(closeReason);
@@ -493,6 +529,43 @@ public final class MailboxTransport implements Transport {
             publish(out, Mailbox.SHUTDOWN); // tell the peer this session is over
             mailbox.close();
         }
+    }
+
+    /**
+     * The worker's pump took a block: if the client's receiving caller says it runs on the CPU
+     * this pump runs on, the pump moves to another of its CPUs ({@link Affinity#moveOff}: not a
+     * pin; the scheduler stays free to place it), at most once per {@link #MOVE_INTERVAL_NANOS}.
+     * Two threads that hand a round trip to each other on one CPU cannot both spin: each waits
+     * for the other to sleep, every answer costs a wake-up (12–40 µs here against 1–2 µs
+     * apart), and Linux does not separate them by itself, as only one of the two is runnable at
+     * a time (measured on an idle 2-CPU machine: the slept round trips of the p99 ran on one
+     * CPU; bench/README.md). The pump, not the caller, moves: the caller is the application's
+     * thread. Apart again, the pump's spin window starts whole.
+     */
+    private void moveOffCallersCpu() {
+        int callerCpu = mailbox.lvCallerCpu();
+        if (callerCpu < 0 || callerCpu != Affinity.currentCpu()) {
+            return;
+        }
+        long now = System.nanoTime();
+        if (now - lastMoveNanos < MOVE_INTERVAL_NANOS) {
+            return;
+        }
+        lastMoveNanos = now;
+        boolean moved = Affinity.moveOff(callerCpu);
+        if (moved) {
+            movesOffCaller.incrementAndGet();
+            pumpSpins = SPINS;
+            pumpSleptInARow = 0;
+        }
+        if (WaitLog.ON) {
+            WaitLog.moved(now, callerCpu, moved);
+        }
+    }
+
+    /** Times the worker's pump moved off the client caller's CPU (tests). */
+    int movesOffCaller() {
+        return movesOffCaller.get();
     }
 
     /**
@@ -717,7 +790,8 @@ public final class MailboxTransport implements Transport {
         return "MailboxTransport to " + peer + (closed.get() ? " closed" : " open") + " frameLimit=" + frameLimit
                 + " queuedBytes=" + queuedBytes.get() + " bodyBytesAllocated=" + bodyBytesAllocated
                 + " sending=" + sending.get() + " receiving=" + receiving.get() + " flushThenClose=" + flushThenClose
-                + (pumpCpus == 0 ? "" : " pumpCpus=0x" + Long.toHexString(pumpCpus) + (pumpPinned ? " (pinned)" : " (not pinned)"));
+                + (pumpCpus == 0 ? "" : " pumpCpus=0x" + Long.toHexString(pumpCpus) + (pumpPinned ? " (pinned)" : " (not pinned)"))
+                + (parent ? "" : " movesOffCaller=" + movesOffCaller.get());
     }
 
     @Override
