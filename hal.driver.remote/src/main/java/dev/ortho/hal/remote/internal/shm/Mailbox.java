@@ -45,10 +45,10 @@ import java.nio.file.StandardOpenOption;
  * <p><b>Worker CPUs</b> ({@code 84}, a long): the CPUs the worker's pump keeps to
  * ({@link #workerCpus(long)}), 0 for any; a worker that does not know the field ignores it.
  *
- * <p><b>Caller CPU</b> ({@code 124}, an int): the CPU the client's receiving caller runs on, -1
- * while none receives or where the client cannot tell ({@link #soCallerCpu}); a worker's pump
- * that finds itself on that CPU moves off it. A side that does not know the field never writes
- * it (it stays -1) or ignores it.
+ * <p><b>Sender CPU</b> (16 bytes after a channel's state, an int): one more than the CPU the
+ * thread that wrote the channel's current block ran on, 0 where the writer cannot tell
+ * ({@link #senderCpu(int, int)}); the client names it, and a worker's pump that finds itself on
+ * that CPU moves off it. A side that does not know the field leaves it 0 or ignores it.
  */
 public final class Mailbox implements AutoCloseable {
     public static final int IDLE = 0;
@@ -161,7 +161,6 @@ public final class Mailbox implements AutoCloseable {
         MemorySegment.copy(MemorySegment.ofArray(token), 0, memory, 12, token.length);
         STATE.setRelease(memory, stateOffset(TO_CHILD), IDLE);
         STATE.setRelease(memory, stateOffset(TO_PARENT), IDLE);
-        soCallerCpu(-1);
     }
 
     /** The token the creator stored (the child presents it in its handshake check). */
@@ -264,7 +263,6 @@ public final class Mailbox implements AutoCloseable {
         }
         soState(TO_PARENT, IDLE);
         soState(TO_CHILD, IDLE);
-        soCallerCpu(-1);
     }
 
     /** Offset of the parent's futex capability; the child's is 4 bytes later. */
@@ -321,20 +319,17 @@ public final class Mailbox implements AutoCloseable {
         return memory.get(ValueLayout.JAVA_LONG_UNALIGNED, WORKER_CPUS);
     }
 
-    /** Offset of the CPU the client's receiving caller runs on (an int, -1 for none or unknown). */
-    private static final long CALLER_CPU = 124;
-
     /**
-     * Says which CPU the client's receiving caller runs on, -1 when it stops receiving (release:
-     * a hint, ordered with nothing else; the worker's pump reads it with {@link #lvCallerCpu}).
+     * Names the CPU the writer of the channel's next block runs on, -1 if it cannot tell: a plain
+     * store before the block's TASK_READY, which publishes it (as the length).
      */
-    public void soCallerCpu(int cpu) {
-        STATE.setRelease(memory, CALLER_CPU, cpu);
+    public void senderCpu(int channel, int cpu) {
+        memory.set(INT, stateOffset(channel) + 16, cpu + 1);
     }
 
-    /** The CPU the client's receiving caller said it runs on, -1 for none or unknown (acquire; pairs with {@link #soCallerCpu}). */
-    public int lvCallerCpu() {
-        return (int) STATE.getAcquire(memory, CALLER_CPU);
+    /** The CPU the writer of the channel's current block ran on, -1 if unknown (read after seeing TASK_READY). */
+    public int senderCpu(int channel) {
+        return memory.get(INT, stateOffset(channel) + 16) - 1;
     }
 
     /** Whether the child side is serving. */

@@ -38,9 +38,9 @@ import java.util.function.BooleanSupplier;
  * the pump blocks un-rung until its tick ({@link Sleepers#callerEnters}). A peer that spins sees
  * no system call.
  *
- * <p><b>Placement.</b> A client's receiving caller says in the mailbox which CPU it runs on; a
- * worker's pump that finds itself on that CPU moves to another ({@link #moveOffCallersCpu}), as
- * two sides that share a CPU cannot both spin. Nothing is pinned unless {@code worker_cpus} asks.
+ * <p><b>Placement.</b> A client names in each block the CPU its writer runs on; a worker's pump
+ * that finds itself on that CPU moves to another ({@link #moveOffSendersCpu}), as two sides that
+ * share a CPU cannot both spin. Nothing is pinned unless {@code worker_cpus} asks.
  *
  * <p><b>Hostile peers.</b> The TCP server's limits hold here too: an incoming length prefix is
  * checked against the frame limit before anything is allocated (a worker's transport starts at
@@ -87,8 +87,8 @@ public final class MailboxTransport implements Transport {
      */
     static final int FIRST_BODY_CHUNK = 64 << 10;
     /**
-     * The least time between two moves of a worker's pump off the client caller's CPU
-     * ({@link #moveOffCallersCpu}): a pump the scheduler keeps putting back beside the caller
+     * The least time between two moves of a worker's pump off the client sender's CPU
+     * ({@link #moveOffSendersCpu}): a pump the scheduler keeps putting back beside the client
      * moves at most this often.
      */
     static final long MOVE_INTERVAL_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
@@ -149,9 +149,11 @@ public final class MailboxTransport implements Transport {
     private long pumpCpus;
     /** Whether the pump pinned itself to {@link #pumpCpus} (diagnostics). */
     private volatile boolean pumpPinned;
-    /** Times the worker's pump moved off the client caller's CPU ({@link #moveOffCallersCpu}; diagnostics, tests). */
-    private final AtomicInteger movesOffCaller = new AtomicInteger();
-    /** When the pump last tried to move off the caller's CPU (pump thread only). */
+    /** Times the worker's pump moved off the CPU of the client thread that sent a block ({@link #moveOffSendersCpu}; diagnostics, tests). */
+    private final AtomicInteger movesOffSender = new AtomicInteger();
+    /** Whether this is a worker's pump that moves off its sender's CPU (set by the pump as it starts). */
+    private boolean keepOffSender;
+    /** When the pump last tried to move off the sender's CPU (pump thread only). */
     private long lastMoveNanos;
     private int bodyLength; // of the frame in `body`; holder of `receiving` only
 
@@ -310,7 +312,7 @@ public final class MailboxTransport implements Transport {
             return false;
         }
         try {
-            return pumpIn();
+            return pumpIn(true);
         } finally {
             receiving.set(false);
         }
@@ -329,14 +331,11 @@ public final class MailboxTransport implements Transport {
         }
         try {
             sleepers.callerEnters();
-            if (parent) {
-                mailbox.soCallerCpu(Affinity.currentCpu()); // the worker's pump keeps off this CPU
-            }
             int idle = 0;
             boolean slept = false;
             WaitLog.Wait log = WaitLog.ON ? new WaitLog.Wait(WaitLog.CALLER_WAIT, parent) : null;
             while (waiting.getAsBoolean() && !closed.get()) {
-                boolean progress = pumpIn();
+                boolean progress = pumpIn(false);
                 progress |= trySend();
                 if (WaitLog.ON) {
                     log.round(progress, idle);
@@ -356,9 +355,6 @@ public final class MailboxTransport implements Transport {
                 } else {
                     int sleep = callerSleep(waiting, deadlineNanos);
                     slept |= sleep != NOT_BLOCKED;
-                    if (parent && sleep != NOT_BLOCKED) {
-                        mailbox.soCallerCpu(Affinity.currentCpu()); // a wake-up may have moved this thread
-                    }
                     if (WaitLog.ON && sleep != NOT_BLOCKED) {
                         log.slept(sleep == RUNG);
                     }
@@ -381,15 +377,11 @@ public final class MailboxTransport implements Transport {
     }
 
     /**
-     * The receiving caller leaves: it no longer names a CPU for the worker's pump to keep off, the
-     * pump is rung from now on, and woken here if a block came in (or bytes can go out) before its
-     * word was set.
+     * The receiving caller leaves: the pump is rung from now on, and woken here if a block came in
+     * (or bytes can go out) before its word was set.
      */
     private void handBackToPump() {
         try {
-            if (parent) {
-                mailbox.soCallerCpu(-1);
-            }
             sleepers.callerLeaves();
             if (closed.get() || channelWork()) {
                 doorbell.wakeup(Doorbell.PUMP);
@@ -467,8 +459,8 @@ public final class MailboxTransport implements Transport {
         if (pumpCpus != 0) {
             pumpPinned = Affinity.restrictCurrentThread(pumpCpus);
         }
-        // a worker's pump that the user did not pin keeps off the CPU its client's caller waits on
-        boolean keepOffCaller = !parent && pumpCpus == 0 && Affinity.available();
+        // a worker's pump that the user did not pin keeps off the CPU its client's sender runs on
+        keepOffSender = !parent && pumpCpus == 0 && Affinity.available();
         lastMoveNanos = System.nanoTime() - MOVE_INTERVAL_NANOS;
         int idle = 0;
         boolean slept = false; // the last wait spun out and slept ringable
@@ -476,13 +468,9 @@ public final class MailboxTransport implements Transport {
         WaitLog.Wait log = WaitLog.ON ? new WaitLog.Wait(WaitLog.PUMP_WAIT, parent) : null;
         try {
             while (!closed.get()) {
-                boolean received = tryReceive();
-                boolean progress = received | trySend();
+                boolean progress = tryReceive() | trySend();
                 if (WaitLog.ON) {
                     log.round(progress, idle);
-                }
-                if (received && keepOffCaller) { // after the block's frames were handled: off the round trip's path
-                    moveOffCallersCpu();
                 }
                 if (flushThenClose && outbound.isEmpty() && !sending.get() && mailbox.lvState(out) != Mailbox.TASK_READY) {
                     finish(closeReason);
@@ -532,19 +520,19 @@ public final class MailboxTransport implements Transport {
     }
 
     /**
-     * The worker's pump took a block: if the client's receiving caller says it runs on the CPU
-     * this pump runs on, the pump moves to another of its CPUs ({@link Affinity#moveOff}: not a
-     * pin; the scheduler stays free to place it), at most once per {@link #MOVE_INTERVAL_NANOS}.
-     * Two threads that hand a round trip to each other on one CPU cannot both spin: each waits
-     * for the other to sleep, every answer costs a wake-up (12–40 µs here against 1–2 µs
-     * apart), and Linux does not separate them by itself, as only one of the two is runnable at
-     * a time (measured on an idle 2-CPU machine: the slept round trips of the p99 ran on one
-     * CPU; bench/README.md). The pump, not the caller, moves: the caller is the application's
-     * thread. Apart again, the pump's spin window starts whole.
+     * A worker's pump took a block the client wrote on {@code senderCpu}: if this pump runs on that
+     * CPU too, it moves to another of its CPUs ({@link Affinity#moveOff}: not a pin; the scheduler
+     * stays free to place it), at most once per {@link #MOVE_INTERVAL_NANOS}, before it handles the
+     * block. Two threads that hand a round trip to each other on one CPU cannot both spin: each
+     * waits for the other to sleep, every answer costs a wake-up (12–40 µs here against 1–2 µs
+     * apart), and Linux does not separate them by itself, as only one of the two is runnable at a
+     * time (measured on an idle 2-CPU machine: the slept round trips of the p99 ran on one CPU;
+     * bench/README.md). Before the reply, so that the caller it wakes is still on its own CPU, the
+     * one the pump leaves. The pump, not the client's thread, moves: that is the application's.
+     * Apart again, the pump's spin window starts whole.
      */
-    private void moveOffCallersCpu() {
-        int callerCpu = mailbox.lvCallerCpu();
-        if (callerCpu < 0 || callerCpu != Affinity.currentCpu()) {
+    private void moveOffSendersCpu(int senderCpu) {
+        if (senderCpu != Affinity.currentCpu()) {
             return;
         }
         long now = System.nanoTime();
@@ -552,20 +540,20 @@ public final class MailboxTransport implements Transport {
             return;
         }
         lastMoveNanos = now;
-        boolean moved = Affinity.moveOff(callerCpu);
+        boolean moved = Affinity.moveOff(senderCpu);
         if (moved) {
-            movesOffCaller.incrementAndGet();
+            movesOffSender.incrementAndGet();
             pumpSpins = SPINS;
             pumpSleptInARow = 0;
         }
         if (WaitLog.ON) {
-            WaitLog.moved(now, callerCpu, moved);
+            WaitLog.moved(now, senderCpu, moved);
         }
     }
 
-    /** Times the worker's pump moved off the client caller's CPU (tests). */
-    int movesOffCaller() {
-        return movesOffCaller.get();
+    /** Times the worker's pump moved off the CPU of the client thread that sent a block (tests). */
+    int movesOffSender() {
+        return movesOffSender.get();
     }
 
     /**
@@ -626,6 +614,9 @@ public final class MailboxTransport implements Transport {
             }
         }
         mailbox.length(out, written);
+        if (parent) {
+            mailbox.senderCpu(out, Affinity.currentCpu()); // a worker's pump keeps off this CPU
+        }
         publish(out, Mailbox.TASK_READY); // volatile: publishes the block; rings the peer if it sleeps
         return true;
     }
@@ -634,8 +625,9 @@ public final class MailboxTransport implements Transport {
      * Takes a ready incoming block and delivers the frames it completes: their bytes are copied
      * from the mailbox into their bodies, the block is handed back (TASK_DONE, so the peer may
      * write the next one while these are handled), then the frames go to the listener in order.
+     * {@code byPump}: the pump thread calls, which (a worker's) may move off the sender's CPU first.
      */
-    private boolean pumpIn() {
+    private boolean pumpIn(boolean byPump) {
         int state = mailbox.lvState(in);
         if (state == Mailbox.SHUTDOWN) {
             throw unavailable("the peer shut the mailbox down");
@@ -652,9 +644,13 @@ public final class MailboxTransport implements Transport {
         if (peerSinceNanos == NO_PEER_YET) {
             peerSinceNanos = lastReceiveNanos;
         }
+        int senderCpu = keepOffSender && byPump ? mailbox.senderCpu(in) : -1; // the block's line: read with its state
         try {
             assemble(mailbox.data(in), length);
             publish(in, Mailbox.TASK_DONE); // the block is copied out; the peer may reuse the channel
+            if (senderCpu >= 0) {
+                moveOffSendersCpu(senderCpu); // before the frames are handled and answered
+            }
             deliverCompleted();
         } finally {
             completed.clear(); // a frame that closed the transport drops the rest
@@ -791,7 +787,7 @@ public final class MailboxTransport implements Transport {
                 + " queuedBytes=" + queuedBytes.get() + " bodyBytesAllocated=" + bodyBytesAllocated
                 + " sending=" + sending.get() + " receiving=" + receiving.get() + " flushThenClose=" + flushThenClose
                 + (pumpCpus == 0 ? "" : " pumpCpus=0x" + Long.toHexString(pumpCpus) + (pumpPinned ? " (pinned)" : " (not pinned)"))
-                + (parent ? "" : " movesOffCaller=" + movesOffCaller.get());
+                + (parent ? "" : " movesOffSender=" + movesOffSender.get());
     }
 
     @Override

@@ -18,10 +18,10 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Issue 18, the shared-memory tail on a quiet machine: the round trips over 20 µs were those
- * whose client caller and worker pump ran on one CPU (bench/README.md). A client's receiving
- * caller names its CPU in the mailbox while it receives; a worker's pump that finds itself on
- * that CPU moves to another without being pinned, unless the user pinned it ({@code worker_cpus}).
- * Here the test plays the caller by writing the word itself. Nothing is timed.
+ * whose client caller and worker pump ran on one CPU (bench/README.md). A client names in each
+ * block the CPU its writer runs on; a worker's pump that finds itself on that CPU moves to
+ * another without being pinned, unless the user pinned it ({@code worker_cpus}). The sending
+ * test thread is put on the pump's CPU by pinning it (a test's own thread). Nothing is timed.
  */
 class Issue18ShmPlacementTest {
     private static final long HOUR = TimeUnit.HOURS.toNanos(1);
@@ -49,6 +49,11 @@ class Issue18ShmPlacementTest {
         final AtomicLong pumpMask = new AtomicLong();
 
         Link(long pinWorkerTo) {
+            this(pinWorkerTo, true);
+        }
+
+        /** @param startClient false: no client pump, so every block the client sends is written by the sending thread */
+        Link(long pinWorkerTo, boolean startClient) {
             worker.pinPumpTo(pinWorkerTo);
             worker.start(new Transport.Listener() {
                 @Override
@@ -62,7 +67,9 @@ class Issue18ShmPlacementTest {
                 public void onClosed(StatusException reason) {
                 }
             });
-            client.start(inbox);
+            if (startClient) {
+                client.start(inbox);
+            }
         }
 
         /** Sends one frame to the worker and waits until its pump handled it. */
@@ -72,9 +79,18 @@ class Issue18ShmPlacementTest {
             HangGuard.await(() -> frames.get() > before, "the worker's pump took frame " + seed, this::state);
         }
 
+        /** {@link #exchange} with the calling thread on {@code cpu} only (then on all of {@code allowed} again). */
+        void exchangeFrom(int cpu, long allowed, int seed) {
+            assertTrue(Affinity.restrictCurrentThread(1L << cpu), "the test thread moves to CPU " + cpu);
+            try {
+                exchange(seed);
+            } finally {
+                assertTrue(Affinity.restrictCurrentThread(allowed));
+            }
+        }
+
         String state() {
-            return worker.diagnostics() + "; " + client.diagnostics() + "; caller CPU " + mailbox.lvCallerCpu()
-                    + ", pump CPU " + pumpCpu.get();
+            return worker.diagnostics() + "; " + client.diagnostics() + "; pump CPU " + pumpCpu.get();
         }
 
         @Override
@@ -92,15 +108,13 @@ class Issue18ShmPlacementTest {
         long allowed = twoOrMoreCpus();
         try (Link link = new Link(0)) {
             link.exchange(0);
-            for (int seed = 1; link.worker.movesOffCaller() == 0; seed++) {
-                // the caller says it runs where the pump ran last (the scheduler may move the pump meanwhile: then again)
-                link.mailbox.soCallerCpu(link.pumpCpu.get());
-                link.exchange(seed);
+            for (int seed = 1; link.worker.movesOffSender() == 0; seed++) {
+                // sent from where the pump ran last (the scheduler may move the pump meanwhile: then again)
+                link.exchangeFrom(link.pumpCpu.get(), allowed, seed);
                 if (seed > 1_000) {
-                    HangGuard.expired("the pump never moved off the caller's CPU", link::state);
+                    HangGuard.expired("the pump never moved off the sender's CPU", link::state);
                 }
             }
-            link.mailbox.soCallerCpu(-1);
             link.exchange(1_000_000); // handled after the move
             assertEquals(allowed, link.pumpMask.get(), "the moved pump may still use every CPU (not pinned): "
                     + link.state());
@@ -108,56 +122,36 @@ class Issue18ShmPlacementTest {
     }
 
     @Test
-    void aPumpStaysWhileNoCallerNamesItsCpu() {
-        twoOrMoreCpus();
-        try (Link link = new Link(0)) {
-            link.exchange(0);
-            for (int seed = 1; seed <= 50; seed++) {
-                link.mailbox.soCallerCpu(-1); // no caller receives
-                link.exchange(seed);
-            }
-            assertEquals(0, link.worker.movesOffCaller(), link.state());
-        }
-    }
-
-    @Test
     void aPumpTheUserPinnedNeverMoves() {
-        long cpu = Long.lowestOneBit(twoOrMoreCpus());
+        long allowed = twoOrMoreCpus();
+        long cpu = Long.lowestOneBit(allowed);
         try (Link link = new Link(cpu)) {
             for (int seed = 0; seed <= 50; seed++) {
-                link.mailbox.soCallerCpu(Long.numberOfTrailingZeros(cpu)); // the caller on the pump's one CPU
-                link.exchange(seed);
+                link.exchangeFrom(Long.numberOfTrailingZeros(cpu), allowed, seed); // from the pump's one CPU
             }
-            assertEquals(0, link.worker.movesOffCaller(), link.state());
+            assertEquals(0, link.worker.movesOffSender(), link.state());
             assertEquals(cpu, link.pumpMask.get(), "the pump keeps to worker_cpus");
         }
     }
 
     @Test
-    void aReceivingCallerNamesItsCpuAndClearsItWhenItLeaves() throws Exception {
-        twoOrMoreCpus();
-        try (Link link = new Link(0)) {
-            AtomicInteger named = new AtomicInteger(-2);
-            boolean[] asked = {false};
-            // the condition runs on the caller's thread inside receiveWhile: it reads what the caller published
-            while (!link.client.receiveWhile(() -> {
-                named.set(link.mailbox.lvCallerCpu());
-                asked[0] = true;
-                return false;
-            }, Long.MAX_VALUE) || !asked[0]) {
-                Thread.onSpinWait(); // the client's pump held the receiving role a moment
+    void aClientsBlocksNameTheirSendersCpuAWorkersDoNot() {
+        long allowed = twoOrMoreCpus();
+        int cpu = Long.numberOfTrailingZeros(Long.highestOneBit(allowed));
+        try (Link link = new Link(0, false)) {
+            assertEquals(-1, link.mailbox.senderCpu(Mailbox.TO_CHILD), "no block yet");
+            assertTrue(Affinity.restrictCurrentThread(1L << cpu));
+            try {
+                link.client.send(frame(1)); // the channel is free and no client pump runs: written by this thread
+            } finally {
+                assertTrue(Affinity.restrictCurrentThread(allowed));
             }
-            assertTrue(named.get() >= 0, "while receiving, the caller names a CPU: " + named.get());
-            assertEquals(-1, link.mailbox.lvCallerCpu(), "a caller that left names none");
-            // the worker's side never names one: only a client's caller does
-            named.set(-2);
-            while (!link.worker.receiveWhile(() -> {
-                named.set(link.mailbox.lvCallerCpu());
-                return false;
-            }, Long.MAX_VALUE)) {
-                Thread.onSpinWait(); // the worker's pump held the receiving role a moment
-            }
-            assertEquals(-1, named.get());
+            assertEquals(cpu, link.mailbox.senderCpu(Mailbox.TO_CHILD), "the client's block names its writer's CPU");
+            HangGuard.await(() -> link.frames.get() == 1, "the worker took the block", link::state);
+            link.worker.send(frame(2));
+            HangGuard.await(() -> link.mailbox.lvState(Mailbox.TO_PARENT) == Mailbox.TASK_READY,
+                    "the worker wrote its block", link::state);
+            assertEquals(-1, link.mailbox.senderCpu(Mailbox.TO_PARENT), "a worker's block names none");
         }
     }
 
