@@ -45,10 +45,11 @@ import java.nio.file.StandardOpenOption;
  * <p><b>Worker CPUs</b> ({@code 84}, a long): the CPUs the worker's pump keeps to
  * ({@link #workerCpus(long)}), 0 for any; a worker that does not know the field ignores it.
  *
- * <p><b>Sender CPU</b> (16 bytes after a channel's state, an int): one more than the CPU the
- * thread that wrote the channel's current block ran on, 0 where the writer cannot tell
- * ({@link #senderCpu(int, int)}); the client names it, and a worker's pump that finds itself on
- * that CPU moves off it. A side that does not know the field leaves it 0 or ignores it.
+ * <p><b>Client CPU</b> (16 bytes after channel {@link #TO_CHILD}'s state, an int, in the line
+ * the worker's pump reads with each block): one more than the CPU the client's thread that last
+ * wrote a block or waited for one ran on, 0 where the client cannot tell ({@link #clientCpu(int)});
+ * a worker's pump that finds itself on that CPU moves off it. A side that does not know the field
+ * leaves it 0 or ignores it.
  */
 public final class Mailbox implements AutoCloseable {
     public static final int IDLE = 0;
@@ -319,17 +320,22 @@ public final class Mailbox implements AutoCloseable {
         return memory.get(ValueLayout.JAVA_LONG_UNALIGNED, WORKER_CPUS);
     }
 
-    /**
-     * Names the CPU the writer of the channel's next block runs on, -1 if it cannot tell: a plain
-     * store before the block's TASK_READY, which publishes it (as the length).
-     */
-    public void senderCpu(int channel, int cpu) {
-        memory.set(INT, stateOffset(channel) + 16, cpu + 1);
+    /** Offset of the client CPU word in channel {@link #TO_CHILD}'s line. */
+    private long clientCpuOffset() {
+        return stateOffset(TO_CHILD) + 16;
     }
 
-    /** The CPU the writer of the channel's current block ran on, -1 if unknown (read after seeing TASK_READY). */
-    public int senderCpu(int channel) {
-        return memory.get(INT, stateOffset(channel) + 16) - 1;
+    /**
+     * Names the CPU a client thread that writes blocks or waits for them runs on, -1 for unknown
+     * (opaque store of a hint: ordered with nothing; a stale value costs at most a needless move).
+     */
+    public void clientCpu(int cpu) {
+        STATE.setOpaque(memory, clientCpuOffset(), cpu + 1);
+    }
+
+    /** The CPU a client thread last named ({@link #clientCpu(int)}), -1 if unknown (opaque load). */
+    public int clientCpu() {
+        return (int) STATE.getOpaque(memory, clientCpuOffset()) - 1;
     }
 
     /** Whether the child side is serving. */

@@ -38,9 +38,10 @@ import java.util.function.BooleanSupplier;
  * the pump blocks un-rung until its tick ({@link Sleepers#callerEnters}). A peer that spins sees
  * no system call.
  *
- * <p><b>Placement.</b> A client names in each block the CPU its writer runs on; a worker's pump
- * that finds itself on that CPU moves to another ({@link #moveOffSendersCpu}), as two sides that
- * share a CPU cannot both spin. Nothing is pinned unless {@code worker_cpus} asks.
+ * <p><b>Placement.</b> A client's threads that write blocks or wait for them name their CPU in
+ * the mailbox ({@link #nameClientCpu}); a worker's pump that finds itself on that CPU moves to
+ * another ({@link #moveOffClientsCpu}), as two sides that share a CPU cannot both spin. Nothing
+ * is pinned unless {@code worker_cpus} asks.
  *
  * <p><b>Hostile peers.</b> The TCP server's limits hold here too: an incoming length prefix is
  * checked against the frame limit before anything is allocated (a worker's transport starts at
@@ -87,8 +88,8 @@ public final class MailboxTransport implements Transport {
      */
     static final int FIRST_BODY_CHUNK = 64 << 10;
     /**
-     * The least time between two moves of a worker's pump off the client sender's CPU
-     * ({@link #moveOffSendersCpu}): a pump the scheduler keeps putting back beside the client
+     * The least time between two moves of a worker's pump off the client's CPU
+     * ({@link #moveOffClientsCpu}): a pump the scheduler keeps putting back beside the client
      * moves at most this often.
      */
     static final long MOVE_INTERVAL_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
@@ -149,12 +150,19 @@ public final class MailboxTransport implements Transport {
     private long pumpCpus;
     /** Whether the pump pinned itself to {@link #pumpCpus} (diagnostics). */
     private volatile boolean pumpPinned;
-    /** Times the worker's pump moved off the CPU of the client thread that sent a block ({@link #moveOffSendersCpu}; diagnostics, tests). */
-    private final AtomicInteger movesOffSender = new AtomicInteger();
-    /** Whether this is a worker's pump that moves off its sender's CPU (set by the pump as it starts). */
-    private boolean keepOffSender;
-    /** When the pump last tried to move off the sender's CPU (pump thread only). */
+    /** Times the worker's pump moved off the client's CPU ({@link #moveOffClientsCpu}; diagnostics, tests). */
+    private final AtomicInteger movesOffClient = new AtomicInteger();
+    /** Whether this is a worker's pump that moves off the client's CPU (set by the pump as it starts). */
+    private boolean keepOffClient;
+    /** When the pump last tried to move off the client's CPU (pump thread only). */
     private long lastMoveNanos;
+    /**
+     * The CPU this client side last named in the mailbox ({@link #nameClientCpu}): a racy hint
+     * shared by the sending and the receiving role, so the word is written only when it changes.
+     */
+    private int namedCpu = -1;
+    /** Idle rounds between two looks at the CPU a spinning client caller runs on. */
+    private static final int CPU_CHECK_ROUNDS = 8;
     private int bodyLength; // of the frame in `body`; holder of `receiving` only
 
     /**
@@ -331,6 +339,9 @@ public final class MailboxTransport implements Transport {
         }
         try {
             sleepers.callerEnters();
+            if (parent) {
+                nameClientCpu(); // a worker's pump keeps off this CPU
+            }
             int idle = 0;
             boolean slept = false;
             WaitLog.Wait log = WaitLog.ON ? new WaitLog.Wait(WaitLog.CALLER_WAIT, parent) : null;
@@ -351,10 +362,16 @@ public final class MailboxTransport implements Transport {
                     break;
                 }
                 if (++idle < callerSpins) {
+                    if (parent && idle % CPU_CHECK_ROUNDS == 0) {
+                        nameClientCpu(); // Linux may have moved this thread meanwhile
+                    }
                     Thread.onSpinWait();
                 } else {
                     int sleep = callerSleep(waiting, deadlineNanos);
                     slept |= sleep != NOT_BLOCKED;
+                    if (parent && sleep != NOT_BLOCKED) {
+                        nameClientCpu(); // woken, perhaps on another CPU
+                    }
                     if (WaitLog.ON && sleep != NOT_BLOCKED) {
                         log.slept(sleep == RUNG);
                     }
@@ -459,8 +476,8 @@ public final class MailboxTransport implements Transport {
         if (pumpCpus != 0) {
             pumpPinned = Affinity.restrictCurrentThread(pumpCpus);
         }
-        // a worker's pump that the user did not pin keeps off the CPU its client's sender runs on
-        keepOffSender = !parent && pumpCpus == 0 && Affinity.available();
+        // a worker's pump that the user did not pin keeps off the CPU its client's thread runs on
+        keepOffClient = !parent && pumpCpus == 0 && Affinity.available();
         lastMoveNanos = System.nanoTime() - MOVE_INTERVAL_NANOS;
         int idle = 0;
         boolean slept = false; // the last wait spun out and slept ringable
@@ -520,19 +537,33 @@ public final class MailboxTransport implements Transport {
     }
 
     /**
-     * A worker's pump took a block the client wrote on {@code senderCpu}: if this pump runs on that
-     * CPU too, it moves to another of its CPUs ({@link Affinity#moveOff}: not a pin; the scheduler
-     * stays free to place it), at most once per {@link #MOVE_INTERVAL_NANOS}, before it handles the
-     * block. Two threads that hand a round trip to each other on one CPU cannot both spin: each
-     * waits for the other to sleep, every answer costs a wake-up (12–40 µs here against 1–2 µs
-     * apart), and Linux does not separate them by itself, as only one of the two is runnable at a
-     * time (measured on an idle 2-CPU machine: the slept round trips of the p99 ran on one CPU;
-     * bench/README.md). Before the reply, so that the caller it wakes is still on its own CPU, the
-     * one the pump leaves. The pump, not the client's thread, moves: that is the application's.
-     * Apart again, the pump's spin window starts whole.
+     * A client thread that writes a block or waits for one names the CPU it runs on in the
+     * mailbox, if that changed since the last time ({@link Mailbox#clientCpu(int)}).
      */
-    private void moveOffSendersCpu(int senderCpu) {
-        if (senderCpu != Affinity.currentCpu()) {
+    private void nameClientCpu() {
+        int cpu = Affinity.currentCpu();
+        if (cpu != namedCpu) {
+            namedCpu = cpu;
+            mailbox.clientCpu(cpu);
+        }
+    }
+
+    /**
+     * A worker's pump took a block: if the client's thread that wrote it or waits for the answer
+     * runs on this pump's CPU ({@code clientCpu}), the pump moves to another of its CPUs
+     * ({@link Affinity#moveOff}: not a pin; the scheduler stays free to place it), at most once
+     * per {@link #MOVE_INTERVAL_NANOS}, before it handles the block. Two threads that hand a round
+     * trip to each other on one CPU cannot both spin: each waits for the other to sleep, every
+     * answer costs a wake-up (12–40 µs here against 1–2 µs apart), and Linux does not separate
+     * them by itself, as only one of the two is runnable at a time (measured on an idle 2-CPU
+     * machine: the slept round trips of the p99 ran on one CPU; bench/README.md). Before the
+     * reply, so that the caller it wakes is still on its own CPU, the one the pump leaves. The
+     * pump, not the client's thread, moves: that is the application's. A move costs the pump
+     * about 0.1 ms here (more when the other CPUs are busy). Apart again, the pump's spin window
+     * starts whole.
+     */
+    private void moveOffClientsCpu(int clientCpu) {
+        if (clientCpu != Affinity.currentCpu()) {
             return;
         }
         long now = System.nanoTime();
@@ -540,20 +571,20 @@ public final class MailboxTransport implements Transport {
             return;
         }
         lastMoveNanos = now;
-        boolean moved = Affinity.moveOff(senderCpu);
+        boolean moved = Affinity.moveOff(clientCpu);
         if (moved) {
-            movesOffSender.incrementAndGet();
+            movesOffClient.incrementAndGet();
             pumpSpins = SPINS;
             pumpSleptInARow = 0;
         }
         if (WaitLog.ON) {
-            WaitLog.moved(now, senderCpu, moved);
+            WaitLog.moved(now, clientCpu, moved);
         }
     }
 
-    /** Times the worker's pump moved off the CPU of the client thread that sent a block (tests). */
-    int movesOffSender() {
-        return movesOffSender.get();
+    /** Times the worker's pump moved off the client's CPU (tests). */
+    int movesOffClient() {
+        return movesOffClient.get();
     }
 
     /**
@@ -615,7 +646,7 @@ public final class MailboxTransport implements Transport {
         }
         mailbox.length(out, written);
         if (parent) {
-            mailbox.senderCpu(out, Affinity.currentCpu()); // a worker's pump keeps off this CPU
+            nameClientCpu(); // a worker's pump keeps off this CPU
         }
         publish(out, Mailbox.TASK_READY); // volatile: publishes the block; rings the peer if it sleeps
         return true;
@@ -625,7 +656,7 @@ public final class MailboxTransport implements Transport {
      * Takes a ready incoming block and delivers the frames it completes: their bytes are copied
      * from the mailbox into their bodies, the block is handed back (TASK_DONE, so the peer may
      * write the next one while these are handled), then the frames go to the listener in order.
-     * {@code byPump}: the pump thread calls, which (a worker's) may move off the sender's CPU first.
+     * {@code byPump}: the pump thread calls, which (a worker's) may move off the client's CPU first.
      */
     private boolean pumpIn(boolean byPump) {
         int state = mailbox.lvState(in);
@@ -644,12 +675,12 @@ public final class MailboxTransport implements Transport {
         if (peerSinceNanos == NO_PEER_YET) {
             peerSinceNanos = lastReceiveNanos;
         }
-        int senderCpu = keepOffSender && byPump ? mailbox.senderCpu(in) : -1; // the block's line: read with its state
+        int clientCpu = keepOffClient && byPump ? mailbox.clientCpu() : -1; // in the block's line: read with its state
         try {
             assemble(mailbox.data(in), length);
             publish(in, Mailbox.TASK_DONE); // the block is copied out; the peer may reuse the channel
-            if (senderCpu >= 0) {
-                moveOffSendersCpu(senderCpu); // before the frames are handled and answered
+            if (clientCpu >= 0) {
+                moveOffClientsCpu(clientCpu); // before the frames are handled and answered
             }
             deliverCompleted();
         } finally {
@@ -787,7 +818,7 @@ public final class MailboxTransport implements Transport {
                 + " queuedBytes=" + queuedBytes.get() + " bodyBytesAllocated=" + bodyBytesAllocated
                 + " sending=" + sending.get() + " receiving=" + receiving.get() + " flushThenClose=" + flushThenClose
                 + (pumpCpus == 0 ? "" : " pumpCpus=0x" + Long.toHexString(pumpCpus) + (pumpPinned ? " (pinned)" : " (not pinned)"))
-                + (parent ? "" : " movesOffSender=" + movesOffSender.get());
+                + (parent ? "" : " movesOffClient=" + movesOffClient.get());
     }
 
     @Override

@@ -18,10 +18,11 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Issue 18, the shared-memory tail on a quiet machine: the round trips over 20 µs were those
- * whose client caller and worker pump ran on one CPU (bench/README.md). A client names in each
- * block the CPU its writer runs on; a worker's pump that finds itself on that CPU moves to
- * another without being pinned, unless the user pinned it ({@code worker_cpus}). The sending
- * test thread is put on the pump's CPU by pinning it (a test's own thread). Nothing is timed.
+ * whose client caller and worker pump ran on one CPU (bench/README.md). A client's thread that
+ * writes a block or waits for one names its CPU in the mailbox; a worker's pump that finds itself
+ * on that CPU moves to another without being pinned, unless the user pinned it
+ * ({@code worker_cpus}). The sending test thread is put on the pump's CPU by pinning it (a test's
+ * own thread). Nothing is timed.
  */
 class Issue18ShmPlacementTest {
     private static final long HOUR = TimeUnit.HOURS.toNanos(1);
@@ -108,11 +109,11 @@ class Issue18ShmPlacementTest {
         long allowed = twoOrMoreCpus();
         try (Link link = new Link(0)) {
             link.exchange(0);
-            for (int seed = 1; link.worker.movesOffSender() == 0; seed++) {
+            for (int seed = 1; link.worker.movesOffClient() == 0; seed++) {
                 // sent from where the pump ran last (the scheduler may move the pump meanwhile: then again)
                 link.exchangeFrom(link.pumpCpu.get(), allowed, seed);
                 if (seed > 1_000) {
-                    HangGuard.expired("the pump never moved off the sender's CPU", link::state);
+                    HangGuard.expired("the pump never moved off the client's CPU", link::state);
                 }
             }
             link.exchange(1_000_000); // handled after the move
@@ -129,29 +130,44 @@ class Issue18ShmPlacementTest {
             for (int seed = 0; seed <= 50; seed++) {
                 link.exchangeFrom(Long.numberOfTrailingZeros(cpu), allowed, seed); // from the pump's one CPU
             }
-            assertEquals(0, link.worker.movesOffSender(), link.state());
+            assertEquals(0, link.worker.movesOffClient(), link.state());
             assertEquals(cpu, link.pumpMask.get(), "the pump keeps to worker_cpus");
         }
     }
 
     @Test
-    void aClientsBlocksNameTheirSendersCpuAWorkersDoNot() {
+    void aClientsSendingAndWaitingThreadsNameTheirCpuAWorkersDoNot() {
         long allowed = twoOrMoreCpus();
-        int cpu = Long.numberOfTrailingZeros(Long.highestOneBit(allowed));
+        int high = Long.numberOfTrailingZeros(Long.highestOneBit(allowed));
+        int low = Long.numberOfTrailingZeros(allowed);
         try (Link link = new Link(0, false)) {
-            assertEquals(-1, link.mailbox.senderCpu(Mailbox.TO_CHILD), "no block yet");
-            assertTrue(Affinity.restrictCurrentThread(1L << cpu));
+            assertEquals(-1, link.mailbox.clientCpu(), "nothing named yet");
+            assertTrue(Affinity.restrictCurrentThread(1L << high));
             try {
                 link.client.send(frame(1)); // the channel is free and no client pump runs: written by this thread
             } finally {
                 assertTrue(Affinity.restrictCurrentThread(allowed));
             }
-            assertEquals(cpu, link.mailbox.senderCpu(Mailbox.TO_CHILD), "the client's block names its writer's CPU");
+            assertEquals(high, link.mailbox.clientCpu(), "the client's writer names its CPU");
             HangGuard.await(() -> link.frames.get() == 1, "the worker took the block", link::state);
+            assertTrue(Affinity.restrictCurrentThread(1L << low));
+            try {
+                // the condition runs inside receiveWhile, after the caller named its CPU
+                while (!link.client.receiveWhile(() -> false, Long.MAX_VALUE)) {
+                    Thread.onSpinWait();
+                }
+            } finally {
+                assertTrue(Affinity.restrictCurrentThread(allowed));
+            }
+            assertEquals(low, link.mailbox.clientCpu(), "a receiving client caller names its CPU");
+            link.mailbox.clientCpu(-1);
             link.worker.send(frame(2));
             HangGuard.await(() -> link.mailbox.lvState(Mailbox.TO_PARENT) == Mailbox.TASK_READY,
                     "the worker wrote its block", link::state);
-            assertEquals(-1, link.mailbox.senderCpu(Mailbox.TO_PARENT), "a worker's block names none");
+            while (!link.worker.receiveWhile(() -> false, Long.MAX_VALUE)) {
+                Thread.onSpinWait(); // the worker's pump held the receiving role a moment
+            }
+            assertEquals(-1, link.mailbox.clientCpu(), "a worker's threads name none");
         }
     }
 
