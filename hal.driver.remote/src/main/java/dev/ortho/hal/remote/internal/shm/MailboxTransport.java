@@ -87,12 +87,6 @@ public final class MailboxTransport implements Transport {
      * makes this side hold at most twice what it sent.
      */
     static final int FIRST_BODY_CHUNK = 64 << 10;
-    /**
-     * The least time between two moves of a worker's pump off the client's CPU
-     * ({@link #moveOffClientsCpu}): a pump the scheduler keeps putting back beside the client
-     * moves at most this often.
-     */
-    static final long MOVE_INTERVAL_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
     /** The pump's tick period, and the longest any side blocks before it re-checks anyway. */
     static final long TICK_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
     private static final AtomicInteger THREADS = new AtomicInteger();
@@ -154,8 +148,8 @@ public final class MailboxTransport implements Transport {
     private final AtomicInteger movesOffClient = new AtomicInteger();
     /** Whether this is a worker's pump that moves off the client's CPU (set by the pump as it starts). */
     private boolean keepOffClient;
-    /** When the pump last tried to move off the client's CPU (pump thread only). */
-    private long lastMoveNanos;
+    /** How often the pump may move off the client's CPU (pump thread only). */
+    private final MoveBackoff moves = new MoveBackoff();
     /**
      * The CPU this client side last named in the mailbox ({@link #nameClientCpu}): a racy hint
      * shared by the sending and the receiving role, so the word is written only when it changes.
@@ -478,7 +472,6 @@ public final class MailboxTransport implements Transport {
         }
         // a worker's pump that the user did not pin keeps off the CPU its client's thread runs on
         keepOffClient = !parent && pumpCpus == 0 && Affinity.available();
-        lastMoveNanos = System.nanoTime() - MOVE_INTERVAL_NANOS;
         int idle = 0;
         boolean slept = false; // the last wait spun out and slept ringable
         long nextTick = System.nanoTime();
@@ -551,27 +544,26 @@ public final class MailboxTransport implements Transport {
     /**
      * A worker's pump took a block: if the client's thread that wrote it or waits for the answer
      * runs on this pump's CPU ({@code clientCpu}), the pump moves to another of its CPUs
-     * ({@link Affinity#moveOff}: not a pin; the scheduler stays free to place it), at most once
-     * per {@link #MOVE_INTERVAL_NANOS}, before it handles the block. Two threads that hand a round
+     * ({@link Affinity#moveOff}: not a pin; the scheduler stays free to place it), as often as
+     * {@link MoveBackoff} allows, before it handles the block. Two threads that hand a round
      * trip to each other on one CPU cannot both spin: each waits for the other to sleep, every
      * answer costs a wake-up (12–40 µs here against 1–2 µs apart), and Linux does not separate
      * them by itself, as only one of the two is runnable at a time (measured on an idle 2-CPU
      * machine: the slept round trips of the p99 ran on one CPU; bench/README.md). Before the
      * reply, so that the caller it wakes is still on its own CPU, the one the pump leaves. The
-     * pump, not the client's thread, moves: that is the application's. A move costs the pump
-     * about 0.1 ms here (more when the other CPUs are busy). Apart again, the pump's spin window
-     * starts whole.
+     * pump, not the client's thread, moves: that is the application's. Apart again, the pump's
+     * spin window starts whole.
      */
     private void moveOffClientsCpu(int clientCpu) {
         if (clientCpu != Affinity.currentCpu()) {
             return;
         }
         long now = System.nanoTime();
-        if (now - lastMoveNanos < MOVE_INTERVAL_NANOS) {
+        if (!moves.mayMove(now)) {
             return;
         }
-        lastMoveNanos = now;
         boolean moved = Affinity.moveOff(clientCpu);
+        moves.tried(now, System.nanoTime() - now, moved);
         if (moved) {
             movesOffClient.incrementAndGet();
             pumpSpins = SPINS;

@@ -171,6 +171,33 @@ class Issue18ShmPlacementTest {
         }
     }
 
+    /**
+     * The move policy with made-up clock values: the first move at once, then at least the
+     * minimum interval apart; each slow (or failed) move doubles the interval up to the maximum,
+     * a cheap one resets it.
+     */
+    @Test
+    void slowMovesBackOffAndACheapOneResets() {
+        MoveBackoff b = new MoveBackoff();
+        long min = MoveBackoff.MIN_INTERVAL_NANOS;
+        long slow = MoveBackoff.SLOW_MOVE_NANOS;
+        assertTrue(b.mayMove(0), "the first move at once");
+        b.tried(0, slow / 10, true);
+        assertEquals(min, b.intervalNanos());
+        assertTrue(!b.mayMove(min - 1) && b.mayMove(min), "cheap moves are the minimum interval apart");
+        long t = min;
+        for (int i = 1; i <= 20; i++) {
+            b.tried(t, slow, true);
+            assertEquals(Math.min(MoveBackoff.MAX_INTERVAL_NANOS, min << i), b.intervalNanos(), "after " + i + " slow moves");
+            assertTrue(!b.mayMove(t + b.intervalNanos() - 1) && b.mayMove(t + b.intervalNanos()));
+            t += b.intervalNanos();
+        }
+        b.tried(t, 0, false);
+        assertEquals(MoveBackoff.MAX_INTERVAL_NANOS, b.intervalNanos(), "a failed move counts as slow");
+        b.tried(t + MoveBackoff.MAX_INTERVAL_NANOS, slow - 1, true);
+        assertEquals(min, b.intervalNanos(), "a cheap move resets the interval");
+    }
+
     @Test
     void anIdleConnectionsPumpsEndUpAsleep() {
         try (Link link = new Link(0)) {
