@@ -112,7 +112,7 @@ def main():
           f' callers refused the receiving role: {len(refusals)}')
     if moves:
         cost = [(e[3] - e[2]) / 1e3 for e in moves]
-        print(f'worker pump moved off the caller\'s CPU: {sum(1 for e in moves if e[5])} times'
+        print(f'worker pump moved off the client\'s CPU: {sum(1 for e in moves if e[5])} times'
               f' ({sum(1 for e in moves if not e[5])} tries failed), a move costs the pump p50 {pct(cost, 50):.1f}'
               f' max {pct(cost, 100):.1f} µs')
     print(f'ring (write) cost: {len(ring_cost)} rings, p50 {pct(ring_cost, 50):.1f} p99 {pct(ring_cost, 99):.1f} µs')
