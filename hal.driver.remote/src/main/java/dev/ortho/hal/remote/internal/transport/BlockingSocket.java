@@ -29,6 +29,14 @@ public interface BlockingSocket extends ReadableByteChannel, GatheringByteChanne
      */
     boolean readUntil(long deadlineNanos);
 
+    /**
+     * Whether the reads that follow are a waiting caller's, whose peer likely answers soon (reader
+     * only, until the next call): a socket that can may then poll for up to a spin budget before
+     * it blocks ({@link SpinBudget}); the reader thread's reads block at once. Does nothing by default.
+     */
+    default void callerReads(boolean caller) {
+    }
+
     /** Ends a blocked read or write and closes the socket; idempotent, any thread, never throws. */
     @Override
     void close();

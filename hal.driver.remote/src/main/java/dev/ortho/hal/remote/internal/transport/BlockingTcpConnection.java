@@ -287,6 +287,7 @@ public final class BlockingTcpConnection implements Transport {
         boolean bounded = socket.readUntil(deadlineNanos != Long.MIN_VALUE
                 && deadlineNanos - System.nanoTime() < unboundedBeyondNanos ? deadlineNanos : Long.MAX_VALUE);
         receivingBounded = bounded;
+        socket.callerReads(true);
         receivingDeadline = deadlineNanos;
         receives++; // (role holder only)
         receiving = self;
@@ -314,6 +315,7 @@ public final class BlockingTcpConnection implements Transport {
             receiving = null;
             receivingDeadline = Long.MAX_VALUE;
             socket.readUntil(Long.MAX_VALUE); // the next holder's reads: unbounded unless it bounds them
+            socket.callerReads(false);
             releaseByCaller();
         }
         return true;

@@ -59,6 +59,9 @@ final class NativeSocket implements BlockingSocket {
     private static final int TCP_NODELAY = 1;
     private static final int SHUT_RDWR = 2;
     private static final int MSG_NOSIGNAL = 0x4000;
+    private static final int MSG_DONTWAIT = 0x40;
+    /** What {@link #spinRecv} answers when nothing came within the spin. */
+    private static final long NOTHING_YET = Long.MIN_VALUE;
     private static final short POLLIN = 1;
     private static final short POLLOUT = 4;
     private static final int EINTR = 4;
@@ -81,6 +84,10 @@ final class NativeSocket implements BlockingSocket {
     private final MemorySegment readPollfd;
     /** {@link #readUntil}'s bound (read role). */
     private long readDeadline = Long.MAX_VALUE;
+    /** {@link #callerReads} (read role). */
+    private boolean callerReads;
+    /** Whether a caller's read polls before it blocks (read role). */
+    private final SpinBudget spin = new SpinBudget();
     private MemorySegment readScratch;
     /**
      * The direct buffer last read into and the address of its index 0: the receive buffer is read
@@ -242,6 +249,12 @@ final class NativeSocket implements BlockingSocket {
      * ends a {@code recv} that got nothing within {@link #READ_SLICE_NANOS}; a bound nearer than
      * a slice is waited for with {@code poll} first. Always true.
      */
+    /** A caller's reads poll with {@code recv(MSG_DONTWAIT)} for up to a spin budget before blocking, while that pays. */
+    @Override
+    public void callerReads(boolean caller) {
+        callerReads = caller;
+    }
+
     @Override
     public boolean readUntil(long deadlineNanos) {
         readDeadline = deadlineNanos;
@@ -261,10 +274,6 @@ final class NativeSocket implements BlockingSocket {
         }
         enter();
         try {
-            long deadline = readDeadline;
-            if (deadline != Long.MAX_VALUE && deadline - System.nanoTime() < READ_SLICE_NANOS && !readable(deadline)) {
-                return 0; // the bound passed with nothing to read
-            }
             boolean direct = dst.isDirect();
             long address;
             if (direct) {
@@ -280,11 +289,17 @@ final class NativeSocket implements BlockingSocket {
                 address = readScratch.address();
                 room = Math.min(room, SCRATCH_BYTES);
             }
-            long n;
-            while (true) {
-                n = (long) CALLS.recv.invokeExact(readErrno, fd, address, (long) room, 0);
-                if (n >= 0 || CALLS.errno(readErrno) != EINTR) {
-                    break;
+            long deadline = readDeadline;
+            long n = callerReads && spin.worthSpinning() ? spinRecv(address, room, deadline) : NOTHING_YET;
+            if (n == NOTHING_YET) {
+                if (deadline != Long.MAX_VALUE && deadline - System.nanoTime() < READ_SLICE_NANOS && !readable(deadline)) {
+                    return 0; // the bound passed with nothing to read
+                }
+                while (true) {
+                    n = (long) CALLS.recv.invokeExact(readErrno, fd, address, (long) room, 0);
+                    if (n >= 0 || CALLS.errno(readErrno) != EINTR) {
+                        break;
+                    }
                 }
             }
             java.lang.ref.Reference.reachabilityFence(dst); // its memory stays while recv writes into it
@@ -310,6 +325,30 @@ final class NativeSocket implements BlockingSocket {
             throw new IOException("recv failed: " + t, t);
         } finally {
             exit();
+        }
+    }
+
+    /**
+     * Polls with {@code recv(MSG_DONTWAIT)} for up to a spin budget (not past {@code deadline}):
+     * what the last {@code recv} answered (bytes, 0 at the end of the stream, -1 with a failure's
+     * {@code errno}), or {@link #NOTHING_YET}.
+     */
+    private long spinRecv(long address, int room, long deadline) throws Throwable {
+        long start = System.nanoTime();
+        long budget = deadline == Long.MAX_VALUE ? SpinBudget.NANOS : Math.min(SpinBudget.NANOS, deadline - start);
+        long n;
+        while (true) {
+            n = (long) CALLS.recv.invokeExact(readErrno, fd, address, (long) room, MSG_DONTWAIT);
+            int errno = n < 0 ? CALLS.errno(readErrno) : 0;
+            if (n >= 0 || errno != EAGAIN && errno != EINTR) {
+                spin.ended(true);
+                return n;
+            }
+            if (System.nanoTime() - start >= budget) {
+                spin.ended(false);
+                return NOTHING_YET;
+            }
+            Thread.yield(); // (a peer on this CPU runs; alone here, this vCPU stays awake)
         }
     }
 
