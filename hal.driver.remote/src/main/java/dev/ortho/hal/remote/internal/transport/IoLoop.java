@@ -141,18 +141,20 @@ public final class IoLoop implements AutoCloseable {
                     runSafely(task);
                 }
                 runDue();
-                for (SelectionKey key : selector.selectedKeys()) {
-                    Handler handler = (Handler) key.attachment();
-                    try {
-                        if (key.isValid()) {
-                            handler.onReady(key);
-                        }
-                    } catch (Exception e) {
-                        handler.onFailure(e);
-                    }
-                }
                 boolean handled = !selector.selectedKeys().isEmpty();
-                selector.selectedKeys().clear();
+                if (handled) { // (no iterator per empty spin pass)
+                    for (SelectionKey key : selector.selectedKeys()) {
+                        Handler handler = (Handler) key.attachment();
+                        try {
+                            if (key.isValid()) {
+                                handler.onReady(key);
+                            }
+                        } catch (Exception e) {
+                            handler.onFailure(e);
+                        }
+                    }
+                    selector.selectedKeys().clear();
+                }
                 long now = System.nanoTime();
                 if (handled) {
                     if (spinning) {
