@@ -45,6 +45,19 @@ final class Tuning {
      */
     static final int MAX_CALLS_PER_ENTRY = 16;
 
+    /**
+     * An adaptive linger whose polls are further apart than its window, and at least this far,
+     * lost its core to another thread (a yield that returns within a microsecond or two on a
+     * free core returned only after a time slice) and ends; see {@code Worker.linger}.
+     */
+    static final long LINGER_PREEMPTED_MIN_NANOS = 20_000L;
+
+    /** First pause of adaptive lingering after a preempted linger; doubles while it recurs. */
+    static final long LINGER_BACKOFF_MIN_NANOS = 1_000_000L;
+
+    /** Longest pause of adaptive lingering after preempted lingers. */
+    static final long LINGER_BACKOFF_MAX_NANOS = 128_000_000L;
+
     private Tuning() {
     }
 }
