@@ -231,11 +231,14 @@ final class Worker extends WorkerPad1 implements WorkerContext, Runnable {
      * work has been coming back within the window; otherwise the worker goes straight to its
      * idle path. So a burst of work that stops costs one window, after which the worker parks
      * at its next idle scan, and work that arrives more slowly than the window never makes it
-     * linger. A linger whose polls are further apart than the window (at least
-     * {@link Tuning#LINGER_PREEMPTED_MIN_NANOS}) was preempted: another thread wants this core,
-     * perhaps the one that will hand us work, so the linger ends and none opens for a pause
-     * that doubles while preemptions recur ({@link Tuning#LINGER_BACKOFF_MIN_NANOS} to
-     * {@link Tuning#LINGER_BACKOFF_MAX_NANOS}). A fixed linger never backs off.
+     * linger. A linger that finds work or its token claimed right after a poll that came later
+     * than the window (and at least {@link Tuning#LINGER_PREEMPTED_MIN_NANOS}) after the one
+     * before it was preempted while the work waited for it (a scheduler that claims the token
+     * counts on the lingerer, and a lingerer off its core starts the work only when it gets the
+     * core back, which an unparked worker would not have waited for): then no linger opens for a
+     * pause that doubles while this recurs ({@link Tuning#LINGER_BACKOFF_MIN_NANOS} to
+     * {@link Tuning#LINGER_BACKOFF_MAX_NANOS}). A preemption nobody waited for changes nothing.
+     * A fixed linger never backs off.
      *
      * <p>No lost wake: a scheduler publishes its work, then claims the token (CAS 1 → 0). The
      * lingerer leaves either because it saw new work, or because its own CAS 1 → 0 failed
@@ -275,14 +278,13 @@ final class Worker extends WorkerPad1 implements WorkerContext, Runnable {
         long lastPoll = now;
         while (true) {
             long poll = System.nanoTime();
-            if (adaptive && poll - lastPoll > preempted) {
-                lingerArmed = false;
-                backOffLinger(poll);
-                return !executor.endLinger();  // failed: claimed, so scan
-            }
+            boolean late = adaptive && poll - lastPoll > preempted;
             lastPoll = poll;
             if (executor.hasNewWork(seenVersion) || !executor.lingerUnclaimed()) {
                 executor.endLinger();  // if still ours; either way we scan
+                if (late) {
+                    backOffLinger(poll);  // the work may have waited for us to get a core back
+                }
                 return true;
             }
             if (poll - lingerDeadline >= 0) {
