@@ -54,11 +54,14 @@ final class Tuning {
      */
     static final long LINGER_PREEMPTED_MIN_NANOS = 500_000L;
 
-    /** First pause of adaptive lingering after a preempted linger; doubles while it recurs. */
+    /**
+     * First pause of adaptive lingering after a preempted linger made work wait; doubles while
+     * that recurs.
+     */
     static final long LINGER_BACKOFF_MIN_NANOS = 1_000_000L;
 
     /** Longest pause of adaptive lingering after preempted lingers. */
-    static final long LINGER_BACKOFF_MAX_NANOS = 128_000_000L;
+    static final long LINGER_BACKOFF_MAX_NANOS = 64_000_000L;
 
     private Tuning() {
     }

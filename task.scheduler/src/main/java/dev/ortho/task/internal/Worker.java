@@ -297,12 +297,14 @@ final class Worker extends WorkerPad1 implements WorkerContext, Runnable {
     }
 
     /**
-     * After a preempted adaptive linger: no linger before {@code now} plus a pause, twice the
-     * last one if the last pause ended recently (within eight of its lengths), else the minimum.
+     * After an adaptive linger that made work wait: no linger before {@code now} plus a pause,
+     * twice the last one if this happened again soon after the last pause ended (within two of
+     * its lengths: the core stays contended), else the minimum (a one-off, e.g. a JIT compiler
+     * thread that took the core for a few milliseconds).
      */
     private void backOffLinger(long now) {
         long pause = lingerBackoff;
-        if (pause == 0 || now - lingerBackoffUntil > 8 * pause) {
+        if (pause == 0 || now - lingerBackoffUntil > 2 * pause) {
             pause = Tuning.LINGER_BACKOFF_MIN_NANOS;
         } else {
             pause = Math.min(2 * pause, Tuning.LINGER_BACKOFF_MAX_NANOS);
