@@ -191,13 +191,21 @@ public record LocalTaskOptions(int queueCount, int groupCount, int maxGroupCount
         }
     }
 
-    /** {@code task_worker_linger_us}: {@code auto} (or -1, ConfigAdmin's spelling) or a count of µs. */
+    /**
+     * {@code task_worker_linger_us} of a device URI: {@code auto} or a count of µs (ConfigAdmin's
+     * typed property spells {@code auto} as {@link #LINGER_AUTO}; a URI's negative number is
+     * rejected, as before there was an {@code auto}).
+     */
     private static long linger(Map<String, String> params, long current) {
         String text = params.get("task_worker_linger_us");
         if (text != null && text.strip().equals("auto")) {
             return LINGER_AUTO;
         }
-        return number(params, "task_worker_linger_us", current);
+        long value = number(params, "task_worker_linger_us", current);
+        if (text != null && value < 0) {
+            check("task_worker_linger_us", value, 0, 10_000_000);
+        }
+        return value;
     }
 
     private static boolean flag(Map<String, String> params, String key) {
@@ -217,7 +225,7 @@ public record LocalTaskOptions(int queueCount, int groupCount, int maxGroupCount
         if (value < min || value > max) {
             throw new StatusException(StatusCode.INVALID_ARGUMENT, "local-task option " + key + " = " + value
                     + " is outside [" + min + ", " + max + "]"
-                    + (key.equals("task_worker_linger_us") ? " (or auto, -1)" : ""));
+                    + (key.equals("task_worker_linger_us") ? " (or auto)" : ""));
         }
     }
 }

@@ -62,12 +62,14 @@ class WorkerLingerOptionTest {
         assertFalse(never.adaptiveLinger());
         assertEquals(0, never.lingerMicros());
         assertTrue(fixed.with(Map.of("task_worker_linger_us", "auto")).adaptiveLinger());
-        assertTrue(fixed.with(Map.of("task_worker_linger_us", "-1")).adaptiveLinger());  // ConfigAdmin's spelling
+        // ConfigAdmin's typed property spells auto as -1; a URI keeps rejecting negative numbers
+        assertTrue(new LocalTaskOptions(1, 0, 64, 0, Long.MAX_VALUE, 0, null, false, LocalTaskOptions.LINGER_AUTO,
+                false, true).adaptiveLinger());
     }
 
     @Test
     void badValuesAreInvalidArgumentsNamingTheOption() {
-        for (String bad : new String[] {"-2", "soon", "10000001"}) {
+        for (String bad : new String[] {"-1", "-2", "soon", "10000001", "Auto"}) {
             StatusException e = assertThrows(StatusException.class,
                     () -> LocalTaskOptions.DEFAULTS.with(Map.of("task_worker_linger_us", bad)), bad);
             assertEquals(StatusCode.INVALID_ARGUMENT, e.code());
