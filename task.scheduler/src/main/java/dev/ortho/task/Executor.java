@@ -157,11 +157,11 @@ public interface Executor extends AutoCloseable {
          * the last time it ran out of work, new work reached it within {@code windowNanos}.
          * When work stops (the window passes with nothing new) or arrives more slowly than the
          * window, the worker parks as soon as it runs out of work, so an executor that has gone
-         * idle, or that gets work at a lower rate, spins nowhere. When work waited for a
-         * lingering worker that had lost its core to another thread for longer than the window
-         * (at least 0.5 ms: an oversubscribed machine, where an unparked worker would have been
-         * run sooner), the worker does not linger for a while (1 ms, doubling up to 64 ms while
-         * it keeps happening). 0 never lingers.
+         * idle, or that gets work at a lower rate, spins nowhere. A lingering worker that lost
+         * its core to other threads for longer than the window (at least 0.5 ms: an
+         * oversubscribed machine, where work handed to it waits until it gets the core back,
+         * and an unparked worker would have been run sooner) stops lingering for a while (1 ms,
+         * doubling up to 64 ms while it keeps happening). 0 never lingers.
          *
          * @throws StatusException INVALID_ARGUMENT if negative
          * @since 1.4

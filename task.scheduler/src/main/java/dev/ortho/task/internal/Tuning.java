@@ -54,10 +54,7 @@ final class Tuning {
      */
     static final long LINGER_PREEMPTED_MIN_NANOS = 500_000L;
 
-    /**
-     * First pause of adaptive lingering after a preempted linger made work wait; doubles while
-     * that recurs.
-     */
+    /** First pause of adaptive lingering after a preempted linger; doubles while that recurs. */
     static final long LINGER_BACKOFF_MIN_NANOS = 1_000_000L;
 
     /** Longest pause of adaptive lingering after preempted lingers. */

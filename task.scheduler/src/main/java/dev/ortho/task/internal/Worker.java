@@ -231,14 +231,14 @@ final class Worker extends WorkerPad1 implements WorkerContext, Runnable {
      * work has been coming back within the window; otherwise the worker goes straight to its
      * idle path. So a burst of work that stops costs one window, after which the worker parks
      * at its next idle scan, and work that arrives more slowly than the window never makes it
-     * linger. A linger that finds work or its token claimed right after a poll that came later
-     * than the window (and at least {@link Tuning#LINGER_PREEMPTED_MIN_NANOS}) after the one
-     * before it was preempted while the work waited for it (a scheduler that claims the token
-     * counts on the lingerer, and a lingerer off its core starts the work only when it gets the
-     * core back, which an unparked worker would not have waited for): then no linger opens for a
-     * pause that doubles while this recurs ({@link Tuning#LINGER_BACKOFF_MIN_NANOS} to
-     * {@link Tuning#LINGER_BACKOFF_MAX_NANOS}). A preemption nobody waited for changes nothing.
-     * A fixed linger never backs off.
+     * linger. A poll that comes later than the window (and at least
+     * {@link Tuning#LINGER_PREEMPTED_MIN_NANOS}) after the one before it means the yield let
+     * other threads run for a time slice: the core is contended, and a scheduler that claimed the
+     * token meanwhile counted on a lingerer that starts the work only when it gets the core back
+     * (an unparked worker would have been run sooner; a spinning one has used up its share).
+     * Then the linger ends (one scan, as if claimed) and none opens for a pause that doubles
+     * while this recurs ({@link Tuning#LINGER_BACKOFF_MIN_NANOS} to
+     * {@link Tuning#LINGER_BACKOFF_MAX_NANOS}). A fixed linger never backs off.
      *
      * <p>No lost wake: a scheduler publishes its work, then claims the token (CAS 1 → 0). The
      * lingerer leaves either because it saw new work, or because its own CAS 1 → 0 failed
@@ -278,13 +278,17 @@ final class Worker extends WorkerPad1 implements WorkerContext, Runnable {
         long lastPoll = now;
         while (true) {
             long poll = System.nanoTime();
-            boolean late = adaptive && poll - lastPoll > preempted;
+            if (adaptive && poll - lastPoll > preempted) {
+                // Our yield let other threads run for a time slice: this core is contended, and
+                // a claim made meanwhile waited for us. Stop, scan once (claimed or not), back off.
+                lingerArmed = false;
+                backOffLinger(now, poll);
+                executor.endLinger();
+                return true;
+            }
             lastPoll = poll;
             if (executor.hasNewWork(seenVersion) || !executor.lingerUnclaimed()) {
                 executor.endLinger();  // if still ours; either way we scan
-                if (late) {
-                    backOffLinger(poll);  // the work may have waited for us to get a core back
-                }
                 return true;
             }
             if (poll - lingerDeadline >= 0) {
@@ -297,14 +301,15 @@ final class Worker extends WorkerPad1 implements WorkerContext, Runnable {
     }
 
     /**
-     * After an adaptive linger that made work wait: no linger before {@code now} plus a pause,
-     * twice the last one if this happened again soon after the last pause ended (within two of
-     * its lengths: the core stays contended), else the minimum (a one-off, e.g. a JIT compiler
-     * thread that took the core for a few milliseconds).
+     * After a preempted adaptive linger that started at {@code start}: no linger before
+     * {@code now} plus a pause, twice the last one if this linger started soon after the last
+     * pause ended (within four of its lengths: the core stays contended), else the minimum (a
+     * one-off, e.g. a JIT compiler thread that took the core for a few milliseconds). Measured
+     * from the start, not from {@code now}: the preemption itself lasts a time slice.
      */
-    private void backOffLinger(long now) {
+    private void backOffLinger(long start, long now) {
         long pause = lingerBackoff;
-        if (pause == 0 || now - lingerBackoffUntil > 2 * pause) {
+        if (pause == 0 || start - lingerBackoffUntil > 4 * pause) {
             pause = Tuning.LINGER_BACKOFF_MIN_NANOS;
         } else {
             pause = Math.min(2 * pause, Tuning.LINGER_BACKOFF_MAX_NANOS);
