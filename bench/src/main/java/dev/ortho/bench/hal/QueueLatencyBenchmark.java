@@ -44,7 +44,7 @@ import org.openjdk.jmh.annotations.TearDown;
  * negligible against µs-scale operations in {@code SampleTime} mode). The device's workers do not
  * spin ({@code task_worker_spin_us=0}) and linger adaptively ({@code task_worker_linger_us=auto},
  * the default): back-to-back invocations find a worker still polling, which is the steady state
- * of a busy queue; the "before" numbers of issue 18's last round are parked workers.
+ * of a busy queue (before issue 18's adaptive linger the workers parked between invocations).
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.SampleTime)

@@ -109,7 +109,7 @@ final class Worker extends WorkerPad1 implements WorkerContext, Runnable {
     private long lastGap = Long.MAX_VALUE;
     /** Adaptive linger: no linger starts before this time after a preempted one. */
     private long lingerBackoffUntil;
-    /** Adaptive linger: the pause the next preempted linger sets (0: the minimum). */
+    /** Adaptive linger: the last back-off pause (0: none yet); the next one doubles it or restarts. */
     private long lingerBackoff;
     Thread thread;
 
