@@ -24,6 +24,13 @@ import org.openjdk.jcstress.infra.results.II_Result;
 public final class WorkerLingerStress {
     private static final Executor LINGERING =
             Executor.builder().name("jcstress-linger").workerCount(2).spinNanos(0).lingerNanos(2_000).build();
+    /**
+     * The adaptive linger (the local-task default): it lingers only after work that came back
+     * within its window, which jcstress's back-to-back iterations usually do, and gives the token
+     * back on the same paths (window end, claim), plus its backoff exit.
+     */
+    private static final Executor ADAPTIVE = Executor.builder().name("jcstress-adaptive-linger").workerCount(2)
+            .spinNanos(0).adaptiveLingerNanos(20_000).build();
 
     private WorkerLingerStress() {
     }
@@ -39,6 +46,35 @@ public final class WorkerLingerStress {
         final ProcessStress.Probe pb = new ProcessStress.Probe();
         final Process a = LINGERING.newProcess("a", (p, w, r) -> r.complete()).onComplete(pa::onComplete).build();
         final Process b = LINGERING.newProcess("b", (p, w, r) -> r.complete()).onComplete(pb::onComplete).build();
+
+        @Actor
+        public void scheduleA() {
+            a.schedule();
+        }
+
+        @Actor
+        public void scheduleB() {
+            b.schedule();
+        }
+
+        @Arbiter
+        public void check(II_Result r) {
+            r.r1 = pa.await(a) ? pa.completions.get() : -1;
+            r.r2 = pb.await(b) ? pb.completions.get() : -1;
+        }
+    }
+
+    /** Result: (completions of a, completions of b); -1 for one that never ran. */
+    @JCStressTest
+    @Description("Adaptive worker linger: two schedulers race the lingering worker's token and window end")
+    @Outcome(id = "1, 1", expect = ACCEPTABLE, desc = "both processes ran")
+    @Outcome(expect = FORBIDDEN, desc = "lost wake-up: a scheduled process never ran")
+    @State
+    public static class AdaptiveTwoSchedules {
+        final ProcessStress.Probe pa = new ProcessStress.Probe();
+        final ProcessStress.Probe pb = new ProcessStress.Probe();
+        final Process a = ADAPTIVE.newProcess("a", (p, w, r) -> r.complete()).onComplete(pa::onComplete).build();
+        final Process b = ADAPTIVE.newProcess("b", (p, w, r) -> r.complete()).onComplete(pb::onComplete).build();
 
         @Actor
         public void scheduleA() {

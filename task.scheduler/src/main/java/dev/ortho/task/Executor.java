@@ -89,6 +89,7 @@ public interface Executor extends AutoCloseable {
         private int workerCount;
         private long spinNanos = 50_000L;
         private long lingerNanos;
+        private boolean adaptiveLinger;
         private ScanPolicy scanPolicy = ScanPolicy.ROUND_ROBIN;
         private String name = "ortho";
 
@@ -145,6 +146,33 @@ public interface Executor extends AutoCloseable {
                 throw new StatusException(StatusCode.INVALID_ARGUMENT, "linger time " + nanos + " ns is negative");
             }
             this.lingerNanos = nanos;
+            this.adaptiveLinger = false;
+            return this;
+        }
+
+        /**
+         * Adaptive linger (replaces {@link #lingerNanos}): a worker that has just finished work
+         * lingers for up to {@code windowNanos}, as with {@code lingerNanos(windowNanos)}, but
+         * only while work has been coming back quickly: it lingers after a work phase only if,
+         * the last time it ran out of work, new work reached it within {@code windowNanos}.
+         * When work stops (the window passes with nothing new) or arrives more slowly than the
+         * window, the worker parks as soon as it runs out of work, so an executor that has gone
+         * idle, or that gets work at a lower rate, spins nowhere. A lingering worker that lost
+         * its core to other threads for longer than the window (at least 0.5 ms: an
+         * oversubscribed machine, where work handed to it waits until it gets the core back,
+         * and an unparked worker would have been run sooner) stops lingering for a while (1 ms,
+         * doubling up to 64 ms while it keeps happening). 0 never lingers.
+         *
+         * @throws StatusException INVALID_ARGUMENT if negative
+         * @since 1.4
+         */
+        public Builder adaptiveLingerNanos(long windowNanos) {
+            if (windowNanos < 0) {
+                throw new StatusException(StatusCode.INVALID_ARGUMENT,
+                        "adaptive linger window " + windowNanos + " ns is negative");
+            }
+            this.lingerNanos = windowNanos;
+            this.adaptiveLinger = true;
             return this;
         }
 
@@ -164,7 +192,7 @@ public interface Executor extends AutoCloseable {
         public Executor build() {
             Topology t = topology != null ? topology : Topology.detect();
             int count = workerCount > 0 ? workerCount : t.groupCount();
-            return new ExecutorImpl(name, t, count, spinNanos, lingerNanos, scanPolicy);
+            return new ExecutorImpl(name, t, count, spinNanos, lingerNanos, adaptiveLinger, scanPolicy);
         }
     }
 }

@@ -2,7 +2,7 @@
  * The process-based cooperative task executor (IREE task system design): processes, executor, scopes, CPU topology.
  */
 @Export
-@Version("1.3.0")
+@Version("1.4.0")
 package dev.ortho.task;
 
 import org.osgi.annotation.bundle.Export;

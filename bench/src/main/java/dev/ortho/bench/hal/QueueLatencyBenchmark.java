@@ -41,8 +41,10 @@ import org.openjdk.jmh.annotations.TearDown;
  *       two rows is the time from the last workgroup to the signal observed by a waiting host.
  * </ul>
  * Each invocation starts after the previous one retired (untimed {@code Level.Invocation} set-up,
- * negligible against µs-scale operations in {@code SampleTime} mode). Workers are warm (they spin
- * 50 µs before parking), which is the steady state of a busy queue.
+ * negligible against µs-scale operations in {@code SampleTime} mode). The device's workers do not
+ * spin ({@code task_worker_spin_us=0}) and linger adaptively ({@code task_worker_linger_us=auto},
+ * the default): back-to-back invocations find a worker still polling, which is the steady state
+ * of a busy queue (before issue 18's adaptive linger the workers parked between invocations).
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.SampleTime)
@@ -52,9 +54,10 @@ public class QueueLatencyBenchmark {
     /**
      * {@code local-task}: the submitting thread runs the first tile itself
      * ({@code task_caller_runs=1}, opt-in); {@code local-task-workers}: every tile on a worker
-     * ({@code task_caller_runs=0&task_waiter_helps=0}, IREE's behaviour and the default before
-     * issue 18's waiter help); {@code local-task-default}: the device defaults (a waiting host
-     * thread runs the tiles left, {@code task_waiter_helps=1}; only {@code roundTrip} waits).
+     * ({@code task_caller_runs=0&task_waiter_helps=0}, IREE's tile placement and the default before
+     * issue 18's waiter help; the default adaptive linger); {@code local-task-default}: the device
+     * defaults (a waiting host thread runs the tiles left, {@code task_waiter_helps=1}, only
+     * {@code roundTrip} waits; workers linger adaptively, {@code task_worker_linger_us=auto}).
      */
     @Param({"local-task", "local-task-workers", "local-task-default", "forkjoin"})
     public String impl;

@@ -13,7 +13,11 @@ import java.nio.channels.SocketChannel;
  * blocking channels with TCP_NODELAY. Also streams bulk bytes for the transfer peer. With
  * {@code selectorEcho} the echo waits in a {@code Selector} on a non-blocking channel, then reads
  * (an {@code epoll_wait} and a {@code read}, as the device server's I/O thread does): the
- * difference to the blocking echo is what a blocking server read could save.
+ * difference to the blocking echo is what a blocking server read could save. With {@code spin}
+ * both ends poll before they block, as the remote transport does: the echo polls its selector
+ * ({@code selectNow}) and the client its non-blocking channel for up to {@link #SPIN_NANOS} after
+ * each message, yielding between polls, then block (the echo in {@code select}, the client in a
+ * selector of its own).
  */
 final class RawPingPong implements AutoCloseable {
     private final ServerSocketChannel acceptor;
@@ -21,21 +25,36 @@ final class RawPingPong implements AutoCloseable {
     private final Thread echo;
     private final ByteBuffer request;
     private final ByteBuffer response;
+    /** The client's selector when both ends spin, else null. */
+    private final java.nio.channels.Selector clientSelector;
+    /** How long a spinning end polls before it blocks (the remote transport's budget). */
+    static final long SPIN_NANOS = 50_000;
 
     RawPingPong(int requestBytes, int responseBytes) {
         this(requestBytes, responseBytes, false);
     }
 
     RawPingPong(int requestBytes, int responseBytes, boolean selectorEcho) {
+        this(requestBytes, responseBytes, selectorEcho, false);
+    }
+
+    RawPingPong(int requestBytes, int responseBytes, boolean selectorEcho, boolean spin) {
         try {
             acceptor = ServerSocketChannel.open().bind(new InetSocketAddress("127.0.0.1", 0));
             client = SocketChannel.open(acceptor.getLocalAddress());
             client.socket().setTcpNoDelay(true);
             SocketChannel server = acceptor.accept();
             server.socket().setTcpNoDelay(true);
-            echo = Thread.ofPlatform().daemon().name("raw-echo").start(selectorEcho
-                    ? () -> serveSelecting(server, requestBytes, responseBytes)
+            echo = Thread.ofPlatform().daemon().name("raw-echo").start(selectorEcho || spin
+                    ? () -> serveSelecting(server, requestBytes, responseBytes, spin)
                     : () -> serve(server, requestBytes, responseBytes));
+            if (spin) {
+                client.configureBlocking(false);
+                clientSelector = java.nio.channels.Selector.open();
+                client.register(clientSelector, java.nio.channels.SelectionKey.OP_READ);
+            } else {
+                clientSelector = null;
+            }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -69,7 +88,7 @@ final class RawPingPong implements AutoCloseable {
     }
 
     /** {@link #serve} waiting in a selector on a non-blocking channel: {@code epoll_wait}, then {@code read}. */
-    private static void serveSelecting(SocketChannel server, int requestBytes, int responseBytes) {
+    private static void serveSelecting(SocketChannel server, int requestBytes, int responseBytes, boolean spin) {
         ByteBuffer in = ByteBuffer.allocateDirect(Math.max(requestBytes, 1 << 16));
         ByteBuffer out = ByteBuffer.allocateDirect(responseBytes);
         try (server; java.nio.channels.Selector selector = java.nio.channels.Selector.open()) {
@@ -77,7 +96,9 @@ final class RawPingPong implements AutoCloseable {
             server.register(selector, java.nio.channels.SelectionKey.OP_READ);
             long pending = 0;
             while (true) {
-                selector.select();
+                if (!spin || !spun(selector)) {
+                    selector.select();
+                }
                 selector.selectedKeys().clear();
                 in.clear();
                 int n = server.read(in);
@@ -98,6 +119,18 @@ final class RawPingPong implements AutoCloseable {
         }
     }
 
+    /** Polls {@code selector} for up to {@link #SPIN_NANOS}, yielding between polls; whether it became ready. */
+    private static boolean spun(java.nio.channels.Selector selector) throws IOException {
+        long start = System.nanoTime();
+        while (selector.selectNow() == 0) {
+            if (System.nanoTime() - start >= SPIN_NANOS) {
+                return false;
+            }
+            Thread.yield();
+        }
+        return true;
+    }
+
     /** One request and its response. */
     void roundTrip() throws IOException {
         request.clear();
@@ -106,6 +139,17 @@ final class RawPingPong implements AutoCloseable {
         }
         response.clear();
         while (response.hasRemaining()) {
+            if (clientSelector != null) { // spinning: poll, then block in the selector
+                int n = client.read(response);
+                if (n < 0) {
+                    throw new IOException("echo closed");
+                }
+                if (n == 0 && !spun(clientSelector)) {
+                    clientSelector.select();
+                }
+                clientSelector.selectedKeys().clear();
+                continue;
+            }
             if (client.read(response) < 0) {
                 throw new IOException("echo closed");
             }
@@ -162,6 +206,9 @@ final class RawPingPong implements AutoCloseable {
 
     @Override
     public void close() throws IOException {
+        if (clientSelector != null) {
+            clientSelector.close();
+        }
         client.close();
         acceptor.close();
         echo.interrupt();

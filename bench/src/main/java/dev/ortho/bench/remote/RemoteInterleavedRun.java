@@ -22,7 +22,8 @@ import java.util.Locale;
  * </pre>
  *
  * {@code rt}: {@code remote-fill} round trips (the default blocking reader, and {@code remote-fill-selector})
- * against the raw TCP ping-pong (100 per round); {@code rt-server}: {@code remote-fill} against the
+ * against the raw TCP ping-pong and the same ping-pong with both ends spinning before they block
+ * ({@code raw-tcp-spin}, as the remote transport does; 100 per round); {@code rt-server}: {@code remote-fill} against the
  * raw ping-pong with its echo blocking in {@code read} and with its echo waiting in a selector
  * ({@code raw-tcp-selector-echo}: the difference is what a blocking server read could save);
  * {@code pipelined}: 64 pipelined remote dispatches against local-sync in process; {@code bulk}:
@@ -46,7 +47,7 @@ public final class RemoteInterleavedRun {
         List<Side> sides = new ArrayList<>();
         switch (which) {
             case "rt", "rt-server" -> {
-                String[] impls = which.equals("rt") ? new String[] {"remote-fill", "remote-fill-selector", "raw-tcp"}
+                String[] impls = which.equals("rt") ? new String[] {"remote-fill", "remote-fill-selector", "raw-tcp", "raw-tcp-spin"}
                         : new String[] {"remote-fill", "raw-tcp", "raw-tcp-selector-echo"};
                 for (String impl : impls) {
                     RemoteRoundTripBenchmark b = new RemoteRoundTripBenchmark();

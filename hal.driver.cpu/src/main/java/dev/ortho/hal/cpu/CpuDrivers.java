@@ -41,6 +41,15 @@ import java.util.Objects;
  * extensions), the {@code jvm-static} loader (with the builtin kernel library {@value #BUILTIN_KERNELS}
  * and the given kernel libraries) and the given extra loaders, tried in that order. Stateless;
  * thread-safe.
+ *
+ * <p>A {@code local-task} device's workers linger adaptively by default
+ * ({@code task_worker_linger_us=auto}): a worker that has just finished work polls for more,
+ * yielding its core between polls, for up to 50 µs, but only while work has been coming back
+ * within that time, so the next submission of a caller that submits back to back starts without
+ * waking a parked thread (which costs ~15 µs on an idle VM), while an executor that has gone idle,
+ * or gets work less often than that, parks at once and spins nowhere. Device URI parameter
+ * {@code task_worker_linger_us=N} lingers N µs after every piece of work, {@code 0} never
+ * (IREE's behaviour).
  */
 public final class CpuDrivers {
     /** The name of the builtin kernel library in {@code jvm-static} executables, {@value}. */

@@ -53,6 +53,7 @@ public final class ExecutorImpl extends ExecutorLifecycle implements Executor {
     private final String name;
     private final long spinNanos;
     private final long lingerNanos;
+    private final boolean adaptiveLinger;
     private final Worker[] workers;
     private final Worker sweeper;
     final IdleMask idleMask;
@@ -67,9 +68,18 @@ public final class ExecutorImpl extends ExecutorLifecycle implements Executor {
         this(name, topology, workerCount, spinNanos, 0, policy);
     }
 
-    /** Starts {@code workerCount} workers; see {@link Executor.Builder}. */
+    /** Starts {@code workerCount} workers with a fixed linger; see {@link Executor.Builder}. */
     public ExecutorImpl(String name, Topology topology, int workerCount, long spinNanos, long lingerNanos,
             ScanPolicy policy) {
+        this(name, topology, workerCount, spinNanos, lingerNanos, false, policy);
+    }
+
+    /**
+     * Starts {@code workerCount} workers; {@code adaptiveLinger} makes {@code lingerNanos} the
+     * window of {@link Executor.Builder#adaptiveLingerNanos} instead of a fixed linger.
+     */
+    public ExecutorImpl(String name, Topology topology, int workerCount, long spinNanos, long lingerNanos,
+            boolean adaptiveLinger, ScanPolicy policy) {
         if (workerCount < 1 || workerCount > Topology.MAX_GROUPS) {
             throw new StatusException(StatusCode.INVALID_ARGUMENT,
                     "worker count " + workerCount + " outside [1, " + Topology.MAX_GROUPS + "]");
@@ -77,6 +87,7 @@ public final class ExecutorImpl extends ExecutorLifecycle implements Executor {
         this.name = name;
         this.spinNanos = spinNanos;
         this.lingerNanos = lingerNanos;
+        this.adaptiveLinger = adaptiveLinger && lingerNanos > 0;
         this.scanPolicy = policy;
         this.idleMask = new IdleMask(workerCount);
         for (int i = 0; i < slots.length; i++) {
@@ -187,6 +198,15 @@ public final class ExecutorImpl extends ExecutorLifecycle implements Executor {
         long n = 0;
         for (Worker w : workers) {
             n += w.lpSpinYields();
+        }
+        return n;
+    }
+
+    /** Sum of the workers' linger polls (each after a yield); for tests. */
+    long lingerPolls() {
+        long n = 0;
+        for (Worker w : workers) {
+            n += w.lpLingerPolls();
         }
         return n;
     }
@@ -494,6 +514,11 @@ public final class ExecutorImpl extends ExecutorLifecycle implements Executor {
     /** How long a worker that just finished work spins for more before its idle path (0: never). */
     long lingerNanos() {
         return lingerNanos;
+    }
+
+    /** Whether {@link #lingerNanos} is an adaptive window (see {@code Worker.linger}). */
+    boolean adaptiveLinger() {
+        return adaptiveLinger;
     }
 
     void post(int target) {

@@ -45,6 +45,21 @@ final class Tuning {
      */
     static final int MAX_CALLS_PER_ENTRY = 16;
 
+    /**
+     * An adaptive linger whose polls are further apart than its window, and at least this far,
+     * lost its core to another thread for a time slice (a yield returns within a microsecond or
+     * two on a free core; interrupts, a JIT compiler thread or the hypervisor take tens of
+     * microseconds, which are not worth giving up the linger for) and ends; see
+     * {@code Worker.linger}.
+     */
+    static final long LINGER_PREEMPTED_MIN_NANOS = 500_000L;
+
+    /** First pause of adaptive lingering after a preempted linger; doubles while that recurs. */
+    static final long LINGER_BACKOFF_MIN_NANOS = 1_000_000L;
+
+    /** Longest pause of adaptive lingering after preempted lingers. */
+    static final long LINGER_BACKOFF_MAX_NANOS = 64_000_000L;
+
     private Tuning() {
     }
 }

@@ -22,6 +22,8 @@ abstract class WorkerFields extends WorkerPad0 {
     long completed;
     /** Polls of the idle spin, each after a {@code Thread.yield()} (tests read it). */
     long spinYields;
+    /** Polls of the linger, each after a {@code Thread.yield()} (tests read it). */
+    long lingerPolls;
 }
 
 abstract class WorkerPad1 extends WorkerFields {
@@ -53,6 +55,7 @@ final class Worker extends WorkerPad1 implements WorkerContext, Runnable {
     private static final VarHandle SCANS;
     private static final VarHandle COMPLETED;
     private static final VarHandle SPIN_YIELDS;
+    private static final VarHandle LINGER_POLLS;
 
     static {
         try {
@@ -64,6 +67,7 @@ final class Worker extends WorkerPad1 implements WorkerContext, Runnable {
             SCANS = l.findVarHandle(WorkerFields.class, "scans", long.class);
             COMPLETED = l.findVarHandle(WorkerFields.class, "completed", long.class);
             SPIN_YIELDS = l.findVarHandle(WorkerFields.class, "spinYields", long.class);
+            LINGER_POLLS = l.findVarHandle(WorkerFields.class, "lingerPolls", long.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -94,6 +98,19 @@ final class Worker extends WorkerPad1 implements WorkerContext, Runnable {
     /** While {@link #lingerArmed}: when the current linger window ends ({@code System.nanoTime}). */
     private long lingerDeadline;
     private boolean lingerArmed;
+    /** Adaptive linger: when this worker last ran out of work ({@code System.nanoTime}). */
+    private long idleSince;
+    /** Adaptive linger: {@link #idleSince} is set and no work has been found since. */
+    private boolean gapPending;
+    /**
+     * Adaptive linger: how long this worker was out of work the last time, from running out to
+     * finding work again (lingering, parked or both); at first longer than any window.
+     */
+    private long lastGap = Long.MAX_VALUE;
+    /** Adaptive linger: no linger starts before this time after a preempted one. */
+    private long lingerBackoffUntil;
+    /** Adaptive linger: the last back-off pause (0: none yet); the next one doubles it or restarts. */
+    private long lingerBackoff;
     Thread thread;
 
     Worker(ExecutorImpl executor, int index, int processorId, boolean sweeper) {
@@ -102,6 +119,7 @@ final class Worker extends WorkerPad1 implements WorkerContext, Runnable {
         this.processorId = processorId;
         this.sweeper = sweeper;
         this.scanCursor = index < 0 ? 0 : index % Tuning.COMPUTE_SLOTS;
+        this.lingerBackoffUntil = System.nanoTime();
     }
 
     @Override
@@ -153,6 +171,10 @@ final class Worker extends WorkerPad1 implements WorkerContext, Runnable {
         return (long) SPIN_YIELDS.getOpaque(this);
     }
 
+    long lpLingerPolls() {
+        return (long) LINGER_POLLS.getOpaque(this);
+    }
+
     // ---- main loop --------------------------------------------------------------------------
 
     @Override
@@ -180,6 +202,10 @@ final class Worker extends WorkerPad1 implements WorkerContext, Runnable {
                     }
                 }
                 if (did) {
+                    if (gapPending) {
+                        gapPending = false;
+                        lastGap = System.nanoTime() - idleSince;
+                    }
                     workedSinceIdle = true;
                 } else if (!linger(version)) {
                     idleUntilWork(version);
@@ -199,11 +225,26 @@ final class Worker extends WorkerPad1 implements WorkerContext, Runnable {
      * (the run lists changed without work for us, e.g. a slot was released) resumes the same
      * window; a scan that finds work opens a new one after it.
      *
+     * <p>Adaptive ({@link ExecutorImpl#adaptiveLinger}): the window opens only if this worker's
+     * previous time out of work (from its first idle scan to the next scan that found work,
+     * however it got there: lingering, spinning or parked) was no longer than the window, i.e.
+     * work has been coming back within the window; otherwise the worker goes straight to its
+     * idle path. So a burst of work that stops costs one window, after which the worker parks
+     * at its next idle scan, and work that arrives more slowly than the window never makes it
+     * linger. A poll that comes later than the window (and at least
+     * {@link Tuning#LINGER_PREEMPTED_MIN_NANOS}) after the one before it means the yield let
+     * other threads run for a time slice: the core is contended, and a scheduler that claimed the
+     * token meanwhile counted on a lingerer that starts the work only when it gets the core back
+     * (an unparked worker would have been run sooner; a spinning one has used up its share).
+     * Then the linger ends (one scan, as if claimed) and none opens for a pause that doubles
+     * while this recurs ({@link Tuning#LINGER_BACKOFF_MIN_NANOS} to
+     * {@link Tuning#LINGER_BACKOFF_MAX_NANOS}). A fixed linger never backs off.
+     *
      * <p>No lost wake: a scheduler publishes its work, then claims the token (CAS 1 → 0). The
      * lingerer leaves either because it saw new work, or because its own CAS 1 → 0 failed
      * (claimed: the work was published before), and then scans; or its CAS succeeded at the end
-     * of the window, so no scheduler counted on it and it takes the normal idle path (idle bit,
-     * re-check, park).
+     * of the window (or on a preemption), so no scheduler counted on it and it takes the normal
+     * idle path (idle bit, re-check, park).
      *
      * @return true to scan again (new work or claimed), false to go on to the idle path
      */
@@ -212,11 +253,18 @@ final class Worker extends WorkerPad1 implements WorkerContext, Runnable {
         if (limit == 0 || sweeper) {
             return false;
         }
+        boolean adaptive = executor.adaptiveLinger();
         long now = System.nanoTime();
         if (workedSinceIdle) {
             workedSinceIdle = false;
-            lingerArmed = true;
             lingerDeadline = now + limit;
+            if (adaptive) {
+                lingerArmed = lastGap <= limit && now - lingerBackoffUntil >= 0;
+                idleSince = now;
+                gapPending = true;
+            } else {
+                lingerArmed = true;
+            }
         }
         if (!lingerArmed || now - lingerDeadline >= 0) {
             lingerArmed = false;
@@ -226,17 +274,48 @@ final class Worker extends WorkerPad1 implements WorkerContext, Runnable {
             return false;  // another worker lingers
         }
         soState(SPINNING);
+        long preempted = Math.max(limit, Tuning.LINGER_PREEMPTED_MIN_NANOS);
+        long lastPoll = now;
         while (true) {
+            long poll = System.nanoTime();
+            if (adaptive && poll - lastPoll > preempted) {
+                // Our yield let other threads run for a time slice: this core is contended, and
+                // a claim made meanwhile waited for us. Stop, scan once (claimed or not), back off.
+                lingerArmed = false;
+                backOffLinger(now, poll);
+                executor.endLinger();
+                return true;
+            }
+            lastPoll = poll;
             if (executor.hasNewWork(seenVersion) || !executor.lingerUnclaimed()) {
                 executor.endLinger();  // if still ours; either way we scan
                 return true;
             }
-            if (System.nanoTime() - lingerDeadline >= 0) {
+            if (poll - lingerDeadline >= 0) {
                 lingerArmed = false;
                 return !executor.endLinger();  // failed: claimed just now, so scan
             }
+            LINGER_POLLS.setOpaque(this, lingerPolls + 1);
             Thread.yield(); // not onSpinWait: on a loaded machine the thread we wait for may need this core
         }
+    }
+
+    /**
+     * After a preempted adaptive linger that started at {@code start}: no linger before
+     * {@code now} plus a pause, twice the last one if this linger started soon after the last
+     * pause ended (within four of its lengths: the core stays contended), else the minimum (a
+     * one-off, e.g. a JIT compiler thread that took the core for a few milliseconds). Measured
+     * from the start, not from {@code now}: the preemption itself lasts a time slice.
+     */
+    private void backOffLinger(long start, long now) {
+        long pause = lingerBackoff;
+        if (pause == 0 || start - lingerBackoffUntil > 4 * pause) {
+            pause = Tuning.LINGER_BACKOFF_MIN_NANOS;
+        } else {
+            pause = Math.min(2 * pause, Tuning.LINGER_BACKOFF_MAX_NANOS);
+        }
+        lingerBackoff = pause;
+        lingerBackoffUntil = now + pause;
     }
 
     /**

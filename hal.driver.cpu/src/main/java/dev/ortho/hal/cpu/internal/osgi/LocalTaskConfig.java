@@ -30,8 +30,9 @@ import org.osgi.service.metatype.annotations.Option;
     long task__worker__spin__us() default 0;
 
     @AttributeDefinition(description = "Microseconds a worker that has just finished work polls for more before"
-            + " parking, one worker at a time (0: never)", min = "0")
-    long task__worker__linger__us() default 0;
+            + " parking, one worker at a time (0: never; -1: adaptive, up to 50 µs and only while work keeps"
+            + " coming back within that time)", min = "-1")
+    long task__worker__linger__us() default -1;
 
     @AttributeDefinition(description = "Whether a thread that submits a command buffer or dispatch runs its first"
             + " tile itself when nothing runs before it on the queue, instead of waiting for a parked worker (off: IREE's behaviour)")

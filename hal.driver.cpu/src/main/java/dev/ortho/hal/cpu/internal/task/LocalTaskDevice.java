@@ -91,8 +91,14 @@ public final class LocalTaskDevice extends LocalDevice {
                 options.kernelExecution());
         this.liveDevices = liveDevices;
         int workers = options.workerCount(options.groupCount() > 0 ? options.groupCount() : Topology.detect().groupCount());
-        this.executor = Executor.builder().topology(Topology.ofGroupCount(workers)).workerCount(workers)
-                .spinNanos(options.spinMicros() * 1000).lingerNanos(options.lingerMicros() * 1000).name(info().name()).build();
+        Executor.Builder executorBuilder = Executor.builder().topology(Topology.ofGroupCount(workers))
+                .workerCount(workers).spinNanos(options.spinMicros() * 1000).name(info().name());
+        if (options.adaptiveLinger()) {
+            executorBuilder.adaptiveLingerNanos(LocalTaskOptions.AUTO_LINGER_WINDOW_MICROS * 1000);
+        } else {
+            executorBuilder.lingerNanos(options.lingerMicros() * 1000);
+        }
+        this.executor = executorBuilder.build();
         this.pool = new DevicePool(info().name() + " default pool", this, allocator, BufferParams.deviceLocal(),
                 options.poolQuotaBytes());
         this.queues = new TaskQueue[options.queueCount()];

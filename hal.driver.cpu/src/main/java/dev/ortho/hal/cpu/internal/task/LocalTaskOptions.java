@@ -26,7 +26,12 @@ import java.util.Set;
  * workers only if more is left) and {@code task_waiter_helps} ({@code 1}, the default: a host
  * thread waiting on a semaphore value that the queue operation current in a block processor will
  * signal runs that operation's unclaimed tiles itself, with processor id {@code worker_count},
- * instead of parking; the submission stays asynchronous; {@code 0}: it parks, as in IREE).
+ * instead of parking; the submission stays asynchronous; {@code 0}: it parks, as in IREE) and
+ * {@code task_worker_linger_us} ({@code auto}, the default: a worker that has just finished work
+ * polls for more for up to {@value #AUTO_LINGER_WINDOW_MICROS} µs, but only while work has been
+ * coming back within that window, so an idle executor parks at once; {@code N}: it always polls
+ * N µs after work; {@code 0}: never, IREE's behaviour; see
+ * {@link dev.ortho.task.Executor.Builder#adaptiveLingerNanos}).
  * Defaults come from the driver (ConfigAdmin); a device URI's parameters override them, e.g.
  * {@code local-task://?queue_count=3&task_topology_group_count=2}.
  *
@@ -39,7 +44,8 @@ import java.util.Set;
  * @param kernelExecution how VMVX dispatch functions run; null: as the driver's VMVX loader says
  * @param fifoQueues whether queues run their operations in submission order ({@code queue_order=fifo})
  * @param lingerMicros how long a worker that has just finished work polls for more before parking
- *     ({@code task_worker_linger_us}; see {@link dev.ortho.task.Executor.Builder#lingerNanos})
+ *     ({@code task_worker_linger_us}; see {@link dev.ortho.task.Executor.Builder#lingerNanos}), or
+ *     {@link #LINGER_AUTO} for the adaptive linger
  * @param callerRuns whether a submitting thread runs the first tile of what it issues
  *     ({@code task_caller_runs}, 0 or 1)
  * @param waiterHelps whether a thread waiting for a value a running operation signals runs that
@@ -52,12 +58,23 @@ public record LocalTaskOptions(int queueCount, int groupCount, int maxGroupCount
     public static final String QUEUE_ORDER_UNORDERED = "unordered";
     /** The {@code queue_order} value of in-order queues. */
     public static final String QUEUE_ORDER_FIFO = "fifo";
+    /**
+     * {@code lingerMicros} of {@code task_worker_linger_us=auto} (the default): an adaptive linger
+     * with a {@value #AUTO_LINGER_WINDOW_MICROS} µs window.
+     */
+    public static final long LINGER_AUTO = -1;
+    /**
+     * The window of the adaptive linger, in µs: about twice what waking a parked worker costs on
+     * an idle 2-vCPU VM (~15-25 µs), so a submission that arrives within it is spared that.
+     */
+    public static final long AUTO_LINGER_WINDOW_MICROS = 50;
     /** IREE's default threshold for queue-inline transfers, 256 KiB. */
     public static final long DEFAULT_INLINE_TRANSFER_BYTES = 256 * 1024;
     /**
      * Defaults: one queue, one worker per group (at most 64), no spinning (IREE's default: a
      * spinning worker takes the core from the worker that was woken for the work, which costs
-     * ~100 µs per hand-off on an oversubscribed 2-core machine), no quota.
+     * ~100 µs per hand-off on an oversubscribed 2-core machine), the adaptive linger
+     * ({@link #LINGER_AUTO}), no quota.
      */
     public static final LocalTaskOptions DEFAULTS = new LocalTaskOptions(1, 0, 64, 0, Long.MAX_VALUE,
             DEFAULT_INLINE_TRANSFER_BYTES);
@@ -69,15 +86,15 @@ public record LocalTaskOptions(int queueCount, int groupCount, int maxGroupCount
     /** Options whose VMVX dispatch functions run as the driver's VMVX loader says. */
     public LocalTaskOptions(int queueCount, int groupCount, int maxGroupCount, long spinMicros, long poolQuotaBytes,
             long inlineTransferBytes) {
-        this(queueCount, groupCount, maxGroupCount, spinMicros, poolQuotaBytes, inlineTransferBytes, null, false, 0,
-                false, true);
+        this(queueCount, groupCount, maxGroupCount, spinMicros, poolQuotaBytes, inlineTransferBytes, null, false,
+                LINGER_AUTO, false, true);
     }
 
-    /** Options with no worker linger ({@code task_worker_linger_us=0}) and the submitter running no tile. */
+    /** Options with the adaptive worker linger ({@code task_worker_linger_us=auto}) and the submitter running no tile. */
     public LocalTaskOptions(int queueCount, int groupCount, int maxGroupCount, long spinMicros, long poolQuotaBytes,
             long inlineTransferBytes, ExecutionMode kernelExecution, boolean fifoQueues) {
         this(queueCount, groupCount, maxGroupCount, spinMicros, poolQuotaBytes, inlineTransferBytes, kernelExecution,
-                fifoQueues, 0, false, true);
+                fifoQueues, LINGER_AUTO, false, true);
     }
 
     /** Options whose waiting threads help ({@code task_waiter_helps=1}, the default). */
@@ -95,7 +112,9 @@ public record LocalTaskOptions(int queueCount, int groupCount, int maxGroupCount
         check("task_topology_group_count", groupCount, 0, Topology.MAX_GROUPS);
         check("task_topology_max_group_count", maxGroupCount, 1, Topology.MAX_GROUPS);
         check("task_worker_spin_us", spinMicros, 0, 10_000_000);
-        check("task_worker_linger_us", lingerMicros, 0, 10_000_000);
+        if (lingerMicros != LINGER_AUTO) {
+            check("task_worker_linger_us", lingerMicros, 0, 10_000_000);
+        }
         check("pool_quota_bytes", poolQuotaBytes, 1, Long.MAX_VALUE);
         check("inline_transfer_bytes", inlineTransferBytes, 0, Long.MAX_VALUE);
     }
@@ -123,7 +142,7 @@ public record LocalTaskOptions(int queueCount, int groupCount, int maxGroupCount
                 params.containsKey(VmvxLoader.COMPILE_OPTION) ? VmvxLoader.parseKernelExecution(
                         "local-task device parameter", params.get(VmvxLoader.COMPILE_OPTION)) : kernelExecution,
                 params.containsKey("queue_order") ? parseQueueOrder(params.get("queue_order")) : fifoQueues,
-                number(params, "task_worker_linger_us", lingerMicros),
+                linger(params, lingerMicros),
                 params.containsKey("task_caller_runs") ? flag(params, "task_caller_runs") : callerRuns,
                 params.containsKey("task_waiter_helps") ? flag(params, "task_waiter_helps") : waiterHelps);
     }
@@ -143,6 +162,11 @@ public record LocalTaskOptions(int queueCount, int groupCount, int maxGroupCount
         }
         throw new StatusException(StatusCode.INVALID_ARGUMENT, "local-task device parameter queue_order='" + text
                 + "' is not one of " + QUEUE_ORDER_UNORDERED + ", " + QUEUE_ORDER_FIFO);
+    }
+
+    /** Whether workers linger adaptively ({@code task_worker_linger_us=auto}). */
+    public boolean adaptiveLinger() {
+        return lingerMicros == LINGER_AUTO;
     }
 
     /** The worker count these options give on a machine with {@code detected} topology groups. */
@@ -167,6 +191,23 @@ public record LocalTaskOptions(int queueCount, int groupCount, int maxGroupCount
         }
     }
 
+    /**
+     * {@code task_worker_linger_us} of a device URI: {@code auto} or a count of µs (ConfigAdmin's
+     * typed property spells {@code auto} as {@link #LINGER_AUTO}; a URI's negative number is
+     * rejected, as before there was an {@code auto}).
+     */
+    private static long linger(Map<String, String> params, long current) {
+        String text = params.get("task_worker_linger_us");
+        if (text != null && text.strip().equals("auto")) {
+            return LINGER_AUTO;
+        }
+        long value = number(params, "task_worker_linger_us", current);
+        if (text != null && value < 0) {
+            check("task_worker_linger_us", value, 0, 10_000_000);
+        }
+        return value;
+    }
+
     private static boolean flag(Map<String, String> params, String key) {
         String text = params.get(key);
         String value = text == null ? "" : text.strip();
@@ -183,7 +224,8 @@ public record LocalTaskOptions(int queueCount, int groupCount, int maxGroupCount
     private static void check(String key, long value, long min, long max) {
         if (value < min || value > max) {
             throw new StatusException(StatusCode.INVALID_ARGUMENT, "local-task option " + key + " = " + value
-                    + " is outside [" + min + ", " + max + "]");
+                    + " is outside [" + min + ", " + max + "]"
+                    + (key.equals("task_worker_linger_us") ? " (or auto)" : ""));
         }
     }
 }

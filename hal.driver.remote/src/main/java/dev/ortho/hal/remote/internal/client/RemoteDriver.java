@@ -172,7 +172,7 @@ public final class RemoteDriver implements Driver {
                     throw cannotConnect(peer, e);
                 }
                 BlockingTcpConnection transport = new BlockingTcpConnection(loop, socket, Protocol.DEFAULT_MAX_FRAME_BYTES,
-                        peer, connection::askForFrame);
+                        peer, connection::askForFrame, deadlineNanos);
                 connection.attach(transport);
                 transport.start(connection);
             } else {

@@ -50,16 +50,20 @@ import java.util.function.BooleanSupplier;
  *       without waking it.
  * </ul>
  *
- * <p><b>Deadlines, interrupts, wake-ups, close.</b> Reads are never timed. While a caller holds
- * the role, the pump watches it (every {@link #IDLE_NANOS}, and at the caller's deadline): once
- * its deadline passed or it was interrupted, the pump asks the peer for a frame
- * ({@code askPeerForFrame}: a ping, answered at once), which ends the blocked read; the caller
- * then sees its deadline or its interrupt and returns (its wait ends with DEADLINE_EXCEEDED or
- * ABORTED; the connection serves on). So a deadline or an interrupt ends a receiving caller's
- * wait within a ping round trip (an interrupt within {@link #IDLE_NANOS} more); a peer that
- * stops answering is closed by the owner's liveness check. {@link #wakeReceiver} (the wait may
- * have ended without a frame: a host signal) asks the peer for a frame the same way.
- * {@link #close} from any thread closes the socket, which ends a blocked read or write at once.
+ * <p><b>Deadlines, interrupts, wake-ups, close.</b> A receiving caller's reads are bounded by
+ * its deadline ({@link BlockingSocket#readUntil}) and, where the socket slices its reads (the
+ * native socket always, the streams once a bound was asked for), last at most
+ * {@link BlockingSocket#READ_SLICE_NANOS}: the caller itself sees its deadline (at once) or its
+ * interrupt (within a slice) and returns, whatever the peer does (its wait ends with
+ * DEADLINE_EXCEEDED or ABORTED; the connection serves on). A deadline farther than twice the
+ * owner's liveness deadline is not given to the socket (the liveness check closes a silent peer
+ * first, and the streams stay untimed). Faster than a slice, and where the socket does not
+ * slice, the pump watches the caller (every {@link #IDLE_NANOS}, and at a deadline the socket
+ * does not bound): once it was interrupted or such a deadline passed, the pump asks the peer for
+ * a frame ({@code askPeerForFrame}: a ping, answered at once), which ends the blocked read.
+ * {@link #wakeReceiver} (the wait may have ended without a frame: a host signal) asks the peer
+ * for a frame the same way (a silent peer: the next slice ends the read). {@link #close} from
+ * any thread closes the socket, which ends a blocked read or write at once.
  *
  * <p><b>Writes.</b> The socket writes blocking: senders write the queue themselves when no other
  * thread does (frames queued meanwhile go out with it); a sender blocks only while the socket is
@@ -93,6 +97,8 @@ public final class BlockingTcpConnection implements Transport {
 
     private final IoLoop loop;
     private final BlockingSocket socket;
+    /** Deadlines farther than this are not given to the socket (twice the owner's liveness deadline). */
+    private final long unboundedBeyondNanos;
     private final String peer;
     /** Makes the peer send a frame soon (a ping): ends a blocked read. */
     private final Runnable askPeerForFrame;
@@ -107,6 +113,8 @@ public final class BlockingTcpConnection implements Transport {
     private volatile Thread receiving;
     /** The receiving caller's deadline (a hint for the pump's watch). */
     private volatile long receivingDeadline = Long.MAX_VALUE;
+    /** The socket ends the receiving caller's reads at its deadline and every slice (the pump need not ask the peer for its deadline). */
+    private volatile boolean receivingBounded;
     /** Counts the callers' receives; the pump asks for a frame at most once per receive. */
     private volatile long receives;
     /** The receive the pump last asked the peer for a frame for (pump only). */
@@ -127,12 +135,14 @@ public final class BlockingTcpConnection implements Transport {
      * @param socket a connected socket ({@link BlockingSockets#connect}); owned from now on
      * @param askPeerForFrame sends the peer something it answers at once (a ping); any thread.
      *     The owner must also close the connection when the peer stays silent (its liveness
-     *     check): a caller's deadline or interrupt ends its read only through the peer's answer
+     *     check): a read that is not bounded ends only through the peer's answer
+     * @param livenessNanos the owner's liveness deadline: how long a silent peer stays connected
      */
     public BlockingTcpConnection(IoLoop loop, BlockingSocket socket, int maxFrameBytes, String peer,
-            Runnable askPeerForFrame) {
+            Runnable askPeerForFrame, long livenessNanos) {
         this.loop = loop;
         this.socket = socket;
+        this.unboundedBeyondNanos = livenessNanos > Long.MAX_VALUE / 4 ? Long.MAX_VALUE : 2 * livenessNanos;
         this.peer = peer;
         this.askPeerForFrame = askPeerForFrame;
         ConnectionLink link = new ConnectionLink() {
@@ -228,13 +238,14 @@ public final class BlockingTcpConnection implements Transport {
     }
 
     /**
-     * The pump watches the receiving caller: once its deadline passed or it was interrupted,
-     * asks the peer for a frame (once per receive), which ends its read. Returns how long to
-     * sleep before looking again: {@link #IDLE_NANOS}, or less if the caller's deadline is nearer.
+     * The pump watches the receiving caller: once it was interrupted, or a deadline the socket
+     * does not bound passed, asks the peer for a frame (once per receive), which ends its read.
+     * Returns how long to sleep before looking again: {@link #IDLE_NANOS}, or less if such a
+     * deadline is nearer.
      */
     private long watchCaller(long now) {
         Thread caller = receiving;
-        long deadline = receivingDeadline;
+        long deadline = receivingBounded ? Long.MAX_VALUE : receivingDeadline;
         long receive = receives;
         if (caller != null && receive != askedFor && (caller.isInterrupted() || Transport.passed(deadline))
                 && role.holder() == CALLER) {
@@ -273,10 +284,14 @@ public final class BlockingTcpConnection implements Transport {
         if (!role.takeForCaller()) {
             return false;
         }
+        boolean bounded = socket.readUntil(deadlineNanos != Long.MIN_VALUE
+                && deadlineNanos - System.nanoTime() < unboundedBeyondNanos ? deadlineNanos : Long.MAX_VALUE);
+        receivingBounded = bounded;
+        socket.callerReads(true);
         receivingDeadline = deadlineNanos;
         receives++; // (role holder only)
         receiving = self;
-        if (deadlineNanos != Long.MAX_VALUE && deadlineNanos - pumpWakeNanos < 0) {
+        if (!bounded && deadlineNanos != Long.MAX_VALUE && deadlineNanos - pumpWakeNanos < 0) {
             LockSupport.unpark(pump); // it watches for a nearer deadline than it sleeps for
         }
         try {
@@ -299,6 +314,8 @@ public final class BlockingTcpConnection implements Transport {
         } finally {
             receiving = null;
             receivingDeadline = Long.MAX_VALUE;
+            socket.readUntil(Long.MAX_VALUE); // the next holder's reads: unbounded unless it bounds them
+            socket.callerReads(false);
             releaseByCaller();
         }
         return true;

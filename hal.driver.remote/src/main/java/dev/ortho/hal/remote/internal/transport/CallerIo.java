@@ -38,6 +38,8 @@ final class CallerIo {
     private volatile Selector callerSelector;
     /** The selector a caller writing a large frame blocks in until the socket takes bytes (guarded by the write role). */
     private volatile Selector writeSelector;
+    /** Whether a receiving caller polls before it blocks (guarded by the read role). */
+    private final SpinBudget spin = new SpinBudget();
 
     CallerIo(TcpConnection connection, SocketChannel channel, IoLoop loop, OutboundQueue out, FrameReceiver receiver,
             ReadRole readRole) {
@@ -113,7 +115,8 @@ final class CallerIo {
 
     /**
      * {@link TcpConnection#receiveWhile} once the caller took the read role: parses what arrives
-     * while {@code waiting} holds, blocking in its own selector between reads, then hands the role
+     * while {@code waiting} holds, blocking in its own selector between reads (after polling it
+     * for up to {@link SpinBudget#NANOS} while that pays: {@link SpinBudget}), then hands the role
      * back (and has the loop watch reads again if it stopped: at once if a frame may come that
      * nobody receives, else after {@link TcpConnection#rearmDelayNanos}).
      */
@@ -139,7 +142,9 @@ final class CallerIo {
                 if (deadlineNanos != Long.MAX_VALUE) {
                     millis = Math.max(1, Math.min(millis, (deadlineNanos - System.nanoTime() + 999_999) / 1_000_000));
                 }
-                selector.select(millis);
+                if (!spun(selector, deadlineNanos)) {
+                    selector.select(millis);
+                }
                 selector.selectedKeys().clear();
             }
         } catch (IOException e) {
@@ -162,6 +167,25 @@ final class CallerIo {
                 default -> { } // the loop still watches, or a rearm is on its way
             }
         }
+    }
+
+    /**
+     * Polls the caller's selector for up to a spin budget (not past the deadline) if spinning
+     * pays; whether the channel became readable meanwhile.
+     */
+    private boolean spun(Selector selector, long deadlineNanos) throws IOException {
+        if (!spin.worthSpinning()) {
+            return false;
+        }
+        long start = System.nanoTime();
+        long budget = deadlineNanos == Long.MAX_VALUE ? SpinBudget.NANOS
+                : Math.min(SpinBudget.NANOS, deadlineNanos - start);
+        boolean found = false;
+        while (!(found = selector.selectNow() > 0) && System.nanoTime() - start < budget) {
+            Thread.yield(); // (a peer on this CPU runs; alone here, this vCPU stays awake)
+        }
+        spin.ended(found);
+        return found;
     }
 
     /** Wakes a caller blocked in {@link #receive} (its condition may have changed without a frame); any thread. */

@@ -15,7 +15,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * One NIO selector thread ({@code ortho-remote-io-N}, daemon) that accepts, reads and writes for
- * any number of channels and runs a periodic tick (heartbeats, deadlines).
+ * any number of channels and runs a periodic tick (heartbeats, deadlines). After it handled a
+ * readiness it polls ({@code selectNow}) for up to {@link SpinBudget#NANOS} before it blocks in
+ * {@code select} again, while that pays ({@link SpinBudget}): a peer's next request then finds
+ * the thread awake instead of a halted vCPU to resume.
  *
  * <p>Why plain NIO and not Netty: the remote HAL needs length-prefixed frames over a handful of
  * connections, one selector thread, and deadlines — about three hundred lines on the JDK.
@@ -116,33 +119,57 @@ public final class IoLoop implements AutoCloseable {
 
     private void run() {
         long nextTick = System.nanoTime() + tickNanos;
+        SpinBudget spin = new SpinBudget();
+        long spinUntil = System.nanoTime();
         try {
             while (!closed) {
-                long wait = Math.max(1, TimeUnit.NANOSECONDS.toMillis(nextTick - System.nanoTime()));
-                sleepingLong = true;
-                if (!later.isEmpty()) { // checked after the flag: a task added meanwhile wakes the select
+                boolean spinning = System.nanoTime() - spinUntil < 0;
+                if (spinning) {
+                    selector.selectNow(); // (tasks and due later-tasks are looked at below, each pass)
+                } else {
+                    long wait = Math.max(1, TimeUnit.NANOSECONDS.toMillis(nextTick - System.nanoTime()));
+                    sleepingLong = true;
+                    if (!later.isEmpty()) { // checked after the flag: a task added meanwhile wakes the select
+                        sleepingLong = false;
+                        wait = 1;
+                    }
+                    selector.select(wait);
                     sleepingLong = false;
-                    wait = 1;
                 }
-                selector.select(wait);
-                sleepingLong = false;
                 Runnable task;
                 while ((task = tasks.poll()) != null) {
                     runSafely(task);
                 }
                 runDue();
-                for (SelectionKey key : selector.selectedKeys()) {
-                    Handler handler = (Handler) key.attachment();
-                    try {
-                        if (key.isValid()) {
-                            handler.onReady(key);
+                boolean handled = !selector.selectedKeys().isEmpty();
+                if (handled) { // (no iterator per empty spin pass)
+                    for (SelectionKey key : selector.selectedKeys()) {
+                        Handler handler = (Handler) key.attachment();
+                        try {
+                            if (key.isValid()) {
+                                handler.onReady(key);
+                            }
+                        } catch (Exception e) {
+                            handler.onFailure(e);
                         }
-                    } catch (Exception e) {
-                        handler.onFailure(e);
+                    }
+                    selector.selectedKeys().clear();
+                }
+                long now = System.nanoTime();
+                if (handled) {
+                    if (spinning) {
+                        spin.ended(true);
+                    }
+                    if (spin.worthSpinning()) {
+                        spinUntil = now + SpinBudget.NANOS; // the peer's next frame may come soon
+                    }
+                } else if (spinning) {
+                    if (now - spinUntil >= 0) {
+                        spin.ended(false);
+                    } else {
+                        Thread.yield(); // (a peer on this CPU runs; alone here, this vCPU stays awake)
                     }
                 }
-                selector.selectedKeys().clear();
-                long now = System.nanoTime();
                 if (now - nextTick >= 0) {
                     nextTick = now + tickNanos;
                     runSafely(tick);

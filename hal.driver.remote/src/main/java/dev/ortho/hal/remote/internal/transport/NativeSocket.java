@@ -23,7 +23,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  * {@code connect}, {@code recv}, {@code sendmsg}, {@code shutdown}, {@code close}, via the FFM
  * linker), in blocking mode: a read is one {@code recv} that sleeps until bytes arrive, straight
  * into a direct buffer's memory, and a write is one {@code sendmsg} of the buffers' memory; no
- * copy for direct buffers. The JDK does not know this descriptor, so nothing it does on an
+ * copy for direct buffers. Reads are sliced ({@link #readUntil}): the socket's receive timeout
+ * ends a {@code recv} that got nothing within {@link #READ_SLICE_NANOS} (the kernel's timer, no
+ * extra system call), and a bound nearer than that is waited for with {@code poll} first, so a
+ * reader sees its deadline and its interrupt whatever the peer does. The JDK does not know this descriptor, so nothing it does on an
  * interrupt (closing an {@code InterruptibleChannel}, a virtual thread's socket close) reaches
  * it: an interrupt never ends nor closes a read or a write here.
  *
@@ -51,12 +54,18 @@ final class NativeSocket implements BlockingSocket {
     private static final int O_NONBLOCK = 0x800;
     private static final int SOL_SOCKET = 1;
     private static final int SO_ERROR = 4;
+    private static final int SO_RCVTIMEO = 20;
     private static final int IPPROTO_TCP = 6;
     private static final int TCP_NODELAY = 1;
     private static final int SHUT_RDWR = 2;
     private static final int MSG_NOSIGNAL = 0x4000;
+    private static final int MSG_DONTWAIT = 0x40;
+    /** What {@link #spinRecv} answers when nothing came within the spin. */
+    private static final long NOTHING_YET = Long.MIN_VALUE;
+    private static final short POLLIN = 1;
     private static final short POLLOUT = 4;
     private static final int EINTR = 4;
+    private static final int EAGAIN = 11;
     private static final int EINPROGRESS = 115;
     /** Most buffers one {@code sendmsg} is given. */
     private static final int MAX_IOV = 64;
@@ -72,6 +81,13 @@ final class NativeSocket implements BlockingSocket {
     private final AtomicBoolean released = new AtomicBoolean();
     // reader's memory (read role)
     private final MemorySegment readErrno;
+    private final MemorySegment readPollfd;
+    /** {@link #readUntil}'s bound (read role). */
+    private long readDeadline = Long.MAX_VALUE;
+    /** {@link #callerReads} (read role). */
+    private boolean callerReads;
+    /** Whether a caller's read polls before it blocks (read role). */
+    private final SpinBudget spin = new SpinBudget();
     private MemorySegment readScratch;
     /**
      * The direct buffer last read into and the address of its index 0: the receive buffer is read
@@ -92,6 +108,7 @@ final class NativeSocket implements BlockingSocket {
     private NativeSocket(int fd) {
         this.fd = fd;
         this.readErrno = arena.allocate(CALLS.errnoLayout);
+        this.readPollfd = arena.allocate(8, 4);
         this.writeErrno = arena.allocate(CALLS.errnoLayout);
         this.msghdr = arena.allocate(56, 8);
         this.iov = arena.allocate(16L * MAX_IOV, 8);
@@ -148,6 +165,13 @@ final class NativeSocket implements BlockingSocket {
                 one.set(ValueLayout.JAVA_INT, 0, 1);
                 if ((int) CALLS.setsockopt.invokeExact(errno, fd, IPPROTO_TCP, TCP_NODELAY, one, 4) != 0) {
                     throw CALLS.failure("setsockopt TCP_NODELAY", errno);
+                }
+                // every recv sleeps at most a slice (the kernel's timer: no extra system call per read)
+                MemorySegment slice = local.allocate(16, 8); // struct timeval
+                slice.set(ValueLayout.JAVA_LONG, 0, READ_SLICE_NANOS / 1_000_000_000);
+                slice.set(ValueLayout.JAVA_LONG, 8, READ_SLICE_NANOS % 1_000_000_000 / 1_000);
+                if ((int) CALLS.setsockopt.invokeExact(errno, fd, SOL_SOCKET, SO_RCVTIMEO, slice, 16) != 0) {
+                    throw CALLS.failure("setsockopt SO_RCVTIMEO", errno);
                 }
                 done = true;
                 return socket;
@@ -220,7 +244,28 @@ final class NativeSocket implements BlockingSocket {
         }
     }
 
-    /** Blocks until bytes arrive: bytes read into {@code dst} (0 only if it is full), -1 at the end of the stream. */
+    /**
+     * Every read is sliced: the socket's receive timeout ({@code SO_RCVTIMEO}, set at connect)
+     * ends a {@code recv} that got nothing within {@link #READ_SLICE_NANOS}; a bound nearer than
+     * a slice is waited for with {@code poll} first. Always true.
+     */
+    /** A caller's reads poll with {@code recv(MSG_DONTWAIT)} for up to a spin budget before blocking, while that pays. */
+    @Override
+    public void callerReads(boolean caller) {
+        callerReads = caller;
+    }
+
+    @Override
+    public boolean readUntil(long deadlineNanos) {
+        readDeadline = deadlineNanos;
+        return true;
+    }
+
+    /**
+     * Blocks until bytes arrive, at most a {@linkplain #READ_SLICE_NANOS slice} or until the bound
+     * of {@link #readUntil}: bytes read into {@code dst} (0 if it is full or none came in time),
+     * -1 at the end of the stream.
+     */
     @Override
     public int read(ByteBuffer dst) throws IOException {
         int room = dst.remaining();
@@ -244,14 +289,23 @@ final class NativeSocket implements BlockingSocket {
                 address = readScratch.address();
                 room = Math.min(room, SCRATCH_BYTES);
             }
-            long n;
-            while (true) {
-                n = (long) CALLS.recv.invokeExact(readErrno, fd, address, (long) room, 0);
-                if (n >= 0 || CALLS.errno(readErrno) != EINTR) {
-                    break;
+            long deadline = readDeadline;
+            long n = callerReads && spin.worthSpinning() ? spinRecv(address, room, deadline) : NOTHING_YET;
+            if (n == NOTHING_YET) {
+                if (deadline != Long.MAX_VALUE && deadline - System.nanoTime() < READ_SLICE_NANOS && !readable(deadline)) {
+                    return 0; // the bound passed with nothing to read
+                }
+                while (true) {
+                    n = (long) CALLS.recv.invokeExact(readErrno, fd, address, (long) room, 0);
+                    if (n >= 0 || CALLS.errno(readErrno) != EINTR) {
+                        break;
+                    }
                 }
             }
             java.lang.ref.Reference.reachabilityFence(dst); // its memory stays while recv writes into it
+            if (n < 0 && CALLS.errno(readErrno) == EAGAIN) {
+                return 0; // a slice passed with nothing received
+            }
             if (n < 0) {
                 throw CALLS.failure("recv", readErrno);
             }
@@ -271,6 +325,50 @@ final class NativeSocket implements BlockingSocket {
             throw new IOException("recv failed: " + t, t);
         } finally {
             exit();
+        }
+    }
+
+    /**
+     * Polls with {@code recv(MSG_DONTWAIT)} for up to a spin budget (not past {@code deadline}):
+     * what the last {@code recv} answered (bytes, 0 at the end of the stream, -1 with a failure's
+     * {@code errno}), or {@link #NOTHING_YET}.
+     */
+    private long spinRecv(long address, int room, long deadline) throws Throwable {
+        long start = System.nanoTime();
+        long budget = deadline == Long.MAX_VALUE ? SpinBudget.NANOS : Math.min(SpinBudget.NANOS, deadline - start);
+        long n;
+        while (true) {
+            n = (long) CALLS.recv.invokeExact(readErrno, fd, address, (long) room, MSG_DONTWAIT);
+            int errno = n < 0 ? CALLS.errno(readErrno) : 0;
+            if (n >= 0 || errno != EAGAIN && errno != EINTR) {
+                spin.ended(true);
+                return n;
+            }
+            if (System.nanoTime() - start >= budget) {
+                spin.ended(false);
+                return NOTHING_YET;
+            }
+            Thread.yield(); // (a peer on this CPU runs; alone here, this vCPU stays awake)
+        }
+    }
+
+    /** Waits with {@code poll} until the socket is readable (true) or {@code deadline} passed (false); EINTR retried. */
+    private boolean readable(long deadline) throws Throwable {
+        while (true) {
+            long left = deadline - System.nanoTime();
+            if (left <= 0) {
+                return false;
+            }
+            readPollfd.set(ValueLayout.JAVA_INT, 0, fd);
+            readPollfd.set(ValueLayout.JAVA_SHORT, 4, POLLIN);
+            readPollfd.set(ValueLayout.JAVA_SHORT, 6, (short) 0);
+            int n = (int) CALLS.poll.invokeExact(readErrno, readPollfd, 1L, (int) ((left + 999_999) / 1_000_000));
+            if (n > 0) {
+                return true; // bytes, the end of the stream or an error: recv says which
+            }
+            if (n < 0 && CALLS.errno(readErrno) != EINTR) {
+                throw CALLS.failure("poll", readErrno);
+            }
         }
     }
 

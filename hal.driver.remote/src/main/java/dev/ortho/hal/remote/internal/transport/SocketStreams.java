@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.Socket;
+import java.net.SocketTimeoutException;
 import java.nio.ByteBuffer;
 
 /**
@@ -21,9 +22,17 @@ import java.nio.ByteBuffer;
  * keep it that way, and keep the socket's descriptor in blocking mode (one system call per read):
  * a virtual thread must never read or write here (the JDK switches the socket to non-blocking
  * mode for good on a virtual thread's first operation, and closes the socket when a virtual
- * thread blocked in it is interrupted), and no timed operation may be made on the socket (a
- * read timeout or a timed connect switches it to non-blocking mode for good: a read becomes
- * {@code read}, {@code poll}, {@code read}). {@link BlockingTcpConnection} keeps both rules.
+ * thread blocked in it is interrupted), and no timed operation is made on the socket until a
+ * reader asks for a bound ({@link #readUntil}; a read timeout or a timed connect switches it to
+ * non-blocking mode for good: a read becomes {@code read}, {@code poll}, {@code read}).
+ * {@link BlockingTcpConnection} keeps the first rule and bounds reads only for a receive whose
+ * deadline may come before its liveness check closes a silent peer.
+ *
+ * <p><b>Bounds.</b> Until the first bound, reads are untimed: only bytes, the end of the stream
+ * or {@link #close} end them (an interrupted reader is ended by the peer's answer to the
+ * connection's ping, or by the liveness close if the peer stays silent). From the first bound on
+ * the socket is non-blocking anyway, so every read is timed: at most a
+ * {@linkplain #READ_SLICE_NANOS slice}, or until the bound, then 0.
  *
  * <p><b>Copies.</b> A stream takes and gives {@code byte[]}s: a heap buffer is read into and
  * written from its array; a direct buffer goes through this object's scratch arrays (and the JDK
@@ -45,6 +54,12 @@ final class SocketStreams implements BlockingSocket {
     private byte[] writeScratch;
     /** {@link #write(ByteBuffer)}'s source as an array (write role). */
     private final ByteBuffer[] single = new ByteBuffer[1];
+    /** {@link #readUntil}'s bound (read role). */
+    private long readDeadline = Long.MAX_VALUE;
+    /** A bound was asked for once: every read is timed from then on (read role). */
+    private boolean timed;
+    /** The socket's read timeout now, in milliseconds (0: none; read role). */
+    private int timeoutMillis;
 
     SocketStreams(Socket socket) throws IOException {
         this.socket = socket;
@@ -52,29 +67,59 @@ final class SocketStreams implements BlockingSocket {
         this.out = socket.getOutputStream();
     }
 
-    /** Blocks until at least one byte arrives: bytes read (0 only if {@code dst} is full), -1 at the end of the stream. */
+    /**
+     * A finite bound makes every read timed from now on (see the class comment); without one,
+     * whether reads are sliced says whether one was asked for before.
+     */
+    @Override
+    public boolean readUntil(long deadlineNanos) {
+        readDeadline = deadlineNanos;
+        timed |= deadlineNanos != Long.MAX_VALUE;
+        return timed;
+    }
+
+    /**
+     * Blocks until at least one byte arrives (timed reads: at most a slice, or until the bound):
+     * bytes read (0 if {@code dst} is full or none came in time), -1 at the end of the stream.
+     */
     @Override
     public int read(ByteBuffer dst) throws IOException {
         int room = Math.min(dst.remaining(), PIECE_BYTES);
         if (room == 0) {
             return 0;
         }
-        if (dst.hasArray()) {
-            int n = in.read(dst.array(), dst.arrayOffset() + dst.position(), room);
+        if (timed) {
+            long now = System.nanoTime();
+            long left = readDeadline == Long.MAX_VALUE ? READ_SLICE_NANOS : Math.min(readDeadline - now, READ_SLICE_NANOS);
+            if (left <= 0) {
+                return 0;
+            }
+            int millis = (int) Math.max(1, (left + 999_999) / 1_000_000);
+            if (millis != timeoutMillis) {
+                socket.setSoTimeout(millis); // (a field of the JDK's socket: no system call)
+                timeoutMillis = millis;
+            }
+        }
+        try {
+            if (dst.hasArray()) {
+                int n = in.read(dst.array(), dst.arrayOffset() + dst.position(), room);
+                if (n > 0) {
+                    dst.position(dst.position() + n);
+                }
+                return n;
+            }
+            byte[] scratch = readScratch;
+            if (scratch == null) {
+                scratch = readScratch = new byte[PIECE_BYTES];
+            }
+            int n = in.read(scratch, 0, room);
             if (n > 0) {
-                dst.position(dst.position() + n);
+                dst.put(scratch, 0, n);
             }
             return n;
+        } catch (SocketTimeoutException e) {
+            return 0; // the socket stays usable (Socket's contract for a read timeout)
         }
-        byte[] scratch = readScratch;
-        if (scratch == null) {
-            scratch = readScratch = new byte[PIECE_BYTES];
-        }
-        int n = in.read(scratch, 0, room);
-        if (n > 0) {
-            dst.put(scratch, 0, n);
-        }
-        return n;
     }
 
     @Override

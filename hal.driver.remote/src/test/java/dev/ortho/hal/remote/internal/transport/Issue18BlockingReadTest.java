@@ -78,7 +78,7 @@ class Issue18BlockingReadTest {
             connection = new BlockingTcpConnection(loop, socket, 1 << 20, "test peer", () -> {
                 asked.incrementAndGet();
                 onAsk.run();
-            });
+            }, Long.MAX_VALUE); // no liveness check here: every finite deadline is given to the socket
             connection.start(inbox);
         }
 
@@ -208,34 +208,60 @@ class Issue18BlockingReadTest {
         return self[0];
     }
 
+    /**
+     * A peer that never answers (it accepted and stays silent) holds neither a caller's deadline
+     * nor its interrupt: the socket bounds the caller's read, which ends at the deadline (100 ms)
+     * or, interrupted, within a read slice, without asking the peer for anything on a deadline;
+     * the connection stays open and receives what the peer sends afterwards. On the streams the
+     * bound is what switches the socket to timed reads, so their interrupt case comes after a
+     * deadline case. Before the fix both waits stayed in the read until the peer's answer (here:
+     * never) and the hang guard failed the test.
+     */
     @Test
-    void aDeadlineEndsABlockedReadWithoutClosing() throws Exception {
+    void aSilentPeerHoldsNeitherADeadlineNorAnInterruptedReceive() throws Exception {
         for (boolean nativeSocket : socketKinds()) {
-            deadlineEndsABlockedRead(nativeSocket);
+            silentPeer(nativeSocket);
         }
     }
 
-    private static void deadlineEndsABlockedRead(boolean nativeSocket) throws Exception {
-        try (Fixture f = answering(nativeSocket, 5)) {
-            AtomicBoolean returnedAfterDeadline = new AtomicBoolean();
-            Thread caller = Thread.ofPlatform().name("timed-caller").start(() -> {
-                while (true) {
-                    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(200);
-                    if (f.connection.receiveWhile(() -> true, deadline)) { // only the deadline ends this wait
-                        returnedAfterDeadline.set(System.nanoTime() - deadline >= 0);
-                        return;
+    private static void silentPeer(boolean nativeSocket) throws Exception {
+        try (Fixture f = new Fixture(nativeSocket, () -> { })) {
+            for (int round = 0; round < 2; round++) {
+                AtomicBoolean returnedAfterDeadline = new AtomicBoolean();
+                Thread caller = Thread.ofPlatform().name("timed-caller").start(() -> {
+                    while (true) {
+                        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(100);
+                        if (f.connection.receiveWhile(() -> true, deadline)) { // only the deadline ends this wait
+                            returnedAfterDeadline.set(System.nanoTime() - deadline >= 0);
+                            return;
+                        }
+                        Thread.onSpinWait();
                     }
-                    Thread.onSpinWait();
+                });
+                f.handRoleTo(caller);
+                join(caller, f);
+                assertTrue(returnedAfterDeadline.get(), nativeSocket + ": returned at its deadline, not before");
+                if (round == 0) { // (afterwards the reader thread may still ask for the interrupted caller)
+                    assertEquals(0, f.asked.get(), nativeSocket + ": the socket ended the read, the peer was not asked");
                 }
-            });
-            f.handRoleTo(caller);
-            join(caller, f);
-            assertTrue(returnedAfterDeadline.get(), "returned at its deadline, not before");
-            assertTrue(f.connection.isOpen(), f.connection.diagnostics());
-            assertEquals(1, f.asked.get(), "the reader thread asked the peer for a frame once");
-            assertEquals(5, seed(f.inbox.next())); // the answer, received by the caller
-            f.write(frame(6)); // the connection still receives
-            assertEquals(6, seed(f.inbox.next()));
+
+                AtomicBoolean stillInterrupted = new AtomicBoolean();
+                Thread interrupted = Thread.ofPlatform().name("interrupted-caller").start(() -> {
+                    while (!f.connection.receiveWhile(() -> true, Long.MAX_VALUE)) { // only the interrupt ends this
+                        Thread.onSpinWait();
+                    }
+                    stillInterrupted.set(Thread.currentThread().isInterrupted());
+                });
+                f.handRoleTo(interrupted);
+                HangGuard.await(() -> blockedInRead(interrupted), "the caller blocks in the socket's read",
+                        f.connection::diagnostics);
+                interrupted.interrupt();
+                join(interrupted, f);
+                assertTrue(stillInterrupted.get(), nativeSocket + ": the interrupt is kept for the caller");
+                assertTrue(f.connection.isOpen(), f.connection.diagnostics());
+                f.write(frame(6 + round)); // the connection still receives
+                assertEquals(6 + round, seed(f.inbox.next()));
+            }
         }
     }
 
@@ -307,9 +333,10 @@ class Issue18BlockingReadTest {
 
     /**
      * The interrupt reaches the caller while it is blocked in the socket's read (a blocking
-     * {@code SocketChannel} would close there): the reader thread asks the peer for a frame, the
-     * caller returns with its interrupt kept, the connection stays open, and the caller's send
-     * with the interrupt pending is written on its own thread.
+     * {@code SocketChannel} would close there): the reader thread asks the peer for a frame (or,
+     * on a socket that slices its reads, the slice ends first), the caller returns with its
+     * interrupt kept, the connection stays open, and the caller's send with the interrupt
+     * pending is written on its own thread.
      */
     @Test
     void anInterruptEndsABlockedReceiveWithoutClosingAndASendWithItPendingIsWritten() throws Exception {
@@ -338,13 +365,16 @@ class Issue18BlockingReadTest {
             caller.interrupt();
             join(caller, f);
             assertTrue(stillInterrupted.get(), "the interrupt is kept for the caller");
-            assertEquals(1, f.asked.get(), "the reader thread asked the peer for a frame");
-            assertEquals(11, seed(f.inbox.next()));
+            assertTrue(f.asked.get() <= 1, "the reader thread asked the peer for a frame at most once");
             assertEquals(8, seed(f.readAtPeer()));
             assertEquals(0, f.connection.writerHandOffs(), "written on the interrupted caller's thread");
             assertTrue(f.connection.isOpen(), f.connection.diagnostics());
-            f.write(frame(12)); // the connection still receives
-            assertEquals(12, seed(f.inbox.next()));
+            f.write(frame(12)); // the connection still receives (after the peer's answer, if it was asked)
+            int got;
+            while ((got = seed(f.inbox.next())) == 11) {
+                // the peer's answer, if the reader thread asked
+            }
+            assertEquals(12, got);
         }
     }
 
