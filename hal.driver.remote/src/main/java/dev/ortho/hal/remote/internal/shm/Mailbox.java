@@ -44,6 +44,12 @@ import java.nio.file.StandardOpenOption;
  *
  * <p><b>Worker CPUs</b> ({@code 84}, a long): the CPUs the worker's pump keeps to
  * ({@link #workerCpus(long)}), 0 for any; a worker that does not know the field ignores it.
+ *
+ * <p><b>Client CPU</b> (16 bytes after channel {@link #TO_CHILD}'s state, an int, in the line
+ * the worker's pump reads with each block): one more than the CPU the client's thread that last
+ * wrote a block or waited for one ran on, 0 where the client cannot tell ({@link #clientCpu(int)});
+ * a worker's pump that finds itself on that CPU moves off it. A side that does not know the field
+ * leaves it 0 or ignores it.
  */
 public final class Mailbox implements AutoCloseable {
     public static final int IDLE = 0;
@@ -312,6 +318,24 @@ public final class Mailbox implements AutoCloseable {
     /** The CPUs the worker's pump runs on, 0 for any (read by the worker as it starts serving). */
     public long workerCpus() {
         return memory.get(ValueLayout.JAVA_LONG_UNALIGNED, WORKER_CPUS);
+    }
+
+    /** Offset of the client CPU word in channel {@link #TO_CHILD}'s line. */
+    private long clientCpuOffset() {
+        return stateOffset(TO_CHILD) + 16;
+    }
+
+    /**
+     * Names the CPU a client thread that writes blocks or waits for them runs on, -1 for unknown
+     * (opaque store of a hint: ordered with nothing; a stale value costs at most a needless move).
+     */
+    public void clientCpu(int cpu) {
+        STATE.setOpaque(memory, clientCpuOffset(), cpu + 1);
+    }
+
+    /** The CPU a client thread last named ({@link #clientCpu(int)}), -1 if unknown (opaque load). */
+    public int clientCpu() {
+        return (int) STATE.getOpaque(memory, clientCpuOffset()) - 1;
     }
 
     /** Whether the child side is serving. */

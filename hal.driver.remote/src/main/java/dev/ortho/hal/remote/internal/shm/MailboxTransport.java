@@ -38,6 +38,11 @@ import java.util.function.BooleanSupplier;
  * the pump blocks un-rung until its tick ({@link Sleepers#callerEnters}). A peer that spins sees
  * no system call.
  *
+ * <p><b>Placement.</b> A client's threads that write blocks or wait for them name their CPU in
+ * the mailbox ({@link #nameClientCpu}); a worker's pump that finds itself on that CPU moves to
+ * another ({@link #moveOffClientsCpu}), as two sides that share a CPU cannot both spin. Nothing
+ * is pinned unless {@code worker_cpus} asks.
+ *
  * <p><b>Hostile peers.</b> The TCP server's limits hold here too: an incoming length prefix is
  * checked against the frame limit before anything is allocated (a worker's transport starts at
  * {@link Protocol#HANDSHAKE_MAX_FRAME_BYTES} and takes its full maximum once its session
@@ -139,6 +144,19 @@ public final class MailboxTransport implements Transport {
     private long pumpCpus;
     /** Whether the pump pinned itself to {@link #pumpCpus} (diagnostics). */
     private volatile boolean pumpPinned;
+    /** Times the worker's pump moved off the client's CPU ({@link #moveOffClientsCpu}; diagnostics, tests). */
+    private final AtomicInteger movesOffClient = new AtomicInteger();
+    /** Whether this is a worker's pump that moves off the client's CPU (set by the pump as it starts). */
+    private boolean keepOffClient;
+    /** How often the pump may move off the client's CPU (pump thread only). */
+    private final MoveBackoff moves = new MoveBackoff();
+    /**
+     * The CPU this client side last named in the mailbox ({@link #nameClientCpu}): a racy hint
+     * shared by the sending and the receiving role, so the word is written only when it changes.
+     */
+    private int namedCpu = -1;
+    /** Idle rounds between two looks at the CPU a spinning client caller runs on. */
+    private static final int CPU_CHECK_ROUNDS = 8;
     private int bodyLength; // of the frame in `body`; holder of `receiving` only
 
     /**
@@ -296,7 +314,7 @@ public final class MailboxTransport implements Transport {
             return false;
         }
         try {
-            return pumpIn();
+            return pumpIn(true);
         } finally {
             receiving.set(false);
         }
@@ -315,11 +333,14 @@ public final class MailboxTransport implements Transport {
         }
         try {
             sleepers.callerEnters();
+            if (parent) {
+                nameClientCpu(); // a worker's pump keeps off this CPU
+            }
             int idle = 0;
             boolean slept = false;
             WaitLog.Wait log = WaitLog.ON ? new WaitLog.Wait(WaitLog.CALLER_WAIT, parent) : null;
             while (waiting.getAsBoolean() && !closed.get()) {
-                boolean progress = pumpIn();
+                boolean progress = pumpIn(false);
                 progress |= trySend();
                 if (WaitLog.ON) {
                     log.round(progress, idle);
@@ -335,10 +356,16 @@ public final class MailboxTransport implements Transport {
                     break;
                 }
                 if (++idle < callerSpins) {
+                    if (parent && idle % CPU_CHECK_ROUNDS == 0) {
+                        nameClientCpu(); // Linux may have moved this thread meanwhile
+                    }
                     Thread.onSpinWait();
                 } else {
                     int sleep = callerSleep(waiting, deadlineNanos);
                     slept |= sleep != NOT_BLOCKED;
+                    if (parent && sleep != NOT_BLOCKED) {
+                        nameClientCpu(); // woken, perhaps on another CPU
+                    }
                     if (WaitLog.ON && sleep != NOT_BLOCKED) {
                         log.slept(sleep == RUNG);
                     }
@@ -424,6 +451,11 @@ public final class MailboxTransport implements Transport {
         }
     }
 
+    /** Whether the pump is in (or about to enter) its doorbell wait (tests: an idle connection's pump sleeps). */
+    boolean pumpAsleep() {
+        return pumpSleeping;
+    }
+
     /** The pump's doorbell waits so far (tests). */
     int pumpSleeps() {
         return pumpSleeps.get();
@@ -438,6 +470,8 @@ public final class MailboxTransport implements Transport {
         if (pumpCpus != 0) {
             pumpPinned = Affinity.restrictCurrentThread(pumpCpus);
         }
+        // a worker's pump that the user did not pin keeps off the CPU its client's thread runs on
+        keepOffClient = !parent && pumpCpus == 0 && Affinity.available();
         int idle = 0;
         boolean slept = false; // the last wait spun out and slept ringable
         long nextTick = System.nanoTime();
@@ -493,6 +527,56 @@ public final class MailboxTransport implements Transport {
             publish(out, Mailbox.SHUTDOWN); // tell the peer this session is over
             mailbox.close();
         }
+    }
+
+    /**
+     * A client thread that writes a block or waits for one names the CPU it runs on in the
+     * mailbox, if that changed since the last time ({@link Mailbox#clientCpu(int)}).
+     */
+    private void nameClientCpu() {
+        int cpu = Affinity.currentCpu();
+        if (cpu != namedCpu) {
+            namedCpu = cpu;
+            mailbox.clientCpu(cpu);
+        }
+    }
+
+    /**
+     * A worker's pump took a block: if the client's thread that wrote it or waits for the answer
+     * runs on this pump's CPU ({@code clientCpu}), the pump moves to another of its CPUs
+     * ({@link Affinity#moveOff}: not a pin; the scheduler stays free to place it), as often as
+     * {@link MoveBackoff} allows, before it handles the block. Two threads that hand a round
+     * trip to each other on one CPU cannot both spin: each waits for the other to sleep, every
+     * answer costs a wake-up (12–40 µs here against 1–2 µs apart), and Linux does not separate
+     * them by itself, as only one of the two is runnable at a time (measured on an idle 2-CPU
+     * machine: the slept round trips of the p99 ran on one CPU; bench/README.md). Before the
+     * reply, so that the caller it wakes is still on its own CPU, the one the pump leaves. The
+     * pump, not the client's thread, moves: that is the application's. Apart again, the pump's
+     * spin window starts whole.
+     */
+    private void moveOffClientsCpu(int clientCpu) {
+        if (clientCpu != Affinity.currentCpu()) {
+            return;
+        }
+        long now = System.nanoTime();
+        if (!moves.mayMove(now)) {
+            return;
+        }
+        boolean moved = Affinity.moveOff(clientCpu);
+        moves.tried(now, System.nanoTime() - now, moved);
+        if (moved) {
+            movesOffClient.incrementAndGet();
+            pumpSpins = SPINS;
+            pumpSleptInARow = 0;
+        }
+        if (WaitLog.ON) {
+            WaitLog.moved(now, clientCpu, moved);
+        }
+    }
+
+    /** Times the worker's pump moved off the client's CPU (tests). */
+    int movesOffClient() {
+        return movesOffClient.get();
     }
 
     /**
@@ -553,6 +637,9 @@ public final class MailboxTransport implements Transport {
             }
         }
         mailbox.length(out, written);
+        if (parent) {
+            nameClientCpu(); // a worker's pump keeps off this CPU
+        }
         publish(out, Mailbox.TASK_READY); // volatile: publishes the block; rings the peer if it sleeps
         return true;
     }
@@ -561,8 +648,9 @@ public final class MailboxTransport implements Transport {
      * Takes a ready incoming block and delivers the frames it completes: their bytes are copied
      * from the mailbox into their bodies, the block is handed back (TASK_DONE, so the peer may
      * write the next one while these are handled), then the frames go to the listener in order.
+     * {@code byPump}: the pump thread calls, which (a worker's) may move off the client's CPU first.
      */
-    private boolean pumpIn() {
+    private boolean pumpIn(boolean byPump) {
         int state = mailbox.lvState(in);
         if (state == Mailbox.SHUTDOWN) {
             throw unavailable("the peer shut the mailbox down");
@@ -579,9 +667,13 @@ public final class MailboxTransport implements Transport {
         if (peerSinceNanos == NO_PEER_YET) {
             peerSinceNanos = lastReceiveNanos;
         }
+        int clientCpu = keepOffClient && byPump ? mailbox.clientCpu() : -1; // in the block's line: read with its state
         try {
             assemble(mailbox.data(in), length);
             publish(in, Mailbox.TASK_DONE); // the block is copied out; the peer may reuse the channel
+            if (clientCpu >= 0) {
+                moveOffClientsCpu(clientCpu); // before the frames are handled and answered
+            }
             deliverCompleted();
         } finally {
             completed.clear(); // a frame that closed the transport drops the rest
@@ -717,7 +809,8 @@ public final class MailboxTransport implements Transport {
         return "MailboxTransport to " + peer + (closed.get() ? " closed" : " open") + " frameLimit=" + frameLimit
                 + " queuedBytes=" + queuedBytes.get() + " bodyBytesAllocated=" + bodyBytesAllocated
                 + " sending=" + sending.get() + " receiving=" + receiving.get() + " flushThenClose=" + flushThenClose
-                + (pumpCpus == 0 ? "" : " pumpCpus=0x" + Long.toHexString(pumpCpus) + (pumpPinned ? " (pinned)" : " (not pinned)"));
+                + (pumpCpus == 0 ? "" : " pumpCpus=0x" + Long.toHexString(pumpCpus) + (pumpPinned ? " (pinned)" : " (not pinned)"))
+                + (parent ? "" : " movesOffClient=" + movesOffClient.get());
     }
 
     @Override

@@ -13,8 +13,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * with {@link System#nanoTime()} stamps (CLOCK_MONOTONIC on Linux: comparable across the JVMs of
  * one machine), written to {@code DIR/waits-PID.txt} when the JVM exits. Used to tell which path
  * a slow round trip took (spun and caught, slept and rung, and how long the bell took); see
- * bench/README.md. Off, it costs a constant-folded branch. The first 1 M events are kept (about
- * 200,000 round trips).
+ * bench/README.md. Each event also names the CPU its thread ran on when it was recorded
+ * ({@link Affinity#currentCpu}, -1 without native access). Off, it costs a constant-folded
+ * branch. The first 1 M events are kept (about 200,000 round trips).
  */
 final class WaitLog {
     static final Path DIR = dir();
@@ -25,8 +26,10 @@ final class WaitLog {
     static final int RING = 2;
     /** A caller's {@code receiveWhile} found the receiving role held by another thread (the pump). */
     static final int REFUSED = 3;
-    private static final int FIELDS = 8;
-    private static final int EVENTS = 1 << 20; // 64 MiB of longs, allocated only when on
+    /** A worker's pump moved off the CPU its client's receiving caller runs on ({@code spins} holds that CPU). */
+    static final int MOVED = 4;
+    private static final int FIELDS = 9;
+    private static final int EVENTS = 1 << 20; // 72 MiB of longs, allocated only when on
     private static final long[] LOG = ON ? new long[EVENTS * FIELDS] : null;
     private static final AtomicInteger NEXT = new AtomicInteger();
 
@@ -63,6 +66,7 @@ final class WaitLog {
         LOG[at + 5] = sleeps;
         LOG[at + 6] = rung;
         LOG[at + 7] = woke;
+        LOG[at + 8] = Affinity.currentCpu();
     }
 
     /** One loop's current wait (a receiving caller's or a pump's), recorded when it ends in progress. Not thread-safe. */
@@ -110,13 +114,18 @@ final class WaitLog {
         waited(REFUSED, parent, at, System.nanoTime(), 0, 0, 0, 0);
     }
 
+    /** A worker's pump that ran on {@code callerCpu} beside the receiving caller tried to move off it at {@code at}. */
+    static void moved(long at, int callerCpu, boolean moved) {
+        waited(MOVED, false, at, System.nanoTime(), callerCpu, moved ? 1 : 0, 0, 0);
+    }
+
     private static void dump() {
         int n = Math.min(NEXT.get(), EVENTS);
         Path file = DIR.resolve("waits-" + ProcessHandle.current().pid() + ".txt");
         try {
             Files.createDirectories(DIR);
             try (PrintWriter out = new PrintWriter(Files.newBufferedWriter(file))) {
-                out.println("# kind(0 caller wait, 1 pump wait, 2 ring, 3 caller refused) parent start end spins|who sleeps rung woke");
+                out.println("# kind(0 caller wait, 1 pump wait, 2 ring, 3 caller refused, 4 pump moved) parent start end spins|who|cpu sleeps|moved rung woke cpu");
                 for (int i = 0; i < n; i++) {
                     int at = i * FIELDS;
                     out.print(LOG[at]);
