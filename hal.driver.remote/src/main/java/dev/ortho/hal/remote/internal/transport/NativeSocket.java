@@ -26,9 +26,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  * copy for direct buffers. Reads are sliced ({@link #readUntil}): the socket's receive timeout
  * ends a {@code recv} that got nothing within {@link #READ_SLICE_NANOS} (the kernel's timer, no
  * extra system call), and a bound nearer than that is waited for with {@code poll} first, so a
- * reader sees its deadline and its interrupt whatever the peer does. The JDK does not know this descriptor, so nothing it does on an
- * interrupt (closing an {@code InterruptibleChannel}, a virtual thread's socket close) reaches
- * it: an interrupt never ends nor closes a read or a write here.
+ * reader sees its deadline and its interrupt whatever the peer does. The JDK does not know this
+ * descriptor, so nothing it does on an interrupt (closing an {@code InterruptibleChannel}, a
+ * virtual thread's socket close) reaches it: an interrupt never ends nor closes a read or a write
+ * here.
  *
  * <p>Linux on x86-64 or AArch64 only, and only where native access is enabled for this code
  * ({@code --enable-native-access}); {@link #available()} says so without calling a restricted
@@ -244,17 +245,17 @@ final class NativeSocket implements BlockingSocket {
         }
     }
 
-    /**
-     * Every read is sliced: the socket's receive timeout ({@code SO_RCVTIMEO}, set at connect)
-     * ends a {@code recv} that got nothing within {@link #READ_SLICE_NANOS}; a bound nearer than
-     * a slice is waited for with {@code poll} first. Always true.
-     */
     /** A caller's reads poll with {@code recv(MSG_DONTWAIT)} for up to a spin budget before blocking, while that pays. */
     @Override
     public void callerReads(boolean caller) {
         callerReads = caller;
     }
 
+    /**
+     * Every read is sliced: the socket's receive timeout ({@code SO_RCVTIMEO}, set at connect)
+     * ends a {@code recv} that got nothing within {@link #READ_SLICE_NANOS}; a bound nearer than
+     * a slice is waited for with {@code poll} first. Always true.
+     */
     @Override
     public boolean readUntil(long deadlineNanos) {
         readDeadline = deadlineNanos;
