@@ -1,6 +1,7 @@
 package dev.ortho.hal.remote.internal.transport;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.channels.GatheringByteChannel;
 import java.nio.channels.ReadableByteChannel;
 
@@ -35,6 +36,12 @@ public interface BlockingSocket extends ReadableByteChannel, GatheringByteChanne
      * it blocks ({@link SpinBudget}); the reader thread's reads block at once. Does nothing by default.
      */
     default void callerReads(boolean caller) {
+    }
+
+    /** Writes as {@link #write(ByteBuffer[], int, int)} does, from all of {@code srcs}. */
+    @Override
+    default long write(ByteBuffer[] srcs) throws IOException {
+        return write(srcs, 0, srcs.length);
     }
 
     /** Ends a blocked read or write and closes the socket; idempotent, any thread, never throws. */

@@ -383,11 +383,6 @@ final class NativeSocket implements BlockingSocket {
         }
     }
 
-    @Override
-    public long write(ByteBuffer[] srcs) throws IOException {
-        return write(srcs, 0, srcs.length);
-    }
-
     /**
      * One {@code sendmsg} of {@code srcs[offset, offset + length)} in order (direct buffers from
      * their memory, heap buffers through the scratch memory, at most {@value #SCRATCH_BYTES} bytes

@@ -132,11 +132,6 @@ final class SocketStreams implements BlockingSocket {
         }
     }
 
-    @Override
-    public long write(ByteBuffer[] srcs) throws IOException {
-        return write(srcs, 0, srcs.length);
-    }
-
     /**
      * Writes up to {@value #PIECE_BYTES} bytes of {@code srcs[offset, offset + length)} in order,
      * blocking until they went out; returns how many (fewer than the sources hold only when they
