@@ -15,6 +15,7 @@ import java.util.Locale;
  * java -cp bench/target/benchmarks.jar dev.ortho.bench.task.InterleavedRun chain 1 400
  * java -cp bench/target/benchmarks.jar dev.ortho.bench.task.InterleavedRun chain 64 100
  * java -cp bench/target/benchmarks.jar dev.ortho.bench.task.InterleavedRun chain 1 3000 0
+ * java -cp bench/target/benchmarks.jar dev.ortho.bench.task.InterleavedRun chain 1 1000 0 10
  * java -cp bench/target/benchmarks.jar dev.ortho.bench.task.InterleavedRun immediate 0 200
  * </pre>
  *
@@ -24,7 +25,14 @@ import java.util.Locale;
  * {@code ortho-queue} (one {@code QueueProcess})), tiles per link
  * (chain only), measured rounds (the first fifth more are warm-up and dropped), and for
  * {@code chain} the work per tile in {@code Blackhole.consumeCPU} tokens (default
- * {@value DispatchChainBenchmark#TILE_TOKENS}, about 1 µs; 0 leaves only the per-link overhead).
+ * {@value DispatchChainBenchmark#TILE_TOKENS}, about 1 µs; 0 leaves only the per-link overhead),
+ * and for {@code chain} the chains each side runs back to back per round (default 1).
+ *
+ * <p>With one chain per round, every chain starts on a pool that has been idle while the three
+ * other sides ran (its workers parked, or still spinning), and four pools are alive at once: a
+ * cold start, where the wake-ups of parked threads (on this VM a halted vCPU's, 15–40 µs)
+ * weigh as much as the chaining. JMH's {@code DispatchChainBenchmark}, the goal's measurement,
+ * runs chains back to back in one pool; several chains per round come closer to it.
  */
 public final class InterleavedRun {
     private InterleavedRun() {
@@ -45,6 +53,7 @@ public final class InterleavedRun {
         int tiles = args.length > 1 ? Integer.parseInt(args[1]) : 1;
         int rounds = args.length > 2 ? Integer.parseInt(args[2]) : 400;
         long tokens = args.length > 3 ? Long.parseLong(args[3]) : DispatchChainBenchmark.TILE_TOKENS;
+        int chainsPerRound = args.length > 4 ? Integer.parseInt(args[4]) : 1;
         List<Side> sides = new ArrayList<>();
         if (which.equals("chain")) {
             for (String impl : new String[] {"ortho", "ortho-rearm", "forkjoin-cf", "forkjoin-task"}) {
@@ -53,7 +62,12 @@ public final class InterleavedRun {
                 b.tiles = tiles;
                 b.tileTokens = tokens;
                 b.setUp();
-                sides.add(new Side(impl, b::chain, DispatchChainBenchmark.LINKS, b::tearDown));
+                Op chains = () -> {
+                    for (int c = 0; c < chainsPerRound; c++) {
+                        b.chain();
+                    }
+                };
+                sides.add(new Side(impl, chains, DispatchChainBenchmark.LINKS * chainsPerRound, b::tearDown));
             }
         } else {
             for (String impl : new String[] {"ortho", "ortho-queue", "forkjoin"}) {
@@ -63,7 +77,10 @@ public final class InterleavedRun {
                 sides.add(new Side(impl, b::processes, ImmediateThroughputBenchmark.BATCH, b::tearDown));
             }
         }
-        compare(String.format(Locale.ROOT, "%s tiles=%d tokens=%d", which, tiles, tokens), sides, rounds);
+        String title = which.equals("chain")
+                ? String.format(Locale.ROOT, "chain tiles=%d tokens=%d chains/round=%d", tiles, tokens, chainsPerRound)
+                : which;
+        compare(title, sides, rounds);
     }
 
     /**
