@@ -81,8 +81,8 @@ final class ServeDevice implements Cli.Subcommand {
                 case "--listen" -> listen = required(flag, value);
                 case "--allow_non_loopback" -> nonLoopback = value == null || Boolean.parseBoolean(value);
                 case "--max_memory_bytes" -> memory = number(flag, value);
-                case "--max_handles" -> handles = (int) number(flag, value);
-                case "--max_in_flight" -> inFlight = (int) number(flag, value);
+                case "--max_handles" -> handles = intNumber(flag, value);
+                case "--max_in_flight" -> inFlight = intNumber(flag, value);
                 case "--allowed_formats" -> formats = Set.of(required(flag, value).split(","));
                 case "--max_connections" -> connections = intNumber(flag, value);
                 case "--max_connections_per_address" -> connectionsPerAddress = intNumber(flag, value);
