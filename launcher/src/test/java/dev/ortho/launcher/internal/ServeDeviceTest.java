@@ -138,6 +138,21 @@ class ServeDeviceTest {
                 "--token_file=" + token}, out, err));
     }
 
+    /** {@code serve-device --help} lists its flags on stdout and exits 0, as the other tools' {@code --help} does. */
+    @Test
+    void helpListsTheFlagsAndExitsZero() {
+        Cli cli = new Cli(registry, "v", () -> 0);
+        assertEquals(Cli.EXIT_OK, cli.run(new String[] {"serve-device", "--help"}, out, err));
+        String text = outBytes.toString(StandardCharsets.UTF_8);
+        for (String flag : new String[] {"--device=", "--token_file=", "--listen=", "--allow_non_loopback",
+                "--max_memory_bytes=", "--max_handles=", "--max_in_flight=", "--allowed_formats=", "--max_connections=",
+                "--max_connections_per_address=", "--max_server_memory_bytes=", "--tls_keystore=",
+                "--tls_password_file=", "--tls_client_ca=", "--machine_index="}) {
+            assertTrue(text.contains(flag), flag + " missing from:\n" + text);
+        }
+        assertEquals("", errBytes.toString(StandardCharsets.UTF_8));
+    }
+
     /** A per-client quota past the int range is refused naming the flag, not wrapped and replaced by the default. */
     @Test
     void aQuotaPastTheIntRangeIsInvalidNamingFlagAndValue(@TempDir Path dir) throws Exception {
