@@ -14,8 +14,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Runs every jcstress test of this module in a child JVM, as {@code ./mvnw verify} does: with
- * the arguments of the {@code jcstress.args} property (set in stress/pom.xml; see
- * stress/README.md for the long run). jcstress exits non-zero when any test shows a FORBIDDEN
+ * the arguments of the {@code jcstress.args} property (set in stress/pom.xml; the long run is
+ * in README.md, "Concurrency tests (jcstress)"). jcstress exits non-zero when any test shows a FORBIDDEN
  * outcome (or fails or errs); its report is printed here and kept in
  * {@code stress/target/jcstress-results}.
  */

@@ -26,6 +26,7 @@ import java.util.concurrent.locks.LockSupport;
  * any other address needs {@code --allow_non_loopback}. {@code --machine_index=N} (0 to 255)
  * is announced to clients and, for {@code local-task} devices, carried in their queue axes (the
  * device URI gets {@code machine_index=N}), so two servers' frontiers never name the same axes.
+ * {@code --help} prints every flag with its default (exit 0).
  */
 final class ServeDevice implements Cli.Subcommand {
     /** What to do while the server runs; returns when it should stop. */
@@ -54,8 +55,37 @@ final class ServeDevice implements Cli.Subcommand {
         return "serve a device to remote:// clients (--device=, --token_file=, --listen=)";
     }
 
+    /** {@code serve-device --help}: every flag, with the defaults of {@link ServerOptions#defaults}. */
+    private static String usage() {
+        ServerOptions d = ServerOptions.defaults(new byte[] {0});
+        return String.join(System.lineSeparator(),
+                "ortho serve-device: " + "serve a device to remote:// clients, a fresh device per client, until stopped",
+                "  --device=URI                        the device to serve (required), e.g. local-task",
+                "  --token_file=PATH                   the shared secret clients prove (required)",
+                "  --listen=HOST:PORT                  default " + d.listen().getHostString() + ":" + d.listen().getPort(),
+                "  --allow_non_loopback                listen on an address other than loopback",
+                "  --max_memory_bytes=N                per client: buffer and other kept bytes (default "
+                        + d.maxMemoryBytes() + ")",
+                "  --max_handles=N                     per client: live handles (default " + d.maxHandles() + ")",
+                "  --max_in_flight=N                   per client: queue operations in flight (default "
+                        + d.maxInFlight() + ")",
+                "  --allowed_formats=F,F               executable formats clients may load (default "
+                        + String.join(",", new java.util.TreeSet<>(d.allowedFormats())) + ")",
+                "  --max_connections=N                 connections open at once (default " + d.maxConnections() + ")",
+                "  --max_connections_per_address=N     from one address (default " + d.maxConnectionsPerAddress() + ")",
+                "  --max_server_memory_bytes=N         buffer bytes of all clients together (default "
+                        + d.serverMemoryBytes() + ")",
+                "  --tls_keystore=P12 --tls_password_file=PATH [--tls_client_ca=PEM]   TLS (mutual with a client CA)",
+                "  --machine_index=N                   0 to 255, announced to clients and carried in local-task queue axes",
+                "See README.md, \"Remote devices\".", "");
+    }
+
     @Override
     public int run(List<String> args, PrintStream out, PrintStream err) {
+        if (args.contains("--help")) { // as the other tools and IREE's: usage on stdout, exit 0
+            out.print(usage());
+            return Cli.EXIT_OK;
+        }
         String device = null;
         String tokenFile = null;
         String listen = "127.0.0.1:" + ServerOptions.DEFAULT_PORT;
@@ -81,8 +111,8 @@ final class ServeDevice implements Cli.Subcommand {
                 case "--listen" -> listen = required(flag, value);
                 case "--allow_non_loopback" -> nonLoopback = value == null || Boolean.parseBoolean(value);
                 case "--max_memory_bytes" -> memory = number(flag, value);
-                case "--max_handles" -> handles = (int) number(flag, value);
-                case "--max_in_flight" -> inFlight = (int) number(flag, value);
+                case "--max_handles" -> handles = intNumber(flag, value);
+                case "--max_in_flight" -> inFlight = intNumber(flag, value);
                 case "--allowed_formats" -> formats = Set.of(required(flag, value).split(","));
                 case "--max_connections" -> connections = intNumber(flag, value);
                 case "--max_connections_per_address" -> connectionsPerAddress = intNumber(flag, value);

@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.ortho.base.StatusCode;
+import dev.ortho.base.StatusException;
 import dev.ortho.base.Timeout;
 import dev.ortho.hal.Buffer;
 import dev.ortho.hal.BufferParams;
@@ -134,6 +136,39 @@ class ServeDeviceTest {
         assertTrue(errBytes.toString(StandardCharsets.UTF_8).contains("PERMISSION_DENIED"), errBytes.toString());
         assertEquals(Cli.EXIT_FAILURE, cli.run(new String[] {"serve-device", "--device=no-such-driver",
                 "--token_file=" + token}, out, err));
+    }
+
+    /** {@code serve-device --help} lists its flags on stdout and exits 0, as the other tools' {@code --help} does. */
+    @Test
+    void helpListsTheFlagsAndExitsZero() {
+        Cli cli = new Cli(registry, "v", () -> 0);
+        assertEquals(Cli.EXIT_OK, cli.run(new String[] {"serve-device", "--help"}, out, err));
+        String text = outBytes.toString(StandardCharsets.UTF_8);
+        for (String flag : new String[] {"--device=", "--token_file=", "--listen=", "--allow_non_loopback",
+                "--max_memory_bytes=", "--max_handles=", "--max_in_flight=", "--allowed_formats=", "--max_connections=",
+                "--max_connections_per_address=", "--max_server_memory_bytes=", "--tls_keystore=",
+                "--tls_password_file=", "--tls_client_ca=", "--machine_index="}) {
+            assertTrue(text.contains(flag), flag + " missing from:\n" + text);
+        }
+        assertEquals("", errBytes.toString(StandardCharsets.UTF_8));
+    }
+
+    /** A per-client quota past the int range is refused naming the flag, not wrapped and replaced by the default. */
+    @Test
+    void aQuotaPastTheIntRangeIsInvalidNamingFlagAndValue(@TempDir Path dir) throws Exception {
+        Path token = dir.resolve("token");
+        Files.writeString(token, "s3cret", StandardCharsets.UTF_8);
+        ServeDevice command = new ServeDevice(registry, server -> { }); // returns at once if a server starts
+        for (String flag : new String[] {"--max_handles", "--max_in_flight"}) {
+            for (String bad : new String[] {"4294967296", "3000000000"}) {
+                errBytes.reset();
+                StatusException thrown = org.junit.jupiter.api.Assertions.assertThrows(StatusException.class,
+                        () -> command.run(List.of("--listen=127.0.0.1:0", "--device=local-sync", "--token_file=" + token,
+                                flag + "=" + bad), out, err), flag + "=" + bad);
+                assertEquals(StatusCode.INVALID_ARGUMENT, thrown.code());
+                assertTrue(thrown.getMessage().contains(flag + "='" + bad + "'"), thrown.getMessage());
+            }
+        }
     }
 
     /** Issue 20 §3: {@code --machine_index} is announced and carried by the served local-task queues' axes. */

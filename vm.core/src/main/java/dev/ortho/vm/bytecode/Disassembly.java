@@ -34,6 +34,9 @@ final class Disassembly {
 
     /** {@code vm.add.i32} style name of the instruction with these leading bytes. */
     static String mnemonic(BytecodeModule m, int opcode, int extOpcode) {
+        if (opcode == CoreOps.BLOCK) {
+            return "<block>"; // the marker that starts each block, as the disassembler prints it
+        }
         OpDescriptor d;
         if (opcode >= 0xE0) {
             InstructionExtension ext = m.extensions[opcode - 0xE0];

@@ -128,8 +128,10 @@ public record LocalTaskOptions(int queueCount, int groupCount, int maxGroupCount
     public LocalTaskOptions with(Map<String, String> params) {
         for (String key : params.keySet()) {
             if (!KEYS.contains(key)) {
+                // the driver takes machine_index itself before these options see the URI's parameters
                 throw new StatusException(StatusCode.INVALID_ARGUMENT, "local-task device parameter '" + key
-                        + "' is unknown (known: " + String.join(", ", KEYS.stream().sorted().toList()) + ")");
+                        + "' is unknown (known: " + String.join(", ", java.util.stream.Stream.concat(KEYS.stream(),
+                                java.util.stream.Stream.of(LocalTaskDriver.MACHINE_INDEX)).sorted().toList()) + ")");
             }
         }
         return new LocalTaskOptions(

@@ -90,6 +90,8 @@ class LocalTaskDeviceTest {
                 () -> driver.createDevice(DeviceUri.parse("local-task://?workers=2")));
         assertEquals(StatusCode.INVALID_ARGUMENT, unknown.code());
         assertTrue(unknown.getMessage().contains("workers"), unknown.getMessage());
+        // the keys it lists as known are every key a local-task URI takes, machine_index included
+        assertTrue(unknown.getMessage().contains("machine_index"), unknown.getMessage());
         StatusException range = assertThrows(StatusException.class,
                 () -> driver.createDevice(DeviceUri.parse("local-task://?queue_count=0")));
         assertTrue(range.getMessage().contains("queue_count = 0"), range.getMessage());
