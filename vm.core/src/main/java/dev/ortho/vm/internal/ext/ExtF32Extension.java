@@ -309,7 +309,7 @@ public final class ExtF32Extension implements InstructionExtension {
     }
 
     public static float expm1(float x) {
-        return (float) Math.expm1(x);
+        return LibmF32.expm1(x);
     }
 
     public static float log(float x) {
@@ -333,7 +333,7 @@ public final class ExtF32Extension implements InstructionExtension {
     }
 
     public static float tanh(float x) {
-        return (float) Math.tanh(x);
+        return LibmF32.tanh(x);
     }
 
     public static float erf(float x) {

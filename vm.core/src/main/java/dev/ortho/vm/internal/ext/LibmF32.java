@@ -1,0 +1,145 @@
+package dev.ortho.vm.internal.ext;
+
+/**
+ * The single-precision C library functions IREE's VM calls ({@code vm/ops.h}: {@code tanhf},
+ * {@code expm1f}) where the library IREE runs on is not correctly rounded, so that a correctly
+ * rounded result ({@code (float) Math.tanh(x)}) differs from IREE's in the last bit or two for about
+ * one argument in five. These follow the classic single-precision algorithms that glibc 2.36 (the
+ * C library of the Linux machines IREE's release was checked on) uses for them: every step is a
+ * float operation, rounded to nearest as C's float arithmetic without contraction, so the results
+ * are the same bits. Stateless.
+ */
+public final class LibmF32 {
+    private static final float LN2_HI = 6.9313812256e-01f; // ln 2 with its low 12 bits cleared
+    private static final float LN2_LO = 9.0580006145e-06f; // ln 2 - LN2_HI
+    private static final float INV_LN2 = 1.4426950216e+00f;
+    // Coefficients of the rational approximation of expm1 on [-ln2/2, ln2/2], in x^2/2.
+    private static final float Q1 = -3.3333335072e-02f;
+    private static final float Q2 = 1.5873016091e-03f;
+    private static final float Q3 = -7.9365076090e-05f;
+    private static final float Q4 = 4.0082177293e-06f;
+    private static final float Q5 = -2.0109921195e-07f;
+    /** Past this, exp(x) overflows in float. */
+    private static final float EXP_OVERFLOW = 8.8721679688e+01f;
+
+    private LibmF32() {
+    }
+
+    /**
+     * {@code expm1f}: {@code e^x - 1}. The argument is reduced to {@code x = k ln2 + r} with
+     * {@code |r| <= ln2/2} (ln 2 split in two parts so that {@code k * LN2_HI} is exact), {@code e^r - 1}
+     * comes from a rational approximation with a correction term for the reduction's rounding, and
+     * {@code 2^k} is put back into the exponent bits.
+     */
+    public static float expm1(float x) {
+        int bits = Float.floatToRawIntBits(x);
+        boolean negative = bits < 0;
+        int magnitude = bits & 0x7fffffff;
+        if (magnitude >= 0x4195b844) { // |x| >= 27 ln2: e^x is beyond float's precision of 1
+            if (magnitude >= 0x42b17218) {
+                if (magnitude > 0x7f800000) {
+                    return x + x; // NaN
+                }
+                if (magnitude == 0x7f800000) {
+                    return negative ? -1.0f : x;
+                }
+                if (x > EXP_OVERFLOW) {
+                    return Float.POSITIVE_INFINITY;
+                }
+            }
+            if (negative) {
+                return -1.0f;
+            }
+        }
+        int k;
+        float c = 0.0f;
+        if (magnitude > 0x3eb17218) { // |x| > ln2/2: reduce
+            float hi;
+            float lo;
+            if (magnitude < 0x3F851592) { // |x| < 3 ln2/2: k is ±1
+                k = negative ? -1 : 1;
+                hi = negative ? x + LN2_HI : x - LN2_HI;
+                lo = negative ? -LN2_LO : LN2_LO;
+            } else {
+                k = (int) (INV_LN2 * x + (negative ? -0.5f : 0.5f));
+                float t = k;
+                hi = x - t * LN2_HI;
+                lo = t * LN2_LO;
+            }
+            x = hi - lo;
+            c = (hi - x) - lo;
+        } else if (magnitude < 0x33000000) { // |x| < 2^-25: e^x - 1 rounds to x
+            return x;
+        } else {
+            k = 0;
+        }
+        float halfX = 0.5f * x;
+        float halfXSquared = x * halfX;
+        float r1 = 1.0f + halfXSquared * (Q1 + halfXSquared * (Q2 + halfXSquared * (Q3 + halfXSquared
+                * (Q4 + halfXSquared * Q5))));
+        float t = 3.0f - r1 * halfX;
+        float e = halfXSquared * ((r1 - t) / (6.0f - x * t));
+        if (k == 0) {
+            return x - (x * e - halfXSquared);
+        }
+        e = x * (e - c) - c;
+        e -= halfXSquared;
+        if (k == -1) {
+            return 0.5f * (x - e) - 0.5f;
+        }
+        if (k == 1) {
+            return x < -0.25f ? -2.0f * (e - (x + 0.5f)) : 1.0f + 2.0f * (x - e);
+        }
+        float y;
+        if (k <= -2 || k > 56) { // e^x - 1 is e^x to float precision
+            y = 1.0f - (e - x);
+            return scaleByExponentBits(y, k) - 1.0f;
+        }
+        if (k < 23) {
+            float oneMinusTwoToMinusK = Float.intBitsToFloat(0x3f800000 - (0x1000000 >> k));
+            y = oneMinusTwoToMinusK - (e - x);
+        } else {
+            float twoToMinusK = Float.intBitsToFloat((0x7f - k) << 23);
+            y = x - (e + twoToMinusK);
+            y += 1.0f;
+        }
+        return scaleByExponentBits(y, k);
+    }
+
+    /** Adds {@code k} to the biased exponent of {@code y} (y is normal and stays so). */
+    private static float scaleByExponentBits(float y, int k) {
+        return Float.intBitsToFloat(Float.floatToRawIntBits(y) + (k << 23));
+    }
+
+    /**
+     * {@code tanhf}: from {@code expm1f} of {@code ±2|x|}: {@code 1 - 2 / (e^{2|x|} + 1)} for
+     * {@code |x| >= 1}, {@code -t / (t + 2)} with {@code t = e^{-2|x|} - 1} below; ±1 from 22 on (to
+     * float precision), {@code x} itself when tiny.
+     */
+    public static float tanh(float x) {
+        int bits = Float.floatToRawIntBits(x);
+        int magnitude = bits & 0x7fffffff;
+        if (magnitude >= 0x7f800000) { // ±inf to ±1, NaN to NaN
+            return bits >= 0 ? 1.0f / x + 1.0f : 1.0f / x - 1.0f;
+        }
+        float z;
+        if (magnitude < 0x41b00000) { // |x| < 22
+            if (magnitude == 0) {
+                return x;
+            }
+            if (magnitude < 0x24000000) { // |x| < 2^-55
+                return x * (1.0f + x);
+            }
+            if (magnitude >= 0x3f800000) { // |x| >= 1
+                float t = expm1(2.0f * Math.abs(x));
+                z = 1.0f - 2.0f / (t + 2.0f);
+            } else {
+                float t = expm1(-2.0f * Math.abs(x));
+                z = -t / (t + 2.0f);
+            }
+        } else {
+            z = 1.0f; // 1 - 1e-30 rounds to 1
+        }
+        return bits >= 0 ? z : -z;
+    }
+}
