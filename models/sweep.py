@@ -108,6 +108,7 @@ def ops_of(model):
 def prepare(case, folder):
     """Writes model.onnx, input<i>.npy and onnx<i>.npy; returns the case's state."""
     import onnx
+    import onnx.numpy_helper
     folder.mkdir(parents=True, exist_ok=True)
     onnx.save(case.model, folder / "model.onnx")
     inputs, outputs = case.data_sets[0]
@@ -117,6 +118,10 @@ def prepare(case, folder):
     problems = []
     for kind, arrays in (("input", inputs), ("onnx", outputs)):
         for i, a in enumerate(arrays):
+            if isinstance(a, np.generic):  # a 0-d input given as a numpy scalar
+                a = np.asarray(a)
+            elif isinstance(a, onnx.TensorProto):  # types numpy lacks (bfloat16, float8, int4...)
+                a = onnx.numpy_helper.to_array(a)
             if not isinstance(a, np.ndarray):
                 problems.append(f"{kind} {i} is a {type(a).__name__}, not a tensor")
                 continue
@@ -401,7 +406,7 @@ def sweep(args):
         running = set()
         it = iter(pending)
         for c in it:
-            if time.monotonic() > deadline:
+            if time.monotonic() > start + 0.7 * args.budget:  # the rest is Ortho's
                 break
             running.add(pool.submit(iree_work, c))
             if len(running) >= args.jobs:
