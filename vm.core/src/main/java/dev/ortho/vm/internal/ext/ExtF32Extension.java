@@ -301,7 +301,7 @@ public final class ExtF32Extension implements InstructionExtension {
     }
 
     public static float exp(float x) {
-        return (float) Math.exp(x);
+        return LibmF32.exp(x);
     }
 
     public static float exp2(float x) {
@@ -337,7 +337,7 @@ public final class ExtF32Extension implements InstructionExtension {
     }
 
     public static float erf(float x) {
-        return VmMath.erf(x);
+        return LibmF32.erf(x);
     }
 
     public static float powi(float base, long exponent) {
