@@ -289,7 +289,7 @@ public final class ExtF32Extension implements InstructionExtension {
     }
 
     public static float atan(float x) {
-        return (float) Math.atan(x);
+        return LibmF32.atan(x);
     }
 
     public static float cos(float x) {
@@ -321,7 +321,7 @@ public final class ExtF32Extension implements InstructionExtension {
     }
 
     public static float log1p(float x) {
-        return (float) Math.log1p(x);
+        return LibmF32.log1p(x);
     }
 
     public static float log2(float x) {

@@ -2,9 +2,10 @@ package dev.ortho.vm.internal.ext;
 
 /**
  * The single-precision C library functions IREE's VM calls ({@code vm/ops.h}: {@code tanhf},
- * {@code expm1f}, {@code erff}) where the library IREE runs on is not correctly rounded, so that a correctly
+ * {@code expm1f}, {@code erff}, {@code log1pf}, {@code atanf}) where the library IREE runs on is not correctly rounded, so that a correctly
  * rounded result ({@code (float) Math.tanh(x)}) differs from IREE's in the last bit or two for about
- * one argument in five ({@code erff}: one in fifty). These follow the classic single-precision algorithms that glibc 2.36 (the
+ * one argument in five ({@code erff}: one in fifty; {@code log1pf}, {@code atanf}: one in twenty).
+ * These follow the classic single-precision algorithms that glibc 2.36 (the
  * C library of the Linux machines IREE's release was checked on) uses for them: every step is a
  * float operation, rounded to nearest as C's float arithmetic without contraction, so the results
  * are the same bits. Stateless.
@@ -42,6 +43,20 @@ public final class LibmF32 {
         -1.6063638306e+02f, -6.3756646729e+02f, -1.0250950928e+03f, -4.8351919556e+02f};
     private static final float[] ERFC_SB = {1.0f, 3.0338060379e+01f, 3.2579251099e+02f, 1.5367296143e+03f,
         3.1998581543e+03f, 2.5530502930e+03f, 4.7452853394e+02f, -2.2440952301e+01f};
+
+    // log1p: log(1 + f) = f - f^2/2 + s (f^2/2 + R(s^2)) with s = f / (2 + f), after 1 + x = 2^k (1 + f).
+    private static final float[] LOG1P_LP = {6.6666668653e-01f, 4.0000000596e-01f, 2.8571429849e-01f,
+        2.2222198546e-01f, 1.8183572590e-01f, 1.5313838422e-01f, 1.4798198640e-01f};
+
+    // atan: reduced to |t| < 7/16 around 0, 0.5, 1, 1.5 or infinity; atan of those in two parts.
+    private static final float[] ATAN_HI = {4.6364760399e-01f, 7.8539812565e-01f, 9.8279368877e-01f,
+        1.5707962513e+00f};
+    private static final float[] ATAN_LO = {5.0121582440e-09f, 3.7748947079e-08f, 3.4473217170e-08f,
+        7.5497894159e-08f};
+    private static final float[] ATAN_ODD = {3.3333334327e-01f, 1.4285714924e-01f, 9.0908870101e-02f,
+        6.6610731184e-02f, 4.9768779427e-02f, 1.6285819933e-02f};
+    private static final float[] ATAN_EVEN = {-2.0000000298e-01f, -1.1111110449e-01f, -7.6918758452e-02f,
+        -5.8335702866e-02f, -3.6531571299e-02f};
 
     private LibmF32() {
     }
@@ -220,5 +235,121 @@ public final class LibmF32 {
             sum = c[i] + t * sum;
         }
         return sum;
+    }
+
+    /**
+     * {@code log1pf}: {@code log(1 + x)}. {@code 1 + x} is split into {@code 2^k (1 + f)} with
+     * {@code sqrt(2)/2 <= 1 + f < sqrt(2)} and a correction {@code c} for the rounding of
+     * {@code 1 + x}; small arguments skip the split.
+     */
+    public static float log1p(float x) {
+        int bits = Float.floatToRawIntBits(x);
+        int magnitude = bits & 0x7fffffff;
+        int k = 1;
+        float f = 0.0f;
+        float c = 0.0f;
+        int mantissa = 0;
+        if (bits < 0x3ed413d7) { // x < sqrt(2) - 1 (or negative)
+            if (magnitude >= 0x3f800000) { // x <= -1
+                return x == -1.0f ? Float.NEGATIVE_INFINITY : Float.NaN;
+            }
+            if (magnitude < 0x31000000) { // |x| < 2^-29
+                return magnitude < 0x24800000 ? x : x - x * x * 0.5f;
+            }
+            if (bits > 0 || bits <= 0xbe95f61f) { // sqrt(2)/2 - 1 < x < sqrt(2) - 1: no split
+                k = 0;
+                f = x;
+                mantissa = 1;
+            }
+        }
+        if (bits >= 0x7f800000) {
+            return x + x; // +inf, NaN
+        }
+        if (k != 0) {
+            float u;
+            if (bits < 0x5a000000) { // x < 2^53: 1 + x rounds, keep what it lost
+                u = 1.0f + x;
+                mantissa = Float.floatToRawIntBits(u);
+                k = (mantissa >> 23) - 127;
+                c = (k > 0 ? 1.0f - (u - x) : x - (u - 1.0f)) / u;
+            } else {
+                u = x;
+                mantissa = Float.floatToRawIntBits(u);
+                k = (mantissa >> 23) - 127;
+            }
+            mantissa &= 0x007fffff;
+            if (mantissa < 0x3504f7) { // 1 + f < sqrt(2)
+                u = Float.intBitsToFloat(mantissa | 0x3f800000);
+            } else { // halve: sqrt(2)/2 <= 1 + f < 1
+                k += 1;
+                u = Float.intBitsToFloat(mantissa | 0x3f000000);
+                mantissa = (0x00800000 - mantissa) >> 2;
+            }
+            f = u - 1.0f;
+        }
+        float halfFSquared = 0.5f * f * f;
+        if (mantissa == 0) { // |f| < 2^-20
+            if (f == 0.0f) {
+                return k == 0 ? 0.0f : k * LN2_HI + (c + k * LN2_LO);
+            }
+            float r = halfFSquared * (1.0f - 0.6666667f * f);
+            return k == 0 ? f - r : k * LN2_HI - ((r - (k * LN2_LO + c)) - f);
+        }
+        float s = f / (2.0f + f);
+        float z = s * s;
+        float r = z * horner(LOG1P_LP, z);
+        if (k == 0) {
+            return f - (halfFSquared - s * (halfFSquared + r));
+        }
+        return k * LN2_HI - ((halfFSquared - (s * (halfFSquared + r) + (k * LN2_LO + c))) - f);
+    }
+
+    /**
+     * {@code atanf}: the argument is reduced to {@code |t| < 7/16} around 0, 1/2, 1, 3/2 or
+     * infinity, and {@code atan(t)} comes from an odd polynomial split into two in {@code t^4};
+     * {@code atan} of the center is added in two parts.
+     */
+    public static float atan(float x) {
+        int bits = Float.floatToRawIntBits(x);
+        int magnitude = bits & 0x7fffffff;
+        if (magnitude >= 0x4c000000) { // |x| >= 2^25
+            if (magnitude > 0x7f800000) {
+                return x + x; // NaN
+            }
+            return bits > 0 ? ATAN_HI[3] + ATAN_LO[3] : -ATAN_HI[3] - ATAN_LO[3];
+        }
+        int center;
+        float t;
+        if (magnitude < 0x3ee00000) { // |x| < 7/16
+            if (magnitude < 0x31000000) { // |x| < 2^-29
+                return x;
+            }
+            center = -1;
+            t = x;
+        } else {
+            float a = Math.abs(x);
+            if (magnitude < 0x3f300000) { // < 11/16
+                center = 0;
+                t = (2.0f * a - 1.0f) / (2.0f + a);
+            } else if (magnitude < 0x3f980000) { // < 19/16
+                center = 1;
+                t = (a - 1.0f) / (a + 1.0f);
+            } else if (magnitude < 0x401c0000) { // < 39/16
+                center = 2;
+                t = (a - 1.5f) / (1.0f + 1.5f * a);
+            } else {
+                center = 3;
+                t = -1.0f / a;
+            }
+        }
+        float z = t * t;
+        float w = z * z;
+        float odd = z * horner(ATAN_ODD, w);
+        float even = w * horner(ATAN_EVEN, w);
+        if (center < 0) {
+            return t - t * (odd + even);
+        }
+        float result = ATAN_HI[center] - ((t * (odd + even) - ATAN_LO[center]) - t);
+        return bits < 0 ? -result : result;
     }
 }
