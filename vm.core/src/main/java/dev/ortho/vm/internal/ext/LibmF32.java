@@ -2,12 +2,13 @@ package dev.ortho.vm.internal.ext;
 
 /**
  * The single-precision C library functions IREE's VM calls ({@code vm/ops.h}: {@code tanhf},
- * {@code expm1f}, {@code erff}, {@code log1pf}, {@code atanf}) where the library IREE runs on is not correctly rounded, so that a correctly
+ * {@code expm1f}, {@code erff}, {@code log1pf}, {@code atanf}, {@code expf}) where the library IREE runs on is not correctly rounded, so that a correctly
  * rounded result ({@code (float) Math.tanh(x)}) differs from IREE's in the last bit or two for about
- * one argument in five ({@code erff}: one in fifty; {@code log1pf}, {@code atanf}: one in twenty).
+ * one argument in five ({@code erff}: one in fifty; {@code log1pf}, {@code atanf}: one in twenty;
+ * {@code expf}, computed in double: one in two thousand).
  * These follow the classic single-precision algorithms that glibc 2.36 (the
  * C library of the Linux machines IREE's release was checked on) uses for them: every step is a
- * float operation, rounded to nearest as C's float arithmetic without contraction, so the results
+ * float (for {@code expf}: double) operation, rounded to nearest as C's float arithmetic without contraction, so the results
  * are the same bits. Stateless.
  */
 public final class LibmF32 {
@@ -57,6 +58,25 @@ public final class LibmF32 {
         6.6610731184e-02f, 4.9768779427e-02f, 1.6285819933e-02f};
     private static final float[] ATAN_EVEN = {-2.0000000298e-01f, -1.1111110449e-01f, -7.6918758452e-02f,
         -5.8335702866e-02f, -3.6531571299e-02f};
+
+    // exp: 2^(i/32) for i in [0, 32) as double bits, less i << 47 (put back with k's bits).
+    private static final long[] EXP_TABLE = {
+        0x3ff0000000000000L, 0x3fefd9b0d3158574L, 0x3fefb5586cf9890fL, 0x3fef9301d0125b51L,
+        0x3fef72b83c7d517bL, 0x3fef54873168b9aaL, 0x3fef387a6e756238L, 0x3fef1e9df51fdee1L,
+        0x3fef06fe0a31b715L, 0x3feef1a7373aa9cbL, 0x3feedea64c123422L, 0x3feece086061892dL,
+        0x3feebfdad5362a27L, 0x3feeb42b569d4f82L, 0x3feeab07dd485429L, 0x3feea47eb03a5585L,
+        0x3feea09e667f3bcdL, 0x3fee9f75e8ec5f74L, 0x3feea11473eb0187L, 0x3feea589994cce13L,
+        0x3feeace5422aa0dbL, 0x3feeb737b0cdc5e5L, 0x3feec49182a3f090L, 0x3feed503b23e255dL,
+        0x3feee89f995ad3adL, 0x3feeff76f2fb5e47L, 0x3fef199bdd85529cL, 0x3fef3720dcef9069L,
+        0x3fef5818dcfba487L, 0x3fef7c97337b9b5fL, 0x3fefa4afa2a490daL, 0x3fefd0765b6e4540L,
+    };
+    private static final double EXP_INV_LN2_SCALED = 0x1.71547652b82fep+0 * 32;
+    private static final double EXP_ROUND_SHIFT = 0x1.8p+52;
+    private static final double EXP_C0 = 0x1.c6af84b912394p-5 / 32 / 32 / 32;
+    private static final double EXP_C1 = 0x1.ebfce50fac4f3p-3 / 32 / 32;
+    private static final double EXP_C2 = 0x1.62e42ff0c52d6p-1 / 32;
+    /** The top 12 bits of 88.0f: from there on the special cases are checked. */
+    private static final int EXP_SPECIAL_TOP = Float.floatToRawIntBits(88.0f) >>> 20;
 
     private LibmF32() {
     }
@@ -179,9 +199,37 @@ public final class LibmF32 {
         return bits >= 0 ? z : -z;
     }
 
-    /** {@code expf}: {@code e^x} rounded from the double result (glibc's agrees but for about 1 in 2000). */
+    /**
+     * {@code expf}: in double, {@code x / ln2 = (k + r) / 32} with integer {@code k} and
+     * {@code |r| <= 1/2}; {@code 2^(k/32)} from the table and exponent bits, {@code 2^(r/32)} from a
+     * cubic. Rounded once, to float, at the end.
+     */
     public static float exp(float x) {
-        return (float) Math.exp(x);
+        int bits = Float.floatToRawIntBits(x);
+        int top = (bits >>> 20) & 0x7ff;
+        if (top >= EXP_SPECIAL_TOP) { // |x| >= 88, inf or NaN
+            if (bits == 0xff800000) {
+                return 0.0f;
+            }
+            if (top >= 0x7f8) {
+                return x + x; // +inf, NaN
+            }
+            if (x > 0x1.62e42ep6f) { // past log(2^128)
+                return Float.POSITIVE_INFINITY;
+            }
+            if (x < -0x1.9fe368p6f) { // below log(2^-150)
+                return 0.0f;
+            }
+        }
+        double z = EXP_INV_LN2_SCALED * x;
+        double shifted = z + EXP_ROUND_SHIFT; // rounds z to an integer in the low mantissa bits
+        long k = Double.doubleToRawLongBits(shifted);
+        double r = z - (shifted - EXP_ROUND_SHIFT);
+        double scale = Double.longBitsToDouble(EXP_TABLE[(int) (k & 31)] + (k << 47));
+        double p = EXP_C0 * r + EXP_C1;
+        double y = EXP_C2 * r + 1.0;
+        y = p * (r * r) + y;
+        return (float) (y * scale);
     }
 
     /**

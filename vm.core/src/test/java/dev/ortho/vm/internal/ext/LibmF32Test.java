@@ -10,7 +10,8 @@ import org.junit.jupiter.api.Test;
  * {@code atanf} and {@code log1pf} (what IREE's VM calls), not the correctly rounded ones: found by
  * the ONNX node-test sweep ({@code models/sweep.py}), where {@code test_tanh} differed from IREE in
  * 23 of 60 elements, {@code test_erf} in 162 of 3072, {@code test_atan} in 4 of 60 and
- * {@code test_softplus} (exp, then log1p) in 13 of 60.
+ * {@code test_softplus} (exp, then log1p) in 13 of 60; {@code vm.exp.f32} gives glibc's
+ * {@code expf} (2 of 576 elements of {@code test_attention_3d_gqa_with_past_and_present_expanded}).
  * The pairs (argument, glibc's result) were printed by glibc 2.36 through Python's ctypes; most are
  * arguments where the correctly rounded result differs, one or more per branch of the algorithms.
  */
@@ -173,6 +174,26 @@ class LibmF32Test {
             {0x40400000, 0x3fb17218}, // 3.0 -> 1.3862943649291992
     };
 
+    private static final int[][] EXPF = {
+            {0xc2b10000, 0x0027fce2}, // -88.5 -> 3.672301610145117e-39
+            {0xc2cf0000, 0x00000001}, // -103.5 -> 1.401298464324817e-45
+            {0x42b16666, 0x7f7a37fc}, // 88.69999694824219 -> 3.325976864406685e+38
+            {0x80000000, 0x3f800000}, // -0.0 -> 1.0
+            {0x1e3ce508, 0x3f800000}, // 9.999999682655225e-21 -> 1.0
+            {0xc16d70b7, 0x34c0b8e5}, // -14.840018272399902 -> 3.5897315342481306e-07
+            {0xc1293efb, 0x37d5afb2}, // -10.577876091003418 -> 2.5473393179709092e-05
+            {0xbf9edc55, 0x3e940082}, // -1.2410989999771118 -> 0.2890663743019104
+            {0xc13f6d79, 0x36d5ac9e}, // -11.964226722717285 -> 6.367989954014774e-06
+            {0x4030ff16, 0x417e3595}, // 2.7655692100524902 -> 15.888081550598145
+            {0x418e7529, 0x4c4e8d9d}, // 17.807207107543945 -> 54146676.0
+            {0x40a41838, 0x4328ac0d}, // 5.127956390380859 -> 168.6720733642578
+            {0x41434c97, 0x4843564d}, // 12.206198692321777 -> 200025.203125
+            {0x7f800000, 0x7f800000}, // inf -> inf
+            {0xff800000, 0x00000000}, // -inf -> 0
+            {0x42b20000, 0x7f800000}, // 89 -> inf
+            {0xc2d00000, 0x00000000}, // -104 -> 0
+    };
+
     @Test
     void tanhGivesGlibcsBits() {
         for (int[] pair : TANHF) {
@@ -222,5 +243,15 @@ class LibmF32Test {
         }
         assertEquals(Float.NaN, ExtF32Extension.log1p(Float.NaN));
         assertEquals(Float.NaN, ExtF32Extension.log1p(-2.0f));
+    }
+
+    @Test
+    void expGivesGlibcsBits() {
+        for (int[] pair : EXPF) {
+            float x = Float.intBitsToFloat(pair[0]);
+            assertEquals(Integer.toHexString(pair[1]),
+                    Integer.toHexString(Float.floatToRawIntBits(ExtF32Extension.exp(x))), () -> "expf(" + x + ")");
+        }
+        assertEquals(Float.NaN, ExtF32Extension.exp(Float.NaN));
     }
 }
