@@ -447,6 +447,20 @@ def sweep(args):
           + ("; sweep: complete" if complete else "; run again to continue"))
 
 
+def cause_of(detail):
+    """A short, countable form of a failure message."""
+    for pattern, label in ((r"failed to legalize operation '(torch\.operator)'.*?name = \"([\w.]+)\"", "unsupported {1}"),
+                           (r"failed to legalize operation '([\w.]+)'", "{0} not legal for VMVX"),
+                           (r"'([\w.]+)' op (operand #\d+ must be [^,]+)", "{0}: {1}"),
+                           (r"unable to open file", "input not expressible as .npy for IREE"),
+                           (r"KeyError: (\d+)", "importer lacks ONNX type {0}"),
+                           (r"\b([A-Z][A-Z_]{3,});", "{0}")):
+        m = re.search(pattern, detail)
+        if m:
+            return label.format(*m.groups())
+    return detail[:80]
+
+
 def report(args):
     scratch = Path(args.scratch)
     rows = []
@@ -468,6 +482,10 @@ def report(args):
     devices = [s for s in ran if "iree_devices_identical" in s]
     print(f"IREE local-sync = local-task byte for byte: {sum(s['iree_devices_identical'] for s in devices)}"
           f" of {len(devices)}")
+    print("\nCommonest causes per failing class (cases):")
+    for cls in ("import fails", "compile fails", "IREE fails to run"):
+        causes = collections.Counter(cause_of(s.get("detail") or "") for s in rows if s["class"] == cls)
+        print(f"- {cls}: " + "; ".join(f"{c} ({n})" for c, n in causes.most_common(8)))
     if args.verbose:
         for cls in CLASSES:
             if cls in ("Ortho = IREE",):
@@ -490,9 +508,14 @@ def main():
     p.add_argument("--jobs", type=int, default=2, help="IREE tool processes at once")
     p.add_argument("--only", default="", help="only cases whose name matches this regex")
     p.add_argument("--rerun-ortho", action="store_true", help="forget Ortho's results first")
+    p.add_argument("--jar", help="run this ortho.jar instead of launcher/target/ortho.jar (e.g. another"
+                   " branch's build, with its own --scratch copy, for a before/after)")
     p.add_argument("--report", action="store_true", help="print the table of classes and exit")
     p.add_argument("-v", "--verbose", action="store_true", help="with --report: every non-matching case")
     args = p.parse_args()
+    if args.jar:
+        global JAR
+        JAR = Path(args.jar).resolve()
     if args.report:
         report(args)
     else:
