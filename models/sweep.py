@@ -49,6 +49,8 @@ COMPILE_FLAGS = ["--iree-hal-target-device=local", "--iree-hal-local-target-devi
 DEVICES = ["local-sync", "local-task"]
 HARNESS = ROOT / "launcher/src/test/java/dev/ortho/launcher/internal/OnnxSweepHarness.java"
 JAR = ROOT / "launcher/target/ortho.jar"
+ORTHO_DEVICE = "local-sync"  # --ortho-device
+ORTHO_FLAGS = []  # --ortho-flag, e.g. --vm_compile=eager
 IMPORT_TIMEOUT, COMPILE_TIMEOUT, RUN_TIMEOUT = 120, 300, 120
 
 CLASSES = [
@@ -214,7 +216,7 @@ def ortho_steps(scratch, todo, budget_seconds):
         out.mkdir(exist_ok=True)
         for f in out.glob("*.npy"):
             f.unlink()
-        args = ["run-module", "--device=local-sync", f"--module={folder}/model.vmfb",
+        args = ["run-module", f"--device={ORTHO_DEVICE}", *ORTHO_FLAGS, f"--module={folder}/model.vmfb",
                 f"--function={state['function']}",
                 *[f"--input=@{folder}/input{i}.npy" for i in range(state["inputs"])],
                 *[f"--output=@{out}/output{i}.npy" for i in range(state["outputs"])]]
@@ -508,14 +510,20 @@ def main():
     p.add_argument("--jobs", type=int, default=2, help="IREE tool processes at once")
     p.add_argument("--only", default="", help="only cases whose name matches this regex")
     p.add_argument("--rerun-ortho", action="store_true", help="forget Ortho's results first")
+    p.add_argument("--ortho-device", default="local-sync",
+                   help="Ortho's --device (default local-sync; e.g. 'local-sync://?vmvx_compile=off' to"
+                   " interpret the dispatch functions, local-task); give it its own --scratch copy")
+    p.add_argument("--ortho-flag", action="append", default=[],
+                   help="another run-module flag for Ortho, e.g. --vm_compile=eager (repeatable)")
     p.add_argument("--jar", help="run this ortho.jar instead of launcher/target/ortho.jar (e.g. another"
                    " branch's build, with its own --scratch copy, for a before/after)")
     p.add_argument("--report", action="store_true", help="print the table of classes and exit")
     p.add_argument("-v", "--verbose", action="store_true", help="with --report: every non-matching case")
     args = p.parse_args()
+    global JAR, ORTHO_DEVICE, ORTHO_FLAGS
     if args.jar:
-        global JAR
         JAR = Path(args.jar).resolve()
+    ORTHO_DEVICE, ORTHO_FLAGS = args.ortho_device, args.ortho_flag
     if args.report:
         report(args)
     else:
