@@ -293,11 +293,11 @@ public final class ExtF32Extension implements InstructionExtension {
     }
 
     public static float cos(float x) {
-        return (float) Math.cos(x);
+        return LibmF32.cos(x);
     }
 
     public static float sin(float x) {
-        return (float) Math.sin(x);
+        return LibmF32.sin(x);
     }
 
     public static float exp(float x) {

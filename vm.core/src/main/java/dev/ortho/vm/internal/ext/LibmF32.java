@@ -2,13 +2,14 @@ package dev.ortho.vm.internal.ext;
 
 /**
  * The single-precision C library functions IREE's VM calls ({@code vm/ops.h}: {@code tanhf},
- * {@code expm1f}, {@code erff}, {@code log1pf}, {@code atanf}, {@code expf}) where the library IREE runs on is not correctly rounded, so that a correctly
+ * {@code expm1f}, {@code erff}, {@code log1pf}, {@code atanf}, {@code expf}, {@code sinf},
+ * {@code cosf}) where the library IREE runs on is not correctly rounded, so that a correctly
  * rounded result ({@code (float) Math.tanh(x)}) differs from IREE's in the last bit or two for about
  * one argument in five ({@code erff}: one in fifty; {@code log1pf}, {@code atanf}: one in twenty;
- * {@code expf}, computed in double: one in two thousand).
+ * {@code expf}, {@code sinf}, {@code cosf}, computed in double: one in a hundred to two thousand).
  * These follow the classic single-precision algorithms that glibc 2.36 (the
  * C library of the Linux machines IREE's release was checked on) uses for them: every step is a
- * float (for {@code expf}: double) operation, rounded to nearest as C's float arithmetic without contraction, so the results
+ * float (for {@code expf}, {@code sinf}, {@code cosf}: double) operation, rounded to nearest as C's float arithmetic without contraction, so the results
  * are the same bits. Stateless.
  */
 public final class LibmF32 {
@@ -77,6 +78,29 @@ public final class LibmF32 {
     private static final double EXP_C2 = 0x1.62e42ff0c52d6p-1 / 32;
     /** The top 12 bits of 88.0f: from there on the special cases are checked. */
     private static final int EXP_SPECIAL_TOP = Float.floatToRawIntBits(88.0f) >>> 20;
+
+    // sin, cos: reduced by multiples of pi/2 in double; polynomials of sin and cos on [-pi/4, pi/4]
+    // (the second set negates cos, for quadrants 2 and 3).
+    private static final double[] SINCOS_SIGN = {1.0, -1.0, -1.0, 1.0};
+    private static final double HALF_PI_INV_SCALED = 0x1.45F306DC9C883p+23; // 2/pi * 2^24
+    private static final double HALF_PI = 0x1.921FB54442D18p0;
+    private static final double[] COS_POLY = {0x1p0, -0x1.ffffffd0c621cp-2, 0x1.55553e1068f19p-5,
+        -0x1.6c087e89a359dp-10, 0x1.99343027bf8c3p-16};
+    private static final double[] NEG_COS_POLY = {-0x1p0, 0x1.ffffffd0c621cp-2, -0x1.55553e1068f19p-5,
+        0x1.6c087e89a359dp-10, -0x1.99343027bf8c3p-16};
+    private static final double[] SIN_POLY = {-0x1.555545995a603p-3, 0x1.1107605230bc4p-7,
+        -0x1.994eb3774cf24p-13};
+    /** 4/pi to 192 bits, 8 new bits per entry so that any 96 bits are three entries 4 apart. */
+    private static final int[] INV_PI_OVER_4 = {
+        0xa2, 0xa2f9, 0xa2f983, 0xa2f9836e, 0xf9836e4e, 0x836e4e44, 0x6e4e4415, 0x4e441529,
+        0x441529fc, 0x1529fc27, 0x29fc2757, 0xfc2757d1, 0x2757d1f5, 0x57d1f534, 0xd1f534dd, 0xf534ddc0,
+        0x34ddc0db, 0xddc0db62, 0xc0db6295, 0xdb629599, 0x6295993c, 0x95993c43, 0x993c4390, 0x3c439041,
+    };
+    private static final double TWO_PI_SCALED = 0x1.921FB54442D18p-62; // 2 pi * 2^-64
+    private static final int TOP_PI_OVER_4 = top12((float) 0x1.921FB54442D18p-1);
+    private static final int TOP_TINY = top12(0x1p-12f);
+    private static final int TOP_120 = top12(120.0f);
+    private static final int TOP_INF = top12(Float.POSITIVE_INFINITY);
 
     private LibmF32() {
     }
@@ -399,5 +423,81 @@ public final class LibmF32 {
         }
         float result = ATAN_HI[center] - ((t * (odd + even) - ATAN_LO[center]) - t);
         return bits < 0 ? -result : result;
+    }
+
+    /** {@code sinf}. */
+    public static float sin(float y) {
+        return sinOrCos(y, false);
+    }
+
+    /** {@code cosf}. */
+    public static float cos(float y) {
+        return sinOrCos(y, true);
+    }
+
+    /**
+     * sinf and cosf: below pi/4 the polynomial directly; below 120 one multiply-subtract by pi/2
+     * (pi/2 in double is exact enough there); beyond, the quadrant and remainder from a 32 x 96-bit
+     * fixed-point product with 4/pi. Odd quadrants swap the polynomials, the sign table and the
+     * negated cosine set give the signs.
+     */
+    private static float sinOrCos(float y, boolean cos) {
+        int top = top12(y);
+        double x = y;
+        if (top < TOP_PI_OVER_4) {
+            if (top < TOP_TINY) {
+                return cos ? 1.0f : y;
+            }
+            return sinCosPoly(x, x * x, COS_POLY, cos ? 1 : 0);
+        }
+        int quadrant;
+        int signQuadrant;
+        if (top < TOP_120) {
+            double scaled = x * HALF_PI_INV_SCALED;
+            quadrant = ((int) scaled + 0x800000) >> 24;
+            x = x - quadrant * HALF_PI;
+            signQuadrant = quadrant;
+        } else if (top < TOP_INF) {
+            // The remainder of |y| * 4/pi, exact in 2.62 fixed point from a 32 x 96-bit product with
+            // the 96 bits of 4/pi that matter for y's exponent, then scaled by pi/2.
+            int bits = Float.floatToRawIntBits(y);
+            int at = (bits >>> 26) & 15;
+            long mantissa = (((bits & 0xffffff) | 0x800000) << ((bits >>> 23) & 7)) & 0xffffffffL;
+            long low = (mantissa * (INV_PI_OVER_4[at] & 0xffffffffL)) & 0xffffffffL;
+            long middle = mantissa * (INV_PI_OVER_4[at + 4] & 0xffffffffL);
+            long high = mantissa * (INV_PI_OVER_4[at + 8] & 0xffffffffL);
+            long fraction = ((high >>> 32) | (low << 32)) + middle;
+            long wholeQuadrants = (fraction + (1L << 61)) >>> 62;
+            fraction -= wholeQuadrants << 62;
+            quadrant = (int) wholeQuadrants;
+            x = fraction * TWO_PI_SCALED;
+            signQuadrant = quadrant + (bits >>> 31);
+        } else {
+            return (y - y) / (y - y); // NaN for ±inf and NaN
+        }
+        double sign = SINCOS_SIGN[signQuadrant & 3];
+        double[] cosPoly = (signQuadrant & 2) != 0 ? NEG_COS_POLY : COS_POLY;
+        return sinCosPoly(x * sign, x * x, cosPoly, cos ? quadrant ^ 1 : quadrant);
+    }
+
+    /** The sine polynomial of {@code x} for even {@code quadrant}, the cosine one (from {@code c}) for odd. */
+    private static float sinCosPoly(double x, double x2, double[] c, int quadrant) {
+        if ((quadrant & 1) == 0) {
+            double x3 = x * x2;
+            double s1 = SIN_POLY[1] + x2 * SIN_POLY[2];
+            double x7 = x3 * x2;
+            double s = x + x3 * SIN_POLY[0];
+            return (float) (s + x7 * s1);
+        }
+        double x4 = x2 * x2;
+        double c2 = c[3] + x2 * c[4];
+        double c1 = c[0] + x2 * c[1];
+        double x6 = x4 * x2;
+        double sum = c1 + x4 * c[2];
+        return (float) (sum + x6 * c2);
+    }
+
+    private static int top12(float x) {
+        return (Float.floatToRawIntBits(x) >>> 20) & 0x7ff;
     }
 }

@@ -11,7 +11,10 @@ import org.junit.jupiter.api.Test;
  * the ONNX node-test sweep ({@code models/sweep.py}), where {@code test_tanh} differed from IREE in
  * 23 of 60 elements, {@code test_erf} in 162 of 3072, {@code test_atan} in 4 of 60 and
  * {@code test_softplus} (exp, then log1p) in 13 of 60; {@code vm.exp.f32} gives glibc's
- * {@code expf} (2 of 576 elements of {@code test_attention_3d_gqa_with_past_and_present_expanded}).
+ * {@code expf} (2 of 576 elements of {@code test_attention_3d_gqa_with_past_and_present_expanded}),
+ * {@code vm.sin.f32} and {@code vm.cos.f32} glibc's {@code sinf} and {@code cosf} ({@code test_sin}
+ * 1 of 60; arguments here up to 1e6 and 3e38, through both range reductions; ±inf gives the NaN
+ * x86 computes for {@code inf - inf}).
  * The pairs (argument, glibc's result) were printed by glibc 2.36 through Python's ctypes; most are
  * arguments where the correctly rounded result differs, one or more per branch of the algorithms.
  */
@@ -194,6 +197,53 @@ class LibmF32Test {
             {0xc2d00000, 0x00000000}, // -104 -> 0
     };
 
+    private static final int[][] SINF = {
+            {0x3e554341, 0x3e53b971}, // 0.20826436579227448 -> 0.20676209032535553
+            {0x3f010ac9, 0x3ef74afe}, // 0.5040708184242249 -> 0.482994019985199
+            {0xbf3febfe, 0xbf2e713d}, // -0.7496947050094604 -> -0.6814153790473938
+            {0x42c29998, 0x3db6d0d4}, // 97.29998779296875 -> 0.08926549553871155
+            {0x42cee0f6, 0x3e6c9e7e}, // 103.43937683105469 -> 0.23107334971427917
+            {0x428fdcf5, 0x3ea385ad}, // 71.93155670166016 -> 0.3193792402744293
+            {0xc26399a1, 0xbeb037c5}, // -56.900028228759766 -> -0.3441754877567291
+            {0xc2182638, 0xbea9e1b5}, // -38.037322998046875 -> -0.3318001329898834
+            {0xc2a3f325, 0xbe941d86}, // -81.97489166259766 -> -0.2892877459526062
+            {0x43452bcd, 0x3f2e5b71}, // 197.1710968017578 -> 0.6810827851295471
+            {0x432d155d, 0xbe9546fd}, // 173.0834503173828 -> -0.2915572226047516
+            {0x4323b88f, 0x3eb375db}, // 163.72093200683594 -> 0.35050854086875916
+            {0xc310f936, 0xbee366c9}, // -144.97348022460938 -> -0.4441435635089874
+            {0xc32fa045, 0x3e98d6e3}, // -175.6260528564453 -> 0.2985144555568695
+            {0xc3402aea, 0x3f0185d6}, // -192.16763305664062 -> 0.5059484243392944
+            {0x00000000, 0x00000000}, // 0.0 -> 0.0
+            {0x80000000, 0x80000000}, // -0.0 -> -0.0
+            {0x3727c5ac, 0x3727c5ac}, // 9.999999747378752e-06 -> 9.999999747378752e-06
+            {0x8da24260, 0x8da24260}, // -1.0000000031710769e-30 -> -1.0000000031710769e-30
+            {0x7f61b1e6, 0x3f5ff9c4}, // 3.0000000054977558e+38 -> 0.8749048709869385
+            {0xd05f8476, 0x3f3f3784}, // -15000000512.0 -> 0.7469408512115479
+            {0x7f800000, 0xffc00000}, // inf -> nan
+    };
+
+    private static final int[][] COSF = {
+            {0x42d2e66b, 0x3e522353}, // 105.45003509521484 -> 0.20521287620067596
+            {0x4281424a, 0xbe664757}, // 64.62947082519531 -> -0.22488151490688324
+            {0x42ea79a4, 0xbf0a9b9a}, // 117.23757934570312 -> -0.5414367914199829
+            {0xc2866f02, 0xbea4aa24}, // -67.21681213378906 -> -0.32161056995391846
+            {0xc2ad515c, 0x3e862684}, // -86.65890502929688 -> 0.2620126008987427
+            {0xc016c60a, 0xbf34f465}, // -2.355837345123291 -> -0.7068541646003723
+            {0x4330f1f4, 0x3f06ddb5}, // 176.94512939453125 -> 0.5268204808235168
+            {0x432aeb8b, 0x3e95b23d}, // 170.9200897216797 -> 0.29237547516822815
+            {0x4322121c, 0x3e8cdcfb}, // 162.07073974609375 -> 0.2751234471797943
+            {0xc338449e, 0xbeeea348}, // -184.26803588867188 -> -0.46608948707580566
+            {0xc334e5d8, 0x3e81c4c6}, // -180.8978271484375 -> 0.25345438718795776
+            {0xc30c5b9c, 0xbf0753c0}, // -140.35784912109375 -> -0.5286216735839844
+            {0x00000000, 0x3f800000}, // 0.0 -> 1.0
+            {0x80000000, 0x3f800000}, // -0.0 -> 1.0
+            {0x3727c5ac, 0x3f800000}, // 9.999999747378752e-06 -> 1.0
+            {0x8da24260, 0x3f800000}, // -1.0000000031710769e-30 -> 1.0
+            {0x7f61b1e6, 0xbef7f57c}, // 3.0000000054977558e+38 -> -0.4842947721481323
+            {0xd05f8476, 0x3f2a3643}, // -15000000512.0 -> 0.664890468120575
+            {0x7f800000, 0xffc00000}, // inf -> nan
+    };
+
     @Test
     void tanhGivesGlibcsBits() {
         for (int[] pair : TANHF) {
@@ -253,5 +303,20 @@ class LibmF32Test {
                     Integer.toHexString(Float.floatToRawIntBits(ExtF32Extension.exp(x))), () -> "expf(" + x + ")");
         }
         assertEquals(Float.NaN, ExtF32Extension.exp(Float.NaN));
+    }
+
+    @Test
+    void sinAndCosGiveGlibcsBits() {
+        for (int[] pair : SINF) {
+            float x = Float.intBitsToFloat(pair[0]);
+            assertEquals(Integer.toHexString(pair[1]),
+                    Integer.toHexString(Float.floatToRawIntBits(ExtF32Extension.sin(x))), () -> "sinf(" + x + ")");
+        }
+        for (int[] pair : COSF) {
+            float x = Float.intBitsToFloat(pair[0]);
+            assertEquals(Integer.toHexString(pair[1]),
+                    Integer.toHexString(Float.floatToRawIntBits(ExtF32Extension.cos(x))), () -> "cosf(" + x + ")");
+        }
+        assertEquals(Float.NaN, ExtF32Extension.sin(Float.NaN));
     }
 }
