@@ -269,7 +269,7 @@ public final class ExtF32Extension implements InstructionExtension {
     }
 
     public static float pow(float l, float r) {
-        return (float) Math.pow(l, r);
+        return LibmF32.pow(l, r);
     }
 
     public static float ceil(float x) {

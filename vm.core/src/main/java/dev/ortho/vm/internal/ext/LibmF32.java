@@ -3,13 +3,13 @@ package dev.ortho.vm.internal.ext;
 /**
  * The single-precision C library functions IREE's VM calls ({@code vm/ops.h}: {@code tanhf},
  * {@code expm1f}, {@code erff}, {@code log1pf}, {@code atanf}, {@code expf}, {@code sinf},
- * {@code cosf}) where the library IREE runs on is not correctly rounded, so that a correctly
+ * {@code cosf}, {@code powf}) where the library IREE runs on is not correctly rounded, so that a correctly
  * rounded result ({@code (float) Math.tanh(x)}) differs from IREE's in the last bit or two for about
  * one argument in five ({@code erff}: one in fifty; {@code log1pf}, {@code atanf}: one in twenty;
- * {@code expf}, {@code sinf}, {@code cosf}, computed in double: one in a hundred to two thousand).
+ * {@code expf}, {@code sinf}, {@code cosf}, {@code powf}, computed in double: one in a hundred to two thousand).
  * These follow the classic single-precision algorithms that glibc 2.36 (the
  * C library of the Linux machines IREE's release was checked on) uses for them: every step is a
- * float (for {@code expf}, {@code sinf}, {@code cosf}: double) operation, rounded to nearest as C's float arithmetic without contraction, so the results
+ * float (for {@code expf}, {@code sinf}, {@code cosf}, {@code powf}: double) operation, rounded to nearest as C's float arithmetic without contraction, so the results
  * are the same bits. Stateless.
  */
 public final class LibmF32 {
@@ -101,6 +101,27 @@ public final class LibmF32 {
     private static final int TOP_TINY = top12(0x1p-12f);
     private static final int TOP_120 = top12(120.0f);
     private static final int TOP_INF = top12(Float.POSITIVE_INFINITY);
+
+    // pow: log2 of x from a 16-interval table {1/c, log2 c} and a degree-5 polynomial, then exp2 with
+    // the exp table above (its cubic unscaled).
+    private static final double[] POW_LOG2_INV_C = {0x1.661ec79f8f3bep+0, 0x1.571ed4aaf883dp+0,
+        0x1.49539f0f010bp+0, 0x1.3c995b0b80385p+0, 0x1.30d190c8864a5p+0, 0x1.25e227b0b8eap+0,
+        0x1.1bb4a4a1a343fp+0, 0x1.12358f08ae5bap+0, 0x1.0953f419900a7p+0, 0x1p+0, 0x1.e608cfd9a47acp-1,
+        0x1.ca4b31f026aap-1, 0x1.b2036576afce6p-1, 0x1.9c2d163a1aa2dp-1, 0x1.886e6037841edp-1,
+        0x1.767dcf5534862p-1};
+    private static final double[] POW_LOG2_C = {-0x1.efec65b963019p-2, -0x1.b0b6832d4fca4p-2,
+        -0x1.7418b0a1fb77bp-2, -0x1.39de91a6dcf7bp-2, -0x1.01d9bf3f2b631p-2, -0x1.97c1d1b3b7afp-3,
+        -0x1.2f9e393af3c9fp-3, -0x1.960cbbf788d5cp-4, -0x1.a6f9db6475fcep-5, 0x0p+0, 0x1.338ca9f24f53dp-4,
+        0x1.476a9543891bap-3, 0x1.e840b4ac4e4d2p-3, 0x1.40645f0c6651cp-2, 0x1.88e9c2c1b9ff8p-2,
+        0x1.ce0a44eb17bccp-2};
+    private static final double[] POW_LOG2_POLY = {0x1.27616c9496e0bp-2, -0x1.71969a075c67ap-2,
+        0x1.ec70a6ca7baddp-2, -0x1.7154748bef6c8p-1, 0x1.71547652ab82bp0};
+    private static final double EXP2_ROUND_SHIFT = 0x1.8p+52 / 32;
+    private static final double EXP2_C0 = 0x1.c6af84b912394p-5;
+    private static final double EXP2_C1 = 0x1.ebfce50fac4f3p-3;
+    private static final double EXP2_C2 = 0x1.62e42ff0c52d6p-1;
+    /** Added to exp2's table index bits to set the sign bit of a negative base's odd power. */
+    private static final long POW_SIGN_BIAS = 1L << (5 + 11);
 
     private LibmF32() {
     }
@@ -499,5 +520,120 @@ public final class LibmF32 {
 
     private static int top12(float x) {
         return (Float.floatToRawIntBits(x) >>> 20) & 0x7ff;
+    }
+
+    /**
+     * {@code powf}: {@code 2^(y log2 x)} in double; the special cases of C's {@code pow} (zero,
+     * infinite and NaN arguments, negative bases with integer exponents) first.
+     */
+    public static float pow(float x, float y) {
+        long signBias = 0;
+        int ix = Float.floatToRawIntBits(x);
+        int iy = Float.floatToRawIntBits(y);
+        if (Integer.compareUnsigned(ix - 0x00800000, 0x7f800000 - 0x00800000) >= 0 || zeroInfNan(iy)) {
+            // x below 2^-126, negative, infinite or NaN; or y zero, infinite or NaN
+            if (zeroInfNan(iy)) {
+                if (iy << 1 == 0) {
+                    return signaling(ix) ? x + y : 1.0f;
+                }
+                if (ix == 0x3f800000) {
+                    return signaling(iy) ? x + y : 1.0f;
+                }
+                if (Integer.compareUnsigned(ix << 1, 0xff000000) > 0 || Integer.compareUnsigned(iy << 1, 0xff000000) > 0) {
+                    return x + y; // NaN
+                }
+                if (ix << 1 == 0x7f000000) {
+                    return 1.0f; // (-1)^±inf
+                }
+                if ((Integer.compareUnsigned(ix << 1, 0x7f000000) < 0) == (iy >= 0)) {
+                    return 0.0f; // |x| < 1 and y = inf, or |x| > 1 and y = -inf
+                }
+                return y * y;
+            }
+            if (zeroInfNan(ix)) {
+                float x2 = x * x;
+                if (ix < 0 && integerKind(iy) == 1) {
+                    x2 = -x2;
+                }
+                return iy < 0 ? 1 / x2 : x2;
+            }
+            if (ix < 0) { // finite x < 0: only integer y
+                int kind = integerKind(iy);
+                if (kind == 0) {
+                    return (x - x) / (x - x);
+                }
+                if (kind == 1) {
+                    signBias = POW_SIGN_BIAS;
+                }
+                ix &= 0x7fffffff;
+            }
+            if (ix < 0x00800000) { // subnormal: normalize, the exponent becomes negative
+                ix = Float.floatToRawIntBits(x * 0x1p23f) & 0x7fffffff;
+                ix -= 23 << 23;
+            }
+        }
+        double yLog2X = y * log2Inline(ix);
+        if (((Double.doubleToRawLongBits(yLog2X) >>> 47) & 0xffff) >= (Double.doubleToRawLongBits(126.0) >>> 47)) {
+            if (yLog2X > 0x1.fffffffd1d571p+6) {
+                return signBias != 0 ? Float.NEGATIVE_INFINITY : Float.POSITIVE_INFINITY;
+            }
+            if (yLog2X <= -150.0) {
+                return signBias != 0 ? -0.0f : 0.0f;
+            }
+        }
+        return (float) exp2Inline(yLog2X, signBias);
+    }
+
+    /** log2 of the float with bits {@code ix} (a subnormal's exponent already made negative). */
+    private static double log2Inline(int ix) {
+        int offset = ix - 0x3f330000;
+        int i = (offset >>> 19) & 15;
+        int top = offset & 0xff800000;
+        double z = Float.intBitsToFloat(ix - top); // in [0x3f330000, 2 * that)
+        int k = top >> 23;
+        double r = z * POW_LOG2_INV_C[i] - 1;
+        double y0 = POW_LOG2_C[i] + k;
+        double r2 = r * r;
+        double y = POW_LOG2_POLY[0] * r + POW_LOG2_POLY[1];
+        double p = POW_LOG2_POLY[2] * r + POW_LOG2_POLY[3];
+        double r4 = r2 * r2;
+        double q = POW_LOG2_POLY[4] * r + y0;
+        q = p * r2 + q;
+        return y * r4 + q;
+    }
+
+    /** {@code 2^x}, negated when {@code signBias} is set. */
+    private static double exp2Inline(double x, long signBias) {
+        double shifted = x + EXP2_ROUND_SHIFT;
+        long k = Double.doubleToRawLongBits(shifted);
+        double r = x - (shifted - EXP2_ROUND_SHIFT);
+        double scale = Double.longBitsToDouble(EXP_TABLE[(int) (k & 31)] + ((k + signBias) << 47));
+        double z = EXP2_C0 * r + EXP2_C1;
+        double y = EXP2_C2 * r + 1;
+        y = z * (r * r) + y;
+        return y * scale;
+    }
+
+    /** For non-zero finite bits {@code iy}: 0 if not an integer, 1 if odd, 2 if even. */
+    private static int integerKind(int iy) {
+        int e = (iy >>> 23) & 0xff;
+        if (e < 0x7f) {
+            return 0;
+        }
+        if (e > 0x7f + 23) {
+            return 2;
+        }
+        if ((iy & ((1 << (0x7f + 23 - e)) - 1)) != 0) {
+            return 0;
+        }
+        return (iy & (1 << (0x7f + 23 - e))) != 0 ? 1 : 2;
+    }
+
+    private static boolean zeroInfNan(int bits) {
+        return Integer.compareUnsigned(2 * bits - 1, 2 * 0x7f800000 - 1) >= 0;
+    }
+
+    private static boolean signaling(int bits) {
+        return Integer.compareUnsigned(2 * (bits ^ 0x00400000), 2 * 0x7fc00000) > 0;
     }
 }

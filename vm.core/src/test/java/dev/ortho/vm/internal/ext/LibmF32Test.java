@@ -14,7 +14,9 @@ import org.junit.jupiter.api.Test;
  * {@code expf} (2 of 576 elements of {@code test_attention_3d_gqa_with_past_and_present_expanded}),
  * {@code vm.sin.f32} and {@code vm.cos.f32} glibc's {@code sinf} and {@code cosf} ({@code test_sin}
  * 1 of 60; arguments here up to 1e6 and 3e38, through both range reductions; ±inf gives the NaN
- * x86 computes for {@code inf - inf}).
+ * x86 computes for {@code inf - inf}), and {@code vm.pow.f32} glibc's {@code powf} ({@code test_lppool_3d_default}
+ * 63 of 89373; here also C's special cases: zero, infinite, NaN and negative bases, subnormals,
+ * overflow and underflow).
  * The pairs (argument, glibc's result) were printed by glibc 2.36 through Python's ctypes; most are
  * arguments where the correctly rounded result differs, one or more per branch of the algorithms.
  */
@@ -244,6 +246,39 @@ class LibmF32Test {
             {0x7f800000, 0xffc00000}, // inf -> nan
     };
 
+    private static final int[][] POWF = {
+            {0x40e4b0e8, 0x40000000, 0x424c4b98}, // pow(7.146595001220703, 2.0) = 51.073822021484375
+            {0x3c80689d, 0x40000000, 0x3980d190}, // pow(0.015674883499741554, 2.0) = 0.00024570198729634285
+            {0x40d69b20, 0x40000000, 0x4233e7b8}, // pow(6.7064361572265625, 2.0) = 44.976287841796875
+            {0x4076f4c7, 0x40000000, 0x416e3b59}, // pow(3.858690023422241, 2.0) = 14.88948917388916
+            {0x3fff1fb7, 0x40000000, 0x407e4033}, // pow(1.9931553602218628, 2.0) = 3.972668409347534
+            {0x40698cd9, 0x40000000, 0x415511b0}, // pow(3.649221658706665, 2.0) = 13.316818237304688
+            {0x40e70040, 0x40000000, 0x42507173}, // pow(7.218780517578125, 2.0) = 52.11079025268555
+            {0x3e79225f, 0x3f000000, 0x3efc8b37}, // pow(0.24329517781734467, 0.5) = 0.4932496249675751
+            {0x410ac0e3, 0x3f000000, 0x403c7849}, // pow(8.672091484069824, 0.5) = 2.9448416233062744
+            {0x40ded822, 0x3f000000, 0x4028e405}, // pow(6.963883399963379, 0.5) = 2.6389172077178955
+            {0x00000000, 0xbf800000, 0x7f800000}, // pow(0.0, -1.0) = inf
+            {0x80000000, 0xc0400000, 0xff800000}, // pow(-0.0, -3.0) = -inf
+            {0x80000000, 0x40400000, 0x80000000}, // pow(-0.0, 3.0) = -0.0
+            {0xc0000000, 0x40400000, 0xc1000000}, // pow(-2.0, 3.0) = -8.0
+            {0xc0000000, 0x3f000000, 0xffc00000}, // pow(-2.0, 0.5) = nan
+            {0xc0000000, 0x40000000, 0x40800000}, // pow(-2.0, 2.0) = 4.0
+            {0x3f800000, 0x7fc00000, 0x3f800000}, // pow(1.0, nan) = 1.0
+            {0x7fc00000, 0x00000000, 0x3f800000}, // pow(nan, 0.0) = 1.0
+            {0x40000000, 0x7f800000, 0x7f800000}, // pow(2.0, inf) = inf
+            {0x3f000000, 0x7f800000, 0x00000000}, // pow(0.5, inf) = 0.0
+            {0xbf800000, 0xff800000, 0x3f800000}, // pow(-1.0, -inf) = 1.0
+            {0x7f800000, 0xc0000000, 0x00000000}, // pow(inf, -2.0) = 0.0
+            {0x000116c2, 0x3f000000, 0x1e3ce4e7}, // pow(9.99994610111476e-41, 0.5) = 9.999973025467516e-21
+            {0x0020aac8, 0x40000000, 0x00000000}, // pow(3.000000645916e-39, 2.0) = 0.0
+            {0x40000000, 0xc3158000, 0x00000001}, // pow(2.0, -149.5) = 1.401298464324817e-45
+            {0x40000000, 0xc3170000, 0x00000000}, // pow(2.0, -151.0) = 0.0
+            {0x40000000, 0x43000000, 0x7f800000}, // pow(2.0, 128.0) = inf
+            {0xc0000000, 0x43010000, 0xff800000}, // pow(-2.0, 129.0) = -inf
+            {0x41200000, 0x42180000, 0x7e967699}, // pow(10.0, 38.0) = 9.999999680285692e+37
+            {0x3e99999a, 0xc1a40000, 0x51431008}, // pow(0.30000001192092896, -20.5) = 52361723904.0
+    };
+
     @Test
     void tanhGivesGlibcsBits() {
         for (int[] pair : TANHF) {
@@ -318,5 +353,15 @@ class LibmF32Test {
                     Integer.toHexString(Float.floatToRawIntBits(ExtF32Extension.cos(x))), () -> "cosf(" + x + ")");
         }
         assertEquals(Float.NaN, ExtF32Extension.sin(Float.NaN));
+    }
+
+    @Test
+    void powGivesGlibcsBits() {
+        for (int[] triple : POWF) {
+            float x = Float.intBitsToFloat(triple[0]);
+            float y = Float.intBitsToFloat(triple[1]);
+            assertEquals(Integer.toHexString(triple[2]),
+                    Integer.toHexString(Float.floatToRawIntBits(ExtF32Extension.pow(x, y))), () -> "powf(" + x + ", " + y + ")");
+        }
     }
 }
