@@ -269,7 +269,7 @@ public final class ExtF32Extension implements InstructionExtension {
     }
 
     public static float pow(float l, float r) {
-        return LibmF32.pow(l, r);
+        return LibmF32Tables.pow(l, r);
     }
 
     public static float ceil(float x) {
@@ -293,15 +293,15 @@ public final class ExtF32Extension implements InstructionExtension {
     }
 
     public static float cos(float x) {
-        return LibmF32.cos(x);
+        return LibmF32Tables.cos(x);
     }
 
     public static float sin(float x) {
-        return LibmF32.sin(x);
+        return LibmF32Tables.sin(x);
     }
 
     public static float exp(float x) {
-        return LibmF32.exp(x);
+        return LibmF32Tables.exp(x);
     }
 
     public static float exp2(float x) {

@@ -361,7 +361,8 @@ class LibmF32Test {
             float x = Float.intBitsToFloat(triple[0]);
             float y = Float.intBitsToFloat(triple[1]);
             assertEquals(Integer.toHexString(triple[2]),
-                    Integer.toHexString(Float.floatToRawIntBits(ExtF32Extension.pow(x, y))), () -> "powf(" + x + ", " + y + ")");
+                    Integer.toHexString(Float.floatToRawIntBits(ExtF32Extension.pow(x, y))),
+                    () -> "powf(" + x + ", " + y + ")");
         }
     }
 }
