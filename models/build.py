@@ -417,6 +417,31 @@ def zoo_int_inputs():
     return [a, b, c, d]
 
 
+def zoo_libm_graph():
+    return make_model("zoo_libm", [
+        node("Tanh", ["x"], "tanh"), node("Erf", ["x"], "erf"), node("Atan", ["x"], "atan"),
+        node("Softplus", ["x"], "softplus"), node("Sin", ["x"], "sin"), node("Cos", ["x"], "cos"),
+    ], [("x", F32, [4, 16])], [(n, F32, [4, 16]) for n in ["tanh", "erf", "atan", "softplus", "sin", "cos"]], {})
+
+
+def zoo_libm_inputs():
+    x = np.random.default_rng(19).uniform(-4.0, 4.0, (4, 16)).astype(np.float32)
+    # Arguments where glibc 2.36's tanhf, erff, atanf and log1pf differ from the correctly rounded
+    # result (found by models/sweep.py), and the branch edges of those functions.
+    x[0, :12] = [-1.0437095, 0.71993357, 1.2995697, 0.16173184, 1.3725846, -0.9828781,
+                 0.43069792, -0.40436164, 0.4375, 1.1875, 2.4375, 0.84375]
+    return [x]
+
+
+def zoo_shape_of_graph():
+    return make_model("zoo_shape_of", [
+        node("Shape", ["x"], "shape_mid", start=1, end=2), node("Size", ["x"], "size"),
+        node("Shape", ["x"], "shape_last", start=-1),
+        node("Cast", ["size"], "size_f", to=F32), node("Mul", ["x", "size_f"], "scaled"),
+    ], [("x", F32, [2, 3, 4])], [("shape_mid", I64, [1]), ("size", I64, []), ("shape_last", I64, [1]),
+                                  ("scaled", F32, [2, 3, 4])], {})
+
+
 def models():
     return [
         Model("mlp", "mlp", mlp_graph("mlp", 1), [("b1", [mlp_input(101, 1)])],
@@ -454,6 +479,13 @@ def models():
               "f16: Cast f32 <-> f16, f16 -> i32, f16 Add (f16 input and outputs)"),
         Model("zoo_int", "zoo_int", zoo_int_graph(), [("default", zoo_int_inputs())],
               "integer arithmetic: i32 Add/Sub/Mul/Div/Mod (fmod 0 and 1)/Max, i8 Add/Mul/Sub"),
+        Model("zoo_libm", "zoo_libm", zoo_libm_graph(), [("default", zoo_libm_inputs())],
+              "f32 ops IREE's VM computes with the C library: Tanh, Erf, Atan, Softplus (exp, log1p), "
+              "Sin, Cos"),
+        Model("zoo_shape_of", "zoo_shape_of", zoo_shape_of_graph(), [
+            ("default", [np.random.default_rng(20).standard_normal((2, 3, 4)).astype(np.float32)])],
+              "Shape (start/end) and Size, whose i64 results IREE fills with its __builtin_splat_i64 "
+              "dispatch, and a Mul by the size"),
     ]
 
 

@@ -273,11 +273,20 @@ final class VmTools {
 
     private static Function selectFunction(String tool, Module main, String name) {
         if (name.isEmpty()) {
-            if (main.exports().size() != 1) {
-                throw new StatusException(StatusCode.INVALID_ARGUMENT, tool + ": no --function= specified; module '"
-                        + printable(main.name()) + "' exports " + exportNames(main));
+            // As iree-run-module: the one export that is neither internal ("__init") nor a special
+            // entry point ("f$async"), which IREE's compiler emits beside every public function.
+            List<String> callable = new ArrayList<>();
+            for (Function f : main.exports()) {
+                if (!f.name().startsWith("__") && f.name().indexOf('$') < 0) {
+                    callable.add(f.name());
+                }
             }
-            name = main.exports().get(0).name();
+            if (callable.size() != 1) {
+                throw new StatusException(StatusCode.INVALID_ARGUMENT, tool + ": no --function= specified; module '"
+                        + printable(main.name()) + "' exports " + exportNames(main) + ", " + callable.size()
+                        + " of them not internal (__*) nor special (*$*)");
+            }
+            name = callable.get(0);
         }
         Function function = main.lookupExport(name);
         if (function == null) {

@@ -336,6 +336,39 @@ class VmToolsTest {
         assertTrue(err().startsWith("FAILED_PRECONDITION; boom"), err());
     }
 
+    /** Found by the ONNX sweep: every module iree-compile writes exports f, f$async and __init. */
+    @Test
+    void runModuleWithoutFunctionPicksTheOneExportThatIsNeitherInternalNorSpecialAsIree(@TempDir Path dir)
+            throws IOException {
+        Path source = Files.writeString(dir.resolve("abi.vmasm"), """
+                vm.module @abi version 1
+                vm.export @main
+                vm.func @main(%i0: i32) -> (i32) {
+                  %i1 = vm.add.i32 %i0, %i0
+                  vm.return %i1
+                }
+                vm.export @main$async = @main
+                vm.export @__init = @init
+                vm.func @init() -> () {
+                  vm.return
+                }
+                """);
+        assertEquals(0, run("run-module", "--module=" + source, "--input=21"), err());
+        assertEquals("EXEC @main\nresult[0]: i32=42\n", out());
+        Path two = Files.writeString(dir.resolve("two.vmasm"), """
+                vm.module @two version 1
+                vm.export @a
+                vm.func @a() -> () {
+                  vm.return
+                }
+                vm.export @b = @a
+                vm.export @__init = @a
+                """);
+        assertEquals(1, run("run-module", "--module=" + two));
+        assertTrue(err().startsWith("INVALID_ARGUMENT; run-module: no --function= specified; module 'two' exports"
+                + " [a, b, __init], 2 of them not internal (__*) nor special (*$*)"), err());
+    }
+
     @Test
     void benchmarkModulePrintsAGoogleBenchmarkTable(@TempDir Path dir) throws IOException {
         Path vmfb = assembled(dir);

@@ -269,7 +269,7 @@ public final class ExtF32Extension implements InstructionExtension {
     }
 
     public static float pow(float l, float r) {
-        return (float) Math.pow(l, r);
+        return LibmF32Tables.pow(l, r);
     }
 
     public static float ceil(float x) {
@@ -289,19 +289,19 @@ public final class ExtF32Extension implements InstructionExtension {
     }
 
     public static float atan(float x) {
-        return (float) Math.atan(x);
+        return LibmF32.atan(x);
     }
 
     public static float cos(float x) {
-        return (float) Math.cos(x);
+        return LibmF32Tables.cos(x);
     }
 
     public static float sin(float x) {
-        return (float) Math.sin(x);
+        return LibmF32Tables.sin(x);
     }
 
     public static float exp(float x) {
-        return (float) Math.exp(x);
+        return LibmF32Tables.exp(x);
     }
 
     public static float exp2(float x) {
@@ -309,7 +309,7 @@ public final class ExtF32Extension implements InstructionExtension {
     }
 
     public static float expm1(float x) {
-        return (float) Math.expm1(x);
+        return LibmF32.expm1(x);
     }
 
     public static float log(float x) {
@@ -321,7 +321,7 @@ public final class ExtF32Extension implements InstructionExtension {
     }
 
     public static float log1p(float x) {
-        return (float) Math.log1p(x);
+        return LibmF32.log1p(x);
     }
 
     public static float log2(float x) {
@@ -333,11 +333,11 @@ public final class ExtF32Extension implements InstructionExtension {
     }
 
     public static float tanh(float x) {
-        return (float) Math.tanh(x);
+        return LibmF32.tanh(x);
     }
 
     public static float erf(float x) {
-        return VmMath.erf(x);
+        return LibmF32.erf(x);
     }
 
     public static float powi(float base, long exponent) {

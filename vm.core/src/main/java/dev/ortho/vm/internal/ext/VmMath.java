@@ -177,63 +177,6 @@ public final class VmMath {
 
     private static final double SQRT_PI = 1.7724538509055159;
 
-    /** Intervals per unit of the f32 erf table, and the degree of its Taylor polynomials. */
-    private static final int ERF_STEPS = 16;
-    private static final int ERF_DEGREE = 10;
-    /** Past this magnitude erf rounds to ±1 in f32 (1 - erf(3.92) is below half an ulp of 1). */
-    private static final float ERF_ONE = 4.0f;
-    private static final double[] ERF_TAYLOR = erfTaylor();
-
-    /**
-     * {@code vm.erf.f32}: erf of {@code x} correctly rounded to f32 except when the exact value
-     * is within about 1e-16 (relative) of a rounding boundary, the same value as
-     * {@code (float) erf((double) x)} but about ten times faster: on [0, 4) a degree-10 Taylor
-     * polynomial in double around the center of {@code x}'s 1/16-wide interval (around 0 on the
-     * first interval, so tiny arguments keep their relative precision), ±1 beyond, odd.
-     */
-    public static float erf(float x) {
-        float a = Math.abs(x);
-        if (!(a < ERF_ONE)) {
-            return Float.isNaN(x) ? x : Math.copySign(1.0f, x);
-        }
-        int k = (int) (a * ERF_STEPS);
-        double h = a - erfCenter(k);
-        int at = k * (ERF_DEGREE + 1);
-        double p = ERF_TAYLOR[at + ERF_DEGREE];
-        for (int n = ERF_DEGREE - 1; n >= 0; n--) {
-            p = p * h + ERF_TAYLOR[at + n];
-        }
-        return (float) Math.copySign(p, x);
-    }
-
-    private static double erfCenter(int k) {
-        return k == 0 ? 0.0 : (k + 0.5) / ERF_STEPS;
-    }
-
-    /**
-     * Per interval k, the Taylor coefficients of erf around its center c: erf(c), then those of
-     * erf' = g = 2/sqrt(pi) exp(-x^2) divided by n + 1. g' = -2x g gives the recurrence
-     * (n + 1) g_(n+1) = -2c g_n - 2 g_(n-1) for g's coefficients, from g_0 = g(c).
-     */
-    private static double[] erfTaylor() {
-        int steps = (int) ERF_ONE * ERF_STEPS;
-        double[] t = new double[steps * (ERF_DEGREE + 1)];
-        for (int k = 0; k < steps; k++) {
-            double c = erfCenter(k);
-            int at = k * (ERF_DEGREE + 1);
-            t[at] = erf(c);
-            double previous = 0;
-            double g = TWO_OVER_SQRT_PI * Math.exp(-c * c);
-            for (int n = 0; n < ERF_DEGREE; n++) {
-                t[at + n + 1] = g / (n + 1);
-                double next = (-2 * c * g - 2 * previous) / (n + 1);
-                previous = g;
-                g = next;
-            }
-        }
-        return t;
-    }
-
     /** {@code exp2}. */
     public static double exp2(double x) {
         return Math.pow(2.0, x);

@@ -31,8 +31,9 @@ import java.util.function.Supplier;
 
 /**
  * Loads {@code vmvx-bytecode-fb} executables (IREE's VMVX module loader): the executable data is
- * an IREE bytecode module archive; every export whose name does not start with {@code __} is a
- * dispatch function with calling convention {@value #ENTRY_CCONV} (local memory buffer,
+ * an IREE bytecode module archive; every export but {@code __set_constants} is a dispatch function
+ * (names starting with {@code __} included: IREE's compiler emits {@code __builtin_splat_i64} and
+ * the like), its ordinal its position among them, with calling convention {@value #ENTRY_CCONV} (local memory buffer,
  * constants buffer, list of binding buffers, workgroup id, size and count xyz). Each dispatch
  * function's {@code binding_count}, {@code constant_count} and {@code local_memory} (bytes)
  * reflection attributes give its function info; an absent attribute means 0, as IREE's compiler
@@ -200,11 +201,11 @@ public final class VmvxLoader implements ExecutableLoader {
         Function setConstants = null;
         for (Function export : module.exports()) {
             if (export.name().equals(SET_CONSTANTS)) {
-                setConstants = export;
-            }
-            if (export.name().startsWith("__")) {
+                setConstants = export; // called once per worker context, not dispatched
                 continue;
             }
+            // Every other export is a dispatch function, whatever its name: IREE's compiler names
+            // its builtin dispatches __builtin_splat_i64, __builtin_fill_i64, ...
             if (!ENTRY_CCONV.equals(export.cconv().text())) {
                 throw new StatusException(StatusCode.INVALID_ARGUMENT, "executable entry point '" + export.name()
                         + "' does not match the expected calling convention; expected '" + ENTRY_CCONV

@@ -49,6 +49,24 @@ class VmvxLoaderTest {
         assertTrue(e.getMessage().contains("expected '0rrriiiiiiiii_v' but got '0ri_v'"), e.getMessage());
     }
 
+    /**
+     * Found by the ONNX sweep (test_size, test_shape_*, test_nonmaxsuppression_*): IREE's compiler
+     * names builtin dispatches {@code __builtin_splat_i64} and the program looks them up by name;
+     * they are dispatch functions like any other, only {@code __set_constants} is not.
+     */
+    @Test
+    void exportsNamedWithTwoUnderscoresAreDispatchFunctionsExceptSetConstants() {
+        String source = HEADER + "vm.export @__set_constants\nvm.func @__set_constants(%r0: !vm.buffer) -> () {\n"
+                + "^bb0:\n  vm.return\n}\n" + dispatch("__builtin_splat_i64", "", "") + dispatch("d", "", "");
+        var executable = cache.prepareExecutable(params(VmvxFixtures.archive(source), 7));
+        assertEquals(2, executable.functionCount());
+        assertEquals(0, executable.lookupFunction("__builtin_splat_i64"));
+        assertEquals(1, executable.lookupFunction("d"));
+        StatusException e = assertThrows(StatusException.class, () -> executable.lookupFunction("__set_constants"));
+        assertEquals(StatusCode.NOT_FOUND, e.code());
+        executable.release();
+    }
+
     @Test
     void malformedCountAttributesAreInvalidArgument() {
         for (String attrs : List.of("binding_count = \"two\"", "constant_count = \"-1\"", "binding_count = \"256\"",
